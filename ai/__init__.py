@@ -1,0 +1,15 @@
+"""Game-tree search over the Game API (DESIGN §3).  Pure Python, no Django.
+
+>>> from games import registry
+>>> import ai
+>>> game = registry.get("tictactoe")
+>>> result = ai.choose_move(game, game.initial_state(), ai.SearchConfig(time_budget_ms=200, seed=1))
+>>> result.move in game.legal_moves(game.initial_state())
+True
+"""
+
+from ai.budget import Deadline
+from ai.search import choose_move
+from ai.types import ALGORITHMS, SearchConfig, SearchResult
+
+__all__ = ["ALGORITHMS", "Deadline", "SearchConfig", "SearchResult", "choose_move"]

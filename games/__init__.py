@@ -1,0 +1,11 @@
+"""Pure-Python game rules behind one API (DESIGN §2).  No Django here."""
+
+from games import registry
+from games.base import CHANCE, Game, IllegalMove, Move, Outcome, Seat, State
+from games.connect4 import CONNECT4
+from games.tictactoe import TICTACTOE
+
+registry.register(TICTACTOE)
+registry.register(CONNECT4)
+
+__all__ = ["CHANCE", "Game", "IllegalMove", "Move", "Outcome", "Seat", "State", "registry"]

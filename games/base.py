@@ -1,0 +1,148 @@
+"""The Game API every game implements (DESIGN §2).
+
+A game is the textbook formal model: initial state, player to move, actions,
+result, terminal test and utility, plus chance and n players.  States are
+immutable, hashable values; moves are canonical strings.  Games never import
+Django: they are usable as a plain library.
+
+>>> from games import registry
+>>> game = registry.get("tictactoe")
+>>> state = game.play(game.initial_state(), "5")
+>>> game.to_move(state)
+1
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeAlias
+
+Seat: TypeAlias = int
+Move: TypeAlias = str
+State: TypeAlias = Any  # each game defines its own immutable state type
+
+CHANCE: Seat = -1
+"""The pseudo-seat that plays chance events (dice); see `Game.chance_outcomes`."""
+
+
+class IllegalMove(ValueError):
+    """A move that the rules do not allow here; the message says why."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, in words a player understands."""
+
+    returns: tuple[float, ...]
+    winner: Seat | None  # None for a draw or when several seats share first place
+    reason: str  # e.g. "four in a row", "board full"
+    ranking: tuple[Seat, ...] = ()  # best first; for games of more than two players
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "returns": list(self.returns),
+            "winner": self.winner,
+            "reason": self.reason,
+            "ranking": list(self.ranking),
+        }
+
+
+class Game(ABC):
+    """Rules of one game.  Subclasses set the metadata and implement the model."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    num_players: ClassVar[int] = 2
+    has_chance: ClassVar[bool] = False
+    zero_sum: ClassVar[bool] = True
+    max_utility: ClassVar[float] = 1.0  # |returns| never exceeds this
+
+    # --- the formal model -------------------------------------------------
+    @abstractmethod
+    def initial_state(self) -> State: ...
+
+    @abstractmethod
+    def to_move(self, state: State) -> Seat:
+        """Seat index to move, or `CHANCE`.  Undefined on terminal states."""
+
+    @abstractmethod
+    def legal_moves(self, state: State) -> list[Move]:
+        """Canonical move strings; empty on terminal states."""
+
+    @abstractmethod
+    def apply(self, state: State, move: Move) -> State:
+        """Play `move` without validating it.  For search loops; `play` validates."""
+
+    @abstractmethod
+    def is_terminal(self, state: State) -> bool: ...
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome:
+        """How a terminal state ended; raises ValueError on a live one."""
+
+    @abstractmethod
+    def to_json(self, state: State) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def from_json(self, data: dict[str, Any]) -> State: ...
+
+    # --- derived, shared by every game ------------------------------------
+    def play(self, state: State, move: Move) -> State:
+        """Validate and play `move`; raise `IllegalMove` saying why otherwise."""
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move is a string, not {type(move).__name__}")
+        if self.is_terminal(state):
+            raise IllegalMove("the game is over")
+        if move not in self.legal_moves(state):
+            raise IllegalMove(self.why_illegal(state, move))
+        return self.apply(state, move)
+
+    def why_illegal(self, state: State, move: Move) -> str:
+        """A message explaining why `move` is not legal; games refine it."""
+        return f"{move!r} is not a legal move here"
+
+    def returns(self, state: State) -> list[float]:
+        """One utility per seat; zero-sum games sum to 0."""
+        return list(self.outcome(state).returns)
+
+    def chance_outcomes(self, state: State) -> list[tuple[Move, float]]:
+        """(move, probability) pairs when `to_move(state) == CHANCE`."""
+        raise ValueError(f"{self.name} has no chance events")
+
+    def key(self, state: State) -> Hashable:
+        """A hashable position key for transposition tables."""
+        return state
+
+    def ply(self, state: State) -> int:
+        """Moves played so far, chance events included."""
+        raise NotImplementedError
+
+    # --- optional search hooks (DESIGN §2) --------------------------------
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """Heuristic value for `seat` in (-max_utility, max_utility); 0 if unknown."""
+        return 0.0
+
+    def order_moves(self, state: State, moves: Sequence[Move]) -> list[Move]:
+        """Moves most likely good first; the default keeps the given order."""
+        return list(moves)
+
+    def is_quiet(self, state: State) -> bool:
+        """False where the evaluation is unreliable and quiescence should search on."""
+        return True
+
+    def noisy_moves(self, state: State) -> list[Move]:
+        """Moves quiescence search examines in a position that is not quiet."""
+        return []
+
+    def rollout_move(self, state: State, rng: random.Random) -> Move:
+        """A fast playout move for MCTS; uniform random by default."""
+        if self.to_move(state) == CHANCE:
+            moves, weights = zip(*self.chance_outcomes(state))
+            return rng.choices(moves, weights)[0]
+        return rng.choice(self.legal_moves(state))
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id}>"

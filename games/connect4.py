@@ -1,0 +1,191 @@
+"""Connect Four: 7 columns, 6 rows, four in a row wins.
+
+Notation: columns "1".."7" from the left, as in the published Connect Four
+solver test sets, so the moves of a game joined together ("4453...") are a
+solver input.  Seat 0 moves first.  A stone drops to the lowest empty cell of
+its column; a full column is not a legal move.  Four stones of one seat in a
+row, a column or either diagonal win; a full board (42 stones) without one is a
+draw.  Returns are +1 / -1 for a win, 0 / 0 for a draw.
+
+Positions are bitboards (the layout of Pons' solver): bit ``col * 7 + row``,
+row 0 at the bottom, one spare bit on top of each column so that shifts never
+carry a line from one column into the next.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from games.base import Game, Move, Outcome, Seat
+
+Bitboard: TypeAlias = int
+
+WIDTH = 7
+HEIGHT = 6
+H1 = HEIGHT + 1
+CELLS = WIDTH * HEIGHT
+COLUMNS: tuple[Move, ...] = tuple(str(c + 1) for c in range(WIDTH))
+BOTTOM_MASK: tuple[Bitboard, ...] = tuple(1 << (c * H1) for c in range(WIDTH))
+TOP_MASK: tuple[Bitboard, ...] = tuple(1 << (c * H1 + HEIGHT - 1) for c in range(WIDTH))
+COLUMN_MASK: tuple[Bitboard, ...] = tuple(((1 << HEIGHT) - 1) << (c * H1) for c in range(WIDTH))
+BOARD_MASK: Bitboard = sum(COLUMN_MASK)
+CENTRE_FIRST: tuple[int, ...] = (3, 2, 4, 1, 5, 0, 6)
+# Shifts of the four line directions: vertical, horizontal, and the two diagonals.
+DIRECTIONS = (1, H1, H1 - 1, H1 + 1)
+
+
+def bit(col: int, row: int) -> Bitboard:
+    return 1 << (col * H1 + row)
+
+
+def _windows() -> tuple[Bitboard, ...]:
+    """Every set of four cells in a line: the 69 ways to win."""
+    out = []
+    for col in range(WIDTH):
+        for row in range(HEIGHT):
+            for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(col + k * dc, row + k * dr) for k in range(4)]
+                if all(0 <= c < WIDTH and 0 <= r < HEIGHT for c, r in cells):
+                    out.append(sum(bit(c, r) for c, r in cells))
+    return tuple(out)
+
+
+WINDOWS = _windows()
+
+
+def has_four(stones: Bitboard) -> bool:
+    """True if `stones` hold four in a line in any direction."""
+    for shift in DIRECTIONS:
+        pairs = stones & (stones >> shift)
+        if pairs & (pairs >> (2 * shift)):
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class Connect4State:
+    """`current`: stones of the seat to move; `mask`: all stones; `moves`: stones played."""
+
+    current: Bitboard = 0
+    mask: Bitboard = 0
+    moves: int = 0
+
+    def stones(self, seat: Seat) -> Bitboard:
+        """Stones of `seat` (0 moved first)."""
+        return self.current if seat == self.moves % 2 else self.current ^ self.mask
+
+
+class Connect4(Game):
+    id = "connect4"
+    name = "Connect Four"
+    num_players = 2
+
+    def initial_state(self) -> Connect4State:
+        return Connect4State()
+
+    def to_move(self, state: Connect4State) -> Seat:
+        return state.moves % 2
+
+    def legal_moves(self, state: Connect4State) -> list[Move]:
+        if self.is_terminal(state):
+            return []
+        return [COLUMNS[c] for c in range(WIDTH) if not state.mask & TOP_MASK[c]]
+
+    def apply(self, state: Connect4State, move: Move) -> Connect4State:
+        col = int(move) - 1
+        # The opponent's stones become "current"; the new stone lands on the lowest empty cell.
+        mask = state.mask | (state.mask + BOTTOM_MASK[col])
+        return Connect4State(state.current ^ state.mask, mask, state.moves + 1)
+
+    def why_illegal(self, state: Connect4State, move: Move) -> str:
+        if move not in COLUMNS:
+            return f"{move!r} is not a column: columns are 1 to 7 from the left"
+        return f"column {move} is full"
+
+    def last_mover_won(self, state: Connect4State) -> bool:
+        return has_four(state.current ^ state.mask)
+
+    def is_terminal(self, state: Connect4State) -> bool:
+        return state.moves == CELLS or self.last_mover_won(state)
+
+    def outcome(self, state: Connect4State) -> Outcome:
+        if self.last_mover_won(state):
+            winner = (state.moves - 1) % 2
+            returns = (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+            return Outcome(returns, winner, "four in a row", (winner, 1 - winner))
+        if state.moves == CELLS:
+            return Outcome((0.0, 0.0), None, "board full")
+        raise ValueError("the game is not over")
+
+    def ply(self, state: Connect4State) -> int:
+        return state.moves
+
+    def key(self, state: Connect4State) -> int:
+        # Unique per position (Pons): the mask's extra bit marks each column's height.
+        return state.current + state.mask
+
+    def to_json(self, state: Connect4State) -> dict[str, Any]:
+        """Rows top to bottom, each cell null or the seat whose stone it is."""
+        seat_of = {0: state.stones(0), 1: state.stones(1)}
+        board = [
+            [next((s for s, b in seat_of.items() if b & bit(c, r)), None) for c in range(WIDTH)]
+            for r in reversed(range(HEIGHT))
+        ]
+        winning: list[list[int]] = []
+        for window in WINDOWS:
+            for stones in seat_of.values():
+                if stones & window == window:
+                    winning += [[HEIGHT - 1 - r, c] for c in range(WIDTH) for r in range(HEIGHT) if window & bit(c, r)]
+        return {"board": board, "winning_cells": winning}
+
+    def from_json(self, data: dict[str, Any]) -> Connect4State:
+        board = data["board"]
+        if (
+            not isinstance(board, list)
+            or len(board) != HEIGHT
+            or any(
+                not isinstance(row, list) or len(row) != WIDTH or any(c not in (None, 0, 1) for c in row)
+                for row in board
+            )
+        ):
+            raise ValueError("board must be 6 rows of 7 cells, each null, 0 or 1")
+        stones = {0: 0, 1: 0}
+        for c in range(WIDTH):
+            column = [board[HEIGHT - 1 - r][c] for r in range(HEIGHT)]
+            height = next((r for r, v in enumerate(column) if v is None), HEIGHT)
+            if any(v is not None for v in column[height:]):
+                raise ValueError(f"column {c + 1} has a stone floating above an empty cell")
+            for r in range(height):
+                stones[column[r]] |= bit(c, r)
+        moves = bin(stones[0]).count("1") + bin(stones[1]).count("1")
+        if bin(stones[0]).count("1") - bin(stones[1]).count("1") not in (0, 1):
+            raise ValueError("seat 0 moves first: it has as many stones as seat 1 or one more")
+        mask = stones[0] | stones[1]
+        return Connect4State(stones[moves % 2], mask, moves)
+
+    def from_moves(self, moves: str) -> Connect4State:
+        """The position after a solver move string such as "4453"; validates each move."""
+        state = self.initial_state()
+        for ch in moves:
+            state = self.play(state, ch)
+        return state
+
+    def order_moves(self, state: Connect4State, moves: list[Move]) -> list[Move]:
+        rank = {COLUMNS[c]: r for r, c in enumerate(CENTRE_FIRST)}
+        return sorted(moves, key=rank.__getitem__)
+
+    def evaluate(self, state: Connect4State, seat: Seat) -> float:
+        """Windows still open to each side, weighted by stones in them, scaled into (-1, 1)."""
+        mine, theirs = state.stones(seat), state.stones(1 - seat)
+        weights = (0, 1, 4, 16, 0)
+        score = 0
+        for window in WINDOWS:
+            if not window & theirs:
+                score += weights[(window & mine).bit_count()]
+            elif not window & mine:
+                score -= weights[(window & theirs).bit_count()]
+        return max(-0.9, min(0.9, score / 200))
+
+
+CONNECT4 = Connect4()

@@ -1,0 +1,26 @@
+"""The catalogue of games, by stable lowercase id (DESIGN §2)."""
+
+from __future__ import annotations
+
+from games.base import Game
+
+_GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    if game.id in _GAMES:
+        raise ValueError(f"game id {game.id!r} is registered twice")
+    _GAMES[game.id] = game
+    return game
+
+
+def get(game_id: str) -> Game:
+    """The game with this id; `KeyError` naming the known ids otherwise."""
+    try:
+        return _GAMES[game_id]
+    except KeyError:
+        raise KeyError(f"unknown game {game_id!r}; known: {', '.join(sorted(_GAMES))}") from None
+
+
+def all() -> list[Game]:  # noqa: A001 - the name DESIGN §2 gives
+    return list(_GAMES.values())
