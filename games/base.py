@@ -140,7 +140,7 @@ class Game(ABC):
     def rollout_move(self, state: State, rng: random.Random) -> Move:
         """A fast playout move for MCTS; uniform random by default."""
         if self.to_move(state) == CHANCE:
-            moves, weights = zip(*self.chance_outcomes(state))
+            moves, weights = zip(*self.chance_outcomes(state), strict=True)
             return rng.choices(moves, weights)[0]
         return rng.choice(self.legal_moves(state))
 
