@@ -76,6 +76,11 @@ class Connect4State:
         return self.current if seat == self.moves % 2 else self.current ^ self.mask
 
 
+def _is_seat(cell: object) -> bool:
+    """A JSON cell holding seat 0 or 1 (a real int: JSON true/false and 1.0 are refused)."""
+    return type(cell) is int and cell in (0, 1)
+
+
 class Connect4(Game):
     id = "connect4"
     name = "Connect Four"
@@ -140,12 +145,12 @@ class Connect4(Game):
         return {"board": board, "winning_cells": winning}
 
     def from_json(self, data: dict[str, Any]) -> Connect4State:
-        board = data["board"]
+        board = data.get("board") if isinstance(data, dict) else None
         if (
             not isinstance(board, list)
             or len(board) != HEIGHT
             or any(
-                not isinstance(row, list) or len(row) != WIDTH or any(c not in (None, 0, 1) for c in row)
+                not isinstance(row, list) or len(row) != WIDTH or any(c is not None and not _is_seat(c) for c in row)
                 for row in board
             )
         ):

@@ -46,6 +46,11 @@ def _line_winner(board: str) -> tuple[str, tuple[int, int, int]] | None:
     return None
 
 
+def _is_seat(cell: object) -> bool:
+    """A JSON cell holding seat 0 or 1 (a real int: JSON true/false and 1.0 are refused)."""
+    return type(cell) is int and cell in (0, 1)
+
+
 class TicTacToe(Game):
     id = "tictactoe"
     name = "Tic-tac-toe"
@@ -96,8 +101,8 @@ class TicTacToe(Game):
         }
 
     def from_json(self, data: dict[str, Any]) -> TicTacToeState:
-        board = data["board"]
-        if not isinstance(board, list) or len(board) != 9 or any(c not in (None, 0, 1) for c in board):
+        board = data.get("board") if isinstance(data, dict) else None
+        if not isinstance(board, list) or len(board) != 9 or any(c is not None and not _is_seat(c) for c in board):
             raise ValueError("board must be a list of 9 cells, each null, 0 or 1")
         text = "".join(EMPTY if c is None else MARKS[c] for c in board)
         xs, os = text.count("X"), text.count("O")

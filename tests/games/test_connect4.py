@@ -276,3 +276,12 @@ def _board(cells: dict[Cell, object]) -> list[list[object]]:
 def test_invalid_json_is_refused(board: object) -> None:
     with pytest.raises(ValueError):
         GAME.from_json({"board": board})
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{}, [], "4453", None, {"cells": _board({})}, {"board": _board({(0, 0): False})}, {"board": _board({(0, 0): 0.0})}],
+)
+def test_malformed_json_is_a_value_error(data: object) -> None:
+    with pytest.raises(ValueError):
+        GAME.from_json(data)  # type: ignore[arg-type]

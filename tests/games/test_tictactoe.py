@@ -172,3 +172,12 @@ def test_json_round_trip(moves: str) -> None:
 def test_invalid_json_is_refused(board: object) -> None:
     with pytest.raises(ValueError):
         GAME.from_json({"board": board})
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{}, [], "X........", None, {"cells": [None] * 9}, {"board": [False] + [None] * 8}, {"board": [0.0] + [None] * 8}],
+)
+def test_malformed_json_is_a_value_error(data: object) -> None:
+    with pytest.raises(ValueError):
+        GAME.from_json(data)  # type: ignore[arg-type]
