@@ -1,0 +1,52 @@
+"""The search a bot turn runs: plain data in, plain data out, no Django.
+
+Kept free of Django so that the embedded mode can run it in a process pool and
+Celery workers and tests can run the very same function.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import ai
+from games import registry
+
+ENGINE_VERSION = "plyground-ai 0.1"
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """Everything a search needs, read from the match when the task starts."""
+
+    match_id: int
+    ply: int
+    seat: int
+    game: str
+    state: dict[str, Any]
+    config: dict[str, Any]  # ai.SearchConfig fields
+    deadline: float  # epoch seconds
+    queued_at: float  # epoch seconds
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def compute_move(turn: BotTurn) -> dict[str, Any]:
+    """Search the position and return the move with its figures (JSON-safe)."""
+    started = time.time()
+    game = registry.get(turn.game)
+    state = game.from_json(turn.state)
+    config = ai.SearchConfig(**turn.config)
+    result = ai.choose_move(game, state, config, deadline=turn.deadline)
+    finished = time.time()
+    stats = result.to_json()
+    stats.update(
+        budget_ms=config.time_budget_ms,
+        queued_ms=round((started - turn.queued_at) * 1000, 1),
+        deadline_slack_ms=round((turn.deadline - finished) * 1000, 1),
+        seed=config.seed,
+        engine=ENGINE_VERSION,
+    )
+    return stats

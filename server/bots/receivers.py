@@ -1,0 +1,20 @@
+"""Bots listen for turns: when a bot seat is to move, its search is queued (after commit)."""
+
+from __future__ import annotations
+
+from django.dispatch import receiver
+
+from server.bots.runners import queue_bot_turn
+from server.bots.services import bot_turn_announce, deadline_for
+from server.matches.models import Match, Seat
+from server.matches.signals import turn_started
+
+
+@receiver(turn_started, sender=Match, dispatch_uid="bots.queue_on_turn")
+def queue_when_bot_to_move(sender, match_id: int, ply: int, seat: int, **kwargs) -> None:
+    bot = Seat.objects.filter(match_id=match_id, index=seat, kind=Seat.Kind.BOT).first()
+    if bot is None:
+        return
+    queued_at, deadline = deadline_for(bot)
+    bot_turn_announce(match_id, bot, ply)
+    queue_bot_turn(match_id, ply, queued_at, deadline)

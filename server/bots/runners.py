@@ -1,0 +1,78 @@
+"""Where bot searches run: Celery workers, a local process pool (embedded mode), or inline.
+
+`settings.BOT_RUNNER` chooses: "celery" when Redis is configured, "embedded" without it,
+"inline" in unit tests (the search runs in the committing thread).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from datetime import UTC, datetime
+
+from django.conf import settings
+
+from server.bots.engine import compute_move
+from server.bots.services import bot_turn_finish, bot_turn_prepare, bot_turn_run
+
+log = logging.getLogger("plyground.bots")
+
+
+def queue_bot_turn(match_id: int, ply: int, queued_at: float, deadline: float) -> None:
+    runner = settings.BOT_RUNNER
+    if runner == "celery":
+        from server.bots.tasks import bot_move
+
+        # A task that reaches a worker after its deadline is never run; the watchdog steps in.
+        expires = datetime.fromtimestamp(deadline, tz=UTC)
+        bot_move.apply_async(args=[match_id, ply, deadline, queued_at], expires=expires)
+    elif runner == "embedded":
+        EmbeddedRunner.instance().queue(match_id, ply, queued_at, deadline)
+    elif runner == "inline":
+        bot_turn_run(match_id, ply, deadline, queued_at)
+    else:
+        raise ValueError(f"unknown BOT_RUNNER {runner!r}")
+
+
+class EmbeddedRunner:
+    """Searches in worker processes (never on the event loop), moves submitted in this process.
+
+    The in-memory channel layer lives in the server process, so only the search is
+    sent to the pool; the move goes through `submit_move` here.
+    """
+
+    _instance: EmbeddedRunner | None = None
+
+    def __init__(self, size: int) -> None:
+        self.searches = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"))
+        self.submits = ThreadPoolExecutor(2, thread_name_prefix="bot-submit")
+
+    @classmethod
+    def instance(cls) -> EmbeddedRunner:
+        if cls._instance is None:
+            cls._instance = cls(settings.BOT_POOL_SIZE)
+        return cls._instance
+
+    def queue(self, match_id: int, ply: int, queued_at: float, deadline: float) -> None:
+        turn = bot_turn_prepare(match_id, ply, deadline, queued_at)
+        if turn is None:
+            return
+        search = self.searches.submit(compute_move, turn)
+
+        def done(future: Future) -> None:
+            if future.exception() is not None:
+                log.error("bot search failed for match %s: %r", match_id, future.exception())
+                return
+            self.submits.submit(_finish_and_close, turn, future.result())
+
+        search.add_done_callback(done)
+
+
+def _finish_and_close(turn, stats) -> None:
+    from django.db import close_old_connections
+
+    try:
+        bot_turn_finish(turn, stats)
+    finally:
+        close_old_connections()

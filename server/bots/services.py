@@ -1,0 +1,123 @@
+"""Bot turns: read the match, search, submit through the one move path (DESIGN §4).
+
+A turn is idempotent: a duplicate or late delivery for a ply already played does
+nothing, and a move computed for a position that is no longer current is dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from games import registry
+from server.bots.engine import BotTurn, compute_move
+from server.matches import broadcast
+from server.matches.errors import MatchError
+from server.matches.models import Match, Seat
+from server.matches.services import submit_move
+
+log = logging.getLogger("plyground.bots")
+
+CONFIG_FIELDS = ("algorithm", "time_budget_ms", "max_depth", "error_rate", "style")
+
+
+def turn_seed(match_id: int, ply: int) -> int:
+    """Deterministic per match and ply, so a logged game can be searched again identically."""
+    return (match_id * 1_000_003 + ply * 7919) % 2**31
+
+
+def bot_seat_to_move(match_id: int, ply: int) -> tuple[Match, Seat] | None:
+    """The match and its bot seat, if a bot is to move at exactly `ply`; None otherwise."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.ACTIVE or match.ply != ply:
+        return None
+    seat = match.seats.filter(index=match.to_move, kind=Seat.Kind.BOT).first()
+    return (match, seat) if seat is not None else None
+
+
+def bot_turn_prepare(match_id: int, ply: int, deadline: float, queued_at: float) -> BotTurn | None:
+    found = bot_seat_to_move(match_id, ply)
+    if found is None:
+        return None
+    match, seat = found
+    snapshot = seat.bot_snapshot or {}
+    config = {k: snapshot[k] for k in CONFIG_FIELDS if k in snapshot}
+    config["seed"] = turn_seed(match_id, ply)
+    return BotTurn(match_id, ply, seat.index, match.game, match.state, config, deadline, queued_at)
+
+
+def bot_turn_finish(turn: BotTurn, stats: dict[str, Any]) -> bool:
+    """Submit the computed move; False when the position moved on meanwhile (then it is dropped)."""
+    try:
+        submit_move(turn.match_id, turn.seat, stats["move"], turn.ply, stats=stats)
+    except MatchError as exc:
+        log.info("bot move for match %s ply %s dropped: %s", turn.match_id, turn.ply, exc.message)
+        return False
+    return True
+
+
+def bot_turn_run(match_id: int, ply: int, deadline: float, queued_at: float) -> bool:
+    """The whole turn in this process: what a Celery worker and the inline runner do."""
+    turn = bot_turn_prepare(match_id, ply, deadline, queued_at)
+    if turn is None:
+        return False
+    return bot_turn_finish(turn, compute_move(turn))
+
+
+def bot_turn_announce(match_id: int, seat: Seat, ply: int) -> None:
+    budget = (seat.bot_snapshot or {}).get("time_budget_ms")
+    frame = {"type": "bot_thinking", "seat": seat.index, "ply": ply, "budget_ms": budget}
+    broadcast.send_to_group(broadcast.match_group(match_id), frame)
+
+
+# --- the watchdog: a match never hangs waiting for a bot ---------------------------
+
+
+def overdue_bot_turns(now=None) -> list[tuple[int, int]]:
+    """(match id, ply) of bot turns past their budget plus the grace."""
+    now = now or timezone.now()
+    grace = timedelta(milliseconds=settings.BOT_WATCHDOG_GRACE_MS)
+    overdue = []
+    candidates = Match.objects.filter(status=Match.Status.ACTIVE, turn_started_at__lt=now - grace)
+    for match in candidates.prefetch_related("seats"):
+        seat = next((s for s in match.seats.all() if s.index == match.to_move and s.kind == Seat.Kind.BOT), None)
+        if seat is None:
+            continue
+        budget = timedelta(milliseconds=(seat.bot_snapshot or {}).get("time_budget_ms", 1000))
+        if match.turn_started_at + budget + grace < now:
+            overdue.append((match.pk, match.ply))
+    return overdue
+
+
+def bot_turn_fallback(match_id: int, ply: int) -> bool:
+    """Play a quick legal move for a bot whose search never answered."""
+    found = bot_seat_to_move(match_id, ply)
+    if found is None:
+        return False
+    match, seat = found
+    game = registry.get(match.game)
+    moves = game.legal_moves(game.from_json(match.state))
+    move = random.Random(turn_seed(match_id, ply)).choice(moves)
+    log.warning("bot in match %s missed ply %s: playing fallback move %s", match_id, ply, move)
+    stats = {"algorithm": "random", "move": move, "fallback": True, "reason": "no search answered by the deadline"}
+    try:
+        submit_move(match_id, seat.index, move, ply, stats=stats)
+    except MatchError:
+        return False
+    return True
+
+
+def rescue_overdue_bots() -> int:
+    return sum(bot_turn_fallback(match_id, ply) for match_id, ply in overdue_bot_turns())
+
+
+def deadline_for(seat: Seat) -> tuple[float, float]:
+    """(queued_at, deadline) in epoch seconds for a turn starting now."""
+    now = time.time()
+    return now, now + (seat.bot_snapshot or {}).get("time_budget_ms", 1000) / 1000

@@ -1,0 +1,34 @@
+"""ASGI entry point: HTTP through Django, WebSockets through Channels (daphne serves it)."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.config.settings.dev")
+django_asgi_app = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
+
+from server.bots.watchdog import start_watchdog  # noqa: E402
+from server.lobby.routing import websocket_urlpatterns as lobby_ws  # noqa: E402
+from server.matches.broadcast import remember_server_loop  # noqa: E402
+from server.matches.routing import websocket_urlpatterns as match_ws  # noqa: E402
+from server.players.ws_auth import PlayerWebSocketMiddleware  # noqa: E402
+
+router = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            SessionMiddlewareStack(PlayerWebSocketMiddleware(URLRouter(match_ws + lobby_ws)))
+        ),
+    }
+)
+
+
+async def application(scope, receive, send):
+    """The router, plus the server's own background duties, started on first use."""
+    remember_server_loop()
+    start_watchdog()
+    return await router(scope, receive, send)

@@ -1,0 +1,151 @@
+"""Settings shared by every environment.  Environment variables choose the parts:
+
+- ``DATABASE_URL``: PostgreSQL in production; SQLite (``db.sqlite3``) when unset.
+- ``REDIS_URL``: the Redis channel layer and Celery broker; when unset the server runs
+  in embedded mode (in-memory channel layer, bot searches in a local process pool).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parents[3]
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "plyground-development-key-change-me-in-production")
+DEBUG = False
+ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",")
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "channels",
+    "server.players",
+    "server.matches",
+    "server.bots",
+    "server.lobby",
+    "frontend",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "server.players.middleware.PlayerMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "server.config.urls"
+ASGI_APPLICATION = "server.config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0, conn_health_checks=True
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # IMMEDIATE transactions take the write lock at BEGIN, so concurrent moves queue up
+    # instead of failing; the timeout is how long one waits for the other.
+    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True  # serve app static files without a collectstatic step
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "server.players.auth.BearerTokenAuthentication",
+        "server.players.auth.SessionPlayerAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_THROTTLE_RATES": {"guest": "30/minute"},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Plyground API",
+    "DESCRIPTION": "Board games against people and disclosed AI opponents.",
+    "VERSION": "1",
+}
+
+# --- Redis: channel layer and Celery broker, or embedded mode ------------------------
+REDIS_URL = os.environ.get("REDIS_URL", "")
+EMBEDDED = not REDIS_URL
+
+if EMBEDDED:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    BOT_RUNNER = "embedded"
+else:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+        }
+    }
+    BOT_RUNNER = "celery"
+
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a long search must not hold other matches' moves
+CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-search leaves the task for another
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- Bots -----------------------------------------------------------------------
+# A bot that has not moved by its deadline plus this grace gets a fallback move.
+BOT_WATCHDOG_GRACE_MS = int(os.environ.get("BOT_WATCHDOG_GRACE_MS", "3000"))
+BOT_POOL_SIZE = int(os.environ.get("BOT_POOL_SIZE", "2"))
+
+# --- Match sockets ----------------------------------------------------------------
+MATCH_EVENTS_KEPT = 500  # events replayed to a client reconnecting with ?v=
+SOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 frames per 5 seconds per connection
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {
+        "plyground": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    },
+}

@@ -1,0 +1,3 @@
+from server.config.settings.base import *  # noqa: F403
+
+DEBUG = True

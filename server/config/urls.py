@@ -1,0 +1,25 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+
+from server.bots.api import BotListView
+from server.matches.api import GameListView, MatchDetailView, MatchJoinView, MatchListView, MatchResignView
+from server.players.api import GuestView, MeView
+
+api = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("players/guest/", GuestView.as_view(), name="player-guest"),
+    path("players/me/", MeView.as_view(), name="player-me"),
+    path("games/", GameListView.as_view(), name="games"),
+    path("bots/", BotListView.as_view(), name="bots"),
+    path("matches/", MatchListView.as_view(), name="matches"),
+    path("matches/<int:match_id>/", MatchDetailView.as_view(), name="match-detail"),
+    path("matches/<int:match_id>/join/", MatchJoinView.as_view(), name="match-join"),
+    path("matches/<int:match_id>/resign/", MatchResignView.as_view(), name="match-resign"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include(api)),
+    path("", include("frontend.urls")),
+]

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LobbyConfig(AppConfig):
+    name = "server.lobby"
+    label = "lobby"

@@ -1,0 +1,37 @@
+"""The lobby socket ``/ws/lobby/``: the list on connect, then every change as it happens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from server.lobby.selectors import lobby_json
+from server.matches import broadcast
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        broadcast.remember_server_loop()
+        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.send_json(await database_sync_to_async(lobby_json)())
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "sync":
+            await self.send_json(await database_sync_to_async(lobby_json)())
+        else:
+            await self.send_json({"type": "error", "code": "bad_message", "message": "the lobby only takes sync"})
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            await super().receive(text_data, bytes_data)
+        except ValueError:
+            await self.send_json({"type": "error", "code": "bad_message", "message": "frames are JSON objects"})
+
+    async def frame_send(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["frame"])

@@ -1,0 +1,18 @@
+"""What the lobby shows: open and running matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.matches.models import Match
+from server.matches.selectors import match_list, match_summary_json
+
+LOBBY_SIZE = 50
+
+
+def lobby_json() -> dict[str, Any]:
+    return {
+        "type": "lobby",
+        "open": [match_summary_json(m) for m in match_list(Match.Status.WAITING, limit=LOBBY_SIZE)],
+        "active": [match_summary_json(m) for m in match_list(Match.Status.ACTIVE, limit=LOBBY_SIZE)],
+    }

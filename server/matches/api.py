@@ -1,0 +1,147 @@
+"""HTTP API for games and matches (DESIGN §5)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import registry
+from server.bots.models import BotProfile
+from server.matches import selectors, services
+from server.matches.errors import MatchError
+from server.matches.models import Match
+
+MAX_SEATS = 6
+
+
+class GameListView(APIView):
+    """``GET /api/games/``: the catalogue."""
+
+    authentication_classes: list = []
+
+    def get(self, request):
+        return Response(
+            [
+                {"id": g.id, "name": g.name, "num_players": g.num_players, "has_chance": g.has_chance}
+                for g in registry.all()
+            ]
+        )
+
+
+class SeatRequestSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["human", "bot"])
+    profile = serializers.SlugField(required=False, help_text="bot profile slug, for bot seats")
+
+    def validate(self, data):
+        if data["kind"] == "bot" and not data.get("profile"):
+            raise serializers.ValidationError({"profile": "a bot seat names its bot profile"})
+        if data["kind"] == "human" and data.get("profile"):
+            raise serializers.ValidationError({"profile": "only bot seats have a profile"})
+        return data
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=[])
+    seats = SeatRequestSerializer(many=True, allow_empty=False, max_length=MAX_SEATS)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [g.id for g in registry.all()]
+
+    def validate(self, data):
+        game = registry.get(data["game"])
+        if len(data["seats"]) != game.num_players:
+            raise serializers.ValidationError({"seats": f"{game.name} needs exactly {game.num_players} seats"})
+        slugs = {s["profile"] for s in data["seats"] if s["kind"] == "bot"}
+        profiles = {p.slug: p for p in BotProfile.objects.filter(slug__in=slugs)}
+        requests = []
+        for seat in data["seats"]:
+            profile = None
+            if seat["kind"] == "bot":
+                profile = profiles.get(seat["profile"])
+                if profile is None:
+                    raise serializers.ValidationError({"seats": f"no bot profile {seat['profile']!r}"})
+                if profile.game != game.id:
+                    raise serializers.ValidationError({"seats": f"bot {profile.slug!r} plays {profile.game}"})
+            requests.append(services.SeatRequest(seat["kind"], profile))
+        data["seat_requests"] = requests
+        return data
+
+
+class JoinSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEATS - 1)
+
+
+def _error(exc: MatchError) -> Response:
+    return Response({"detail": exc.message, "code": exc.code}, status=exc.http_status)
+
+
+def _player(request):
+    if request.user is None:
+        raise NotAuthenticated("visit the site or send 'Authorization: Bearer <token>' to play")
+    return request.user
+
+
+class MatchListView(APIView):
+    """``GET /api/matches/?status=open|active|finished&game=`` and ``POST /api/matches/``."""
+
+    def get(self, request):
+        wanted = request.query_params.get("status")
+        if wanted not in (None, "open", *Match.Status.values):
+            return Response({"status": ["one of open, waiting, active, finished, aborted"]}, status=400)
+        matches = selectors.match_list(wanted, request.query_params.get("game"))
+        return Response([selectors.match_summary_json(m) for m in matches])
+
+    @extend_schema(request=MatchCreateSerializer)
+    def post(self, request):
+        player = _player(request)
+        body = MatchCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            match = services.match_create(body.validated_data["game"], body.validated_data["seat_requests"], player)
+        except MatchError as exc:
+            return _error(exc)
+        return Response(selectors.match_json(selectors.match_get(match.pk)), status=status.HTTP_201_CREATED)
+
+
+class MatchDetailView(APIView):
+    """``GET /api/matches/{id}/``: the full match."""
+
+    def get(self, request, match_id: int):
+        match = selectors.match_get(match_id)
+        if match is None:
+            return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
+        return Response(selectors.match_json(match))
+
+
+class MatchJoinView(APIView):
+    """``POST /api/matches/{id}/join/``: take an open seat."""
+
+    @extend_schema(request=JoinSerializer)
+    def post(self, request, match_id: int):
+        player = _player(request)
+        body = JoinSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            services.match_join(match_id, player, body.validated_data.get("seat"))
+        except MatchError as exc:
+            return _error(exc)
+        return Response(selectors.match_json(selectors.match_get(match_id)))
+
+
+class MatchResignView(APIView):
+    """``POST /api/matches/{id}/resign/``: the caller's seat resigns."""
+
+    def post(self, request, match_id: int):
+        player = _player(request)
+        try:
+            match = selectors.match_get(match_id)
+            if match is None:
+                return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
+            services.match_resign(match_id, services.require_seat(match, player.pk))
+        except MatchError as exc:
+            return _error(exc)
+        return Response(selectors.match_json(selectors.match_get(match_id)))

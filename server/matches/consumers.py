@@ -1,0 +1,142 @@
+"""The match socket ``/ws/matches/{id}/``: thin, one service call per client frame."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from server.matches import broadcast, selectors, services
+from server.matches.errors import BadMessage, MatchError, NotFound
+
+CLOSE_NOT_FOUND = 4404
+
+
+class RateLimiter:
+    """At most `limit` frames in any `window` seconds."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit, self.window = limit, window
+        self.times: deque[float] = deque()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        while self.times and now - self.times[0] > self.window:
+            self.times.popleft()
+        if len(self.times) >= self.limit:
+            return False
+        self.times.append(now)
+        return True
+
+
+class MatchConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        broadcast.remember_server_loop()
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.player = self.scope.get("player")
+        self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
+        self.group = broadcast.match_group(self.match_id)
+        if not await database_sync_to_async(_exists)(self.match_id):
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        since = _since_version(self.scope)
+        replay = None if since is None else await database_sync_to_async(selectors.events_after)(self.match_id, since)
+        if replay is None:
+            await self.send_state()
+        else:
+            for frame in replay:
+                await self.send_json(frame)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            content = json.loads(text_data or "")
+        except (TypeError, ValueError):
+            await self.send_error(BadMessage('frames are JSON objects such as {"type": "sync"}'))
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not self.limiter.allow():
+            await self.send_json({"type": "error", "code": "rate_limited", "message": "too many frames: slow down"})
+            return
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self.send_error(BadMessage("a frame is a JSON object with a string 'type'"))
+            return
+        handler = {"move": self.on_move, "resign": self.on_resign, "sync": self.on_sync}.get(content["type"])
+        if handler is None:
+            await self.send_error(BadMessage(f"unknown frame type {content['type'][:40]!r}: use move, resign or sync"))
+            return
+        try:
+            await handler(content)
+        except MatchError as exc:
+            await self.send_error(exc)
+
+    async def on_move(self, content: dict[str, Any]) -> None:
+        player_id = self.player.pk if self.player else None
+        await database_sync_to_async(_move)(self.match_id, player_id, content.get("move"), content.get("ply"))
+
+    async def on_resign(self, content: dict[str, Any]) -> None:
+        player_id = self.player.pk if self.player else None
+        await database_sync_to_async(_resign)(self.match_id, player_id)
+
+    async def on_sync(self, content: dict[str, Any]) -> None:
+        await self.send_state()
+
+    async def send_state(self) -> None:
+        frame = await database_sync_to_async(_state_frame)(self.match_id, self.player.pk if self.player else None)
+        await self.send_json(frame)
+
+    async def send_error(self, exc: MatchError) -> None:
+        await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
+
+    async def frame_send(self, event: dict[str, Any]) -> None:
+        """A frame broadcast to the match group (after a commit)."""
+        await self.send_json(event["frame"])
+
+
+def _since_version(scope: dict[str, Any]) -> int | None:
+    raw = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v", [None])[0]
+    return int(raw) if raw is not None and raw.isdigit() else None
+
+
+def _exists(match_id: int) -> bool:
+    return selectors.match_get(match_id) is not None
+
+
+def _state_frame(match_id: int, player_id: int | None) -> dict[str, Any]:
+    match = selectors.match_get(match_id)
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    return {
+        "type": "state",
+        "v": match.v,
+        "match": selectors.match_json(match),
+        "you": {"seat": selectors.seat_of(match, player_id)},
+    }
+
+
+def _seat_for(match_id: int, player_id: int | None) -> int:
+    match = selectors.match_get(match_id)
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    return services.require_seat(match, player_id)
+
+
+def _move(match_id: int, player_id: int | None, move: Any, ply: Any) -> None:
+    services.submit_move(match_id, _seat_for(match_id, player_id), move, ply)
+
+
+def _resign(match_id: int, player_id: int | None) -> None:
+    services.match_resign(match_id, _seat_for(match_id, player_id))

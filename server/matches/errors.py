@@ -1,0 +1,50 @@
+"""Errors of the match domain, each with the stable code the wire uses (DESIGN §5)."""
+
+from __future__ import annotations
+
+
+class MatchError(Exception):
+    code = "bad_request"
+    http_status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BadMessage(MatchError):
+    code = "bad_message"
+
+
+class IllegalMoveError(MatchError):
+    code = "illegal_move"
+
+
+class NotYourTurn(MatchError):
+    code = "not_your_turn"
+    http_status = 409
+
+
+class StalePly(MatchError):
+    code = "stale_ply"
+    http_status = 409
+
+
+class NotSeated(MatchError):
+    code = "not_seated"
+    http_status = 403
+
+
+class GameOver(MatchError):
+    code = "game_over"
+    http_status = 409
+
+
+class SeatTaken(MatchError):
+    code = "seat_taken"
+    http_status = 409
+
+
+class NotFound(MatchError):
+    code = "not_found"
+    http_status = 404

@@ -1,0 +1,124 @@
+"""Reads: matches as the wire shows them (DESIGN §5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games import CHANCE, registry
+from server.matches.models import Match, MatchEvent, Move, Seat
+
+
+def seat_player_json(seat: Seat) -> dict[str, Any] | None:
+    """Who sits in a seat; a bot always says it is one (DESIGN §6.1)."""
+    if seat.kind == Seat.Kind.BOT:
+        snap = seat.bot_snapshot or {}
+        profile = {k: snap.get(k) for k in ("slug", "name", "level", "algorithm", "time_budget_ms", "rating")}
+        return {"name": snap.get("name", "Bot"), "kind": "bot", "is_ai": True, "profile": profile}
+    if seat.player_id is None:
+        return None
+    return {"id": seat.player_id, "name": seat.player.name, "kind": "human", "is_ai": False}
+
+
+def seat_json(seat: Seat) -> dict[str, Any]:
+    return {"index": seat.index, "player": seat_player_json(seat)}
+
+
+def move_json(move: Move, seats: dict[int, Seat]) -> dict[str, Any]:
+    return {
+        "ply": move.ply,
+        "seat": move.seat,
+        "move": move.move,
+        "by": by_json(seats.get(move.seat)),
+        "think_ms": move.think_ms,
+        "at": move.created_at.isoformat() if move.created_at else None,
+        **({"stats": move.stats} if move.stats else {}),
+    }
+
+
+def by_json(seat: Seat | None) -> dict[str, Any]:
+    if seat is None:  # chance
+        return {"kind": "chance", "is_ai": False}
+    return {"kind": seat.kind, "is_ai": seat.kind == Seat.Kind.BOT}
+
+
+def thinking_json(match: Match, seats: dict[int, Seat]) -> dict[str, Any] | None:
+    """The bot to move, if any, so a page that (re)loads shows the thinking state."""
+    seat = seats.get(match.to_move) if match.status == Match.Status.ACTIVE else None
+    if seat is None or seat.kind != Seat.Kind.BOT:
+        return None
+    return {
+        "seat": seat.index,
+        "budget_ms": (seat.bot_snapshot or {}).get("time_budget_ms"),
+        "since": match.turn_started_at.isoformat() if match.turn_started_at else None,
+    }
+
+
+def match_summary_json(match: Match) -> dict[str, Any]:
+    """What the lobby shows: everything but the position and the moves."""
+    seats = list(match.seats.all())
+    return {
+        "id": match.id,
+        "game": match.game,
+        "status": match.status,
+        "seats": [seat_json(s) for s in seats],
+        "ply": match.ply,
+        "to_move": match.to_move,
+        "result": match.result,
+        "v": match.v,
+        "created_at": match.created_at.isoformat(),
+    }
+
+
+def match_json(match: Match) -> dict[str, Any]:
+    """The full match object of DESIGN §5."""
+    seats = {s.index: s for s in match.seats.all()}
+    game = registry.get(match.game)
+    live = match.status == Match.Status.ACTIVE and match.to_move not in (None, CHANCE)
+    return {
+        **match_summary_json(match),
+        "state": match.state,
+        "legal_moves": game.legal_moves(game.from_json(match.state)) if live else [],
+        "moves": [move_json(m, seats) for m in match.moves.all()],
+        "thinking": thinking_json(match, seats),
+    }
+
+
+def matches_with_seats() -> QuerySet[Match]:
+    return Match.objects.prefetch_related("seats__player")
+
+
+def match_list(status: str | None = None, game: str | None = None, limit: int = 50) -> list[Match]:
+    qs = matches_with_seats()
+    if status == "open":
+        qs = qs.filter(status=Match.Status.WAITING)
+    elif status:
+        qs = qs.filter(status=status)
+    if game:
+        qs = qs.filter(game=game)
+    return list(qs[:limit])
+
+
+def match_get(match_id: int) -> Match | None:
+    return matches_with_seats().prefetch_related("moves").filter(pk=match_id).first()
+
+
+def seat_of(match: Match, player_id: int | None) -> int | None:
+    if player_id is None:
+        return None
+    for seat in match.seats.all():
+        if seat.player_id == player_id:
+            return seat.index
+    return None
+
+
+def events_after(match_id: int, v: int) -> list[dict[str, Any]] | None:
+    """Frames after version `v`, or None when some were not kept (the client needs a fresh state)."""
+    events = list(MatchEvent.objects.filter(match_id=match_id, v__gt=v).order_by("v"))
+    if events and events[0].v != v + 1:
+        return None
+    current = Match.objects.filter(pk=match_id).values_list("v", flat=True).first()
+    if current is not None and current > v and not events:
+        return None
+    return [e.as_frame() for e in events]

@@ -1,0 +1,10 @@
+"""What `matches` announces after a commit; other apps listen (bots queue their searches).
+
+`matches` never imports `bots` (DESIGN §4): it only says whose turn it is.
+"""
+
+from django.dispatch import Signal
+
+# Sent after commit whenever a live match has a new seat to move.
+# kwargs: match_id, ply, seat
+turn_started = Signal()

@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
+
+from server.players.models import Player
+from server.players.services import player_create_guest_with_token
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    kind = serializers.SerializerMethodField()
+    is_ai = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "kind", "is_ai", "is_guest"]
+
+    def get_kind(self, obj: Player) -> str:
+        return "human"
+
+    def get_is_ai(self, obj: Player) -> bool:
+        return False
+
+
+class GuestRequestSerializer(serializers.Serializer):
+    name = serializers.RegexField(r"^[\w .-]{2,40}$", required=False, help_text="2 to 40 letters, digits, . or -")
+
+
+class GuestThrottle(AnonRateThrottle):
+    scope = "guest"
+
+
+class GuestView(APIView):
+    """``POST /api/players/guest/``: a new guest player and its API token."""
+
+    authentication_classes: list = []
+    throttle_classes = [GuestThrottle]
+
+    def post(self, request):
+        body = GuestRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        player, token = player_create_guest_with_token(body.validated_data.get("name"))
+        return Response({"player": PlayerSerializer(player).data, "token": token}, status=status.HTTP_201_CREATED)
+
+
+class MeView(APIView):
+    """``GET /api/players/me/``: the player this request is."""
+
+    def get(self, request):
+        if request.user is None:
+            return Response({"detail": "not signed in: visit a page or send a bearer token"}, status=401)
+        return Response(PlayerSerializer(request.user).data)

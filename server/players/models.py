@@ -1,0 +1,48 @@
+"""Players: guests made on first visit, or people with an account; API tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+class Player(models.Model):
+    """A person at the board.  Bots are not players: they are bot profiles seated in a match."""
+
+    name = models.CharField(max_length=40)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    is_guest = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    # DRF treats the authenticated principal as a user; a Player is one.
+    is_authenticated = True
+    is_anonymous = False
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A bearer token; only its hash is stored, so a database leak gives no logins."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tokens")
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"token of {self.player}"
+
+    @classmethod
+    def issue(cls, player: Player) -> str:
+        """Create a token for `player` and return its only plain-text copy."""
+        token = secrets.token_urlsafe(32)
+        cls.objects.create(player=player, digest=hash_token(token))
+        return token

@@ -1,0 +1,1 @@
+"""Shared test setup: every test talks only to 127.0.0.1."""

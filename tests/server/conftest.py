@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from server.bots.models import BotProfile
+from server.bots.seed import seed_profiles
+from server.matches import services
+from server.players.services import player_create_guest, player_create_guest_with_token
+
+
+@pytest.fixture(autouse=True)
+def seeded_bots(request):
+    """Transactional tests flush the database: put the seeded profiles back when they are gone."""
+    if "django_db" not in {m.name for m in request.node.iter_markers()} and not {"db", "transactional_db"} & set(
+        request.fixturenames
+    ):
+        return
+    request.getfixturevalue("transactional_db" if _transactional(request) else "db")
+    if not BotProfile.objects.exists():
+        seed_profiles(BotProfile)
+
+
+def _transactional(request) -> bool:
+    marker = request.node.get_closest_marker("django_db")
+    return bool(marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0])))
+
+
+@pytest.fixture
+def alice(db):
+    return player_create_guest("Alice")
+
+
+@pytest.fixture
+def bob(db):
+    return player_create_guest("Bob")
+
+
+@pytest.fixture
+def token_client(db):
+    """An API client with a fresh guest's bearer token; `.player` is that guest."""
+    player, token = player_create_guest_with_token()
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    client.player, client.token = player, token
+    return client
+
+
+@pytest.fixture
+def fast_bot(db):
+    """A seeded alpha-beta profile with a small budget, so inline bot turns are quick."""
+    bot = BotProfile.objects.get(slug="connect4-shallow")
+    bot.time_budget_ms = 60
+    bot.save()
+    return bot
+
+
+def human_match(game: str, first, second=None):
+    """A two-human match; `second` joins if given."""
+    human = services.SeatRequest("human")
+    match = services.match_create(game, [human, human], first)
+    if second is not None:
+        services.match_join(match.pk, second)
+    match.refresh_from_db()
+    return match

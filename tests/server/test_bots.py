@@ -1,0 +1,106 @@
+"""Bot turns: queued when a bot is to move, idempotent, disclosed, never hanging."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from server.bots.models import BotProfile
+from server.bots.services import bot_turn_fallback, bot_turn_run, overdue_bot_turns, rescue_overdue_bots
+from server.matches import services
+from server.matches.models import Match, Move
+
+# Bot turns are queued on commit: these tests need real transactions.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def bot_match(player, profile, bot_first=False):
+    seats = [services.SeatRequest("human"), services.SeatRequest("bot", profile)]
+    if bot_first:
+        seats.reverse()
+    return services.match_create(profile.game, seats, player)
+
+
+def test_the_bot_replies_through_the_move_path_with_its_search_figures(alice, fast_bot):
+    match = bot_match(alice, fast_bot)
+    services.submit_move(match.pk, 0, "4", 0)
+    match.refresh_from_db()
+    assert match.ply == 2 and match.to_move == 0
+    reply = Move.objects.get(match=match, ply=1)
+    assert reply.seat == 1 and reply.move in "1234567"
+    assert reply.stats["algorithm"] == "alphabeta" and reply.stats["depth"] >= 1
+    assert reply.stats["budget_ms"] == 60 and "seed" in reply.stats and "nodes" in reply.stats
+
+
+def test_a_bot_seated_first_moves_as_soon_as_the_match_starts(alice, fast_bot):
+    match = bot_match(alice, fast_bot, bot_first=True)
+    match.refresh_from_db()
+    assert match.ply == 1 and match.to_move == 1
+
+
+def test_a_duplicate_or_late_task_does_nothing(alice, fast_bot):
+    match = bot_match(alice, fast_bot)
+    services.submit_move(match.pk, 0, "4", 0)
+    now = time.time()
+    assert bot_turn_run(match.pk, 1, now + 0.05, now) is False  # ply 1 was already played
+    assert Move.objects.filter(match=match).count() == 2
+
+
+def test_a_result_for_a_position_that_is_no_longer_current_is_dropped(alice, fast_bot, settings):
+    settings.BOT_RUNNER = "none-yet"
+    match = Match.objects.get(pk=_match_without_reply(alice, fast_bot, settings))
+    services.match_resign(match.pk, 0)
+    now = time.time()
+    assert bot_turn_run(match.pk, 1, now + 0.05, now) is False
+    assert Move.objects.filter(match=match).count() == 1
+
+
+def _match_without_reply(alice, profile, settings) -> int:
+    settings.BOT_RUNNER = "inline"
+    match = bot_match(alice, profile)
+    # Queue nothing for the bot: a runner that never answers.
+    from server.bots import receivers
+
+    orig = receivers.queue_bot_turn
+    receivers.queue_bot_turn = lambda *args: None
+    try:
+        services.submit_move(match.pk, 0, "4", 0)
+    finally:
+        receivers.queue_bot_turn = orig
+    return match.pk
+
+
+def test_the_watchdog_plays_a_fallback_when_no_search_answers(alice, fast_bot, settings):
+    match_id = _match_without_reply(alice, fast_bot, settings)
+    assert overdue_bot_turns() == []  # within budget plus grace: still waiting
+    later = timezone.now() + timedelta(seconds=10)
+    assert overdue_bot_turns(later) == [(match_id, 1)]
+    Match.objects.filter(pk=match_id).update(turn_started_at=timezone.now() - timedelta(seconds=10))
+    assert rescue_overdue_bots() == 1
+    reply = Move.objects.get(match_id=match_id, ply=1)
+    assert reply.stats["fallback"] is True
+    assert bot_turn_fallback(match_id, 1) is False  # exactly once
+
+
+def test_bot_versus_bot_plays_to_the_end(alice, db):
+    weak, strong = BotProfile.objects.get(slug="tictactoe-random"), BotProfile.objects.get(slug="tictactoe-perfect")
+    strong.time_budget_ms = 100
+    strong.save()
+    match = services.match_create(
+        "tictactoe", [services.SeatRequest("bot", weak), services.SeatRequest("bot", strong)], alice
+    )
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result["winner"] in (1, None)  # the perfect player never loses
+    assert Move.objects.filter(match=match).count() == match.ply
+
+
+def test_seeded_profiles_cover_each_game_with_three_levels_and_are_ai(db):
+    for game in ("tictactoe", "connect4"):
+        bots = BotProfile.objects.filter(game=game, listed=True)
+        algorithms = {b.algorithm for b in bots}
+        assert bots.count() >= 3 and {"random", "alphabeta"} <= algorithms
+        assert all(b.is_ai for b in bots)
