@@ -3,9 +3,11 @@
 from games import registry
 from games.base import CHANCE, Game, IllegalMove, Move, Outcome, Seat, State
 from games.connect4 import CONNECT4
+from games.othello import OTHELLO
 from games.tictactoe import TICTACTOE
 
 registry.register(TICTACTOE)
 registry.register(CONNECT4)
+registry.register(OTHELLO)
 
 __all__ = ["CHANCE", "Game", "IllegalMove", "Move", "Outcome", "Seat", "State", "registry"]
