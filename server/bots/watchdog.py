@@ -6,6 +6,7 @@ import asyncio
 import logging
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 
 from server.bots.services import rescue_overdue_bots
 
@@ -17,6 +18,8 @@ _task: asyncio.Task | None = None
 def start_watchdog() -> None:
     """Start the loop once per event loop (idempotent)."""
     global _task
+    if not settings.BOT_WATCHDOG:
+        return
     if _task is None or _task.done():
         _task = asyncio.get_running_loop().create_task(_watch())
 

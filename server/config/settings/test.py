@@ -7,3 +7,4 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 BOT_RUNNER = "inline"
 CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 BOT_WATCHDOG_GRACE_MS = 1000
+BOT_WATCHDOG = False  # tests call rescue_overdue_bots() themselves

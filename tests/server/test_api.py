@@ -1,0 +1,95 @@
+"""HTTP API (DESIGN §5): guests and tokens, catalogue, bots, matches; every bad input a clear 4xx."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from server.matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_guest_gets_a_token_that_authenticates():
+    client = APIClient()
+    made = client.post("/api/players/guest/", {"name": "Zoe"}, format="json")
+    assert made.status_code == 201 and made.json()["player"]["name"] == "Zoe" and made.json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {made.json()['token']}")
+    me = client.get("/api/players/me/").json()
+    assert me["name"] == "Zoe" and me["kind"] == "human" and me["is_ai"] is False
+
+
+def test_bad_guest_names_and_tokens_are_refused():
+    client = APIClient()
+    assert client.post("/api/players/guest/", {"name": "<script>"}, format="json").status_code == 400
+    client.credentials(HTTP_AUTHORIZATION="Bearer nope")
+    assert client.get("/api/players/me/").status_code == 401
+
+
+def test_catalogue_and_bots_disclose_ai():
+    games = {g["id"]: g for g in APIClient().get("/api/games/").json()}
+    assert games["connect4"] == {"id": "connect4", "name": "Connect Four", "num_players": 2, "has_chance": False}
+    bots = APIClient().get("/api/bots/?game=connect4").json()
+    assert len(bots) >= 3 and all(b["is_ai"] is True and b["game"] == "connect4" for b in bots)
+    assert {"slug", "name", "level", "algorithm", "time_budget_ms", "rating"} <= set(bots[0])
+
+
+def test_create_join_and_list_a_human_match(token_client):
+    made = token_client.post(
+        "/api/matches/", {"game": "tictactoe", "seats": [{"kind": "human"}, {"kind": "human"}]}, format="json"
+    )
+    assert made.status_code == 201, made.json()
+    match = made.json()
+    assert match["status"] == "waiting" and match["seats"][0]["player"]["name"] == token_client.player.name
+    assert match["seats"][1]["player"] is None
+    listed = APIClient().get("/api/matches/?status=open").json()
+    assert [m["id"] for m in listed] == [match["id"]]
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other.post('/api/players/guest/').json()['token']}")
+    joined = other.post(f"/api/matches/{match['id']}/join/", {}, format="json")
+    assert joined.status_code == 200 and joined.json()["status"] == "active"
+    again = other.post(f"/api/matches/{match['id']}/join/", {}, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "seat_taken"
+    assert APIClient().get(f"/api/matches/{match['id']}/").json()["legal_moves"] == list("123456789")
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"game": "chesss", "seats": [{"kind": "human"}, {"kind": "human"}]}, "game"),
+        ({"game": "connect4", "seats": [{"kind": "human"}]}, "seats"),
+        ({"game": "connect4", "seats": [{"kind": "human"}, {"kind": "robot"}]}, "seats"),
+        ({"game": "connect4", "seats": [{"kind": "human"}, {"kind": "bot"}]}, "seats"),
+        ({"game": "connect4", "seats": [{"kind": "human"}, {"kind": "bot", "profile": "nobody"}]}, "seats"),
+        ({"game": "connect4", "seats": [{"kind": "human"}, {"kind": "bot", "profile": "tictactoe-random"}]}, "seats"),
+        ({"game": "connect4"}, "seats"),
+        ({"seats": "everyone"}, "game"),
+    ],
+)
+def test_bad_match_requests_get_field_errors(token_client, body, field):
+    response = token_client.post("/api/matches/", body, format="json")
+    assert response.status_code == 400 and field in response.json()
+    assert not Match.objects.exists()
+
+
+def test_anonymous_clients_cannot_create_and_unknown_matches_are_404():
+    client = APIClient()
+    body = {"game": "connect4", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    assert client.post("/api/matches/", body, format="json").status_code in (401, 403)
+    assert client.get("/api/matches/424242/").status_code == 404
+    assert client.get("/api/matches/?status=bogus").status_code == 400
+
+
+def test_browser_session_gets_a_guest_and_needs_csrf():
+    client = APIClient(enforce_csrf_checks=True)
+    assert client.get("/").status_code == 200
+    body = {"game": "connect4", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    assert client.post("/api/matches/", body, format="json").status_code == 403
+    csrf = client.cookies["csrftoken"].value
+    made = client.post("/api/matches/", body, format="json", HTTP_X_CSRFTOKEN=csrf)
+    assert made.status_code == 201
+
+
+def test_openapi_schema_is_served():
+    response = APIClient().get("/api/schema/")
+    assert response.status_code == 200 and b"/api/matches/" in response.content

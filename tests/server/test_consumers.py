@@ -1,0 +1,202 @@
+"""The match and lobby sockets, driven with WebsocketCommunicator (DESIGN §5)."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from server.config.asgi import application
+from server.matches import services
+from server.matches.models import Match, Move
+from server.players.services import player_create_guest_with_token
+from tests.server.conftest import human_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+async def connect(path: str, token: str | None = None) -> WebsocketCommunicator:
+    sep = "&" if "?" in path else "?"
+    url = f"{path}{sep}token={token}" if token else path
+    comm = WebsocketCommunicator(application, url, headers=[ORIGIN, (b"host", b"127.0.0.1")])
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def receive_type(comm: WebsocketCommunicator, wanted: str, timeout: float = 3) -> dict:
+    while True:
+        frame = await comm.receive_json_from(timeout=timeout)
+        if frame["type"] == wanted:
+            return frame
+
+
+@pytest.fixture
+def two_players(db):
+    (alice, alice_token), (bob, bob_token) = (
+        player_create_guest_with_token("Alice"),
+        player_create_guest_with_token("Bob"),
+    )
+    match = human_match("connect4", alice, bob)
+    return match, alice_token, bob_token
+
+
+async def test_state_on_connect_says_which_seat_you_have(two_players):
+    match, alice_token, _ = two_players
+    comm = await connect(f"/ws/matches/{match.pk}/", alice_token)
+    frame = await comm.receive_json_from()
+    assert frame["type"] == "state" and frame["you"] == {"seat": 0}
+    assert frame["match"]["id"] == match.pk and frame["match"]["legal_moves"] == list("1234567")
+    spectator = await connect(f"/ws/matches/{match.pk}/")
+    assert (await spectator.receive_json_from())["you"] == {"seat": None}
+    await comm.disconnect()
+    await spectator.disconnect()
+
+
+async def test_a_move_reaches_every_socket_with_its_version(two_players):
+    match, alice_token, bob_token = two_players
+    alice, bob = (
+        await connect(f"/ws/matches/{match.pk}/", alice_token),
+        await connect(f"/ws/matches/{match.pk}/", bob_token),
+    )
+    state = await alice.receive_json_from()
+    await bob.receive_json_from()
+    await alice.send_json_to({"type": "move", "move": "4", "ply": 0})
+    for comm in (alice, bob):
+        frame = await receive_type(comm, "move")
+        assert frame["move"] == "4" and frame["seat"] == 0 and frame["ply"] == 0
+        assert (
+            frame["v"] == state["v"] + 1 and frame["to_move"] == 1 and frame["by"] == {"kind": "human", "is_ai": False}
+        )
+    await alice.disconnect()
+    await bob.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ({"type": "move", "move": "4", "ply": 0}, "not_your_turn"),  # bob moves on alice's turn
+        ({"type": "move", "move": "4", "ply": 5}, "stale_ply"),
+        ({"type": "move", "move": 4, "ply": 0}, "bad_message"),
+        ({"type": "move"}, "bad_message"),
+        ({"type": "dance"}, "bad_message"),
+        (["not", "an", "object"], "bad_message"),
+    ],
+)
+async def test_bad_frames_get_their_error_code_and_the_socket_stays_healthy(two_players, frame, code):
+    match, _, bob_token = two_players
+    comm = await connect(f"/ws/matches/{match.pk}/", bob_token)
+    await comm.receive_json_from()
+    await comm.send_json_to(frame)
+    error = await comm.receive_json_from()
+    assert error["type"] == "error" and error["code"] == code and error["message"]
+    await comm.send_json_to({"type": "sync"})
+    assert (await comm.receive_json_from())["type"] == "state"
+    await comm.disconnect()
+
+
+async def test_illegal_move_not_seated_and_game_over(two_players):
+    match, alice_token, _ = two_players
+    comm = await connect(f"/ws/matches/{match.pk}/", alice_token)
+    await comm.receive_json_from()
+    await comm.send_json_to({"type": "move", "move": "9", "ply": 0})
+    assert (await comm.receive_json_from())["code"] == "illegal_move"
+    spectator = await connect(f"/ws/matches/{match.pk}/")
+    await spectator.receive_json_from()
+    await spectator.send_json_to({"type": "move", "move": "4", "ply": 0})
+    assert (await spectator.receive_json_from())["code"] == "not_seated"
+    await comm.send_json_to({"type": "resign"})
+    assert (await receive_type(comm, "game_over"))["result"]["reason"] == "resigned"
+    await comm.send_json_to({"type": "move", "move": "4", "ply": 0})
+    assert (await receive_type(comm, "error"))["code"] == "game_over"
+    await comm.disconnect()
+    await spectator.disconnect()
+
+
+async def test_text_that_is_not_json_is_a_bad_message(two_players):
+    match, alice_token, _ = two_players
+    comm = await connect(f"/ws/matches/{match.pk}/", alice_token)
+    await comm.receive_json_from()
+    await comm.send_to(text_data="{not json")
+    assert (await comm.receive_json_from())["code"] == "bad_message"
+    await comm.disconnect()
+
+
+async def test_flooding_is_rate_limited(two_players):
+    match, alice_token, _ = two_players
+    comm = await connect(f"/ws/matches/{match.pk}/", alice_token)
+    await comm.receive_json_from()
+    for _ in range(25):
+        await comm.send_json_to({"type": "sync"})
+    codes = [(await comm.receive_json_from()).get("code") for _ in range(25)]
+    assert "rate_limited" in codes
+    await comm.disconnect()
+
+
+async def test_reconnect_with_v_replays_what_was_missed(two_players):
+    match, alice_token, bob_token = two_players
+    comm = await connect(f"/ws/matches/{match.pk}/", alice_token)
+    seen = (await comm.receive_json_from())["v"]
+    await comm.disconnect()
+    await database_sync_to_async(services.submit_move)(match.pk, 0, "4", 0)
+    await database_sync_to_async(services.submit_move)(match.pk, 1, "3", 1)
+    back = await connect(f"/ws/matches/{match.pk}/?v={seen}", alice_token)
+    replay = [await back.receive_json_from(), await back.receive_json_from()]
+    assert [(f["type"], f["move"], f["v"]) for f in replay] == [("move", "4", seen + 1), ("move", "3", seen + 2)]
+    assert await back.receive_nothing()
+    await back.disconnect()
+    fresh = await connect(f"/ws/matches/{match.pk}/?v=0", alice_token)  # all kept: everything since 0
+    assert (await fresh.receive_json_from())["v"] == 1
+    await fresh.disconnect()
+
+
+async def test_replay_that_is_no_longer_kept_sends_a_fresh_state(two_players):
+    match, alice_token, _ = two_players
+    await database_sync_to_async(services.submit_move)(match.pk, 0, "4", 0)
+    from server.matches.models import MatchEvent
+
+    await database_sync_to_async(lambda: MatchEvent.objects.filter(match=match, v__lte=2).delete())()
+    comm = await connect(f"/ws/matches/{match.pk}/?v=0", alice_token)
+    frame = await comm.receive_json_from()
+    assert frame["type"] == "state" and frame["match"]["ply"] == 1
+    await comm.disconnect()
+
+
+async def test_unknown_match_is_closed(db):
+    comm = WebsocketCommunicator(application, "/ws/matches/999999/", headers=[ORIGIN, (b"host", b"127.0.0.1")])
+    connected, code = await comm.connect()
+    assert not connected and code == 4404
+
+
+async def test_the_bot_reply_arrives_after_bot_thinking(db, fast_bot):
+    player, token = await database_sync_to_async(player_create_guest_with_token)("Carol")
+    seats = [services.SeatRequest("human"), services.SeatRequest("bot", fast_bot)]
+    match = await database_sync_to_async(services.match_create)("connect4", seats, player)
+    comm = await connect(f"/ws/matches/{match.pk}/", token)
+    state = await comm.receive_json_from()
+    assert state["match"]["seats"][1]["player"]["is_ai"] is True
+    await comm.send_json_to({"type": "move", "move": "4", "ply": 0})
+    mine = await receive_type(comm, "move")
+    thinking = await receive_type(comm, "bot_thinking")
+    assert thinking["seat"] == 1 and thinking["budget_ms"] == 60
+    reply = await receive_type(comm, "move")
+    assert mine["ply"] == 0 and reply["ply"] == 1 and reply["by"] == {"kind": "bot", "is_ai": True}
+    assert reply["stats"]["algorithm"] == "alphabeta"
+    assert await database_sync_to_async(Move.objects.filter(match_id=match.pk).count)() == 2
+    await comm.disconnect()
+
+
+async def test_lobby_pushes_new_matches(db):
+    from server.players.services import player_create_guest
+
+    lobby = await connect("/ws/lobby/")
+    first = await lobby.receive_json_from()
+    assert first["type"] == "lobby" and first["open"] == []
+    creator = await database_sync_to_async(player_create_guest)("Dan")
+    human = services.SeatRequest("human")
+    match = await database_sync_to_async(services.match_create)("tictactoe", [human, human], creator)
+    pushed = await lobby.receive_json_from()
+    assert pushed["type"] == "match" and pushed["match"]["id"] == match.pk and pushed["match"]["status"] == "waiting"
+    assert await database_sync_to_async(Match.objects.count)() == 1
+    await lobby.disconnect()
