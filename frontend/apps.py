@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class FrontendConfig(AppConfig):
+    name = "frontend"
+    verbose_name = "Plyground pages"

@@ -1,0 +1,129 @@
+// Connect Four board in SVG.  State (games.connect4.to_json): `board` is 6
+// rows top to bottom of 7 cells, each null or a seat; `winning_cells` lists
+// [row, col] of the winning lines, four cells per line.  Moves are columns
+// "1".."7" from the left.
+
+import { s } from "../dom.js";
+import { discSymbol } from "../players.js";
+import { Targets } from "./targets.js";
+
+const ROWS = 6;
+const COLS = 7;
+const CELL = 100;
+const TOP = 70; // strip above the board for the column markers
+const R = 40;
+
+export const name = "Connect Four";
+export const help = "Click a column to drop a disc, or press 1–7. Arrow keys and Enter work too.";
+
+export function describeMove(move) {
+  return `column ${move}`;
+}
+
+export function parseMove(text) {
+  const t = String(text).trim();
+  return /^[1-7]$/.test(t) ? t : null;
+}
+
+/** The position after `moves` (move objects of the match), for browsing the move list. */
+export function replay(moves) {
+  const board = Array.from({ length: ROWS }, () => Array(COLS).fill(null));
+  for (const m of moves) {
+    if (typeof m.seat !== "number" || m.seat < 0) continue;
+    const col = Number(m.move) - 1;
+    for (let row = ROWS - 1; row >= 0; row -= 1) {
+      if (board[row][col] === null) { board[row][col] = m.seat; break; }
+    }
+  }
+  return { board, winning_cells: [] };
+}
+
+function topRow(board, col) {
+  for (let row = 0; row < ROWS; row += 1) if (board[row][col] !== null) return row;
+  return -1;
+}
+
+function landingRow(board, col) {
+  for (let row = ROWS - 1; row >= 0; row -= 1) if (board[row][col] === null) return row;
+  return -1;
+}
+
+const cx = (col) => col * CELL + CELL / 2;
+const cy = (row) => TOP + row * CELL + CELL / 2;
+
+function disc(seat, row, col, extra = "") {
+  return s("g", { class: `disc seat-${seat} ${extra}`, "data-cell": `${row},${col}`, "data-seat": seat },
+    s("circle", { class: "disc-body", cx: cx(col), cy: cy(row), r: R }),
+    discSymbol(seat, cx(col), cy(row), R));
+}
+
+export function createBoard(container, { onMove }) {
+  const svg = s("svg", {
+    class: "board-svg board-connect4",
+    viewBox: `0 0 ${COLS * CELL} ${TOP + ROWS * CELL}`,
+    role: "group",
+    "aria-label": "Connect Four board",
+  });
+  container.replaceChildren(svg);
+  const targets = new Targets(svg, COLS, onMove);
+
+  function render({ state, legalMoves = [], interactive = false, lastMove = null, seatToMove = null }) {
+    const board = state && Array.isArray(state.board) ? state.board : replay([]).board;
+    const legal = new Set(interactive ? legalMoves : []);
+    const winning = (state && state.winning_cells) || [];
+    const winningKeys = new Set(winning.map(([r, c]) => `${r},${c}`));
+    const layers = [];
+
+    layers.push(s("rect", { class: "frame", x: 0, y: TOP, width: COLS * CELL, height: ROWS * CELL, rx: 18 }));
+    const lastCol = lastMove ? Number(lastMove) - 1 : -1;
+    const lastRow = lastCol >= 0 ? topRow(board, lastCol) : -1;
+    for (let row = 0; row < ROWS; row += 1) {
+      for (let col = 0; col < COLS; col += 1) {
+        const seat = board[row][col];
+        if (seat === null || seat === undefined) {
+          layers.push(s("circle", { class: "hole", cx: cx(col), cy: cy(row), r: R, "data-cell": `${row},${col}` }));
+          continue;
+        }
+        const classes = [];
+        if (row === lastRow && col === lastCol) classes.push("last-move");
+        if (winningKeys.has(`${row},${col}`)) classes.push("winning");
+        layers.push(disc(seat, row, col, classes.join(" ")));
+      }
+    }
+    if (lastRow >= 0) {
+      layers.push(s("circle", { class: "last-move-ring", cx: cx(lastCol), cy: cy(lastRow), r: R + 5 }));
+    }
+    for (let i = 0; i + 3 < winning.length; i += 4) {
+      const cells = winning.slice(i, i + 4).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+      const [a, b] = [cells[0], cells[cells.length - 1]];
+      layers.push(s("line", { class: "winning-line", x1: cx(a[1]), y1: cy(a[0]), x2: cx(b[1]), y2: cy(b[0]) }));
+    }
+    for (const [row, col] of winning) {
+      layers.push(s("circle", { class: "winning-ring", cx: cx(col), cy: cy(row), r: R + 2 }));
+    }
+
+    const nodes = [];
+    for (let col = 0; col < COLS; col += 1) {
+      const move = String(col + 1);
+      const isLegal = legal.has(move);
+      const land = landingRow(board, col);
+      const target = s("g", {
+        class: `target col-target${isLegal ? " legal" : ""}`,
+        "data-move": move,
+        role: "button",
+        "aria-label": `Column ${move}${isLegal ? "" : board[0][col] !== null ? ", full" : ""}`,
+        "aria-disabled": isLegal ? "false" : "true",
+      },
+      s("rect", { class: "hit", x: col * CELL, y: 0, width: CELL, height: TOP + ROWS * CELL }),
+      isLegal ? s("path", { class: "legal-marker", d: `M${cx(col) - 16} ${TOP - 40} L${cx(col) + 16} ${TOP - 40} L${cx(col)} ${TOP - 14} Z` }) : null,
+      isLegal && land >= 0 && seatToMove !== null
+        ? s("g", { class: `ghost seat-${seatToMove}` }, s("circle", { class: "disc-body", cx: cx(col), cy: cy(land), r: R }), discSymbol(seatToMove, cx(col), cy(land), R))
+        : null);
+      nodes.push(target);
+    }
+    svg.replaceChildren(...layers, ...nodes);
+    targets.set(nodes);
+  }
+
+  return { render, focus: () => targets.focus() };
+}

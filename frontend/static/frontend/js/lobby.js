@@ -1,0 +1,233 @@
+// The lobby: the games and their bots, starting a match, and the open and
+// live matches kept current over /ws/lobby/ (no polling).
+
+import { ApiError, createMatch, getBots, getGames, items, joinMatch, listMatches } from "./api.js";
+import { announce, h, since } from "./dom.js";
+import { LiveSocket } from "./socket.js";
+import { aiBadge, formatMs, playerLabel, seatMark } from "./players.js";
+
+const $ = (id) => document.getElementById(id);
+const gamesById = new Map();
+const matches = new Map(); // id -> summary, open and active only
+let heardFromSocket = false;
+let online = null;
+
+// --- games and bots ----------------------------------------------------------
+
+async function loadGames() {
+  const container = $("games");
+  let games;
+  try {
+    games = items(await getGames());
+  } catch (error) {
+    container.replaceChildren(h("p", { class: "error" }, `Could not load the games: ${error.message}`));
+    return;
+  }
+  games.forEach((game) => gamesById.set(game.id, game));
+  container.replaceChildren(...games.map(gameCard));
+  renderMatches();
+  await Promise.all(games.map(async (game) => {
+    const list = container.querySelector(`[data-game="${game.id}"] .bot-list`);
+    try {
+      renderBots(game, list, items(await getBots(game.id)));
+    } catch (error) {
+      list.replaceChildren(h("p", { class: "error" }, `Could not load the bots: ${error.message}`));
+    }
+  }));
+}
+
+function gameCard(game) {
+  const botForm = h("form", { class: "bot-form", "data-testid": `play-bot-form-${game.id}` },
+    h("fieldset", {},
+      h("legend", {}, "Play against the computer"),
+      h("div", { class: "bot-list", role: "radiogroup", "aria-label": `${game.name} computer players` }, h("p", { class: "muted" }, "Loading bots…"))),
+    game.num_players === 2
+      ? h("label", { class: "order" }, "You play ",
+        h("select", { name: "order" },
+          h("option", { value: "first" }, "first"),
+          h("option", { value: "second" }, "second"),
+          h("option", { value: "random" }, "first or second at random")))
+      : null,
+    h("button", { type: "submit", class: "primary", "data-testid": `play-bot-${game.id}`, disabled: true }, "Play against the computer"));
+  botForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    startBotMatch(game, botForm);
+  });
+
+  const friend = h("button", {
+    type: "button",
+    class: "secondary",
+    "data-testid": `play-friend-${game.id}`,
+    onclick: (event) => startFriendMatch(game, event.currentTarget),
+  }, "Play a friend");
+
+  return h("article", { class: "game-card", "data-game": game.id, "data-testid": `game-${game.id}` },
+    h("header", {},
+      h("h3", {}, game.name),
+      h("p", { class: "muted" }, `${game.num_players} players${game.has_chance ? " · dice" : ""}`)),
+    botForm,
+    h("div", { class: "friend" }, friend, h("span", { class: "muted" }, " You get a link to send.")),
+    h("p", { class: "error card-error", role: "alert" }));
+}
+
+function renderBots(game, list, bots) {
+  if (!bots.length) {
+    list.replaceChildren(h("p", { class: "muted" }, "No computer players for this game yet."));
+    return;
+  }
+  bots.sort((a, b) => (a.level ?? 0) - (b.level ?? 0));
+  const preferred = bots[Math.min(1, bots.length - 1)].slug;
+  list.replaceChildren(...bots.map((bot) => {
+    const id = `bot-${game.id}-${bot.slug}`;
+    return h("label", { class: "bot-option", for: id, "data-testid": `bot-${bot.slug}` },
+      h("input", { type: "radio", id, name: `bot-${game.id}`, value: bot.slug, checked: bot.slug === preferred }),
+      h("span", { class: "bot-main" },
+        h("span", { class: "bot-name" }, bot.name),
+        " ",
+        aiBadge(bot)),
+      h("span", { class: "bot-meta muted" },
+        [
+          typeof bot.rating === "number" ? `rating ${Math.round(bot.rating)}` : null,
+          bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null,
+        ].filter(Boolean).join(" · ")),
+      bot.description ? h("span", { class: "bot-description muted" }, bot.description) : null);
+  }));
+  list.closest("form").querySelector("button[type=submit]").disabled = false;
+}
+
+async function startBotMatch(game, form) {
+  const chosen = form.querySelector(`input[name="bot-${game.id}"]:checked`);
+  if (!chosen) {
+    cardError(game, "Choose a computer player first.");
+    return;
+  }
+  const bot = { kind: "bot", profile: chosen.value };
+  const seats = Array.from({ length: game.num_players - 1 }, () => ({ ...bot }));
+  let order = form.elements.order ? form.elements.order.value : "first";
+  if (order === "random") order = Math.random() < 0.5 ? "first" : "second";
+  seats.splice(order === "second" ? 1 : 0, 0, { kind: "human" });
+  await start(game, seats, form.querySelector("button[type=submit]"));
+}
+
+async function startFriendMatch(game, button) {
+  const seats = Array.from({ length: game.num_players }, () => ({ kind: "human" }));
+  await start(game, seats, button);
+}
+
+async function start(game, seats, button) {
+  button.disabled = true;
+  cardError(game, "");
+  try {
+    const match = await createMatch(game.id, seats);
+    window.location.assign(`/matches/${match.id}/`);
+  } catch (error) {
+    cardError(game, error instanceof ApiError ? error.message : "Could not start the match.");
+    button.disabled = false;
+  }
+}
+
+function cardError(game, text) {
+  const node = document.querySelector(`[data-game="${game.id}"] .card-error`);
+  if (node) node.textContent = text;
+}
+
+// --- open and live matches ---------------------------------------------------
+
+const isOpen = (m) => m.status === "waiting" && m.seats.some((seat) => !seat.player);
+
+function upsert(summary) {
+  if (summary.status === "waiting" || summary.status === "active") matches.set(summary.id, summary);
+  else matches.delete(summary.id);
+}
+
+function renderMatches() {
+  const all = [...matches.values()];
+  const open = all.filter(isOpen).sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+  const live = all.filter((m) => m.status === "active").sort((a, b) => b.id - a.id);
+  $("open-matches").replaceChildren(...open.map((m) => matchRow(m, true)));
+  $("live-matches").replaceChildren(...live.map((m) => matchRow(m, false)));
+  $("open-empty").hidden = open.length > 0;
+  $("live-empty").hidden = live.length > 0;
+  $("open-count").textContent = open.length ? `(${open.length})` : "";
+  $("live-count").textContent = live.length ? `(${live.length})` : "";
+  const counts = [`${live.length} match${live.length === 1 ? "" : "es"} being played`, `${open.length} open`];
+  if (typeof online === "number") counts.unshift(`${online} player${online === 1 ? "" : "s"} online`);
+  $("lobby-counts").textContent = counts.join(" · ");
+}
+
+function matchRow(m, open) {
+  const game = gamesById.get(m.game);
+  const seats = h("ul", { class: "row-seats" }, ...m.seats.map((seat) =>
+    h("li", { "data-seat": seat.index }, seatMark(m.game, seat.index), playerLabel(seat.player, { compact: true }))));
+  const actions = [];
+  if (open) {
+    actions.push(h("button", {
+      type: "button",
+      class: "primary",
+      "data-testid": `join-${m.id}`,
+      onclick: (event) => join(m, event.currentTarget),
+    }, "Join"));
+  }
+  actions.push(h("a", { class: "button secondary", href: `/matches/${m.id}/`, "data-testid": `watch-${m.id}` }, open ? "Open" : "Watch"));
+  const age = m.created_at ? since(m.created_at) : "";
+  const info = open
+    ? (age ? `open ${age === "just now" ? "just now" : `for ${age}`}` : "open")
+    : `move ${(m.ply ?? 0) + 1}`;
+  return h("li", { class: "match-row", "data-match-id": m.id, "data-testid": `match-${m.id}` },
+    h("span", { class: "row-game" }, game ? game.name : m.game),
+    seats,
+    h("span", { class: "row-info muted" }, info),
+    h("span", { class: "row-actions" }, ...actions));
+}
+
+async function join(m, button) {
+  button.disabled = true;
+  try {
+    await joinMatch(m.id);
+    window.location.assign(`/matches/${m.id}/`);
+  } catch (error) {
+    $("lobby-error").textContent = error instanceof ApiError ? error.message : "Could not join the match.";
+    button.disabled = false;
+  }
+}
+
+const lobbySocket = new LiveSocket("/ws/lobby/", {
+  banner: $("reconnect-banner"),
+  onFrame(frame) {
+    if (frame.type === "lobby") {
+      heardFromSocket = true;
+      matches.clear();
+      for (const m of [...(frame.open || []), ...(frame.active || [])]) upsert(m);
+      if (typeof frame.online === "number") online = frame.online;
+      renderMatches();
+    } else if (frame.type === "match" && frame.match) {
+      const known = matches.has(frame.match.id);
+      upsert(frame.match);
+      if (!known && isOpen(frame.match)) {
+        const game = gamesById.get(frame.match.game);
+        announce(`New open match: ${game ? game.name : frame.match.game}.`);
+      }
+      renderMatches();
+    } else if (frame.type === "online" && typeof frame.count === "number") {
+      online = frame.count;
+      renderMatches();
+    }
+  },
+});
+
+async function loadMatchesOnce() {
+  try {
+    const [open, active] = await Promise.all([listMatches("open"), listMatches("active")]);
+    if (heardFromSocket) return;
+    for (const m of [...items(open), ...items(active)]) upsert(m);
+    renderMatches();
+  } catch {
+    // The socket will fill the lists when it connects.
+  }
+}
+
+lobbySocket.connect();
+loadGames();
+loadMatchesOnce();
+window.setInterval(renderMatches, 30000);
+

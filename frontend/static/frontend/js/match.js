@@ -1,0 +1,623 @@
+// The match room: one match, live over /ws/matches/{id}/ (DESIGN §5).
+//
+// The server is the only authority: the page draws the state it is sent,
+// offers the legal moves it is sent, and sends {"type": "move", "move", "ply"}
+// when the seated player to move picks one.  Spectators see the same board,
+// read-only.
+
+import { ApiError, getMatch, joinMatch } from "./api.js";
+import { announce, h, pageData } from "./dom.js";
+import { LiveSocket } from "./socket.js";
+import { aiBadge, formatMs, isBot, markName, playerLabel, playerWords, seatMark } from "./players.js";
+
+const BOARDS = { tictactoe: "./boards/tictactoe.js", connect4: "./boards/connect4.js" };
+const GAME_NAMES = { tictactoe: "Tic-tac-toe", connect4: "Connect Four" };
+const PENDING_TIMEOUT_MS = 6000;
+const ERROR_TEXT = {
+  not_your_turn: "It is not your turn.",
+  stale_ply: "The position changed before your move arrived; showing the latest position.",
+  not_seated: "You are watching this match. Take an open seat to play.",
+  game_over: "The game is over.",
+  rate_limited: "Too many messages at once. Please wait a moment.",
+  bad_message: "The server did not understand that message.",
+};
+
+const page = pageData();
+const matchId = page.match_id;
+const $ = (id) => document.getElementById(id);
+const el = {
+  room: $("match-room"),
+  title: $("match-title"),
+  status: $("status"),
+  thinking: $("thinking"),
+  board: $("board"),
+  boardHelp: $("board-help"),
+  viewing: $("viewing-note"),
+  result: $("result"),
+  moveForm: $("move-form"),
+  moveInput: $("move-input"),
+  error: $("error"),
+  seats: $("seats"),
+  invite: $("invite"),
+  inviteLink: $("invite-link"),
+  resign: $("resign-button"),
+  newMatch: $("new-match"),
+  moveList: $("move-list"),
+};
+
+let match = null;
+let you = { seat: null };
+let viewPly = null; // null: the live position; k: the position after k moves
+let pending = null; // {move, ply, timer} while our move is on its way
+let thinking = null; // {seat, budgetMs, started, stats}
+let boardModule = null;
+let board = null;
+let boardGame = null;
+let errorTimer = null;
+let resignArmed = null;
+
+const socket = new LiveSocket(`/ws/matches/${matchId}/`, {
+  versioned: true,
+  banner: $("reconnect-banner"),
+  onFrame: handleFrame,
+  onOpen: () => render(),
+  onDown: () => {
+    clearPending();
+    render();
+  },
+  onFatal: (event) => {
+    el.status.textContent = event.reason || "This match cannot be opened.";
+    el.room.dataset.ready = "missing";
+  },
+});
+
+// --- frames ------------------------------------------------------------------
+
+function handleFrame(frame) {
+  switch (frame.type) {
+    case "state":
+      setMatch(frame.match, frame.you);
+      break;
+    case "move":
+      applyMove(frame);
+      break;
+    case "bot_thinking":
+      startThinking(frame);
+      break;
+    case "game_over":
+      applyGameOver(frame);
+      break;
+    case "seat":
+      applySeat(frame);
+      break;
+    case "error":
+      showServerError(frame);
+      break;
+    default:
+      break; // frames this page does not know yet are ignored
+  }
+}
+
+function setMatch(next, nextYou) {
+  const firstTime = match === null;
+  match = { moves: [], legal_moves: [], seats: [], ...next };
+  if (nextYou) you = { seat: nextYou.seat ?? null };
+  else if (you.seat === null) you = { seat: ownSeat() };
+  clearPending();
+  if (match.status !== "active" || !botToMove()) thinking = null;
+  else if (!thinking || thinking.seat !== match.to_move) thinking = thinkingFromMatch();
+  if (viewPly !== null && viewPly > match.moves.length) viewPly = null;
+  loadBoard(match.game).then(() => {
+    render();
+    if (firstTime && match.moves.length) scrollMoves();
+  });
+}
+
+function applyMove(frame) {
+  if (!match) return;
+  if (match.moves.some((m) => m.ply === frame.ply)) return;
+  match.moves.push({
+    ply: frame.ply,
+    seat: frame.seat,
+    move: frame.move,
+    by: frame.by,
+    think_ms: frame.think_ms ?? (frame.stats && frame.stats.elapsed_ms),
+    stats: frame.stats,
+  });
+  match.ply = frame.ply + 1;
+  if ("state" in frame) match.state = frame.state;
+  if ("to_move" in frame) match.to_move = frame.to_move;
+  if ("legal_moves" in frame) match.legal_moves = frame.legal_moves || [];
+  if (match.status === "waiting") match.status = "active";
+  if (pending) clearPending();
+  if (thinking && thinking.seat === frame.seat) thinking = null;
+  if (!thinking && botToMove()) thinking = { seat: match.to_move, budgetMs: null, started: null };
+
+  const who = seatPlayer(frame.seat);
+  let words = `${frame.seat === you.seat ? "You" : capitalise(playerWords(who))} played ${boardModule ? boardModule.describeMove(frame.move) : frame.move}.`;
+  if (match.to_move !== null && match.to_move === you.seat) words += " Your move.";
+  announce(words);
+  render();
+  scrollMoves();
+}
+
+function applyGameOver(frame) {
+  if (!match) return;
+  match.result = frame.result || null;
+  match.status = frame.status || (frame.result && frame.result.reason === "aborted" ? "aborted" : "finished");
+  match.to_move = null;
+  match.legal_moves = [];
+  thinking = null;
+  clearPending();
+  announce(resultWords());
+  render();
+}
+
+function applySeat(frame) {
+  if (!match || !frame.match) return;
+  const before = match.seats.map((seat) => seat.player);
+  match = { ...match, ...frame.match };
+  if (frame.you) you = { seat: frame.you.seat ?? null };
+  match.seats.forEach((seat, i) => {
+    if (!before[i] && seat.player) announce(`${capitalise(playerWords(seat.player))} took seat ${seat.index + 1}.`);
+  });
+  if (match.status === "active" && botToMove() && !thinking) thinking = { seat: match.to_move, budgetMs: null, started: null };
+  render();
+}
+
+function startThinking(frame) {
+  if (!match || match.status === "finished" || match.status === "aborted") return;
+  thinking = {
+    seat: frame.seat,
+    budgetMs: typeof frame.budget_ms === "number" ? frame.budget_ms : null,
+    started: performance.now(),
+    stats: frame.stats || null,
+  };
+  if (thinking.seat !== null && thinking.seat !== undefined) {
+    announce(`${capitalise(playerWords(seatPlayer(thinking.seat)))} is thinking.`);
+  }
+  renderThinking();
+  animateThinking();
+}
+
+function showServerError(frame) {
+  clearPending();
+  showError(frame.code === "illegal_move" && frame.message ? frame.message : ERROR_TEXT[frame.code] || frame.message || "Something went wrong.");
+  if (["stale_ply", "not_your_turn", "game_over", "illegal_move"].includes(frame.code)) socket.sync();
+  render();
+}
+
+// --- actions -----------------------------------------------------------------
+
+function playMove(move) {
+  if (!match) return;
+  if (viewPly !== null) {
+    viewPly = null;
+    render();
+    return;
+  }
+  if (you.seat === null) {
+    showError(ERROR_TEXT.not_seated);
+    return;
+  }
+  if (match.status !== "active" || match.to_move !== you.seat) {
+    showError(match.status === "active" ? ERROR_TEXT.not_your_turn : "The game is not running.");
+    return;
+  }
+  if (pending) return;
+  if (!match.legal_moves.includes(move)) {
+    showError(`${move} is not a legal move here.`);
+    return;
+  }
+  const frame = { type: "move", move, ply: match.ply };
+  if (!socket.send(frame)) {
+    showError("Not connected. Your move was not sent; it can be played again once the connection is back.");
+    return;
+  }
+  clearError();
+  pending = {
+    move,
+    ply: match.ply,
+    timer: window.setTimeout(() => {
+      pending = null;
+      socket.sync();
+      render();
+    }, PENDING_TIMEOUT_MS),
+  };
+  render();
+}
+
+function clearPending() {
+  if (pending) window.clearTimeout(pending.timer);
+  pending = null;
+}
+
+async function takeSeat(button) {
+  button.disabled = true;
+  try {
+    const joined = await joinMatch(matchId);
+    match = { ...match, ...joined };
+    announce("You took a seat.");
+    // A new connection tells us which seat is ours.
+    socket.restart();
+  } catch (error) {
+    showError(error instanceof ApiError ? error.message : "Could not join the match.");
+  } finally {
+    button.disabled = false;
+    render();
+  }
+}
+
+el.resign.addEventListener("click", () => {
+  if (!resignArmed) {
+    el.resign.textContent = "Confirm: resign";
+    el.resign.classList.add("armed");
+    resignArmed = window.setTimeout(disarmResign, 4000);
+    return;
+  }
+  disarmResign();
+  if (!socket.send({ type: "resign" })) showError("Not connected; try again once the connection is back.");
+});
+
+function disarmResign() {
+  window.clearTimeout(resignArmed);
+  resignArmed = null;
+  el.resign.textContent = "Resign";
+  el.resign.classList.remove("armed");
+}
+
+el.moveForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = el.moveInput.value;
+  const move = boardModule ? boardModule.parseMove(text) : text.trim();
+  if (!move) {
+    showError(`“${text}” is not a move. ${boardModule ? boardModule.help : ""}`);
+    return;
+  }
+  el.moveInput.value = "";
+  playMove(move);
+});
+
+$("copy-invite").addEventListener("click", async () => {
+  el.inviteLink.select();
+  try {
+    await navigator.clipboard.writeText(el.inviteLink.value);
+    announce("Invitation link copied.");
+  } catch {
+    document.execCommand("copy");
+  }
+});
+
+document.querySelector(".move-nav").addEventListener("click", (event) => {
+  const button = event.target.closest("[data-nav]");
+  if (!button || !match) return;
+  const n = match.moves.length;
+  const at = viewPly === null ? n : viewPly;
+  const target = { first: 0, prev: at - 1, next: at + 1, last: n }[button.dataset.nav];
+  browse(target);
+});
+
+$("back-to-live").addEventListener("click", () => browse(null));
+
+el.moveList.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-goto]");
+  if (button) browse(Number(button.dataset.goto));
+});
+
+function browse(target) {
+  if (!match) return;
+  const n = match.moves.length;
+  if (target === null || target >= n || !boardModule || !boardModule.replay) viewPly = null;
+  else viewPly = Math.max(0, target);
+  render();
+}
+
+// --- rendering ---------------------------------------------------------------
+
+async function loadBoard(game) {
+  if (boardGame === game && boardModule) return;
+  boardGame = game;
+  try {
+    boardModule = await import(BOARDS[game] || "./boards/generic.js");
+  } catch {
+    boardModule = await import("./boards/generic.js");
+  }
+  board = boardModule.createBoard(el.board, { onMove: playMove });
+  el.board.dataset.game = game;
+  el.boardHelp.textContent = boardModule.help;
+}
+
+/** Our seat from the seat list, for the moment before the socket says it. */
+function ownSeat() {
+  const me = page.player;
+  const seat = me && match.seats.find((s) => s.player && !isBot(s.player) && String(s.player.id) === String(me.id));
+  return seat ? seat.index : null;
+}
+
+/** The bot to move, when the match says since when it has been thinking. */
+function thinkingFromMatch() {
+  const t = match.thinking;
+  const seat = t && t.seat === match.to_move ? t : null;
+  let started = null;
+  if (seat && seat.since && typeof seat.budget_ms === "number") {
+    const elapsed = Math.min(Math.max(0, Date.now() - Date.parse(seat.since)), seat.budget_ms);
+    if (!Number.isNaN(elapsed)) started = performance.now() - elapsed;
+  }
+  const next = { seat: match.to_move, budgetMs: seat ? seat.budget_ms ?? null : null, started, stats: null };
+  if (started !== null) window.requestAnimationFrame(animateThinking);
+  return next;
+}
+
+function seatPlayer(seat) {
+  const entry = match && match.seats.find((s) => s.index === seat);
+  return entry ? entry.player : null;
+}
+
+function botToMove() {
+  return match && match.to_move !== null && match.to_move !== undefined && isBot(seatPlayer(match.to_move));
+}
+
+function interactive() {
+  return Boolean(
+    match && match.status === "active" && you.seat !== null && match.to_move === you.seat &&
+    viewPly === null && !pending && socket.connected,
+  );
+}
+
+function render() {
+  if (!match) return;
+  const gameName = GAME_NAMES[match.game] || (boardModule && boardModule.name) || match.game;
+  el.title.textContent = `${gameName} · match ${match.id}`;
+  document.title = `${match.status === "active" && match.to_move === you.seat && you.seat !== null ? "Your move · " : ""}${gameName} · Plyground`;
+  Object.assign(el.room.dataset, {
+    ready: "true",
+    game: match.game,
+    status: match.status,
+    ply: String(match.ply),
+    toMove: match.to_move === null || match.to_move === undefined ? "" : String(match.to_move),
+    yourSeat: you.seat === null ? "" : String(you.seat),
+    connected: String(socket.connected),
+  });
+  renderStatus();
+  renderThinking();
+  renderBoard();
+  renderResult();
+  renderSeats();
+  renderMoves();
+  renderActions();
+}
+
+function renderStatus() {
+  const st = match.status;
+  const parts = [];
+  if (st === "waiting") {
+    parts.push(you.seat !== null ? "Waiting for an opponent to join. Share the invitation link." : "Waiting for players. Take an open seat to play.");
+  } else if (st === "active") {
+    if (pending) parts.push("Sending your move…");
+    else if (match.to_move === you.seat && you.seat !== null) parts.push("Your move.");
+    else {
+      const p = seatPlayer(match.to_move);
+      if (isBot(p)) parts.push(h("span", {}, "Waiting for ", playerLabel(p, { compact: true }), " to move."));
+      else parts.push(`Waiting for ${p ? p.name : "the opponent"} to move.`);
+      if (you.seat === null) parts.push(" You are watching.");
+    }
+  } else if (st === "finished") {
+    parts.push("Game over.");
+  } else if (st === "aborted") {
+    parts.push("This match was aborted.");
+  }
+  if (!socket.connected && st !== "finished" && st !== "aborted") parts.push(" (offline)");
+  el.status.replaceChildren(...parts);
+  el.status.dataset.yourTurn = String(st === "active" && match.to_move === you.seat && you.seat !== null);
+  el.status.classList.toggle("your-turn", el.status.dataset.yourTurn === "true");
+}
+
+function renderThinking() {
+  if (!thinking || !match || match.status !== "active") {
+    el.thinking.hidden = true;
+    return;
+  }
+  const player = seatPlayer(thinking.seat);
+  const budget = thinking.budgetMs ?? (player && player.profile && player.profile.time_budget_ms) ?? null;
+  el.thinking.hidden = false;
+  el.thinking.querySelector(".thinking-who").replaceChildren(playerLabel(player, { compact: true }));
+  el.thinking.querySelector(".thinking-label").textContent = budget ? `is thinking (budget ${formatMs(budget)})` : "is thinking";
+  el.thinking.dataset.budgetMs = budget ?? "";
+  el.thinking.classList.toggle("indeterminate", !thinking.started || !budget);
+  const stats = thinking.stats;
+  el.thinking.querySelector(".thinking-figures").textContent = stats ? statsText(stats) : "";
+  updateBar();
+}
+
+function updateBar() {
+  if (!thinking) return;
+  const player = seatPlayer(thinking.seat);
+  const budget = thinking.budgetMs ?? (player && player.profile && player.profile.time_budget_ms) ?? null;
+  const bar = el.thinking.querySelector(".budget");
+  const fill = el.thinking.querySelector(".budget-fill");
+  if (!thinking.started || !budget) {
+    fill.style.width = "";
+    bar.removeAttribute("aria-valuenow");
+    return;
+  }
+  const share = Math.min(1, (performance.now() - thinking.started) / budget);
+  fill.style.width = `${(share * 100).toFixed(1)}%`;
+  bar.setAttribute("aria-valuenow", String(Math.round(share * 100)));
+}
+
+function animateThinking() {
+  const tick = () => {
+    if (!thinking || !thinking.started) return;
+    updateBar();
+    if (performance.now() - thinking.started < (thinking.budgetMs || 0) + 100) window.requestAnimationFrame(tick);
+  };
+  window.requestAnimationFrame(tick);
+}
+
+function renderBoard() {
+  if (!board) return;
+  const live = viewPly === null;
+  const moves = match.moves;
+  const state = live ? match.state : boardModule.replay(moves.slice(0, viewPly));
+  const last = live ? moves[moves.length - 1] : moves[viewPly - 1];
+  board.render({
+    state,
+    legalMoves: match.legal_moves || [],
+    interactive: interactive(),
+    lastMove: last ? last.move : null,
+    seatToMove: live ? match.to_move : null,
+  });
+  el.board.classList.toggle("interactive", interactive());
+  el.board.classList.toggle("browsing", !live);
+  el.viewing.hidden = live;
+  el.moveForm.hidden = !(match.status === "active" && you.seat !== null);
+  el.moveInput.disabled = !interactive();
+}
+
+function resultWords() {
+  if (!match.result && match.status !== "aborted") return "";
+  const r = match.result || {};
+  const reason = r.reason ? ` (${r.reason})` : "";
+  if (match.status === "aborted") return `Match aborted${reason}.`;
+  if (r.winner === null || r.winner === undefined) return `Draw${reason}.`;
+  if (r.winner === you.seat) return `You won${reason}.`;
+  const who = capitalise(playerWords(seatPlayer(r.winner)));
+  return you.seat !== null ? `You lost. ${who} won${reason}.` : `${who} won${reason}.`;
+}
+
+function renderResult() {
+  const over = match.status === "finished" || match.status === "aborted";
+  el.result.hidden = !over;
+  if (!over) return;
+  const r = match.result || {};
+  const reason = r.reason ? h("span", { class: "result-reason" }, r.reason) : null;
+  let headline;
+  let tone;
+  if (match.status === "aborted") {
+    headline = h("strong", {}, "Match aborted");
+    tone = "neutral";
+  } else if (r.winner === null || r.winner === undefined) {
+    headline = h("strong", {}, "Draw");
+    tone = "neutral";
+  } else if (r.winner === you.seat) {
+    headline = h("strong", {}, "You won!");
+    tone = "win";
+  } else {
+    headline = h("strong", {}, you.seat !== null ? "You lost. " : "", playerLabel(seatPlayer(r.winner)), " won");
+    tone = you.seat !== null ? "loss" : "neutral";
+  }
+  el.result.className = `result result-${tone}`;
+  el.result.dataset.winner = r.winner === null || r.winner === undefined ? "" : String(r.winner);
+  el.result.replaceChildren(
+    h("span", { class: "result-icon", "aria-hidden": "true" }, tone === "win" ? "★" : tone === "loss" ? "✕" : "="),
+    headline,
+    reason ? " — " : null,
+    reason,
+  );
+}
+
+function renderSeats() {
+  const canJoin = match.status === "waiting" && you.seat === null;
+  el.seats.replaceChildren(...match.seats.map((seat) => {
+    const toMove = match.status === "active" && match.to_move === seat.index;
+    const item = h("li", {
+      class: `seat${toMove ? " to-move" : ""}${seat.index === you.seat ? " you" : ""}`,
+      "data-seat": seat.index,
+      "data-testid": `seat-${seat.index}`,
+    },
+    seatMark(match.game, seat.index),
+    h("span", { class: "visually-hidden" }, `Seat ${seat.index + 1}, ${markName(match.game, seat.index)}: `),
+    playerLabel(seat.player),
+    seat.index === you.seat ? h("span", { class: "tag you-tag" }, "you") : null,
+    toMove ? h("span", { class: "tag turn-tag" }, "to move") : null);
+    if (!seat.player && canJoin) {
+      item.append(h("button", { type: "button", class: "join-button primary", "data-testid": "join-button", onclick: (e) => takeSeat(e.currentTarget) }, "Take this seat"));
+    }
+    return item;
+  }));
+  const open = match.seats.some((seat) => !seat.player);
+  el.invite.hidden = !(match.status === "waiting" && you.seat !== null && open);
+  el.inviteLink.value = window.location.href.split("?")[0].split("#")[0];
+}
+
+function renderMoves() {
+  const items = match.moves.map((m, i) => {
+    const player = seatPlayer(m.seat);
+    const bot = (m.by && m.by.is_ai) || isBot(player);
+    const figures = [];
+    if (typeof m.think_ms === "number") figures.push(formatMs(m.think_ms));
+    if (m.stats) figures.push(statsText(m.stats));
+    const viewing = viewPly === null ? i === match.moves.length - 1 : i === viewPly - 1;
+    return h("li", { class: `move${viewing ? " current" : ""}`, "data-ply": m.ply, "data-seat": m.seat },
+      h("button", {
+        type: "button",
+        class: "move-link",
+        "data-goto": i + 1,
+        "aria-current": viewing ? "step" : null,
+        "aria-label": `Move ${i + 1}: ${playerWords(player)} played ${boardModule ? boardModule.describeMove(m.move) : m.move}`,
+      },
+      h("span", { class: "move-number" }, `${i + 1}.`),
+      m.seat >= 0 ? seatMark(match.game, m.seat) : null,
+      h("span", { class: "move-text" }, m.move)),
+      bot ? aiBadge(player && player.profile, { compact: true }) : null,
+      figures.filter(Boolean).length ? h("span", { class: "move-figures muted" }, figures.filter(Boolean).join(" · ")) : null);
+  });
+  el.moveList.replaceChildren(...items);
+  if (!items.length) el.moveList.append(h("li", { class: "muted empty" }, "No moves yet."));
+  const nav = document.querySelector(".move-nav");
+  const canBrowse = Boolean(boardModule && boardModule.replay) && match.moves.length > 0;
+  nav.querySelectorAll("button").forEach((b) => { b.disabled = !canBrowse; });
+}
+
+function renderActions() {
+  const seated = you.seat !== null;
+  el.resign.hidden = !(seated && match.status === "active");
+  el.newMatch.hidden = !(match.status === "finished" || match.status === "aborted");
+}
+
+function scrollMoves() {
+  el.moveList.scrollTop = el.moveList.scrollHeight;
+}
+
+function statsText(stats) {
+  const parts = [];
+  if (typeof stats.depth === "number" && stats.depth > 0) parts.push(`depth ${stats.depth}`);
+  if (typeof stats.nodes === "number" && stats.nodes > 0) parts.push(`${compactNumber(stats.nodes)} nodes`);
+  if (typeof stats.iterations === "number") parts.push(`${compactNumber(stats.iterations)} playouts`);
+  return parts.join(" · ");
+}
+
+function compactNumber(n) {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e4) return `${Math.round(n / 1e3)}k`;
+  return String(n);
+}
+
+function capitalise(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+function showError(text) {
+  el.error.textContent = text;
+  window.clearTimeout(errorTimer);
+  errorTimer = window.setTimeout(clearError, 8000);
+}
+
+function clearError() {
+  el.error.textContent = "";
+}
+
+// --- start -------------------------------------------------------------------
+
+socket.connect();
+getMatch(matchId)
+  .then((m) => {
+    if (!match) setMatch(m, null);
+  })
+  .catch((error) => {
+    if (error instanceof ApiError && error.status === 404) {
+      socket.close();
+      el.status.textContent = "There is no match with this number.";
+      el.room.dataset.ready = "missing";
+    }
+  });

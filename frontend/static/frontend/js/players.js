@@ -1,0 +1,96 @@
+// How players are shown.  A bot is never presented as a person (DESIGN §6.1):
+// wherever a bot appears it carries an AI badge with its level and algorithm.
+
+import { h, s } from "./dom.js";
+
+const ALGORITHMS = {
+  alphabeta: "alpha-beta",
+  expectimax: "expectimax",
+  mcts: "MCTS",
+  maxn: "max-n",
+  random: "random",
+};
+
+export function algorithmName(algorithm) {
+  return ALGORITHMS[algorithm] || algorithm || "";
+}
+
+export function isBot(player) {
+  return Boolean(player && (player.is_ai || player.kind === "bot"));
+}
+
+/** "1.2 s" / "300 ms". */
+export function formatMs(ms) {
+  if (typeof ms !== "number") return "";
+  return ms >= 1000 ? `${(ms / 1000).toFixed(ms >= 10000 ? 0 : 1)} s` : `${Math.round(ms)} ms`;
+}
+
+/**
+ * The AI badge: "AI · level 3 · alpha-beta".  `profile` may be a bot profile
+ * from /api/bots/ or the `profile` of a seat's player; both have level and
+ * algorithm.  Without a profile the badge still says AI.
+ */
+export function aiBadge(profile, { compact = false } = {}) {
+  const parts = ["AI"];
+  if (profile && profile.level !== undefined && profile.level !== null) parts.push(compact ? `L${profile.level}` : `level ${profile.level}`);
+  if (profile && profile.algorithm) parts.push(algorithmName(profile.algorithm));
+  const title = profile
+    ? `Computer player${profile.name ? ` “${profile.name}”` : ""}: level ${profile.level ?? "?"}, ${algorithmName(profile.algorithm) || "search"}` +
+      (profile.time_budget_ms ? `, ${formatMs(profile.time_budget_ms)} per move` : "")
+    : "Computer player";
+  return h("span", { class: "ai-badge", title, "data-testid": "ai-badge" }, parts.join(" · "));
+}
+
+/** The small mark of a seat (X / O, or a disc with its symbol) used in lists. */
+export function seatMark(game, seat) {
+  const svg = s("svg", { class: `seat-mark seat-${seat}`, viewBox: "0 0 20 20", "aria-hidden": "true" });
+  if (game === "tictactoe") {
+    if (seat === 0) svg.append(s("path", { d: "M4 4 L16 16 M16 4 L4 16", class: "mark-x" }));
+    else svg.append(s("circle", { cx: 10, cy: 10, r: 6.5, class: "mark-o" }));
+  } else {
+    svg.append(s("circle", { cx: 10, cy: 10, r: 9, class: "disc" }));
+    svg.append(discSymbol(seat, 10, 10, 9));
+  }
+  return svg;
+}
+
+/** The symbol inside a disc, so seats differ by shape and not only colour. */
+export function discSymbol(seat, cx, cy, r) {
+  const k = r * 0.42;
+  switch (seat % 4) {
+    case 0:
+      return s("circle", { cx, cy, r: k * 0.8, class: "disc-symbol" });
+    case 1:
+      return s("path", { d: `M${cx} ${cy - k} L${cx + k} ${cy} L${cx} ${cy + k} L${cx - k} ${cy} Z`, class: "disc-symbol" });
+    case 2:
+      return s("rect", { x: cx - k * 0.75, y: cy - k * 0.75, width: k * 1.5, height: k * 1.5, class: "disc-symbol" });
+    default:
+      return s("path", { d: `M${cx} ${cy - k} L${cx + k} ${cy + k * 0.8} L${cx - k} ${cy + k * 0.8} Z`, class: "disc-symbol" });
+  }
+}
+
+export function markName(game, seat) {
+  if (game === "tictactoe") return seat === 0 ? "X" : "O";
+  return ["blue (dot)", "orange (diamond)", "purple (square)", "green (triangle)"][seat % 4];
+}
+
+/** A player's name with the AI badge when it is a bot; "Open seat" when empty. */
+export function playerLabel(player, { compact = false } = {}) {
+  if (!player) return h("span", { class: "player open-seat" }, "Open seat");
+  const bot = isBot(player);
+  return h(
+    "span",
+    { class: `player ${bot ? "player-bot" : "player-human"}`, "data-kind": bot ? "bot" : "human" },
+    h("span", { class: "player-name" }, player.name || (bot ? "Computer" : "Player")),
+    bot ? " " : null,
+    bot ? aiBadge(player.profile, { compact }) : null,
+  );
+}
+
+/** Plain words for screen readers and the status line. */
+export function playerWords(player) {
+  if (!player) return "an open seat";
+  if (!isBot(player)) return player.name || "a player";
+  const p = player.profile;
+  return `${player.name || "the computer"} (AI${p && p.level !== undefined ? `, level ${p.level}` : ""})`;
+}

@@ -1,0 +1,188 @@
+// A WebSocket that reconnects with backoff and keeps a match's event version.
+//
+// Frames that change a match carry `v`, which only grows (DESIGN §5).  The
+// socket remembers the last `v` it handed on, reconnects with `?v=N` so the
+// server replays what was missed, drops frames it has already seen, and asks
+// for `sync` when it sees a gap.  While the connection is down the page's
+// reconnect banner says so, with a countdown and a "Retry now" button.
+
+const MIN_DELAY_MS = 500;
+const MAX_DELAY_MS = 10000;
+
+export class LiveSocket {
+  /**
+   * @param {string} path   e.g. "/ws/matches/12/"
+   * @param {object} options
+   *   onFrame(frame)        every frame to act on, in order
+   *   onOpen(), onDown()    connection up / lost
+   *   onFatal(event)        the server refused for good (close codes 4400-4499)
+   *   versioned             track `v` and replay on reconnect (match sockets)
+   *   banner                element shown while disconnected
+   */
+  constructor(path, { onFrame, onOpen, onDown, onFatal, versioned = false, banner = null } = {}) {
+    this.path = path;
+    this.onFrame = onFrame || (() => {});
+    this.onOpen = onOpen || (() => {});
+    this.onDown = onDown || (() => {});
+    this.onFatal = onFatal || (() => {});
+    this.versioned = versioned;
+    this.banner = banner;
+    this.v = null;
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.countdown = null;
+    this.closed = false;
+    this.syncPending = false;
+    this.everOpened = false;
+    if (banner) {
+      const retry = banner.querySelector(".banner-retry");
+      if (retry) retry.addEventListener("click", () => this.reconnectNow());
+    }
+    window.addEventListener("online", () => this.reconnectNow());
+  }
+
+  get connected() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  url() {
+    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    const query = this.versioned && this.v !== null ? `?v=${this.v}` : "";
+    return `${scheme}//${window.location.host}${this.path}${query}`;
+  }
+
+  connect() {
+    this.closed = false;
+    window.clearTimeout(this.timer);
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch (error) {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      if (ws !== this.ws) return;
+      this.attempt = 0;
+      this.syncPending = false;
+      this.everOpened = true;
+      this.hideBanner();
+      this.onOpen();
+    });
+    ws.addEventListener("message", (event) => {
+      if (ws !== this.ws) return;
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.receive(frame);
+    });
+    ws.addEventListener("close", (event) => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      if (this.closed) return;
+      if (event.code >= 4400 && event.code < 4500) {
+        this.closed = true;
+        this.hideBanner();
+        this.onFatal(event);
+        return;
+      }
+      this.onDown();
+      this.scheduleReconnect();
+    });
+  }
+
+  receive(frame) {
+    if (this.versioned) {
+      if (frame.type === "state") {
+        this.syncPending = false;
+        const v = frame.match && typeof frame.match.v === "number" ? frame.match.v : frame.v;
+        if (typeof v === "number") this.v = v;
+      } else if (typeof frame.v === "number") {
+        if (this.v !== null && frame.v <= this.v) return; // seen already (a replay overlap)
+        if (this.v !== null && frame.v > this.v + 1) {
+          this.sync(); // missed something: a fresh state frame will bring us level
+          return;
+        }
+        this.v = frame.v;
+      }
+    }
+    this.onFrame(frame);
+  }
+
+  /** Ask the server for a fresh state frame (once until it arrives). */
+  sync() {
+    if (this.syncPending) return;
+    if (this.send({ type: "sync" })) this.syncPending = true;
+  }
+
+  /** Send a frame; false when the connection is down (the caller may tell the user). */
+  send(frame) {
+    if (!this.connected) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  scheduleReconnect() {
+    if (this.closed) return;
+    const base = Math.min(MAX_DELAY_MS, MIN_DELAY_MS * 2 ** this.attempt);
+    const delay = Math.round(base / 2 + Math.random() * (base / 2));
+    this.attempt += 1;
+    this.showBanner(delay);
+    window.clearTimeout(this.timer);
+    this.timer = window.setTimeout(() => this.connect(), delay);
+  }
+
+  reconnectNow() {
+    if (this.closed || this.connected) return;
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
+    this.connect();
+  }
+
+  showBanner(delay) {
+    if (!this.banner) return;
+    const text = this.banner.querySelector(".banner-text");
+    const until = Date.now() + delay;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+      if (text) text.textContent = left > 0
+        ? `Connection lost. Reconnecting in ${left} s…`
+        : "Connection lost. Reconnecting…";
+    };
+    tick();
+    window.clearInterval(this.countdown);
+    this.countdown = window.setInterval(tick, 500);
+    this.banner.hidden = false;
+  }
+
+  hideBanner() {
+    window.clearInterval(this.countdown);
+    if (this.banner) this.banner.hidden = true;
+  }
+
+  /**
+   * Open a new connection now.  With `fresh` the server is asked for a full
+   * state frame instead of a replay (e.g. after taking a seat, so the frame
+   * says which seat is ours).
+   */
+  restart({ fresh = true } = {}) {
+    if (fresh) this.v = null;
+    const old = this.ws;
+    this.ws = null;
+    if (old) old.close(1000);
+    this.connect();
+  }
+
+  /** Stop for good (page leaving). */
+  close() {
+    this.closed = true;
+    window.clearTimeout(this.timer);
+    this.hideBanner();
+    if (this.ws) this.ws.close(1000);
+    this.ws = null;
+  }
+}

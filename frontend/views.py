@@ -1,0 +1,36 @@
+"""Page views render shells; the pages load matches over the API and sockets.
+
+Each page gets a small JSON blob (`page-data`) with what it needs to start:
+the current player and, for a match room, the match id.  The CSRF cookie is
+always set so the modules can POST with the `X-CSRFToken` header.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+
+def _player(request: HttpRequest) -> dict[str, Any] | None:
+    player = getattr(request, "player", None)
+    if player is None:
+        return None
+    return {"id": str(player.id), "name": player.name, "is_guest": bool(player.is_guest)}
+
+
+def _render(request: HttpRequest, template: str, page: dict[str, Any]) -> HttpResponse:
+    player = _player(request)
+    return render(request, template, {"player": player, "page": {"player": player, **page}})
+
+
+@ensure_csrf_cookie
+def lobby(request: HttpRequest) -> HttpResponse:
+    return _render(request, "frontend/lobby.html", {"page": "lobby"})
+
+
+@ensure_csrf_cookie
+def match_room(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _render(request, "frontend/match.html", {"page": "match", "match_id": match_id})
