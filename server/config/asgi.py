@@ -8,8 +8,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.config.settings.dev")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import OriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from server.bots.watchdog import start_watchdog  # noqa: E402
 from server.lobby.routing import websocket_urlpatterns as lobby_ws  # noqa: E402
@@ -17,11 +18,22 @@ from server.matches.broadcast import remember_server_loop  # noqa: E402
 from server.matches.routing import websocket_urlpatterns as match_ws  # noqa: E402
 from server.players.ws_auth import PlayerWebSocketMiddleware  # noqa: E402
 
+
+class BrowserOriginValidator(OriginValidator):
+    """Browsers must come from our own hosts (no cross-site sockets riding a session cookie).
+
+    Clients without an Origin header are not browsers; they authenticate with a token.
+    """
+
+    def valid_origin(self, parsed_origin):
+        return parsed_origin is None or super().valid_origin(parsed_origin)
+
+
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            SessionMiddlewareStack(PlayerWebSocketMiddleware(URLRouter(match_ws + lobby_ws)))
+        "websocket": BrowserOriginValidator(
+            SessionMiddlewareStack(PlayerWebSocketMiddleware(URLRouter(match_ws + lobby_ws))), settings.ALLOWED_HOSTS
         ),
     }
 )

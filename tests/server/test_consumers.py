@@ -200,3 +200,13 @@ async def test_lobby_pushes_new_matches(db):
     assert pushed["type"] == "match" and pushed["match"]["id"] == match.pk and pushed["match"]["status"] == "waiting"
     assert await database_sync_to_async(Match.objects.count)() == 1
     await lobby.disconnect()
+
+
+async def test_sockets_from_another_site_are_refused(db):
+    evil = WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await evil.connect()
+    assert not connected
+    client = WebsocketCommunicator(application, "/ws/lobby/")  # no Origin: a token client, not a browser
+    connected, _ = await client.connect()
+    assert connected
+    await client.disconnect()

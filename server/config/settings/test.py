@@ -1,5 +1,7 @@
 """Tests: bot turns run inline after commit unless a test asks for the real runner."""
 
+import os
+
 from server.config.settings.base import *  # noqa: F403
 
 DEBUG = False
@@ -8,3 +10,9 @@ BOT_RUNNER = "inline"
 CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 BOT_WATCHDOG_GRACE_MS = 1000
 BOT_WATCHDOG = False  # tests call rescue_overdue_bots() themselves
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not shared-cache memory: threads then lock the way the real server's SQLite does.
+    import tempfile
+
+    DATABASES["default"]["TEST"] = {"NAME": f"{tempfile.gettempdir()}/plyground-test-{os.getpid()}.sqlite3"}  # noqa: F405
