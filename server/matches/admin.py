@@ -1,0 +1,42 @@
+from django.contrib import admin
+
+from server.matches.models import Match, MatchEvent, Move, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["index", "kind", "player", "bot_profile", "bot_snapshot"]
+    readonly_fields = fields
+    can_delete = False
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    fields = ["ply", "seat", "move", "think_ms", "created_at", "stats"]
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    """Matches are changed only through the move path; the admin reads them."""
+
+    list_display = ["id", "game", "status", "ply", "created_at", "finished_at"]
+    list_filter = ["game", "status"]
+    date_hierarchy = "created_at"
+    readonly_fields = [f.name for f in Match._meta.fields]
+    inlines = [SeatInline, MoveInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(MatchEvent)
+class MatchEventAdmin(admin.ModelAdmin):
+    list_display = ["match", "v", "__str__"]
+    readonly_fields = ["match", "v", "frame"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
