@@ -154,9 +154,15 @@ function applyGameOver(frame) {
 }
 
 function applySeat(frame) {
-  if (!match || !frame.match) return;
+  if (!match) return;
   const before = match.seats.map((seat) => seat.player);
-  match = { ...match, ...frame.match };
+  if (frame.match) {
+    match = { ...match, ...frame.match };
+  } else if (frame.seat && typeof frame.seat.index === "number") {
+    // Only the seat that changed: ask for the whole match (status, whose turn).
+    match.seats = match.seats.map((seat) => (seat.index === frame.seat.index ? frame.seat : seat));
+    socket.sync();
+  }
   if (frame.you) you = { seat: frame.you.seat ?? null };
   match.seats.forEach((seat, i) => {
     if (!before[i] && seat.player) announce(`${capitalise(playerWords(seat.player))} took seat ${seat.index + 1}.`);

@@ -32,7 +32,7 @@ export function formatMs(ms) {
  */
 export function aiBadge(profile, { compact = false } = {}) {
   const parts = ["AI"];
-  if (profile && profile.level !== undefined && profile.level !== null) parts.push(compact ? `L${profile.level}` : `level ${profile.level}`);
+  if (profile && profile.level !== undefined && profile.level !== null) parts.push(`level ${profile.level}`);
   if (profile && profile.algorithm) parts.push(algorithmName(profile.algorithm));
   const title = profile
     ? `Computer player${profile.name ? ` “${profile.name}”` : ""}: level ${profile.level ?? "?"}, ${algorithmName(profile.algorithm) || "search"}` +

@@ -1,0 +1,51 @@
+"""Steps the browser tests share: starting matches and playing them from the page."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+MY_TURN_OR_OVER = """() => {
+  const room = document.getElementById('match-room');
+  if (!room || room.dataset.ready !== 'true') return false;
+  if (room.dataset.status === 'finished' || room.dataset.status === 'aborted') return true;
+  return room.dataset.status === 'active' && room.dataset.connected === 'true'
+    && room.dataset.yourSeat !== '' && room.dataset.toMove === room.dataset.yourSeat
+    && document.querySelector('#board.interactive [data-move].legal') !== null;
+}"""
+
+
+def start_bot_match(page: Page, game: str, bot_slug: str, order: str = "first") -> int:
+    """From the lobby: pick a bot and start; returns the match id once the room is ready."""
+    page.locator(f'[data-testid="bot-{bot_slug}"]').click()
+    form = page.locator(f'[data-testid="play-bot-form-{game}"]')
+    form.locator('select[name="order"]').select_option(order)
+    page.locator(f'[data-testid="play-bot-{game}"]').click()
+    page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    expect(page.locator("#match-room")).to_have_attribute("data-ready", "true")
+    return int(page.locator("#match-room").get_attribute("data-match-id"))
+
+
+def wait_my_turn_or_over(page: Page, timeout: float = 20000) -> str:
+    page.wait_for_function(MY_TURN_OR_OVER, timeout=timeout)
+    return page.locator("#match-room").get_attribute("data-status")
+
+
+def play_until_over(page: Page, preferred: list[str], max_moves: int = 45) -> int:
+    """Click legal targets (the first preferred one that is legal) until the game ends."""
+    played = 0
+    while wait_my_turn_or_over(page) == "active":
+        target = next(
+            (m for m in preferred if page.locator(f'#board [data-move="{m}"].legal').count()),
+            page.locator("#board [data-move].legal").first.get_attribute("data-move"),
+        )
+        ply = page.locator("#match-room").get_attribute("data-ply")
+        page.locator(f'#board [data-move="{target}"]').click()
+        page.wait_for_function(
+            f"() => document.getElementById('match-room').dataset.ply !== '{ply}'"
+            " || document.getElementById('match-room').dataset.status !== 'active'"
+        )
+        played += 1
+        assert played <= max_moves, "the game did not end"
+    return played

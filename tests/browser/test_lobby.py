@@ -1,0 +1,57 @@
+"""The lobby: games, bots marked as AI, and open and live matches updating live."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.helpers import start_bot_match
+
+
+def test_lobby_shows_games_and_bots_each_marked_as_ai(new_page, screenshot):
+    page = new_page("/")
+    expect(page.locator('[data-testid="game-connect4"]')).to_be_visible()
+    expect(page.locator('[data-testid="game-tictactoe"]')).to_be_visible()
+    bots = page.locator('[data-testid="game-connect4"] .bot-option')
+    expect(bots.first).to_be_visible()
+    assert bots.count() >= 3
+    for i in range(bots.count()):
+        badge = bots.nth(i).locator(".ai-badge")
+        expect(badge).to_be_visible()
+        expect(badge).to_contain_text(re.compile(r"AI · level \d+ · "))
+    expect(page.locator("#player-name")).not_to_be_empty()
+    screenshot(page, "lobby")
+
+
+def test_a_new_open_match_appears_in_another_lobby_and_can_be_joined(new_page, screenshot):
+    watcher = new_page("/")
+    expect(watcher.locator("#games .game-card").first).to_be_visible()
+    host = new_page("/")
+    host.locator('[data-testid="play-friend-tictactoe"]').click()
+    host.wait_for_url(re.compile(r"/matches/\d+/$"))
+    match_id = int(host.locator("#match-room").get_attribute("data-match-id"))
+    expect(host.locator("#status")).to_contain_text("Waiting for an opponent")
+    expect(host.locator("#invite-link")).to_have_value(re.compile(rf"/matches/{match_id}/$"))
+
+    row = watcher.locator(f'#open-matches [data-testid="match-{match_id}"]')
+    expect(row).to_be_visible()  # pushed over /ws/lobby/, no reload
+    expect(row).to_contain_text("Open seat")
+    screenshot(watcher, "open-match")
+    row.locator(f'[data-testid="join-{match_id}"]').click()
+    watcher.wait_for_url(re.compile(rf"/matches/{match_id}/$"))
+    expect(watcher.locator("#match-room")).to_have_attribute("data-your-seat", "1")
+    expect(host.locator('[data-testid="seat-1"]')).not_to_contain_text("Open seat")
+    expect(host.locator("#status")).to_have_text(re.compile("Your move"))
+
+
+def test_a_match_against_a_bot_is_listed_live_with_its_ai_badge(new_page):
+    watcher = new_page("/")
+    expect(watcher.locator("#games .game-card").first).to_be_visible()
+    player = new_page("/")
+    match_id = start_bot_match(player, "connect4", "connect4-deep", order="second")
+    row = watcher.locator(f'#live-matches [data-testid="match-{match_id}"]')
+    expect(row).to_be_visible()
+    expect(row.locator(".ai-badge")).to_contain_text("level 4")
+    watcher.locator(f'[data-testid="watch-{match_id}"]').click()
+    expect(watcher.locator("#match-room")).to_have_attribute("data-your-seat", "")

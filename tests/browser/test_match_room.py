@@ -1,0 +1,132 @@
+"""The match room, played in a real browser against the real server."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.helpers import play_until_over, start_bot_match, wait_my_turn_or_over
+
+
+def test_connect4_against_a_bot_by_clicking_to_the_result(new_page, screenshot):
+    page = new_page("/")
+    start_bot_match(page, "connect4", "connect4-random")
+    expect(page.locator('[data-testid="seat-1"] .ai-badge')).to_contain_text("AI · level 1 · random")
+    expect(page.locator("#status")).to_have_text(re.compile("Your move"))
+    expect(page.locator("#board [data-move].legal")).to_have_count(7)
+
+    page.locator('#board [data-move="4"]').click()
+    # the bot's reply arrives on the socket and is listed with its AI badge
+    expect(page.locator("#move-list li.move")).to_have_count(2)
+    expect(page.locator("#move-list li.move").nth(1).locator(".ai-badge")).to_be_visible()
+    expect(page.locator("#board .last-move-ring")).to_have_count(1)
+    screenshot(page, "playing")
+
+    play_until_over(page, preferred=["4", "3", "5"])
+    result = page.locator("#result")
+    expect(result).to_be_visible()
+    expect(result).to_contain_text(re.compile("You won|You lost|Draw"))
+    expect(page.locator("#board [data-move].legal")).to_have_count(0)
+    if "You lost" in result.inner_text():
+        expect(result.locator(".ai-badge")).to_be_visible()  # the winner is shown as a bot
+    moves = page.locator("#move-list li.move")
+    for i in range(moves.count()):
+        if moves.nth(i).get_attribute("data-seat") == "1":
+            expect(moves.nth(i).locator(".ai-badge")).to_be_visible()
+    screenshot(page, "result")
+
+
+def test_tictactoe_by_keyboard_with_moves_announced(new_page):
+    page = new_page("/")
+    start_bot_match(page, "tictactoe", "tictactoe-random")
+    wait_my_turn_or_over(page)
+    page.locator('#board [data-move="5"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator('#board [data-move="5"] .mark-x')).to_be_visible()
+    expect(page.locator("#announcer")).to_contain_text(re.compile("played"))
+    while wait_my_turn_or_over(page) == "active":
+        ply = page.locator("#match-room").get_attribute("data-ply")
+        legal = page.locator("#board [data-move].legal").first.get_attribute("data-move")
+        page.locator("#board").locator(f'[data-move="{legal}"]').focus()
+        page.keyboard.press(legal)  # typing the move plays it
+        page.wait_for_function(f"() => document.getElementById('match-room').dataset.ply !== '{ply}'")
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#announcer")).to_contain_text(re.compile("won|Draw|lost"))
+
+
+def test_the_bot_thinking_state_shows_its_budget(new_page, screenshot):
+    page = new_page("/")
+    start_bot_match(page, "connect4", "connect4-deep", order="second")
+    thinking = page.locator("#thinking")
+    expect(thinking).to_be_visible()
+    expect(thinking.locator(".ai-badge")).to_contain_text("level 4")
+    expect(thinking).to_contain_text("1.5 s")
+    expect(page.locator("#board [data-move].legal")).to_have_count(0)  # not our turn
+    screenshot(page, "thinking")
+    expect(page.locator("#move-list li.move")).to_have_count(1, timeout=10000)
+    expect(thinking).to_be_hidden()
+    expect(page.locator("#status")).to_have_text(re.compile("Your move"))
+
+
+def test_spectators_see_moves_live_on_a_read_only_board(new_page, screenshot):
+    player = new_page("/")
+    match_id = start_bot_match(player, "connect4", "connect4-random")
+    spectator = new_page(f"/matches/{match_id}/")
+    expect(spectator.locator("#match-room")).to_have_attribute("data-ready", "true")
+    expect(spectator.locator("#match-room")).to_have_attribute("data-your-seat", "")
+    expect(spectator.locator("#board [data-move].legal")).to_have_count(0)
+    expect(spectator.locator("#resign-button")).to_be_hidden()
+
+    wait_my_turn_or_over(player)
+    player.locator('#board [data-move="3"]').click()
+    expect(spectator.locator("#move-list li.move")).to_have_count(2)
+    spectator.locator('#board [data-move="5"]').click(force=True)
+    expect(spectator.locator("#error")).to_contain_text("watching")
+    expect(spectator.locator("#move-list li.move")).to_have_count(2)
+    screenshot(spectator, "spectator")
+
+
+def test_reload_and_server_restart_lose_nothing(new_page, plyground, screenshot):
+    page = new_page("/")
+    match_id = start_bot_match(page, "connect4", "connect4-random")
+    for column in ("4", "4"):
+        wait_my_turn_or_over(page)
+        page.locator(f'#board [data-move="{column}"]').click()
+    expect(page.locator("#move-list li.move")).to_have_count(4)
+
+    page.reload()
+    expect(page.locator("#match-room")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#move-list li.move")).to_have_count(4)
+    expect(page.locator("#match-room")).to_have_attribute("data-your-seat", "0")
+
+    plyground.stop()
+    expect(page.locator("#reconnect-banner")).to_be_visible()
+    screenshot(page, "reconnecting")
+    plyground.start()
+    page.locator("#reconnect-banner .banner-retry").click()
+    expect(page.locator("#reconnect-banner")).to_be_hidden(timeout=15000)
+    assert page.url.endswith(f"/matches/{match_id}/")
+    wait_my_turn_or_over(page)
+    page.locator('#board [data-move="1"]').click()
+    expect(page.locator("#move-list li.move")).to_have_count(6)
+
+
+def test_resign_needs_a_confirmation_and_ends_the_match(new_page):
+    page = new_page("/")
+    start_bot_match(page, "connect4", "connect4-random")
+    wait_my_turn_or_over(page)
+    resign = page.locator("#resign-button")
+    resign.click()
+    expect(resign).to_have_text("Confirm: resign")
+    resign.click()
+    expect(page.locator("#result")).to_contain_text("won")
+    expect(page.locator("#result .ai-badge")).to_be_visible()
+    expect(page.locator("#match-room")).to_have_attribute("data-status", "finished")
+
+
+def test_an_unknown_match_says_so(new_page):
+    page = new_page("/matches/999999/")
+    expect(page.locator("#match-room")).to_have_attribute("data-ready", "missing")
+    expect(page.locator("#status")).to_contain_text(re.compile("no match|cannot be opened", re.I))
+    expect(page.locator("#reconnect-banner")).to_be_hidden()
