@@ -1,6 +1,7 @@
 """Pure-Python game rules behind one API (DESIGN §2).  No Django here."""
 
 from games import registry
+from games.backgammon import BACKGAMMON
 from games.base import CHANCE, Game, IllegalMove, Move, Outcome, Seat, State
 from games.connect4 import CONNECT4
 from games.othello import OTHELLO
@@ -9,5 +10,6 @@ from games.tictactoe import TICTACTOE
 registry.register(TICTACTOE)
 registry.register(CONNECT4)
 registry.register(OTHELLO)
+registry.register(BACKGAMMON)
 
 __all__ = ["CHANCE", "Game", "IllegalMove", "Move", "Outcome", "Seat", "State", "registry"]

@@ -1,0 +1,450 @@
+"""Backgammon: a single game, no doubling cube; dice are chance moves.
+
+Board and numbering: each seat numbers the points from its own side, 24 (where
+its back checkers start) down to 1; its home board is points 1-6, it moves
+towards 1 and bears off past it.  Seat 0's point ``p`` is seat 1's point
+``25 - p``.  Each seat starts with two checkers on its 24-point, five on its
+13, three on its 8 and five on its 6.
+
+Moves (canonical text, always in the mover's own numbering):
+
+- Dice are moves of the pseudo-seat ``CHANCE``.  ``"open 3-6"`` is the opening
+  roll: seat 0 rolled 3 and seat 1 rolled 6, so seat 1 starts and plays 6-3.
+  Ties are rolled again, which the chance outcomes express directly: the 30
+  unequal pairs, each with probability 1/30.  Every later roll is ``"roll 6-3"``
+  (larger die first, probability 2/36) or ``"roll 5-5"`` (doubles, 1/36).
+- A play is the whole move for a roll, in standard notation: one segment
+  ``from/to`` per checker, ``bar`` for the bar and ``off`` for bearing off;
+  ``*`` marks a hit where it happens (``13/7*``, ``bar/22*/16``); a checker
+  that moves on with the second die is written once (``24/13`` for 6-5 unless
+  it hits on the way); identical segments are counted (``8/5(2) 6/3(2)``).
+  Segments are listed from the highest starting point down (bar first).  Each
+  resulting position has exactly one play string, the one with the fewest
+  segments (ties: the alphabetically first), so the legal plays are
+  deduplicated by resulting position.
+- ``"pass"`` is the only move when the dice cannot be played at all.
+
+Rules implemented (each tested in ``tests/games/test_backgammon.py``):
+
+- a checker may land on an empty point, on its own checkers, or on a single
+  opposing checker (a blot), which is hit and put on the bar; never on two or
+  more opposing checkers;
+- checkers on the bar must all enter (into the opponent's home board, points
+  24-19 in the mover's numbering) before any other checker moves;
+- bearing off only when all fifteen checkers are in the home board (none on the
+  bar); a die may bear off a checker from the exactly matching point, or from a
+  lower point when no checker is on a higher one;
+- both dice must be used when possible; when only one can be, the larger if
+  either can; doubles are played four times (as many as possible);
+- the game ends when a seat has borne off all fifteen: a single game scores 1, a
+  gammon 2 (the loser has borne off none), a backgammon 3 (the loser has borne
+  off none and still has a checker on the bar or in the winner's home board).
+  Returns are ±1, ±2 or ±3 (``max_utility = 3``).
+
+JSON (``to_json``), for the browser and the database::
+
+    {"points": [24 ints],   # index i is seat 0's point i+1 (seat 1's point 24-i):
+                            # +n = n checkers of seat 0, -n = n of seat 1
+     "bar": [n0, n1], "off": [n0, n1],
+     "turn": 0|1|null,      # whose turn it is (null before the opening roll)
+     "to_move": 0|1|-1|null, # -1: the dice are to be rolled (CHANCE); null: game over
+     "dice": [6, 3],        # the roll being played, larger first; [] when a roll is due
+     "ply": 17,             # moves so far, rolls included
+     "pips": [p0, p1]}      # pip counts
+
+``from_json`` reads every field except ``to_move`` and ``pips``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, TypeAlias
+
+from games.base import CHANCE, Game, Move, Outcome, Seat
+
+Point: TypeAlias = int  # 1..24 in the mover's numbering; BAR = 25, OFF = 0
+Side: TypeAlias = tuple[int, ...]  # 26 counts: [0] borne off, [1..24] points, [25] bar
+
+CHECKERS = 15
+BAR: Point = 25
+OFF: Point = 0
+PASS: Move = "pass"
+NO_TURN = -1  # before the opening roll
+
+START: tuple[int, ...] = tuple(
+    {24: 2, 13: 5, 8: 3, 6: 5}.get(p, 0) - {1: 2, 12: 5, 17: 3, 19: 5}.get(p, 0) for p in range(1, 25)
+)
+OPENING_ROLLS: tuple[tuple[Move, float], ...] = tuple(
+    (f"open {a}-{b}", 1 / 30) for a in range(1, 7) for b in range(1, 7) if a != b
+)
+ROLLS: tuple[tuple[Move, float], ...] = tuple(
+    (f"roll {a}-{b}", (1 if a == b else 2) / 36) for a in range(6, 0, -1) for b in range(a, 0, -1)
+)
+ROLL_DICE: dict[Move, tuple[int, int]] = {m: (int(m[5]), int(m[7])) for m, _ in ROLLS}
+OPENING_DICE: dict[Move, tuple[int, int]] = {m: (int(m[5]), int(m[7])) for m, _ in OPENING_ROLLS}
+SEGMENT = re.compile(r"^(bar|\d{1,2})(\*?)(?:/(\d{1,2})\*?)*/(off|\d{1,2})(\*?)(?:\(([1-4])\))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class BackgammonState:
+    """`points`: 24 counts from seat 0's view (+ seat 0, - seat 1); `turn`: seat playing or
+    about to roll (`NO_TURN` before the opening roll); `dice`: the roll to play, () when due."""
+
+    points: tuple[int, ...] = START
+    bar: tuple[int, int] = (0, 0)
+    off: tuple[int, int] = (0, 0)
+    turn: int = NO_TURN
+    dice: tuple[int, ...] = ()
+    ply: int = 0
+
+
+def sides(state: BackgammonState, seat: Seat) -> tuple[Side, Side]:
+    """(`seat`'s checkers, the opponent's checkers), both indexed in `seat`'s numbering."""
+    other = 1 - seat
+    if seat == 0:
+        me = [max(n, 0) for n in state.points]
+        op = [max(-n, 0) for n in state.points]
+    else:
+        me = [max(-n, 0) for n in reversed(state.points)]
+        op = [max(n, 0) for n in reversed(state.points)]
+    return (
+        (state.off[seat], *me, state.bar[seat]),
+        (state.off[other], *op, state.bar[other]),
+    )
+
+
+def pip_count(side: Side) -> int:
+    return sum(p * side[p] for p in range(1, 26))
+
+
+def _steps(me: Side, op: Side, die: int) -> list[tuple[Point, Point, bool]]:
+    """Single-checker moves (from, to, hit) that one die allows."""
+    if me[BAR]:
+        to = BAR - die
+        return [(BAR, to, op[to] == 1)] if op[to] < 2 else []
+    out = []
+    home = not any(me[7:25])
+    highest = max((p for p in range(24, 0, -1) if me[p]), default=0)
+    for p in range(highest, 0, -1):
+        if not me[p]:
+            continue
+        to = p - die
+        if to >= 1:
+            if op[to] < 2:
+                out.append((p, to, op[to] == 1))
+        elif home and (to == 0 or p == highest):
+            out.append((p, OFF, False))
+    return out
+
+
+def _step(me: Side, op: Side, frm: Point, to: Point, hit: bool) -> tuple[Side, Side]:
+    m = list(me)
+    m[frm] -= 1
+    m[to] += 1  # to == OFF counts a checker borne off
+    if not hit:
+        return tuple(m), op
+    o = list(op)
+    o[to] -= 1
+    o[BAR] += 1
+    return tuple(m), tuple(o)
+
+
+Step: TypeAlias = tuple[Point, Point, bool]
+
+
+def _sequences(me: Side, op: Side, dice: tuple[int, ...]) -> list[tuple[tuple[Step, ...], tuple[int, ...], Side, Side]]:
+    """Every maximal way to play `dice`: (steps, dice used, my side after, their side after)."""
+    out: list[tuple[tuple[Step, ...], tuple[int, ...], Side, Side]] = []
+    doubles = len(dice) == 4
+
+    def walk(
+        me: Side, op: Side, left: tuple[int, ...], path: tuple[Step, ...], used: tuple[int, ...], top: int
+    ) -> None:
+        if not left:
+            out.append((path, used, me, op))
+            return
+        moved = False
+        for frm, to, hit in _steps(me, op, left[0]):
+            if frm > top:  # doubles: sources never increase, so each play is found once per order
+                continue
+            moved = True
+            m2, o2 = _step(me, op, frm, to, hit)
+            walk(m2, o2, left[1:], path + ((frm, to, hit),), used + (left[0],), frm if doubles else BAR)
+        if not moved:
+            out.append((path, used, me, op))
+
+    if doubles:
+        walk(me, op, dice, (), (), BAR)
+    else:
+        a, b = dice
+        walk(me, op, (a, b), (), (), BAR)
+        walk(me, op, (b, a), (), (), BAR)
+    return out
+
+
+def _name(point: Point) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def render(path: tuple[Step, ...]) -> str:
+    """Standard notation for a sequence of single-die steps."""
+    chains: list[list[tuple[Point, bool]]] = []  # each: [(start, False), (landing, hit), ...]
+    for frm, to, hit in path:
+        chain = next((c for c in reversed(chains) if c[-1][0] == frm and frm != OFF), None)
+        if chain is None:
+            chains.append([(frm, False), (to, hit)])
+        else:
+            chain.append((to, hit))
+    texts = []
+    for chain in chains:
+        parts = [_name(chain[0][0])]
+        for i, (p, hit) in enumerate(chain[1:], 1):
+            if hit or i == len(chain) - 1:
+                parts.append(_name(p) + ("*" if hit else ""))
+        texts.append((chain[0][0], chain[-1][0], "/".join(parts)))
+    counts = Counter(texts)
+    ordered = sorted(counts, key=lambda t: (-t[0], -t[1], t[2]))
+    return " ".join(t[2] + (f"({counts[t]})" if counts[t] > 1 else "") for t in ordered)
+
+
+def _rebuild(state: BackgammonState, me: Side, op: Side) -> BackgammonState:
+    seat = state.turn
+    sign, order = (1, range(1, 25)) if seat == 0 else (-1, range(24, 0, -1))
+    points = tuple(sign * (me[p] - op[p]) for p in order)
+    bar = (me[BAR], op[BAR]) if seat == 0 else (op[BAR], me[BAR])
+    off = (me[OFF], op[OFF]) if seat == 0 else (op[OFF], me[OFF])
+    return BackgammonState(points, bar, off, 1 - seat, (), state.ply + 1)
+
+
+@lru_cache(maxsize=4096)
+def legal_plays(state: BackgammonState) -> dict[Move, BackgammonState]:
+    """Each legal play for the dice of `state`, with the position it leads to (cached)."""
+    me, op = sides(state, state.turn)
+    dice = state.dice * 2 if state.dice[0] == state.dice[1] else state.dice
+    seqs = _sequences(me, op, dice)
+    longest = max(len(s[0]) for s in seqs)
+    if longest == 0:
+        return {PASS: BackgammonState(state.points, state.bar, state.off, 1 - state.turn, (), state.ply + 1)}
+    seqs = [s for s in seqs if len(s[0]) == longest]
+    if longest == 1 and len(dice) == 2:
+        larger = [s for s in seqs if s[1][0] == max(dice)]
+        seqs = larger or seqs
+    best: dict[tuple[Side, Side], str] = {}
+    for path, _, m, o in seqs:
+        text = render(path)
+        key = (m, o)
+        if key not in best or (text.count(" "), text) < (best[key].count(" "), best[key]):
+            best[key] = text
+    plays = {text: _rebuild(state, m, o) for (m, o), text in best.items()}
+    return dict(sorted(plays.items()))
+
+
+def _won(state: BackgammonState) -> Seat | None:
+    for seat in (0, 1):
+        if state.off[seat] == CHECKERS:
+            return seat
+    return None
+
+
+class Backgammon(Game):
+    id = "backgammon"
+    name = "Backgammon"
+    num_players = 2
+    has_chance = True
+    max_utility = 3.0
+
+    def initial_state(self) -> BackgammonState:
+        return BackgammonState()
+
+    def to_move(self, state: BackgammonState) -> Seat:
+        return state.turn if state.dice else CHANCE
+
+    def chance_outcomes(self, state: BackgammonState) -> list[tuple[Move, float]]:
+        if state.dice or _won(state) is not None:
+            raise ValueError("no dice to roll here")
+        return list(OPENING_ROLLS if state.turn == NO_TURN else ROLLS)
+
+    def legal_moves(self, state: BackgammonState) -> list[Move]:
+        if _won(state) is not None:
+            return []
+        if not state.dice:
+            return [m for m, _ in (OPENING_ROLLS if state.turn == NO_TURN else ROLLS)]
+        return list(legal_plays(state))
+
+    def apply(self, state: BackgammonState, move: Move) -> BackgammonState:
+        if not state.dice:
+            if state.turn == NO_TURN:
+                a, b = OPENING_DICE[move]
+                return BackgammonState(state.points, state.bar, state.off, 0 if a > b else 1, (max(a, b), min(a, b)), 1)
+            return BackgammonState(state.points, state.bar, state.off, state.turn, ROLL_DICE[move], state.ply + 1)
+        return legal_plays(state)[move]
+
+    def why_illegal(self, state: BackgammonState, move: Move) -> str:
+        if not state.dice:
+            example = "open 3-6" if state.turn == NO_TURN else "roll 6-3"
+            return f"the dice are to be rolled first: {move!r} is not a roll (rolls look like {example!r})"
+        if move.startswith(("roll", "open")):
+            return "the dice have been rolled: play them"
+        dice = "-".join(map(str, state.dice))
+        plays = legal_plays(state)
+        if move == PASS:
+            return f"{dice} can be played, so it must be"
+        if PASS in plays:
+            return f"no checker can move with {dice}: the only move is 'pass'"
+        segments = move.split()
+        if not segments or any(not SEGMENT.match(s) for s in segments):
+            return f"{move!r} is not a play: write from/to for each checker, as in '24/18 13/11', 'bar/22' or '6/off'"
+        me, _ = sides(state, state.turn)
+        if me[BAR] and not move.startswith("bar/"):
+            return "a checker on the bar must enter before any other checker moves"
+        if "off" in move and any(me[7:]):
+            return "you can bear off only when all fifteen checkers are in your home board"
+        return (
+            f"{move!r} is not a legal play of {dice} here: each checker moves the number on one die at a"
+            " time, never onto a point held by two or more opposing checkers, and both dice (all four on"
+            " doubles) must be used when they can, the larger one when only one can be"
+        )
+
+    def is_terminal(self, state: BackgammonState) -> bool:
+        return _won(state) is not None
+
+    def outcome(self, state: BackgammonState) -> Outcome:
+        winner = _won(state)
+        if winner is None:
+            raise ValueError("the game is not over")
+        loser = 1 - winner
+        points, reason = 1, "single game"
+        if state.off[loser] == 0:
+            points, reason = 2, "gammon"
+            loser_side, _ = sides(state, loser)
+            # The winner's home board is the loser's points 19-24.
+            if loser_side[BAR] or any(loser_side[19:25]):
+                points, reason = 3, "backgammon"
+        returns = [0.0, 0.0]
+        returns[winner], returns[loser] = float(points), -float(points)
+        return Outcome(tuple(returns), winner, reason, (winner, loser))
+
+    def ply(self, state: BackgammonState) -> int:
+        return state.ply
+
+    def key(self, state: BackgammonState) -> tuple[Any, ...]:
+        return (state.points, state.bar, state.off, state.turn, state.dice)
+
+    def to_json(self, state: BackgammonState) -> dict[str, Any]:
+        to_move = None if _won(state) is not None else state.turn if state.dice else CHANCE
+        return {
+            "points": list(state.points),
+            "bar": list(state.bar),
+            "off": list(state.off),
+            "turn": None if state.turn == NO_TURN else state.turn,
+            "to_move": to_move,
+            "dice": list(state.dice),
+            "ply": state.ply,
+            "pips": [pip_count(sides(state, s)[0]) for s in (0, 1)],
+        }
+
+    def from_json(self, data: dict[str, Any]) -> BackgammonState:
+        if not isinstance(data, dict):
+            raise ValueError("a backgammon state is a JSON object")
+        points, bar, off = data.get("points"), data.get("bar"), data.get("off")
+        turn, dice, ply = data.get("turn"), data.get("dice"), data.get("ply")
+        if not isinstance(points, list) or len(points) != 24 or not all(_is_count(n, -CHECKERS) for n in points):
+            raise ValueError("points must be 24 whole numbers: +n checkers of seat 0, -n of seat 1")
+        for name, pair in (("bar", bar), ("off", off)):
+            if not isinstance(pair, list) or len(pair) != 2 or not all(_is_count(n, 0) for n in pair):
+                raise ValueError(f"{name} must be two counts, seat 0's then seat 1's")
+        if turn is not None and turn not in (0, 1) or isinstance(turn, bool):
+            raise ValueError("turn must be 0, 1 or null (before the opening roll)")
+        if (
+            not isinstance(dice, list)
+            or len(dice) not in (0, 2)
+            or not all(type(d) is int and 1 <= d <= 6 for d in dice)
+            or dice[:1] < dice[1:]
+        ):
+            raise ValueError("dice must be [] or two dice from 1 to 6, the larger first")
+        if type(ply) is not int or ply < 0:
+            raise ValueError("ply must be a whole number of moves")
+        if turn is None and (dice or ply or points != list(START) or bar != [0, 0] or off != [0, 0]):
+            raise ValueError("turn is null only before the opening roll")
+        for seat, sign in ((0, 1), (1, -1)):
+            total = sum(n * sign for n in points if n * sign > 0) + bar[seat] + off[seat]
+            if total != CHECKERS:
+                raise ValueError(f"seat {seat} must have {CHECKERS} checkers, not {total}")
+        return BackgammonState(
+            tuple(points), (bar[0], bar[1]), (off[0], off[1]), NO_TURN if turn is None else turn, tuple(dice), ply
+        )
+
+    # --- search hooks ------------------------------------------------------
+    def evaluate(self, state: BackgammonState, seat: Seat) -> float:
+        """Pip count, blots, points made, primes and the race, as an expected score in (-1, 1)."""
+        winner = _won(state)
+        if winner is not None:
+            return 0.99 if winner == seat else -0.99
+        me, op = sides(state, seat)
+        mine = max((p for p in range(25, 0, -1) if me[p]), default=0)  # my rearmost checker
+        theirs = 0 if op[BAR] else min((p for p in range(1, 25) if op[p]), default=25)  # in my numbering
+        race = mine < theirs  # the armies have passed each other: no more hitting
+        score = _features(me, race) - _features(op[:1] + op[1:25][::-1] + op[25:], race)
+        if state.dice and state.turn != seat or not state.dice and state.turn == seat:
+            score -= 0.03  # the other side rolls next: a few pips behind
+        elif state.turn != NO_TURN:
+            score += 0.03
+        return math.tanh(score)
+
+    def order_moves(self, state: BackgammonState, moves: list[Move]) -> list[Move]:
+        if not state.dice:
+            return list(moves)
+        plays = legal_plays(state)
+        return sorted(moves, key=lambda m: -self.evaluate(plays[m], state.turn))
+
+    def rollout_move(self, state: BackgammonState, rng: random.Random) -> Move:
+        """Dice by their odds; plays greedily by the evaluation, with some randomness."""
+        if not state.dice:
+            outcomes = OPENING_ROLLS if state.turn == NO_TURN else ROLLS
+            return rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+        plays = legal_plays(state)
+        if len(plays) == 1 or rng.random() < 0.1:
+            return rng.choice(list(plays))
+        return max(plays, key=lambda m: _quick(plays[m], state.turn) + rng.random() * 0.05)
+
+
+def _features(me: Side, race: bool) -> float:
+    """One side's strength, from its checkers in its own numbering; the evaluation subtracts two."""
+    if race:
+        return -pip_count(me) / 40 + me[OFF] / 30
+    made = [p for p in range(1, 25) if me[p] >= 2]
+    blots = sum(1 for p in range(1, 25) if me[p] == 1)
+    home = sum(1 for p in made if p <= 6)
+    prime = longest = 0
+    for p in range(1, 25):
+        prime = prime + 1 if me[p] >= 2 else 0
+        longest = max(longest, prime)
+    return (
+        -pip_count(me) / 60
+        - 0.06 * blots
+        + 0.04 * len(made)
+        + 0.05 * home
+        + 0.06 * max(0, longest - 2)
+        - 0.15 * me[BAR]
+        + me[OFF] / 30
+    )
+
+
+def _quick(state: BackgammonState, seat: Seat) -> float:
+    """A cheap score of a position for the seat that just played: hits, points, blots."""
+    me, op = sides(state, seat)
+    blots = sum(1 for p in range(1, 25) if me[p] == 1)
+    made = sum(1 for p in range(1, 25) if me[p] >= 2)
+    return 0.5 * op[BAR] + 0.2 * made - 0.15 * blots + 0.3 * me[OFF] - pip_count(me) / 200
+
+
+def _is_count(value: object, low: int) -> bool:
+    return type(value) is int and low <= value <= CHECKERS
+
+
+BACKGAMMON = Backgammon()
