@@ -50,3 +50,7 @@ def compute_move(turn: BotTurn) -> dict[str, Any]:
         engine=ENGINE_VERSION,
     )
     return stats
+
+
+def warm() -> None:
+    """Nothing: importing this module in a pool process loads the games and the searchers."""

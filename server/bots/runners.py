@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from django.conf import settings
 
-from server.bots.engine import compute_move
+from server.bots.engine import compute_move, warm
 from server.bots.services import bot_turn_finish, bot_turn_prepare, bot_turn_run
 
 log = logging.getLogger("plyground.bots")
@@ -53,6 +53,11 @@ class EmbeddedRunner:
         if cls._instance is None:
             cls._instance = cls(settings.BOT_POOL_SIZE)
         return cls._instance
+
+    def warm_up(self) -> None:
+        """Start the worker processes now, so the first bot turn does not pay for their imports."""
+        for _ in range(self.searches._max_workers):
+            self.searches.submit(warm)
 
     def queue(self, match_id: int, ply: int, queued_at: float, deadline: float) -> None:
         turn = bot_turn_prepare(match_id, ply, deadline, queued_at)

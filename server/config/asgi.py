@@ -44,3 +44,9 @@ async def application(scope, receive, send):
     remember_server_loop()
     start_watchdog()
     return await router(scope, receive, send)
+
+
+if settings.BOT_RUNNER == "embedded":
+    from server.bots.runners import EmbeddedRunner  # noqa: E402
+
+    EmbeddedRunner.instance().warm_up()
