@@ -1,26 +1,26 @@
 """Browser tests: a real Plyground server and Debian's chromium driven by Playwright.
 
-`plyground` starts daphne in embedded mode (SQLite in a temporary directory,
-in-memory channel layer, bots in a local process pool) on a free port, and can
-restart it on the same port and database to test reconnection.  Each test gets
-fresh browser contexts (separate cookies: separate guests).  Screenshots go to
+`plyground` is the shared full stack of tests/conftest.py (daphne, a Celery
+worker, Redis, a fresh SQLite file); `restartable_stack` is one of its own that a
+test can stop and start again on the same port and database.  Each page opens in
+a fresh browser context (its own cookies: its own guest).  Screenshots go to
 tests/browser/screenshots/ (ignored by git).
 """
 
 from __future__ import annotations
 
 import os
-import socket
+import signal
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support import ROOT, LiveStack
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -30,6 +30,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+RESTART_REDIS_URL = os.environ.get("REDIS_RESTART_TEST_URL", "redis://127.0.0.1:6379/10")
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
 
@@ -42,86 +43,55 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(pytest.mark.skip(reason=f"{CHROMIUM} is not installed"))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+class RestartableStack(LiveStack):
+    """A full stack of its own that can be stopped and started again on the same port and database.
 
+    It uses a Redis database of its own, so its worker never takes the shared stack's bot
+    turns and starting it does not flush the shared stack's Redis.
+    """
 
-class LiveServer:
-    """daphne serving Plyground; `restart()` keeps the port and the database."""
+    def __init__(self) -> None:
+        super().__init__()
+        self.env["REDIS_URL"] = RESTART_REDIS_URL
 
-    def __init__(self, workdir: Path) -> None:
-        self.port = int(os.environ.get("BROWSER_TEST_PORT") or _free_port())
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = workdir / "server.log"
-        self.env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "server.config.settings.dev",
-            "DATABASE_URL": f"sqlite:///{workdir / 'browser.sqlite3'}",
-            "SECRET_KEY": "browser-tests",
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "PYTHONUNBUFFERED": "1",
-        }
-        self.env.pop("REDIS_URL", None)
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def migrate(self) -> None:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput"],
-            cwd=ROOT,
-            env=self.env,
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-
-    def start(self) -> None:
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "server.config.asgi:application"],
-            cwd=ROOT,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited; see {self.log_path}:\n{self.log_path.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/api/games/", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"the server did not answer within 30 s; see {self.log_path}")
+    def __enter__(self) -> RestartableStack:
+        redis.Redis.from_url(RESTART_REDIS_URL).flushdb()
+        self.manage("migrate", "--noinput", "-v0")
+        self.log = open(self.log_path, "w")  # noqa: SIM115 - closed by LiveStack.__exit__
+        self.start()
+        return self
 
     def stop(self) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-        self.process = None
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGINT)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
 
-    def restart(self) -> None:
-        self.stop()
-        self.start()
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server.run", "--port", str(self.port)],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self._wait_ready()
 
 
 @pytest.fixture(scope="session")
-def plyground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("plyground"))
-    server.migrate()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+def plyground(live_stack: LiveStack) -> LiveStack:
+    """The shared live stack (tests/conftest.py): daphne, a Celery worker, Redis."""
+    return live_stack
+
+
+@pytest.fixture
+def restartable_stack() -> Iterator[RestartableStack]:
+    with RestartableStack() as stack:
+        yield stack
 
 
 @pytest.fixture(scope="session")
@@ -140,8 +110,9 @@ def new_page(browser, plyground):
     contexts = []
     errors: list[str] = []
 
-    def open_page(path: str = "/", viewport: dict[str, int] | None = None):
-        context = browser.new_context(base_url=plyground.url, viewport=viewport or {"width": 1280, "height": 900})
+    def open_page(path: str = "/", viewport: dict[str, int] | None = None, server: LiveStack | None = None):
+        size = viewport or {"width": 1280, "height": 900}
+        context = browser.new_context(base_url=(server or plyground).url, viewport=size)
         context.set_default_timeout(15000)
         contexts.append(context)
         page = context.new_page()

@@ -87,8 +87,9 @@ def test_spectators_see_moves_live_on_a_read_only_board(new_page, screenshot):
     screenshot(spectator, "spectator")
 
 
-def test_reload_and_server_restart_lose_nothing(new_page, plyground, screenshot):
-    page = new_page("/")
+def test_reload_and_server_restart_lose_nothing(new_page, restartable_stack, screenshot):
+    stack = restartable_stack
+    page = new_page("/", server=stack)
     match_id = start_bot_match(page, "connect4", "connect4-random")
     for column in ("4", "4"):
         wait_my_turn_or_over(page)
@@ -100,10 +101,10 @@ def test_reload_and_server_restart_lose_nothing(new_page, plyground, screenshot)
     expect(page.locator("#move-list li.move")).to_have_count(4)
     expect(page.locator("#match-room")).to_have_attribute("data-your-seat", "0")
 
-    plyground.stop()
+    stack.stop()
     expect(page.locator("#reconnect-banner")).to_be_visible()
     screenshot(page, "reconnecting")
-    plyground.start()
+    stack.start()
     page.locator("#reconnect-banner .banner-retry").click()
     expect(page.locator("#reconnect-banner")).to_be_hidden(timeout=15000)
     assert page.url.endswith(f"/matches/{match_id}/")
