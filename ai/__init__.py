@@ -10,6 +10,7 @@ True
 
 from ai.budget import Deadline
 from ai.search import choose_move
+from ai.solve import solve
 from ai.types import ALGORITHMS, SearchConfig, SearchResult
 
-__all__ = ["ALGORITHMS", "Deadline", "SearchConfig", "SearchResult", "choose_move"]
+__all__ = ["ALGORITHMS", "Deadline", "SearchConfig", "SearchResult", "choose_move", "solve"]

@@ -1,64 +1,329 @@
-"""Depth-limited alpha-beta (negamax form) with iterative deepening under a deadline."""
+"""Alpha-beta in negamax form, with iterative deepening under a deadline.
+
+- Principal variation search (null-window probes after the first move), fail-soft.
+- A bounded transposition table (exact / lower / upper bounds, depth-preferred).
+- Move ordering: the TT move, two killer moves per ply, the history heuristic,
+  then the game's own `order_moves` hint (a stable sort keeps its order on ties).
+- Quiescence search on the game's `noisy_moves` where `is_quiet` says so.
+- Wins score higher the sooner they come, losses the later (``WIN - ply``).
+- Games where a seat may move twice in a row (a pass in Othello) are handled: a
+  child whose mover is the same seat is not negated.
+
+Options (``SearchConfig.options``): ``tt`` (bool, default True), ``tt_size`` (entries),
+``iterative`` (bool, default True: otherwise one search at ``max_depth``), ``ordering``
+(bool, default True: killers and history), ``pvs`` (bool, default True).
+"""
 
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from ai.budget import Deadline
+from ai.evaluation import Evaluator
+from ai.tt import EXACT, LOWER, UPPER, TranspositionTable
 from ai.types import SearchConfig, SearchResult
-from games.base import Game, State
+from games.base import Game, Move, Seat, State
 
-WIN = 1_000.0  # a won terminal scores WIN - ply: wins sooner, losses later
+INF: Final = float("inf")
+WIN: Final = 1000.0  # a won terminal scores utility * WIN minus the plies it took
+DECISIVE: Final = WIN / 5  # scores beyond this are proven results, not heuristics
+MAX_PLY: Final = 128
+COMPLETE: Final = 1000  # the TT depth of a subtree searched to the end of the game
+QUIESCENCE_PLIES: Final = 8
+NULL_WIDTH: Final = 1e-7  # a "null window" on a real-valued score scale
+CHECK_EVERY: Final = 15  # nodes between two clock checks (a mask)
 
 
-class _Timeout(Exception):
-    pass
+class Timeout(Exception):
+    """The deadline passed in the middle of a search."""
 
 
-class _Search:
-    def __init__(self, game: Game, deadline: Deadline, root_seat: int) -> None:
+def is_decisive(score: float) -> bool:
+    return abs(score) > DECISIVE
+
+
+def to_utility(score: float) -> float:
+    """A search score on the game's utility scale (a win in 5 plies: 0.995)."""
+    return score / WIN if is_decisive(score) else score
+
+
+def plies_to_end(score: float) -> int:
+    """For a decisive score: plies until the game ends (positive when winning)."""
+    utility = round(abs(score) / WIN) or 1
+    plies = round(utility * WIN - abs(score))
+    return plies if score > 0 else -plies
+
+
+class AlphaBeta:
+    """One search object per move; `tt` may be shared between searches of a match."""
+
+    def __init__(
+        self,
+        game: Game,
+        deadline: Deadline | None = None,
+        evaluator: Evaluator | None = None,
+        tt: TranspositionTable | None = None,
+        *,
+        use_tt: bool = True,
+        use_ordering: bool = True,
+        use_pvs: bool = True,
+    ) -> None:
+        if game.num_players != 2 or game.has_chance:
+            raise ValueError(f"alpha-beta needs a two-player game without chance; {game.name} is not one")
         self.game = game
-        self.root_seat = root_seat
         self.deadline = deadline
+        self.evaluate = evaluator or Evaluator(game)
+        self.tt = (tt if tt is not None else TranspositionTable()) if use_tt else None
+        self.use_ordering = use_ordering
+        self.use_pvs = use_pvs
+        self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 1)]
+        self.history: dict[Move, int] = {}
         self.nodes = 0
+        self.root_seat: Seat = 0
+        self.depth_cut = False  # an iteration stopped somewhere at the depth limit
 
-    def negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> tuple[float, list[str]]:
-        self.nodes += 1
-        if self.nodes & 255 == 0 and self.deadline.expired():
-            raise _Timeout
+    # --- scores -------------------------------------------------------------
+    def terminal_score(self, state: State, seat: Seat, ply: int) -> float:
+        """Value of a finished game for `seat`; sooner wins, later losses score higher."""
+        utility = self.game.returns(state)[seat]
+        if utility > 0:
+            return utility * WIN - ply
+        if utility < 0:
+            return utility * WIN + ply
+        # A draw: the style's contempt, from the searching seat's point of view.
+        return self.evaluate.draw_value if seat == self.root_seat else -self.evaluate.draw_value
+
+    def check_clock(self) -> None:
+        if self.deadline is not None and self.deadline.expired():
+            raise Timeout
+
+    # --- ordering -----------------------------------------------------------
+    def ordered_moves(self, state: State, ply: int, tt_move: Move | None) -> list[Move]:
         game = self.game
-        if game.is_terminal(state):
-            # Two seats alternate, so the seat "to move" here follows from the ply parity.
-            seat = self.root_seat if ply % 2 == 0 else 1 - self.root_seat
-            utility = game.returns(state)[seat]
-            return (utility * (WIN - ply) if utility else 0.0), []
-        mover = game.to_move(state)
-        if depth == 0:
-            return game.evaluate(state, mover), []
-        best, best_pv = -float("inf"), []
-        for move in game.order_moves(state, game.legal_moves(state)):
-            value, pv = self.negamax(game.apply(state, move), depth - 1, -beta, -alpha, ply + 1)
-            value = -value
-            if value > best:
-                best, best_pv = value, [move, *pv]
-            alpha = max(alpha, value)
-            if alpha >= beta:
+        moves = game.order_moves(state, game.legal_moves(state))
+        if len(moves) < 2:
+            return moves
+        if not self.use_ordering:
+            if tt_move in moves:
+                moves.remove(tt_move)
+                moves.insert(0, tt_move)
+            return moves
+        k0, k1 = self.killers[ply]
+        history = self.history
+
+        def rank(move: Move) -> float:
+            if move == tt_move:
+                return 3e18
+            if move == k0:
+                return 2e18
+            if move == k1:
+                return 1e18
+            return history.get(move, 0)
+
+        return sorted(moves, key=rank, reverse=True)  # stable: the game's order breaks ties
+
+    def record_cutoff(self, move: Move, depth: int, ply: int) -> None:
+        if not self.use_ordering:
+            return
+        killers = self.killers[ply]
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        self.history[move] = self.history.get(move, 0) + depth * depth
+
+    # --- the search ---------------------------------------------------------
+    def child_score(
+        self, state: State, child: State, seat: Seat, depth: int, alpha: float, beta: float, ply: int
+    ) -> float:
+        """Value of `child` for `seat` (the mover at its parent), searched within (alpha, beta)."""
+        game = self.game
+        if game.is_terminal(child):
+            self.nodes += 1
+            return self.terminal_score(child, seat, ply + 1)
+        child_seat = game.to_move(child)
+        if child_seat == seat:  # the same seat moves again (the other one passed)
+            return self.negamax(child, child_seat, depth - 1, alpha, beta, ply + 1)
+        return -self.negamax(child, child_seat, depth - 1, -beta, -alpha, ply + 1)
+
+    def negamax(self, state: State, seat: Seat, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """Fail-soft value of the live `state` for `seat`, the seat to move in it."""
+        self.nodes += 1
+        if not self.nodes & CHECK_EVERY:
+            self.check_clock()
+        if depth <= 0 or ply >= MAX_PLY:
+            return self.quiesce(state, seat, alpha, beta, ply, 0)
+        game = self.game
+        tt = self.tt
+        tt_move = None
+        key = None
+        if tt is not None:
+            key = game.key(state)
+            entry = tt.probe(key)
+            if entry is not None:
+                e_depth, flag, score, tt_move = entry
+                if e_depth >= depth:
+                    if e_depth < COMPLETE:
+                        self.depth_cut = True  # the stored value rests on a depth-limited search
+                    if is_decisive(score):  # stored relative to the node: make it relative to the root
+                        score = score - ply if score > 0 else score + ply
+                    if flag == EXACT:
+                        return score
+                    if flag == LOWER and score >= beta:
+                        return score
+                    if flag == UPPER and score <= alpha:
+                        return score
+        alpha0 = alpha
+        outer_cut, self.depth_cut = self.depth_cut, False
+        best, best_move = -INF, None
+        for i, move in enumerate(self.ordered_moves(state, ply, tt_move)):
+            child = game.apply(state, move)
+            if i == 0 or not self.use_pvs:
+                score = self.child_score(state, child, seat, depth, alpha, beta, ply)
+            else:
+                score = self.child_score(state, child, seat, depth, alpha, alpha + NULL_WIDTH, ply)
+                if alpha < score < beta:
+                    score = self.child_score(state, child, seat, depth, score, beta, ply)
+            if score > best:
+                best, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        self.record_cutoff(move, depth, ply)
+                        break
+        if tt is not None:
+            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+            stored = best
+            if is_decisive(best):
+                stored = best + ply if best > 0 else best - ply
+            # A subtree searched to its end holds at any depth.
+            tt.store(key, depth if self.depth_cut else COMPLETE, flag, stored, best_move)
+        self.depth_cut = self.depth_cut or outer_cut
+        return best
+
+    def quiesce(self, state: State, seat: Seat, alpha: float, beta: float, ply: int, qply: int) -> float:
+        game = self.game
+        self.depth_cut = True
+        stand_pat = self.evaluate(state, seat)
+        if qply >= QUIESCENCE_PLIES or ply >= MAX_PLY or game.is_quiet(state):
+            return stand_pat
+        if stand_pat >= beta:
+            return stand_pat
+        best = stand_pat
+        alpha = max(alpha, stand_pat)
+        for move in game.noisy_moves(state):
+            child = game.apply(state, move)
+            self.nodes += 1
+            if not self.nodes & CHECK_EVERY:
+                self.check_clock()
+            if game.is_terminal(child):
+                score = self.terminal_score(child, seat, ply + 1)
+            elif game.to_move(child) == seat:
+                score = self.quiesce(child, seat, alpha, beta, ply + 1, qply + 1)
+            else:
+                score = -self.quiesce(child, game.to_move(child), -beta, -alpha, ply + 1, qply + 1)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def search_root(
+        self, state: State, depth: int, moves: list[Move], exact_all: bool, root_values: dict[Move, float]
+    ) -> tuple[Move, float]:
+        """One iteration over the root moves in order; fills `root_values` as it goes.
+
+        With `exact_all` every root move gets a full window (its exact value, for
+        weakened play that picks among them); otherwise later moves get null windows.
+        """
+        seat = self.root_seat
+        alpha, beta = -INF, INF
+        best_move, best = moves[0], -INF
+        for i, move in enumerate(moves):
+            child = self.game.apply(state, move)
+            if i == 0 or exact_all or not self.use_pvs:
+                score = self.child_score(state, child, seat, depth, -INF if exact_all else alpha, beta, 0)
+            else:
+                score = self.child_score(state, child, seat, depth, alpha, alpha + NULL_WIDTH, 0)
+                if score > alpha:
+                    score = self.child_score(state, child, seat, depth, score, beta, 0)
+            root_values[move] = score
+            if score > best:
+                best, best_move = score, move
+                alpha = max(alpha, score)
+        return best_move, best
+
+    def principal_variation(self, state: State, first: Move, limit: int) -> list[Move]:
+        """The best line: `first`, then the TT moves while they stay legal."""
+        game = self.game
+        pv = [first]
+        state = game.apply(state, first)
+        seen = set()
+        while self.tt is not None and len(pv) < limit and not game.is_terminal(state):
+            key = game.key(state)
+            entry = self.tt.probe(key)
+            if entry is None or entry[3] is None or key in seen or entry[3] not in game.legal_moves(state):
                 break
-        return best, best_pv
+            seen.add(key)
+            pv.append(entry[3])
+            state = game.apply(state, entry[3])
+        return pv
 
 
-def search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def search(
+    game: Game,
+    state: State,
+    config: SearchConfig,
+    deadline: Deadline,
+    rng: random.Random,
+    *,
+    exact_root: bool = False,
+) -> SearchResult:
+    """Iterative deepening until `deadline`, `config.max_depth` or a proven result."""
+    options = config.options
+    tt = TranspositionTable(int(options.get("tt_size", 1 << 18))) if options.get("tt", True) else None
+    searcher = AlphaBeta(
+        game,
+        deadline,
+        Evaluator(game, config.style),
+        tt,
+        use_tt=tt is not None,
+        use_ordering=bool(options.get("ordering", True)),
+        use_pvs=bool(options.get("pvs", True)),
+    )
+    searcher.root_seat = game.to_move(state)
     moves = game.order_moves(state, game.legal_moves(state))
-    searcher = _Search(game, deadline, game.to_move(state))
-    best = SearchResult(move=rng.choice(moves), algorithm="alphabeta")
-    max_depth = config.max_depth or 64
-    for depth in range(1, max_depth + 1):
+    result = SearchResult(move=moves[0], algorithm="alphabeta")
+    root_values: dict[Move, float] = {}
+    max_depth = min(config.max_depth or MAX_PLY, MAX_PLY)
+    depths = range(1, max_depth + 1) if options.get("iterative", True) else [max_depth]
+    for depth in depths:
+        searcher.depth_cut = False
+        partial: dict[Move, float] = {}
         try:
-            value, pv = searcher.negamax(state, depth, -float("inf"), float("inf"), 0)
-        except _Timeout:
+            move, score = searcher.search_root(state, depth, moves, exact_root, partial)
+        except Timeout:
+            # The previous best move was searched first: a move that beat it in this
+            # unfinished iteration is better still.
+            if result.depth and moves[0] in partial:
+                move, score = max(partial.items(), key=lambda item: item[1])
+                if score > partial[moves[0]]:
+                    result.move, result.value, result.pv = move, to_utility(score), [move]
             break
-        best.move, best.value, best.pv, best.depth = pv[0], value, pv, depth
-        if abs(value) >= WIN - 64:  # a forced result: deeper search cannot change it
-            break
-    best.nodes = searcher.nodes
-    return best
+        root_values = partial
+        result.move, result.value, result.depth = move, to_utility(score), depth
+        result.pv = searcher.principal_variation(state, move, depth)
+        result.stats["score"] = round(score, 6)
+        if is_decisive(score):
+            result.stats["plies_to_end"] = plies_to_end(score)
+        # The best move searched first next time, then the rest by this iteration's values.
+        moves = sorted(moves, key=lambda m: -partial[m]) if exact_root else [move] + [m for m in moves if m != move]
+        if not searcher.depth_cut or (is_decisive(score) and not exact_root):
+            break  # the whole tree was searched, or the result is proven: deeper changes nothing
+    result.nodes = searcher.nodes
+    result.stats["root_values"] = {m: round(to_utility(v), 6) for m, v in root_values.items()}
+    if tt is not None:
+        result.stats["tt_hit_rate"] = round(tt.hits / tt.probes, 4) if tt.probes else 0.0
+    return result

@@ -1,17 +1,26 @@
-"""The one entry point: `choose_move` dispatches a position to a searcher."""
+"""The one entry point: `choose_move` dispatches a position to a searcher.
+
+Which searcher runs: the configured algorithm where the game allows it; alpha-beta
+on a game with chance becomes expectimax and on a game of three or more players
+max^n (the substitution is recorded in the stats as ``requested``).
+"""
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from ai import alphabeta
 from ai.budget import Deadline
 from ai.types import SearchConfig, SearchResult
+from ai.weakening import is_weakened, pick
 from games.base import Game, State
 
 # Time kept back from the deadline for returning the move and sending it on.
 SAFETY_MARGIN_MS = 5.0
+
+Searcher = Callable[[Game, State, SearchConfig, Deadline, random.Random], SearchResult]
 
 
 def resolve_deadline(config: SearchConfig, deadline: Deadline | float | None) -> Deadline:
@@ -22,6 +31,41 @@ def resolve_deadline(config: SearchConfig, deadline: Deadline | float | None) ->
         return deadline
     remaining_ms = (deadline - time.time()) * 1000 - SAFETY_MARGIN_MS
     return Deadline.after_ms(remaining_ms)
+
+
+def algorithm_for(game: Game, algorithm: str) -> str:
+    """The searcher that runs `algorithm` on `game`."""
+    if algorithm in ("alphabeta", "expectimax") and game.num_players > 2:
+        return "maxn"
+    if algorithm == "alphabeta" and game.has_chance:
+        return "expectimax"
+    return algorithm
+
+
+def _alphabeta(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+    weakened = is_weakened(config.error_rate, config.temperature)
+    result = alphabeta.search(game, state, config, deadline, rng, exact_root=weakened)
+    if weakened:
+        values = result.stats.get("root_values", {})
+        immediate_win = result.stats.get("plies_to_end") == 1
+        move, why = pick(
+            values,
+            result.move,
+            error_rate=config.error_rate,
+            temperature=config.temperature,
+            max_utility=game.max_utility,
+            rng=rng,
+            immediate_win=immediate_win,
+        )
+        if move != result.move:
+            result.stats["best_move"] = result.move
+            result.move, result.value, result.pv = move, values[move], [move]
+        result.stats["choice"] = why
+    return result
+
+
+def _searchers() -> dict[str, Searcher]:
+    return {"alphabeta": _alphabeta}
 
 
 def choose_move(
@@ -36,10 +80,19 @@ def choose_move(
         raise ValueError("no legal moves: the game is over")
     rng = random.Random(config.seed)
     started = time.perf_counter()
-    if len(moves) == 1 or config.algorithm == "random":
-        result = SearchResult(move=rng.choice(moves), algorithm=config.algorithm)
+    algorithm = algorithm_for(game, config.algorithm)
+    if len(moves) == 1 or algorithm == "random":
+        result = SearchResult(move=rng.choice(moves) if len(moves) > 1 else moves[0], algorithm=algorithm)
+        if len(moves) == 1:
+            result.stats["forced"] = True
     else:
-        result = alphabeta.search(game, state, config, resolve_deadline(config, deadline), rng)
+        searcher = _searchers().get(algorithm, _alphabeta)
+        result = searcher(game, state, config, resolve_deadline(config, deadline), rng)
+        if result.move not in moves:  # never let a searcher's bug reach the match
+            result.stats["fallback_from"] = result.move
+            result.move = moves[0]
+    if algorithm != config.algorithm:
+        result.stats["requested"] = config.algorithm
     result.elapsed_ms = (time.perf_counter() - started) * 1000
     result.stats.setdefault("seed", config.seed)
     return result

@@ -1,0 +1,57 @@
+"""Evaluators: the game's heuristic, shaped by a play style (balanced, aggressive, defensive).
+
+A game that can split its heuristic into "my chances" and "their chances" provides
+``evaluate_terms(state, seat) -> (mine, theirs)``, both >= 0 in the scale of
+``evaluate``.  A style weighs the two: an aggressive bot values its own threats more
+than the opponent's, a defensive one the reverse.  Every game also gets a draw
+contempt: an aggressive bot scores a draw a little below zero (it plays on for the
+win), a defensive one a little above (it takes the safe half point).
+
+>>> from games import registry
+>>> game = registry.get("connect4")
+>>> ev = Evaluator(game, "aggressive")
+>>> ev.draw_value > -game.max_utility
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from games.base import Game, Seat, State
+
+STYLE_WEIGHTS: Final[dict[str, tuple[float, float]]] = {
+    "balanced": (1.0, 1.0),
+    "aggressive": (1.5, 0.7),  # own chances count more, the opponent's less
+    "defensive": (0.7, 1.5),
+}
+# A draw's value for the searching seat, as a fraction of max_utility.
+STYLE_CONTEMPT: Final[dict[str, float]] = {"balanced": 0.0, "aggressive": -0.1, "defensive": 0.05}
+
+
+@dataclass
+class Evaluator:
+    """Heuristic value of a live state for `seat`, in (-max_utility, max_utility)."""
+
+    game: Game
+    style: str = "balanced"
+
+    def __post_init__(self) -> None:
+        if self.style not in STYLE_WEIGHTS:
+            raise ValueError(f"unknown style {self.style!r}; known: {', '.join(STYLE_WEIGHTS)}")
+        self.mine_weight, self.theirs_weight = STYLE_WEIGHTS[self.style]
+        self.limit = 0.95 * self.game.max_utility
+        self.draw_value = STYLE_CONTEMPT[self.style] * self.game.max_utility
+        self._terms = getattr(self.game, "evaluate_terms", None) if self.style != "balanced" else None
+
+    def __call__(self, state: State, seat: Seat) -> float:
+        if self._terms is None:
+            return self.game.evaluate(state, seat)
+        mine, theirs = self._terms(state, seat)
+        value = self.mine_weight * mine - self.theirs_weight * theirs
+        return max(-self.limit, min(self.limit, value))
+
+    def vector(self, state: State) -> list[float]:
+        """One heuristic value per seat, for max^n: each seat's own view."""
+        return [self(state, seat) for seat in range(self.game.num_players)]

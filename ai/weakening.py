@@ -1,0 +1,78 @@
+"""Weaker play that still looks human (difficulty levels).
+
+The levers, all in `SearchConfig`:
+
+- ``max_depth``: a shallow bot misses deep threats and long combinations, the way a
+  beginner does, while still seeing what is right in front of it;
+- ``error_rate``: the chance, per move, of a slip: the bot plays a plausible second
+  choice instead of its best move;
+- ``temperature``: a softmax over the root values (in units of ``max_utility``).
+
+What a slip never does is throw the game away: moves that the search proves lose,
+or that fall far below the best value (``BLUNDER_MARGIN``), are not candidates, and a
+win on the very next move is always taken.  A "missed win" is a deep win passed over
+for a sound move, which is the mistake people actually make.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Final
+
+from games.base import Move
+
+BLUNDER_MARGIN: Final = 0.5  # fraction of max_utility a slip may give away, at most
+SLIP_TEMPERATURE: Final = 0.1
+
+
+def is_weakened(error_rate: float, temperature: float) -> bool:
+    return error_rate > 0 or temperature > 0
+
+
+def softmax_choice(values: dict[Move, float], temperature: float, rng: random.Random) -> Move:
+    """A move drawn with probability proportional to exp(value / temperature)."""
+    moves = list(values)
+    top = max(values.values())
+    weights = [math.exp((values[m] - top) / temperature) for m in moves]
+    return rng.choices(moves, weights)[0]
+
+
+def sane_moves(values: dict[Move, float], max_utility: float, decisive: float) -> dict[Move, float]:
+    """The moves a human-looking slip may choose: no proven losses, nothing far worse than the best."""
+    best = max(values.values())
+    floor = best - BLUNDER_MARGIN * max_utility
+    out = {m: v for m, v in values.items() if v >= floor or v > decisive}
+    if best > -decisive:
+        out = {m: v for m, v in out.items() if v > -decisive}
+    return out or {m: v for m, v in values.items() if v == best}
+
+
+def pick(
+    values: dict[Move, float],
+    best: Move,
+    *,
+    error_rate: float,
+    temperature: float,
+    max_utility: float,
+    rng: random.Random,
+    immediate_win: bool = False,
+) -> tuple[Move, str]:
+    """The move a weakened bot plays, and why ("best", "slip", "temperature").
+
+    `values` are root values on the utility scale (proven wins and losses near
+    +/- max_utility and beyond `0.9 * max_utility`).
+    """
+    if immediate_win or not values or not is_weakened(error_rate, temperature):
+        return best, "best"
+    decisive = 0.95 * max_utility
+    candidates = sane_moves(values, max_utility, decisive)
+    # Proven wins all look alike to a player who cannot see that far: clip them to a "good" value.
+    shown = {m: max(-decisive, min(decisive, v)) for m, v in candidates.items()}
+    if error_rate > 0 and rng.random() < error_rate:
+        others = {m: v for m, v in shown.items() if m != best}
+        if others:
+            return softmax_choice(others, SLIP_TEMPERATURE * max_utility, rng), "slip"
+    if temperature > 0:
+        return softmax_choice(shown, temperature * max_utility, rng), "temperature"
+    return best, "best"

@@ -1,0 +1,72 @@
+"""ai.solve: exact values for tic-tac-toe and the published Connect Four test positions."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from conftest import exact_value
+
+import ai
+from ai.connect4_solver import Connect4Solver
+from games import registry
+
+# shared/ sits beside the repository (DESIGN: ../shared/data/connect4).
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4"
+CONNECT4 = registry.get("connect4")
+TICTACTOE = registry.get("tictactoe")
+
+
+def load(name: str) -> list[tuple[str, int]]:
+    if not DATA.is_dir():
+        pytest.skip("the Connect Four solver test sets (shared/data/connect4) are not here")
+    lines = (DATA / name).read_text().split("\n")
+    return [(moves, int(score)) for moves, score in (line.split() for line in lines if line.strip())]
+
+
+@pytest.mark.parametrize("name", ["Test_L3_R1", "Test_L2_R1"])
+def test_connect4_sample_of_the_solver_test_sets(name):
+    for moves, score in random.Random(1).sample(load(name), 25):
+        assert ai.solve(CONNECT4, CONNECT4.from_moves(moves)) == score, moves
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["Test_L3_R1", "Test_L2_R1"])
+def test_connect4_every_position_of_the_solver_test_sets(name):
+    for moves, score in load(name):
+        assert ai.solve(CONNECT4, CONNECT4.from_moves(moves)) == score, moves
+
+
+def test_connect4_score_convention_on_small_cases():
+    # The side to move wins with its next stone after 37 stones: (43 - 37) // 2 = 3.
+    state = CONNECT4.from_moves("7422341735647741166133573473242566")
+    assert ai.solve(CONNECT4, state) == 1
+    won = CONNECT4.from_moves("4455667")  # the first player has just won
+    assert ai.solve(CONNECT4, won) < 0
+
+
+def test_connect4_move_scores_agree_with_the_position_score():
+    state = CONNECT4.from_moves("2252576253462244111563365343671351441")
+    scores = Connect4Solver().move_scores(state)
+    assert max(scores.values()) == ai.solve(CONNECT4, state) == -1
+
+
+def test_tictactoe_is_a_draw_and_values_agree_with_minimax():
+    assert ai.solve(TICTACTOE, TICTACTOE.initial_state()) == 0
+    rng = random.Random(5)
+    memo: dict = {}
+    for _ in range(40):
+        state = TICTACTOE.initial_state()
+        for _ in range(rng.randint(1, 7)):
+            if TICTACTOE.is_terminal(state):
+                break
+            state = TICTACTOE.apply(state, rng.choice(TICTACTOE.legal_moves(state)))
+        if not TICTACTOE.is_terminal(state):
+            assert ai.solve(TICTACTOE, state) == exact_value(TICTACTOE, state, memo)
+
+
+def test_solve_refuses_games_it_cannot_solve(tree_game):
+    game = tree_game([[1, 2], [3]], chance_depths=[1])
+    with pytest.raises(ValueError, match="chance"):
+        ai.solve(game, ())
