@@ -28,6 +28,9 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # Where the match came from: "play" on the site, "selfplay" (or a dataset's own name) from
+    # `manage.py selfplay`, so research exports can take generated games in or leave them out.
+    source = models.SlugField(max_length=40, default="play", db_index=True)
 
     class Meta:
         ordering = ["-created_at"]
