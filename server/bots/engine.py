@@ -7,7 +7,7 @@ Celery workers and tests can run the very same function.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import ai
@@ -28,6 +28,8 @@ class BotTurn:
     config: dict[str, Any]  # ai.SearchConfig fields
     deadline: float  # epoch seconds
     queued_at: float  # epoch seconds
+    min_think_ms: int = 0  # a human-like pause: the move is not shown sooner than this
+    notes: dict[str, Any] = field(default_factory=dict)  # recorded with the move's stats
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -40,6 +42,9 @@ def compute_move(turn: BotTurn) -> dict[str, Any]:
     state = game.from_json(turn.state)
     config = ai.SearchConfig(**turn.config)
     result = ai.choose_move(game, state, config, deadline=turn.deadline)
+    pause_until = min(turn.queued_at + turn.min_think_ms / 1000, turn.deadline)
+    if time.time() < pause_until:
+        time.sleep(pause_until - time.time())
     finished = time.time()
     stats = result.to_json()
     stats.update(
@@ -48,6 +53,7 @@ def compute_move(turn: BotTurn) -> dict[str, Any]:
         deadline_slack_ms=round((turn.deadline - finished) * 1000, 1),
         seed=config.seed,
         engine=ENGINE_VERSION,
+        **turn.notes,
     )
     return stats
 

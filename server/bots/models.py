@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 
 import ai
 from games import registry
+
+OPPONENT_MODEL_PATTERN = r"^(uniform|adaptive|epsilon:(0(\.\d+)?|1(\.0+)?)|softmax:\d+(\.\d+)?)$"
+OPPONENT_MODEL_HELP = "uniform, epsilon:P (best reply with probability P), softmax:T (temperature T) or adaptive"
 
 
 def validate_game_id(value: str) -> None:
@@ -28,17 +31,55 @@ class BotProfile(models.Model):
     slug = models.SlugField(max_length=60, unique=True)
     game = models.CharField(max_length=40, validators=[validate_game_id])
     name = models.CharField(max_length=60)
-    level = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(10)])
+    level = models.PositiveSmallIntegerField(
+        validators=[MaxValueValidator(10)], help_text="0 is the random mover; 1 Beginner to 5 Master"
+    )
     algorithm = models.CharField(max_length=20, choices=ALGORITHMS)
     time_budget_ms = models.PositiveIntegerField(
         default=1000, validators=[MinValueValidator(50), MaxValueValidator(30_000)]
     )
-    max_depth = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(64)])
-    error_rate = models.FloatField(default=0.0, validators=[MinValueValidator(0.0), MaxValueValidator(1.0)])
+    max_depth = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(64)],
+        help_text="plies; empty: no cap",
+    )
+    max_iterations = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(10), MaxValueValidator(10_000_000)],
+        help_text="MCTS simulations per move; empty: as many as the budget allows",
+    )
+    error_rate = models.FloatField(
+        default=0.0,
+        validators=[MinValueValidator(0.0), MaxValueValidator(0.9)],
+        help_text="chance per move of a plausible second-best move (never a thrown-away piece)",
+    )
+    temperature = models.FloatField(
+        default=0.0,
+        validators=[MinValueValidator(0.0), MaxValueValidator(5.0)],
+        help_text="softmax over the root values; 0 always plays the best",
+    )
     style = models.CharField(max_length=20, choices=STYLES, default="balanced")
+    opponent_model = models.CharField(
+        max_length=30,
+        blank=True,
+        validators=[RegexValidator(OPPONENT_MODEL_PATTERN, OPPONENT_MODEL_HELP)],
+        help_text=f"expectimax only: {OPPONENT_MODEL_HELP}",
+    )
+    search_options = models.JSONField(default=dict, blank=True, help_text='e.g. {"paranoid": true} for max^n')
+    min_think_ms = models.PositiveIntegerField(
+        default=0, help_text="a human-like minimum time before the move is shown; at most the budget"
+    )
+    adaptive = models.BooleanField(
+        default=False, help_text="adjusts its strength so that each player scores about half against it"
+    )
     description = models.TextField(blank=True)
     rating = models.FloatField(null=True, blank=True, help_text="Measured Elo; the random mover is 0.")
-    listed = models.BooleanField(default=True)
+    rating_low = models.FloatField(null=True, blank=True, help_text="95% confidence interval, low end")
+    rating_high = models.FloatField(null=True, blank=True, help_text="95% confidence interval, high end")
+    rated_games = models.PositiveIntegerField(default=0, help_text="calibration games behind the rating")
+    listed = models.BooleanField(default=True, help_text="shown in the lobby and /api/bots/")
 
     is_ai = True  # disclosure is not configurable (DESIGN §6.1)
 
@@ -49,23 +90,26 @@ class BotProfile(models.Model):
         return f"{self.name} (AI, level {self.level})"
 
     def clean(self) -> None:
-        try:
-            self.search_config()
-        except ValueError as exc:
-            raise ValidationError(str(exc)) from None
-        game = registry.get(self.game) if self.game else None
-        if game and self.algorithm == "maxn" and game.num_players < 3:
-            raise ValidationError({"algorithm": "max^n is for games of three or more players"})
+        errors = profile_problems(self)
+        if errors:
+            raise ValidationError(errors)
 
     def search_config(self, seed: int | None = None) -> ai.SearchConfig:
-        return ai.SearchConfig(
-            algorithm=self.algorithm,
-            time_budget_ms=self.time_budget_ms,
-            max_depth=self.max_depth,
-            error_rate=self.error_rate,
-            style=self.style,
-            seed=seed,
-        )
+        return ai.SearchConfig(seed=seed, **self.search_fields())
+
+    def search_fields(self) -> dict[str, Any]:
+        """The `ai.SearchConfig` fields this profile sets."""
+        return {
+            "algorithm": self.algorithm,
+            "time_budget_ms": self.time_budget_ms,
+            "max_depth": self.max_depth,
+            "max_iterations": self.max_iterations,
+            "error_rate": self.error_rate,
+            "temperature": self.temperature,
+            "style": self.style,
+            "opponent_model": self.opponent_model or None,
+            "options": dict(self.search_options or {}),
+        }
 
     def snapshot(self) -> dict[str, Any]:
         """The whole configuration, as kept with each seat it plays (for logs and exports)."""
@@ -74,10 +118,57 @@ class BotProfile(models.Model):
             "name": self.name,
             "game": self.game,
             "level": self.level,
-            "algorithm": self.algorithm,
-            "time_budget_ms": self.time_budget_ms,
-            "max_depth": self.max_depth,
-            "error_rate": self.error_rate,
-            "style": self.style,
+            **self.search_fields(),
+            "min_think_ms": self.min_think_ms,
+            "adaptive": self.adaptive,
             "rating": self.rating,
+            "is_ai": True,
         }
+
+
+class AdaptiveStrength(models.Model):
+    """How hard an adaptive bot plays against one player; see `server.bots.adaptive`."""
+
+    profile = models.ForeignKey(BotProfile, on_delete=models.CASCADE, related_name="strengths")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+")
+    strength = models.FloatField(default=0.5)
+    games = models.PositiveIntegerField(default=0)
+    player_score = models.FloatField(default=0.0, help_text="the player's points against this bot")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["profile", "player"], name="one_strength_per_pair")]
+
+    def __str__(self) -> str:
+        return f"{self.profile.slug} vs {self.player_id}: {self.strength:.2f}"
+
+
+def profile_problems(profile: BotProfile) -> dict[str, str]:
+    """What is wrong with a profile's settings, by field, in words an admin can act on."""
+    errors: dict[str, str] = {}
+    try:
+        game = registry.get(profile.game)
+    except KeyError as exc:
+        return {"game": str(exc.args[0])}
+    algorithm = profile.algorithm
+    if algorithm == "maxn" and game.num_players < 3:
+        errors["algorithm"] = f"max^n is for games of three or more players; {game.name} has {game.num_players}"
+    if algorithm == "alphabeta" and game.num_players > 2:
+        errors["algorithm"] = f"alpha-beta is for two players; use max^n (or paranoid) for {game.name}"
+    if algorithm == "alphabeta" and game.has_chance:
+        errors["algorithm"] = f"{game.name} has dice: use expectimax or MCTS"
+    if algorithm == "expectimax" and not profile.opponent_model and not game.has_chance:
+        errors["opponent_model"] = "expectimax needs an opponent model (or a game with chance)"
+    if profile.opponent_model and algorithm != "expectimax":
+        errors["opponent_model"] = "only expectimax uses an opponent model"
+    if profile.max_iterations and algorithm != "mcts":
+        errors["max_iterations"] = "only MCTS counts iterations; cap other searchers by depth"
+    if profile.min_think_ms > profile.time_budget_ms:
+        errors["min_think_ms"] = "the minimum think time cannot exceed the time budget"
+    if not isinstance(profile.search_options, dict):
+        errors["search_options"] = "a JSON object, such as {}"
+    if not errors:
+        try:
+            profile.search_config()
+        except (TypeError, ValueError) as exc:
+            errors["algorithm"] = str(exc)
+    return errors

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.dispatch import receiver
 
 from server.bots.runners import queue_bot_turn
-from server.bots.services import bot_turn_announce, deadline_for
+from server.bots.services import adaptive_strengths_update, bot_turn_announce, deadline_for
 from server.matches.models import Match, Seat
-from server.matches.signals import turn_started
+from server.matches.signals import match_finished, turn_started
 
 
 @receiver(turn_started, sender=Match, dispatch_uid="bots.queue_on_turn")
@@ -18,3 +18,8 @@ def queue_when_bot_to_move(sender, match_id: int, ply: int, seat: int, **kwargs)
     queued_at, deadline = deadline_for(bot)
     bot_turn_announce(match_id, bot, ply)
     queue_bot_turn(match_id, ply, queued_at, deadline)
+
+
+@receiver(match_finished, sender=Match, dispatch_uid="bots.adapt_on_finish")
+def adapt_after_match(sender, match_id: int, **kwargs) -> None:
+    adaptive_strengths_update(match_id)

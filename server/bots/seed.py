@@ -4,37 +4,128 @@ from __future__ import annotations
 
 from typing import Any
 
+LEVEL_NAMES = {1: "Beginner", 2: "Casual", 3: "Intermediate", 4: "Advanced", 5: "Master"}
+
+
+def _bot(
+    game: str, level: int, name: str, algorithm: str, budget: int, description: str, slug: str = "", **settings: Any
+) -> dict[str, Any]:
+    """A profile; slugs are public and stable (links, exports), so an existing one is kept as is."""
+    slug = slug or (f"{game}-{LEVEL_NAMES[level].lower()}" if level else f"{game}-random")
+    return dict(slug=slug, game=game, name=name, level=level, algorithm=algorithm,
+                time_budget_ms=budget, description=description, **settings)  # fmt: skip
+
+
+def _random(game: str) -> dict[str, Any]:
+    """Level 0 and the rating anchor (Elo 0): a first opponent for learning the rules."""
+    return _bot(game, 0, "Random mover", "random", 100, "Plays a uniformly random legal move.")
+
+
+def _adaptive(game: str, name: str, algorithm: str, budget: int, **settings: Any) -> dict[str, Any]:
+    spec = _bot(game, 3, name, algorithm, budget,
+                "Adapts to you: it plays stronger after you win and eases off after you lose, within a match "
+                "and across matches, so that you score about half against it.", adaptive=True, **settings)  # fmt: skip
+    spec["slug"] = f"{game}-adaptive"
+    return spec
+
+
+# Levels differ in what makes a bot strong: how deep it looks, how long it thinks, how
+# often it slips, and which search it runs.  Ratings are measured by `manage.py calibrate`.
 PROFILES: list[dict[str, Any]] = [
-    # --- tic-tac-toe ---
-    dict(slug="tictactoe-random", game="tictactoe", name="Pip", level=1, algorithm="random", time_budget_ms=300,
-         description="Plays any free cell at random. A first opponent for learning the rules."),
-    dict(slug="tictactoe-shallow", game="tictactoe", name="Tess", level=2, algorithm="alphabeta",
-         time_budget_ms=300, max_depth=2,
-         description="Looks two moves ahead: takes a win and blocks yours, but misses forks."),
-    dict(slug="tictactoe-perfect", game="tictactoe", name="Nova", level=3, algorithm="alphabeta",
-         time_budget_ms=500,
-         description="Searches the whole game tree with alpha-beta: it never loses."),
-    # --- connect four ---
-    dict(slug="connect4-random", game="connect4", name="Dot", level=1, algorithm="random", time_budget_ms=300,
-         description="Drops its stones in random columns."),
-    dict(slug="connect4-shallow", game="connect4", name="Rook", level=2, algorithm="alphabeta",
-         time_budget_ms=300, max_depth=2,
-         description="Alpha-beta two plies deep: finishes a line and blocks an open three, little more."),
-    dict(slug="connect4-medium", game="connect4", name="Vega", level=3, algorithm="alphabeta",
-         time_budget_ms=500, max_depth=5,
-         description="Alpha-beta five plies deep with a threat-counting evaluation."),
-    dict(slug="connect4-deep", game="connect4", name="Orion", level=4, algorithm="alphabeta",
-         time_budget_ms=1500,
-         description="Alpha-beta as deep as 1.5 seconds allow, with iterative deepening."),
+    # --- tic-tac-toe: alpha-beta; depth and slips make the levels ---
+    _random("tictactoe"),
+    _bot("tictactoe", 1, "Pip", "alphabeta", 200, "Looks one move ahead: takes a win it sees, "
+         "but often misses your threats.", max_depth=1, error_rate=0.5),
+    _bot("tictactoe", 2, "Tess", "alphabeta", 200, "Looks two moves ahead: wins and blocks, but falls "
+         "for forks.", slug="tictactoe-shallow", max_depth=2, error_rate=0.3),
+    _bot("tictactoe", 3, "Milo", "alphabeta", 200, "Looks three moves ahead and seldom slips.",
+         max_depth=3, error_rate=0.15),
+    _bot("tictactoe", 4, "Ada", "alphabeta", 300, "Looks five moves ahead; sees most forks coming.",
+         max_depth=5, error_rate=0.05),
+    _bot("tictactoe", 5, "Nova", "alphabeta", 500, "Searches the whole game tree: it never loses.",
+         slug="tictactoe-perfect"),
+    _adaptive("tictactoe", "Coach Tic", "alphabeta", 300),
+    # --- connect four: alpha-beta with iterative deepening ---
+    _random("connect4"),
+    _bot("connect4", 1, "Dot", "alphabeta", 200, "Looks two plies ahead and slips often: "
+         "finishes a line, sometimes misses your open three.", slug="connect4-shallow", max_depth=2,
+         error_rate=0.3),
+    _bot("connect4", 2, "Rook", "alphabeta", 300, "Looks four plies ahead, slips now and then.",
+         max_depth=4, error_rate=0.1),
+    _bot("connect4", 3, "Vega", "alphabeta", 500, "Looks six plies ahead with a threat-counting evaluation.",
+         slug="connect4-medium", max_depth=6),
+    _bot("connect4", 4, "Orion", "alphabeta", 1000, "Alpha-beta as deep as one second allows, with a "
+         "transposition table and killer moves.", slug="connect4-deep"),
+    _bot("connect4", 5, "Polaris", "alphabeta", 2000, "Alpha-beta for two seconds a move, and exact "
+         "endgames: late in the game it plays perfectly."),
+    _adaptive("connect4", "Coach Four", "alphabeta", 500),
+    # --- othello: alpha-beta with a mobility/corner evaluation, MCTS in the middle ---
+    _random("othello"),
+    _bot("othello", 1, "Pebble", "alphabeta", 200, "Greedy: looks one move ahead, likes flipping "
+         "many discs.", max_depth=1, error_rate=0.3, style="aggressive"),
+    _bot("othello", 2, "Marble", "alphabeta", 300, "Looks two moves ahead and values corners.", max_depth=2),
+    _bot("othello", 3, "Onyx", "mcts", 700, "Monte Carlo tree search: plays out thousands of games "
+         "with a corner-loving rollout policy."),
+    _bot("othello", 4, "Jade", "alphabeta", 1000, "Alpha-beta four or more moves deep on mobility, corners, "
+         "stability and parity.", max_depth=6),
+    _bot("othello", 5, "Obsidian", "alphabeta", 2000, "Alpha-beta as deep as two seconds allow."),
+    _adaptive("othello", "Coach Disc", "alphabeta", 500, max_depth=4),
+    # --- backgammon: expectiminimax over the dice ---
+    _random("backgammon"),
+    _bot("backgammon", 1, "Dice", "expectimax", 200, "Takes the play that looks best right now and slips "
+         "often.", max_depth=1, error_rate=0.3),
+    _bot("backgammon", 2, "Checker", "expectimax", 300, "Weighs the play that looks best now: pips, blots, "
+         "made points.", max_depth=1),
+    _bot("backgammon", 3, "Prime", "mcts", 1000, "Monte Carlo search with chance nodes: rolls out games "
+         "to judge a play."),
+    _bot("backgammon", 4, "Gammon", "expectimax", 1500, "Expectiminimax one roll ahead: averages over all "
+         "21 rolls of yours and picks your opponent's best reply.", max_depth=2),
+    _bot("backgammon", 5, "Backgammon Master", "expectimax", 3000, "Expectiminimax one roll ahead with "
+         "more time for a finer evaluation.", max_depth=3),
+    _adaptive("backgammon", "Coach Pips", "expectimax", 500, max_depth=2),
+    # --- chinese checkers (three players): max^n, paranoid and MCTS ---
+    _random("chinese-checkers"),
+    _bot("chinese-checkers", 1, "Hop", "maxn", 200, "Takes the longest hop it sees and slips often.",
+         max_depth=1, error_rate=0.3),
+    _bot("chinese-checkers", 2, "Skip", "maxn", 300, "Max^n one round deep: each player maximises their own "
+         "progress.", max_depth=1),
+    _bot("chinese-checkers", 3, "Leap", "maxn", 600, "Max^n three plies deep: sees the others' replies.",
+         max_depth=3),
+    _bot("chinese-checkers", 4, "Vault", "maxn", 1000, "Paranoid search: assumes both others play against "
+         "it, and still makes progress.", max_depth=3, search_options={"paranoid": True}),
+    _bot("chinese-checkers", 5, "Comet", "mcts", 2000, "Monte Carlo tree search with max^n backups and "
+         "distance-guided rollouts."),
+    _adaptive("chinese-checkers", "Coach Star", "maxn", 500, max_depth=3),
+    # --- chinese checkers for two ---
+    _random("chinese-checkers-2"),
+    _bot("chinese-checkers-2", 1, "Hop", "alphabeta", 200, "Takes the longest hop it sees and slips often.",
+         max_depth=1, error_rate=0.3),
+    _bot("chinese-checkers-2", 2, "Skip", "alphabeta", 300, "Looks two plies ahead.", max_depth=2),
+    _bot("chinese-checkers-2", 3, "Leap", "alphabeta", 600, "Looks four plies ahead.", max_depth=4),
+    _bot("chinese-checkers-2", 4, "Vault", "mcts", 1000, "Monte Carlo tree search with distance-guided "
+         "rollouts."),
+    _bot("chinese-checkers-2", 5, "Comet", "alphabeta", 2000, "Alpha-beta as deep as two seconds allow."),
+    _adaptive("chinese-checkers-2", "Coach Star", "alphabeta", 500, max_depth=4),
 ]  # fmt: skip
 
-FIELDS = ("game", "name", "level", "algorithm", "time_budget_ms", "max_depth", "error_rate", "style", "description")
+# Every seeded setting is written, so re-seeding resets a profile's search to the catalogue's.
+SETTING_DEFAULTS: dict[str, Any] = dict(
+    max_depth=None, max_iterations=None, error_rate=0.0, temperature=0.0, style="balanced", opponent_model="",
+    search_options={}, min_think_ms=0, adaptive=False,
+)  # fmt: skip
 
 
 def seed_profiles(bot_profile_model) -> int:
-    """Create or update the seeded profiles (admins' ratings and listing choices are kept)."""
+    """Create or update the seeded profiles; measured ratings and admins' listing choices are kept.
+
+    Works with a migration's historical model too: fields it does not have yet are skipped.
+    """
+    known = {f.name for f in bot_profile_model._meta.get_fields()}
     for spec in PROFILES:
-        defaults = {k: spec.get(k) for k in FIELDS if k in spec}
-        defaults.setdefault("max_depth", None)
-        bot_profile_model.objects.update_or_create(slug=spec["slug"], defaults=defaults)
+        settings = {**SETTING_DEFAULTS, **spec}
+        defaults = {k: v for k, v in settings.items() if k in known and k not in ("slug", "listed")}
+        profile, created = bot_profile_model.objects.update_or_create(slug=spec["slug"], defaults=defaults)
+        if created and "listed" in known:
+            profile.listed = spec.get("listed", True)
+            profile.save(update_fields=["listed"])
     return len(PROFILES)

@@ -6,6 +6,7 @@ nothing, and a move computed for a position that is no longer current is dropped
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import time
@@ -15,8 +16,11 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+import ai
 from games import registry
+from server.bots import adaptive
 from server.bots.engine import BotTurn, compute_move
+from server.bots.models import AdaptiveStrength
 from server.matches import broadcast
 from server.matches.errors import MatchError
 from server.matches.models import Match, Seat
@@ -24,7 +28,8 @@ from server.matches.services import submit_move
 
 log = logging.getLogger("plyground.bots")
 
-CONFIG_FIELDS = ("algorithm", "time_budget_ms", "max_depth", "error_rate", "style")
+# The `ai.SearchConfig` fields a seat's bot snapshot carries (the seed is set per turn).
+CONFIG_FIELDS = tuple(f.name for f in dataclasses.fields(ai.SearchConfig) if f.name != "seed")
 
 
 def turn_seed(match_id: int, ply: int) -> int:
@@ -49,7 +54,48 @@ def bot_turn_prepare(match_id: int, ply: int, deadline: float, queued_at: float)
     snapshot = seat.bot_snapshot or {}
     config = {k: snapshot[k] for k in CONFIG_FIELDS if k in snapshot}
     config["seed"] = turn_seed(match_id, ply)
-    return BotTurn(match_id, ply, seat.index, match.game, match.state, config, deadline, queued_at)
+    notes: dict[str, Any] = {}
+    if snapshot.get("adaptive"):
+        strength = adaptive_strength_now(match, seat)
+        config = adaptive.config_for(config, strength)
+        notes["adaptive_strength"] = round(strength, 3)
+    min_think = min(snapshot.get("min_think_ms") or 0, snapshot.get("time_budget_ms") or 0)
+    return BotTurn(match_id, ply, seat.index, match.game, match.state, config, deadline, queued_at, min_think, notes)
+
+
+def adaptive_strength_now(match: Match, seat: Seat) -> float:
+    """The strength against the match's human opponent, eased or tightened by the bot's last evaluation."""
+    opponent = match.seats.filter(kind=Seat.Kind.HUMAN, player__isnull=False).first()
+    stored = None
+    if opponent is not None and seat.bot_profile_id is not None:
+        stored = AdaptiveStrength.objects.filter(profile_id=seat.bot_profile_id, player_id=opponent.player_id).first()
+    strength = stored.strength if stored else adaptive.clamp(0.5)
+    last = match.moves.filter(seat=seat.index).order_by("-ply").values_list("stats", flat=True).first()
+    last_value = (last or {}).get("value") if isinstance(last, dict) else None
+    return adaptive.in_match_strength(strength, last_value, registry.get(match.game).max_utility)
+
+
+def adaptive_strengths_update(match_id: int) -> int:
+    """After a match: move each adaptive bot's strength against each human it played."""
+    match = Match.objects.filter(pk=match_id, status=Match.Status.FINISHED).first()
+    if match is None or not match.result or not match.result.get("returns"):
+        return 0
+    returns = match.result["returns"]
+    seats = list(match.seats.all())
+    bots = [s for s in seats if s.kind == Seat.Kind.BOT and (s.bot_snapshot or {}).get("adaptive") and s.bot_profile_id]
+    humans = [s for s in seats if s.kind == Seat.Kind.HUMAN and s.player_id]
+    updated = 0
+    for bot in bots:
+        for human in humans:
+            diff = returns[human.index] - returns[bot.index]
+            score = 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
+            row, _ = AdaptiveStrength.objects.get_or_create(profile_id=bot.bot_profile_id, player_id=human.player_id)
+            row.strength = adaptive.strength_after(row.strength, score)
+            row.games += 1
+            row.player_score += score
+            row.save()
+            updated += 1
+    return updated
 
 
 def bot_turn_finish(turn: BotTurn, stats: dict[str, Any]) -> bool:

@@ -30,7 +30,7 @@ from server.matches.errors import (
 )
 from server.matches.models import Match, MatchEvent, Move, Seat
 from server.matches.selectors import by_json, match_summary_json, seat_json
-from server.matches.signals import turn_started
+from server.matches.signals import match_finished, turn_started
 from server.players.models import Player
 
 _dice = secrets.SystemRandom()  # chance events are rolled from a secure source
@@ -240,6 +240,8 @@ def _finish(match: Match, result: dict[str, Any]) -> None:
     match.result = result
     _record(match, {"type": "game_over", "result": result, "status": match.status})
     _after_commit_lobby(match)
+    match_id = match.pk
+    transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
 
 
 # --- events ---------------------------------------------------------------------

@@ -8,3 +8,6 @@ from django.dispatch import Signal
 # Sent after commit whenever a live match has a new seat to move.
 # kwargs: match_id, ply, seat
 turn_started = Signal()
+
+# Sent after commit when a match ends (finished or aborted).  kwargs: match_id
+match_finished = Signal()

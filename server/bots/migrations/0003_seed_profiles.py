@@ -8,6 +8,6 @@ def seed(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("bots", "0001_initial")]
+    dependencies = [("bots", "0002_search_settings_and_adaptive_strength")]
 
     operations = [migrations.RunPython(seed, migrations.RunPython.noop)]
