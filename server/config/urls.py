@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 from server.bots.api import BotListView
 from server.matches.api import GameListView, MatchDetailView, MatchJoinView, MatchListView, MatchResignView
 from server.players.api import GuestView, MeView
+from server.research.api import GamesExportView, MovesExportView
 
 api = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -16,6 +17,8 @@ api = [
     path("matches/<int:match_id>/", MatchDetailView.as_view(), name="match-detail"),
     path("matches/<int:match_id>/join/", MatchJoinView.as_view(), name="match-join"),
     path("matches/<int:match_id>/resign/", MatchResignView.as_view(), name="match-resign"),
+    path("exports/games.jsonl", GamesExportView.as_view(), name="export-games"),
+    path("exports/moves.csv", MovesExportView.as_view(), name="export-moves"),
 ]
 
 urlpatterns = [

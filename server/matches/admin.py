@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from server.matches.models import Match, MatchEvent, Move, Seat
+from server.research.admin import export_selected_matches
 
 
 class SeatInline(admin.TabularInline):
@@ -24,10 +25,11 @@ class MatchAdmin(admin.ModelAdmin):
     """Matches are changed only through the move path; the admin reads them."""
 
     list_display = ["id", "game", "status", "ply", "created_at", "finished_at"]
-    list_filter = ["game", "status"]
+    list_filter = ["game", "status", "source"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in Match._meta.fields]
     inlines = [SeatInline, MoveInline]
+    actions = [export_selected_matches]
 
     def has_add_permission(self, request) -> bool:
         return False

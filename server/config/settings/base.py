@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "server.matches",
     "server.bots",
     "server.lobby",
+    "server.research",
     "frontend",
 ]
 
