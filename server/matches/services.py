@@ -46,12 +46,17 @@ class SeatRequest:
 
 
 @transaction.atomic
-def match_create(game_id: str, seats: list[SeatRequest], creator: Player | None) -> Match:
-    """A new match; `creator` takes the first human seat.  Starts at once if no seat is open."""
+def match_create(game_id: str, seats: list[SeatRequest], creator: Player | None, source: str = "play") -> Match:
+    """A new match; `creator` takes the first human seat.  Starts at once if no seat is open.
+
+    `source` says where it came from ("play" on the site; "selfplay", "calibration", ...).
+    """
     game = registry.get(game_id)
     if len(seats) != game.num_players:
         raise BadMessage(f"{game.name} is played by {game.num_players} seats, not {len(seats)}")
-    match = Match.objects.create(game=game_id, state=game.to_json(game.initial_state()), created_by=creator)
+    match = Match.objects.create(
+        game=game_id, state=game.to_json(game.initial_state()), created_by=creator, source=source
+    )
     creator_seated = False
     for index, request in enumerate(seats):
         seat = Seat(match=match, index=index, kind=request.kind)

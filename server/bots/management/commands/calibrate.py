@@ -1,0 +1,80 @@
+"""``python manage.py calibrate --game connect4 [--games N] [--profiles a,b,...]``"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from games import registry
+from server.bots import calibration
+
+LADDER_MIN_SCORE = 0.65
+
+
+class Command(BaseCommand):
+    help = (
+        "Play a round-robin of bot-vs-bot matches through the normal match path (alternating seats), "
+        "fit Elo ratings by maximum likelihood anchored at the random mover (0), and store them. "
+        "Resumable: games already played count."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--game", required=True)
+        parser.add_argument("--games", type=int, default=20, help="games per pairing and seat order")
+        parser.add_argument("--profiles", default="", help="comma-separated slugs (default: the listed ladder)")
+        parser.add_argument("--concurrency", type=int, default=settings.BOT_POOL_SIZE)
+        parser.add_argument("--fit-only", action="store_true", help="rate the games already played")
+
+    def handle(self, *args, **options):
+        try:
+            registry.get(options["game"])
+            slugs = [s for s in options["profiles"].split(",") if s]
+            profiles = calibration.profiles_for(options["game"], slugs)
+        except (KeyError, ValueError) as exc:
+            raise CommandError(str(exc.args[0])) from None
+        anchors = [p for p in profiles if p.algorithm == "random"]
+        if not anchors:
+            raise CommandError("the round-robin needs a random mover: it is the rating anchor (Elo 0)")
+        if len(profiles) < 2:
+            raise CommandError("a round-robin needs two profiles or more")
+        if not options["fit_only"]:
+            self.play(profiles, options["games"], options["concurrency"])
+        self.report(profiles, anchors[0].slug)
+
+    def play(self, profiles, games, concurrency) -> None:
+        names = ", ".join(p.slug for p in profiles)
+        self.stderr.write(f"round-robin of {names}: {games} games per pairing and seat order ({settings.BOT_RUNNER})")
+        started, last = time.monotonic(), [0.0]
+
+        def progress(done: int, total: int) -> None:
+            now = time.monotonic()
+            if now - last[0] >= 2 or done == total:
+                last[0] = now
+                rate = done / max(now - started, 1e-9)
+                self.stderr.write(f"\r  {done}/{total} games  ({rate:.2f}/s)", ending="")
+                sys.stderr.flush()
+
+        calibration.run_round_robin(profiles, games, concurrency, progress)
+        self.stderr.write("")
+
+    def report(self, profiles, anchor: str) -> None:
+        try:
+            ratings = calibration.fit_and_store(profiles, anchor)
+        except ValueError as exc:
+            raise CommandError(f"cannot rate yet: {exc}") from None
+        self.stdout.write(f"{'profile':28} {'level':>5} {'Elo':>7} {'95% interval':>17} {'games':>6}")
+        level = {p.slug: p.level for p in profiles}
+        for r in ratings:
+            self.stdout.write(
+                f"{r.player:28} {level[r.player]:>5} {r.elo:7.0f} {r.low:8.0f} to {r.high:5.0f} {r.games:6}"
+            )
+        table = calibration.head_to_head(profiles)
+        ladder = sorted(profiles, key=lambda p: p.level)
+        self.stdout.write("\nladder (each level against the one below, seats combined):")
+        for lower, upper in zip(ladder, ladder[1:], strict=False):
+            games, score = table.get((upper.slug, lower.slug), (0, 0.0))
+            verdict = "ok" if score >= LADDER_MIN_SCORE else "below 65%"
+            self.stdout.write(f"  {upper.slug:28} vs {lower.slug:28} {score:6.1%} over {games:4} games  {verdict}")
