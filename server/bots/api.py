@@ -5,18 +5,41 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from server.bots.models import BotProfile
+from server.bots.selectors import bot_record, how_it_plays
+
+LEVEL_NAMES = {0: "Random", 1: "Beginner", 2: "Casual", 3: "Intermediate", 4: "Advanced", 5: "Master"}
 
 
 class BotProfileSerializer(serializers.ModelSerializer):
     is_ai = serializers.SerializerMethodField()
+    level_name = serializers.SerializerMethodField()
 
     class Meta:
         model = BotProfile
-        fields = ["slug", "game", "name", "level", "algorithm", "time_budget_ms", "max_depth", "style",
-                  "rating", "description", "is_ai"]  # fmt: skip
+        fields = ["slug", "game", "name", "level", "level_name", "algorithm", "time_budget_ms", "max_depth",
+                  "max_iterations", "error_rate", "temperature", "style", "adaptive", "rating", "rating_low",
+                  "rating_high", "rated_games", "description", "is_ai"]  # fmt: skip
 
     def get_is_ai(self, obj: BotProfile) -> bool:
-        return True
+        return True  # not a field: a bot is always disclosed as an AI
+
+    def get_level_name(self, obj: BotProfile) -> str:
+        return "Adaptive" if obj.adaptive else LEVEL_NAMES.get(obj.level, f"Level {obj.level}")
+
+
+class BotDetailSerializer(BotProfileSerializer):
+    how_it_plays = serializers.SerializerMethodField()
+    record = serializers.SerializerMethodField()
+
+    class Meta(BotProfileSerializer.Meta):
+        fields = [*BotProfileSerializer.Meta.fields, "how_it_plays", "record"]
+
+    def get_how_it_plays(self, obj: BotProfile) -> list[str]:
+        return how_it_plays(obj)
+
+    def get_record(self, obj: BotProfile) -> dict:
+        record = bot_record(obj)
+        return {"games": record.games, "human_games": record.human_games, "human_score": record.human_score}
 
 
 class BotListView(APIView):
@@ -29,3 +52,15 @@ class BotListView(APIView):
         if game := request.query_params.get("game"):
             bots = bots.filter(game=game)
         return Response(BotProfileSerializer(bots, many=True).data)
+
+
+class BotDetailView(APIView):
+    """``GET /api/bots/{slug}/``: one bot, with "how this bot plays" in plain words."""
+
+    authentication_classes: list = []
+
+    def get(self, request, slug: str):
+        bot = BotProfile.objects.filter(slug=slug).first()
+        if bot is None:
+            return Response({"detail": f"no bot {slug!r}", "code": "not_found"}, status=404)
+        return Response(BotDetailSerializer(bot).data)

@@ -31,3 +31,57 @@ def bot_record(profile: BotProfile) -> BotRecord:
             diff = returns[index] - returns[seat.index]
             human_points += (1.0 if diff > 0 else 0.0 if diff < 0 else 0.5) / len(people)
     return BotRecord(games, human_games, human_points / human_games if human_games else None)
+
+
+ALGORITHM_WORDS = {
+    "random": "does not search: it picks a random legal move",
+    "alphabeta": "searches the game tree with alpha-beta pruning, deepening one ply at a time while its "
+    "time lasts, and assumes you answer with your best move",
+    "expectimax": "searches with expectiminimax: it averages over the dice (or over the replies it expects "
+    "from you) instead of assuming the worst",
+    "mcts": "uses Monte Carlo tree search: it plays thousands of quick games from the position and "
+    "prefers the moves that win most often",
+    "maxn": "searches with max^n: every player is assumed to pursue their own score",
+}
+STYLE_WORDS = {
+    "balanced": "a balanced evaluation",
+    "aggressive": "an aggressive evaluation that values its own threats over safety",
+    "defensive": "a defensive evaluation that values blocking your threats",
+}
+
+
+def how_it_plays(profile: BotProfile) -> list[str]:
+    """The bot's settings in plain words, for its public page and the API."""
+    algorithm = profile.algorithm
+    if algorithm == "maxn" and (profile.search_options or {}).get("paranoid"):
+        words = "searches paranoid: it assumes all other players play against it"
+    else:
+        words = ALGORITHM_WORDS.get(algorithm, algorithm)
+    lines = [f"{profile.name} is an AI, not a person. It {words}."]
+    if algorithm != "random":
+        depth = f"at most {profile.max_depth} plies deep" if profile.max_depth else "as deep as its time allows"
+        lines.append(
+            f"It thinks up to {profile.time_budget_ms / 1000:g} s per move, {depth}, with {STYLE_WORDS[profile.style]}."
+        )
+        if profile.max_iterations:
+            lines.append(f"It plays out at most {profile.max_iterations:,} games per move.")
+        if profile.error_rate:
+            lines.append(
+                f"About {profile.error_rate:.0%} of its moves are a plausible second choice instead of its best, "
+                "the way a person slips; it never throws a piece away for nothing."
+            )
+        if profile.temperature:
+            lines.append("It varies its choice among moves of similar value.")
+    if profile.adaptive:
+        lines.append("It adapts to you: stronger after you win, gentler after you lose, aiming at an even score.")
+    if profile.rating is None:
+        lines.append("Its rating has not been measured yet.")
+    else:
+        interval = (
+            f" (95% interval {profile.rating_low:.0f} to {profile.rating_high:.0f})" if profile.rating_low else ""
+        )
+        lines.append(
+            f"Measured rating: {profile.rating:.0f}{interval}, from {profile.rated_games} games against other "
+            "bots; the random mover is 0."
+        )
+    return lines

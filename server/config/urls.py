@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from server.bots.api import BotListView
+from server.bots.api import BotDetailView, BotListView
 from server.matches.api import GameListView, MatchDetailView, MatchJoinView, MatchListView, MatchResignView
 from server.players.api import GuestView, MeView
 from server.research.api import GamesExportView, MovesExportView
@@ -13,6 +13,7 @@ api = [
     path("players/me/", MeView.as_view(), name="player-me"),
     path("games/", GameListView.as_view(), name="games"),
     path("bots/", BotListView.as_view(), name="bots"),
+    path("bots/<slug:slug>/", BotDetailView.as_view(), name="bot-detail"),
     path("matches/", MatchListView.as_view(), name="matches"),
     path("matches/<int:match_id>/", MatchDetailView.as_view(), name="match-detail"),
     path("matches/<int:match_id>/join/", MatchJoinView.as_view(), name="match-join"),

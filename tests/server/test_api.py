@@ -93,3 +93,13 @@ def test_browser_session_gets_a_guest_and_needs_csrf():
 def test_openapi_schema_is_served():
     response = APIClient().get("/api/schema/")
     assert response.status_code == 200 and b"/api/matches/" in response.content
+
+
+def test_a_bot_explains_how_it_plays_in_plain_words():
+    data = APIClient().get("/api/bots/connect4-shallow/").json()
+    assert data["is_ai"] is True and data["level_name"] == "Beginner"
+    text = " ".join(data["how_it_plays"])
+    assert "is an AI, not a person" in text and "alpha-beta" in text and "2 plies deep" in text
+    assert "30% of its moves" in text and "not been measured" in text
+    assert data["record"] == {"games": 0, "human_games": 0, "human_score": None}
+    assert APIClient().get("/api/bots/no-such-bot/").status_code == 404
