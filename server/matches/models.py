@@ -31,6 +31,9 @@ class Match(models.Model):
     # Where the match came from: "play" on the site, "selfplay" (or a dataset's own name) from
     # `manage.py selfplay`, so research exports can take generated games in or leave them out.
     source = models.SlugField(max_length=40, default="play", db_index=True)
+    # Whether the result counts for the people's ratings: games against bots do not, unless
+    # settings.BOT_GAMES_RATED_FOR_HUMANS says so (course notes: fairness towards players).
+    rated = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["-created_at"]

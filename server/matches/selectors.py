@@ -66,6 +66,7 @@ def match_summary_json(match: Match) -> dict[str, Any]:
         "ply": match.ply,
         "to_move": match.to_move,
         "result": match.result,
+        "rated": match.rated,
         "v": match.v,
         "created_at": match.created_at.isoformat(),
     }

@@ -54,8 +54,13 @@ def match_create(game_id: str, seats: list[SeatRequest], creator: Player | None,
     game = registry.get(game_id)
     if len(seats) != game.num_players:
         raise BadMessage(f"{game.name} is played by {game.num_players} seats, not {len(seats)}")
+    has_bot = any(request.kind == Seat.Kind.BOT for request in seats)
     match = Match.objects.create(
-        game=game_id, state=game.to_json(game.initial_state()), created_by=creator, source=source
+        game=game_id,
+        state=game.to_json(game.initial_state()),
+        created_by=creator,
+        source=source,
+        rated=not has_bot or settings.BOT_GAMES_RATED_FOR_HUMANS,
     )
     creator_seated = False
     for index, request in enumerate(seats):

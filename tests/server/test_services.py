@@ -128,3 +128,14 @@ def test_match_json_follows_the_wire_contract(alice, bob):
     assert data["seats"][0]["player"] == {"id": alice.pk, "name": "Alice", "kind": "human", "is_ai": False}
     assert data["legal_moves"] == [str(c) for c in range(1, 8)]
     assert data["moves"][0]["move"] == "4" and data["moves"][0]["by"] == {"kind": "human", "is_ai": False}
+
+
+def test_games_against_bots_are_unrated_for_people_unless_the_policy_says_so(alice, bob, settings):
+    from server.bots.models import BotProfile
+
+    bot = BotProfile.objects.get(slug="connect4-shallow")
+    with_bot = [services.SeatRequest("human"), services.SeatRequest("bot", bot)]
+    assert human_match("connect4", alice, bob).rated is True
+    assert services.match_create("connect4", with_bot, alice).rated is False
+    settings.BOT_GAMES_RATED_FOR_HUMANS = True
+    assert services.match_create("connect4", with_bot, bob).rated is True

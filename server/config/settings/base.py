@@ -136,7 +136,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A bot that has not moved by its deadline plus this grace gets a fallback move.
 BOT_WATCHDOG_GRACE_MS = int(os.environ.get("BOT_WATCHDOG_GRACE_MS", "3000"))
 BOT_POOL_SIZE = int(os.environ.get("BOT_POOL_SIZE", "2"))
-BOT_WATCHDOG = True  # the web process rescues bot turns that nobody answered
+BOT_WATCHDOG = True
+BOT_GAMES_RATED_FOR_HUMANS = (
+    os.environ.get("BOT_GAMES_RATED_FOR_HUMANS", "0") == "1"
+)  # the web process rescues bot turns that nobody answered
 
 # --- Match sockets ----------------------------------------------------------------
 MATCH_EVENTS_KEPT = 500  # events replayed to a client reconnecting with ?v=
