@@ -65,7 +65,14 @@ def _alphabeta(game: Game, state: State, config: SearchConfig, deadline: Deadlin
 
 
 def _searchers() -> dict[str, Searcher]:
-    return {"alphabeta": _alphabeta}
+    from ai import expectimax, maxn, mcts
+
+    return {
+        "alphabeta": _alphabeta,
+        "expectimax": expectimax.search,
+        "mcts": mcts.search,
+        "maxn": maxn.search,
+    }
 
 
 def choose_move(
@@ -86,8 +93,7 @@ def choose_move(
         if len(moves) == 1:
             result.stats["forced"] = True
     else:
-        searcher = _searchers().get(algorithm, _alphabeta)
-        result = searcher(game, state, config, resolve_deadline(config, deadline), rng)
+        result = _searchers()[algorithm](game, state, config, resolve_deadline(config, deadline), rng)
         if result.move not in moves:  # never let a searcher's bug reach the match
             result.stats["fallback_from"] = result.move
             result.move = moves[0]

@@ -111,3 +111,25 @@ def exact_value(game: Game, state: Any, memo: dict[Any, float] | None = None) ->
 @pytest.fixture
 def tree_game():
     return TreeGame
+
+
+class ThreeSeatTree(TreeGame):
+    """An explicit tree for three seats: seat = depth % 3; leaves are (u0, u1, u2) summing to 0."""
+
+    id = "tree3"
+    num_players = 3
+
+    def to_move(self, state: tuple[int, ...]) -> int:
+        return len(state) % 3
+
+    def outcome(self, state: tuple[int, ...]) -> Outcome:
+        values = tuple(float(v) for v in self.node(state))
+        self.examined.append(values)  # type: ignore[arg-type]
+        return Outcome(values, None, "leaf")
+
+    def is_terminal(self, state: tuple[int, ...]) -> bool:
+        return isinstance(self.node(state), tuple)
+
+    def legal_moves(self, state: tuple[int, ...]) -> list[str]:
+        node = self.node(state)
+        return [str(i) for i in range(len(node))] if isinstance(node, list) else []

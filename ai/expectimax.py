@@ -1,0 +1,178 @@
+"""Expectimax / expectiminimax with opponent models, iterative deepening under a deadline.
+
+Values are from the searching seat's point of view.  Its own nodes maximise; chance
+nodes take the expectation over `chance_outcomes()`; the opponent's nodes follow the
+opponent model (`ai.opponents`): the minimum for an optimal opponent, otherwise a
+weighted mean of the replies.
+
+Pruning uses the bounds the game declares (every value lies in
+``[-max_utility, max_utility]``): at a chance node (Star1) and at a modelled opponent
+node, once the children seen so far and the bounds of the unseen ones put the node's
+value outside the window, the rest is skipped; with the optimal model the opponent's
+nodes are ordinary alpha-beta min nodes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from ai import opponents
+from ai.alphabeta import Timeout
+from ai.budget import Deadline
+from ai.evaluation import Evaluator
+from ai.opponents import OpponentModel, softmax_weights
+from ai.types import SearchConfig, SearchResult
+from ai.weakening import is_weakened, pick
+from games.base import CHANCE, Game, Move, State
+
+INF: Final = float("inf")
+SOONER: Final = 1e-3  # a terminal utility shrinks by this fraction per ply: wins sooner, losses later
+CHECK_EVERY: Final = 15
+
+
+class Expectimax:
+    def __init__(self, game: Game, seat: int, model: OpponentModel, evaluator: Evaluator, deadline: Deadline | None):
+        if game.num_players != 2:
+            raise ValueError(f"expectimax here is for two players; {game.name} has {game.num_players}: use maxn")
+        self.game = game
+        self.seat = seat
+        self.model = model
+        self.evaluate = evaluator
+        self.deadline = deadline
+        self.bound = game.max_utility
+        self.nodes = 0
+        self.depth_cut = False
+
+    def value(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The value of `state` for the searching seat, exact when inside (alpha, beta)."""
+        self.nodes += 1
+        if not self.nodes & CHECK_EVERY and self.deadline is not None and self.deadline.expired():
+            raise Timeout
+        game = self.game
+        if game.is_terminal(state):
+            utility = game.returns(state)[self.seat]
+            if utility == 0:
+                return self.evaluate.draw_value
+            return utility * (1 - SOONER * ply)
+        if depth <= 0:
+            self.depth_cut = True
+            return self.evaluate(state, self.seat)
+        mover = game.to_move(state)
+        if mover == CHANCE:
+            return self.chance(state, depth, alpha, beta, ply)
+        moves = game.order_moves(state, game.legal_moves(state))
+        if mover == self.seat:
+            best = -INF
+            for move in moves:
+                best = max(best, self.value(game.apply(state, move), depth - 1, max(alpha, best), beta, ply + 1))
+                if best >= beta:
+                    break
+            return best
+        if self.model.prunes_like_min:
+            worst = INF
+            for move in moves:
+                worst = min(worst, self.value(game.apply(state, move), depth - 1, alpha, min(beta, worst), ply + 1))
+                if worst <= alpha:
+                    break
+            return worst
+        return self.modelled(state, moves, depth, alpha, beta, ply)
+
+    def chance(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """Expectation over the outcomes, with Star1 cutoffs from the value bounds."""
+        game, low, high = self.game, -self.bound, self.bound
+        outcomes = game.chance_outcomes(state)
+        total, left = 0.0, 1.0
+        for move, p in outcomes:
+            left -= p
+            # The child's window: what it must reach for this node to leave (alpha, beta).
+            child_alpha = (alpha - total - left * high) / p
+            child_beta = (beta - total - left * low) / p
+            v = self.value(
+                game.apply(state, move), depth, max(child_alpha, low - 1), min(child_beta, high + 1), ply + 1
+            )
+            total += p * v
+            if total + left * high <= alpha:
+                return total + left * high
+            if total + left * low >= beta:
+                return total + left * low
+        return total
+
+    def modelled(self, state: State, moves: list[Move], depth: int, alpha: float, beta: float, ply: int) -> float:
+        """An opponent node valued by the model: a weighted mean of the replies, cut by bounds."""
+        game, low, high = self.game, -self.bound, self.bound
+        n = len(moves)
+        model = self.model
+        if model.kind == "softmax":
+            glance = opponents.shallow_values(game, state, self.evaluate)
+            weights = softmax_weights([glance[m] for m in moves], model.temperature * self.bound)
+            total, left = 0.0, 1.0
+            for move, w in zip(moves, weights, strict=True):
+                left -= w
+                total += w * self.value(game.apply(state, move), depth - 1, -INF, INF, ply + 1)
+                if total + left * high <= alpha:
+                    return total + left * high
+                if total + left * low >= beta:
+                    return total + left * low
+            return total
+        # epsilon-optimal (uniform is epsilon = 1): (1 - e) * min + e * mean
+        e = 1.0 if model.kind == "uniform" else model.epsilon
+        worst, total = INF, 0.0
+        for i, move in enumerate(moves):
+            v = self.value(game.apply(state, move), depth - 1, -INF, INF, ply + 1)
+            worst, total = min(worst, v), total + v
+            left = n - i - 1
+            if left:
+                upper = (1 - e) * worst + e * (total + left * high) / n
+                lower = (1 - e) * low + e * (total + left * low) / n
+                if upper <= alpha:
+                    return upper
+                if lower >= beta:
+                    return lower
+        return (1 - e) * worst + e * total / n
+
+
+def search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+    evaluator = Evaluator(game, config.style)
+    seat = game.to_move(state)
+    model = opponents.build(config.opponent_model, game, state, evaluator, config.options)
+    searcher = Expectimax(game, seat, model, evaluator, deadline)
+    moves = game.order_moves(state, game.legal_moves(state))
+    result = SearchResult(move=moves[0], algorithm="expectimax")
+    result.stats["opponent_model"] = model.to_json()
+    values: dict[Move, float] = {}
+    weakened = is_weakened(config.error_rate, config.temperature)
+    for depth in range(1, (config.max_depth or 64) + 1):
+        searcher.depth_cut = False
+        partial: dict[Move, float] = {}
+        try:
+            best = -INF
+            for move in moves:
+                alpha = -INF if weakened else best
+                partial[move] = searcher.value(game.apply(state, move), depth - 1, alpha, INF, 1)
+                best = max(best, partial[move])
+        except Timeout:
+            if result.depth and moves[0] in partial:
+                move = max(partial, key=partial.__getitem__)
+                if partial[move] > partial[moves[0]]:
+                    result.move, result.value, result.pv = move, partial[move], [move]
+            break
+        values = partial
+        moves = sorted(moves, key=lambda m: -partial[m])  # stable: ties keep the game's order
+        result.move, result.value, result.depth, result.pv = moves[0], partial[moves[0]], depth, [moves[0]]
+        if not searcher.depth_cut:
+            break  # searched to the end of the game everywhere
+    result.nodes = searcher.nodes
+    result.stats["root_values"] = {m: round(v, 6) for m, v in values.items()}
+    if weakened and values:
+        move, why = pick(
+            values,
+            result.move,
+            error_rate=config.error_rate,
+            temperature=config.temperature,
+            max_utility=game.max_utility,
+            rng=rng,
+        )
+        result.move, result.stats["choice"] = move, why
+    opponents.remember_move(game, state, result.move, config.options)
+    return result

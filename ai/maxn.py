@@ -1,0 +1,165 @@
+"""Max^n for games of three or more seats, with shallow pruning; paranoid as an option.
+
+Max^n: every node's value is a vector, one utility per seat; the seat to move picks the
+child best for itself.  Leaves are the game's returns, or at the depth limit each
+seat's own evaluation centred on the mean (so that a vector sums to 0, like the
+returns of a zero-sum game).
+
+Shallow pruning (Korf): the components are bounded below by ``-max_utility`` and sum to
+``SUM`` (0 for zero-sum games).  Once the seat moving at a child has secured ``x``, the
+parent's seat can get at most ``SUM - x - (n - 2) * low`` there; when that is no better
+than what the parent already has, the child's other moves cannot matter.
+
+Paranoid (``options["paranoid"] = True``): every other seat is assumed to play against
+the searching seat, so the tree is a two-sided one on the searcher's component and
+ordinary alpha-beta applies (deeper search, pessimistic play).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from ai.alphabeta import Timeout
+from ai.budget import Deadline
+from ai.evaluation import Evaluator
+from ai.types import SearchConfig, SearchResult
+from ai.weakening import is_weakened, pick
+from games.base import CHANCE, Game, Move, State
+
+INF: Final = float("inf")
+CHECK_EVERY: Final = 15
+SOONER: Final = 1e-3
+
+
+class MaxN:
+    def __init__(self, game: Game, evaluator: Evaluator, deadline: Deadline | None, paranoid: bool = False) -> None:
+        self.game = game
+        self.n = game.num_players
+        self.evaluate = evaluator
+        self.deadline = deadline
+        self.paranoid = paranoid
+        self.low = -game.max_utility
+        self.total = 0.0 if game.zero_sum else None  # the constant sum of a value vector, if any
+        self.nodes = 0
+        self.depth_cut = False
+        self.root_seat = 0
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if not self.nodes & CHECK_EVERY and self.deadline is not None and self.deadline.expired():
+            raise Timeout
+
+    def leaf(self, state: State, ply: int) -> list[float]:
+        game = self.game
+        if game.is_terminal(state):
+            return [u * (1 - SOONER * ply) for u in game.returns(state)]
+        self.depth_cut = True
+        values = [self.evaluate(state, seat) for seat in range(self.n)]
+        mean = sum(values) / self.n
+        return [max(self.low, min(-self.low, v - mean)) for v in values]
+
+    def maxn(self, state: State, depth: int, ply: int, parent_seat: int | None, parent_best: float) -> list[float]:
+        """The value vector of `state`; may stop early once the parent cannot prefer it."""
+        self.tick()
+        game = self.game
+        if depth <= 0 or game.is_terminal(state):
+            return self.leaf(state, ply)
+        mover = game.to_move(state)
+        if mover == CHANCE:
+            out = [0.0] * self.n
+            for move, p in game.chance_outcomes(state):
+                child = self.maxn(game.apply(state, move), depth, ply + 1, None, -INF)
+                for i in range(self.n):
+                    out[i] += p * child[i]
+            return out
+        # The value the mover must reach here for the parent's seat to lose interest.
+        cutoff = INF
+        if self.total is not None and parent_seat is not None and parent_seat != mover:
+            cutoff = self.total - parent_best - (self.n - 2) * self.low
+        best: list[float] | None = None
+        for move in game.order_moves(state, game.legal_moves(state)):
+            child = self.maxn(game.apply(state, move), depth - 1, ply + 1, mover, best[mover] if best else -INF)
+            if best is None or child[mover] > best[mover]:
+                best = child
+                if best[mover] >= cutoff:
+                    break  # shallow cutoff
+        assert best is not None
+        return best
+
+    def paranoid_value(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The searching seat's value when everyone else plays against it (alpha-beta)."""
+        self.tick()
+        game = self.game
+        if depth <= 0 or game.is_terminal(state):
+            return self.leaf(state, ply)[self.root_seat]
+        mover = game.to_move(state)
+        if mover == CHANCE:
+            return sum(
+                p * self.paranoid_value(game.apply(state, m), depth, -INF, INF, ply + 1)
+                for m, p in game.chance_outcomes(state)
+            )
+        maximise = mover == self.root_seat
+        best = -INF if maximise else INF
+        for move in game.order_moves(state, game.legal_moves(state)):
+            v = self.paranoid_value(game.apply(state, move), depth - 1, alpha, beta, ply + 1)
+            if maximise:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    def root(self, state: State, depth: int, moves: list[Move], exact: bool, values: dict[Move, float]) -> None:
+        seat = self.root_seat
+        best = -INF
+        for move in moves:
+            child = self.game.apply(state, move)
+            if self.paranoid:
+                v = self.paranoid_value(child, depth - 1, -INF if exact else best, INF, 1)
+            else:
+                v = self.maxn(child, depth - 1, 1, None if exact else seat, best)[seat]
+            values[move] = v
+            best = max(best, v)
+
+
+def search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+    paranoid = bool(config.options.get("paranoid", False))
+    searcher = MaxN(game, Evaluator(game, config.style), deadline, paranoid)
+    searcher.root_seat = game.to_move(state)
+    moves = game.order_moves(state, game.legal_moves(state))
+    result = SearchResult(move=moves[0], algorithm="maxn")
+    result.stats["paranoid"] = paranoid
+    weakened = is_weakened(config.error_rate, config.temperature)
+    values: dict[Move, float] = {}
+    for depth in range(1, (config.max_depth or 64) + 1):
+        searcher.depth_cut = False
+        partial: dict[Move, float] = {}
+        try:
+            searcher.root(state, depth, moves, weakened, partial)
+        except Timeout:
+            if result.depth and moves[0] in partial:
+                move = max(partial, key=partial.__getitem__)
+                if partial[move] > partial[moves[0]]:
+                    result.move, result.value, result.pv = move, partial[move], [move]
+            break
+        values = partial
+        moves = sorted(moves, key=lambda m: -partial[m])
+        result.move, result.value, result.depth, result.pv = moves[0], partial[moves[0]], depth, [moves[0]]
+        if not searcher.depth_cut:
+            break
+    result.nodes = searcher.nodes
+    result.stats["root_values"] = {m: round(v, 6) for m, v in values.items()}
+    if weakened and values:
+        result.move, result.stats["choice"] = pick(
+            values,
+            result.move,
+            error_rate=config.error_rate,
+            temperature=config.temperature,
+            max_utility=game.max_utility,
+            rng=rng,
+        )
+    return result

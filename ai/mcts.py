@@ -1,0 +1,284 @@
+"""Monte Carlo tree search: UCT with progressive bias, rollouts, chance nodes, tree reuse.
+
+- Selection: UCT, ``mean + c * sqrt(ln N / n)`` with rewards scaled to [0, 1] for the
+  seat that chooses (``options["c"]``, default 1.4), plus progressive bias
+  ``bias * h / (n + 1)`` where h is the game's evaluation of the child for that seat
+  (``options["progressive_bias"]``, default 0.5; 0 turns it off).  Works for any number
+  of seats: each node keeps the total reward of every seat.
+- Chance nodes: an outcome is sampled with its probability (not chosen by UCT).
+- Expansion: one child per iteration, in the game's `order_moves` order.
+- Rollouts: ``options["rollout"]`` = "random" (uniform) or "heuristic" (the game's
+  `rollout_move` hook; a fast bitboard playout where `ai.playouts` has one), cut off
+  after ``options["rollout_depth"]`` plies and scored by the evaluation.
+- Tree reuse: with ``options["match_id"]`` the tree is kept in this process between the
+  moves of a match, and the subtree of the new position (found among the old tree's
+  first plies) becomes the new root.
+- The move played is the most visited; the stats give visits and mean values per root move.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import random
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, Final
+
+from ai import playouts
+from ai.budget import Deadline
+from ai.evaluation import Evaluator
+from ai.types import SearchConfig, SearchResult
+from ai.weakening import is_weakened, pick
+from games.base import CHANCE, Game, Move, State
+
+DEFAULT_C: Final = 1.4
+DEFAULT_BIAS: Final = 0.5
+REUSE_SEARCH_PLIES: Final = 4
+DEFAULT_ROLLOUT_PLIES: Final = 80  # a rollout longer than this stops and is scored by the evaluation
+CACHED_TREES: Final = 64
+
+
+class Node:
+    __slots__ = ("bias", "children", "mover", "outcomes", "state", "terminal", "untried", "visits", "wins")
+
+    def __init__(self, game: Game, state: State, n: int, bias: float = 0.0) -> None:
+        self.state = state
+        self.terminal = game.is_terminal(state)
+        self.mover = -2 if self.terminal else game.to_move(state)
+        self.children: dict[Move, Node] = {}
+        self.untried: list[Move] = (
+            [] if self.terminal or self.mover == CHANCE else game.order_moves(state, game.legal_moves(state))[::-1]
+        )
+        self.outcomes: list[tuple[Move, float]] | None = game.chance_outcomes(state) if self.mover == CHANCE else None
+        self.visits = 0
+        self.wins = [0.0] * n  # total reward per seat, each reward in [0, 1]
+        self.bias = bias  # the evaluation for the seat that moved into this node, in [-1, 1]
+
+
+class MCTS:
+    def __init__(
+        self,
+        game: Game,
+        config: SearchConfig,
+        rng: random.Random,
+        evaluator: Evaluator,
+        deadline: Deadline | None = None,
+    ) -> None:
+        options = config.options
+        self.deadline = deadline
+        self.game = game
+        self.rng = rng
+        self.evaluate = evaluator
+        self.n = game.num_players
+        self.c = float(options.get("c", DEFAULT_C))
+        self.bias_weight = float(options.get("progressive_bias", DEFAULT_BIAS))
+        depth = options.get("rollout_depth")
+        self.rollout_depth = int(depth) if depth is not None else None
+        policy = options.get("rollout", "random")
+        if policy not in ("random", "heuristic"):
+            raise ValueError("rollout is 'random' or 'heuristic'")
+        self.heuristic = policy == "heuristic"
+        self.fast_playout: Callable[..., list[float] | None] | None = playouts.for_game(game)
+        self.scale = game.max_utility
+        self.nodes = 0
+        self.max_depth = 0
+
+    def reward(self, returns: list[float]) -> list[float]:
+        """Utilities in [-max_utility, max_utility] as rewards in [0, 1]."""
+        s = self.scale
+        return [(u / s + 1) / 2 for u in returns]
+
+    def child(self, node: Node, move: Move) -> Node:
+        game = self.game
+        state = game.apply(node.state, move)
+        bias = 0.0
+        if self.bias_weight and node.mover >= 0 and not game.is_terminal(state):
+            bias = self.evaluate(state, node.mover) / self.scale
+        new = Node(game, state, self.n, bias)
+        node.children[move] = new
+        return new
+
+    def select(self, node: Node) -> Node:
+        rng = self.rng
+        if node.mover == CHANCE:
+            assert node.outcomes is not None
+            moves, weights = zip(*node.outcomes, strict=True)
+            move = rng.choices(moves, weights)[0]
+            return node.children.get(move) or self.child(node, move)
+        log_n = math.log(node.visits)
+        c, bias, seat = self.c, self.bias_weight, node.mover
+        best, best_score = None, -math.inf
+        for ch in node.children.values():
+            v = ch.visits
+            score = ch.wins[seat] / v + c * math.sqrt(log_n / v) + bias * ch.bias / (v + 1)
+            if score > best_score:
+                best, best_score = ch, score
+        assert best is not None
+        return best
+
+    def rollout(self, state: State) -> list[float]:
+        game, rng = self.game, self.rng
+        if self.fast_playout is not None and self.rollout_depth is None:
+            result = self.fast_playout(state, rng, self.heuristic)
+            if result is not None:
+                return result
+        plies = 0
+        limit = self.rollout_depth if self.rollout_depth is not None else DEFAULT_ROLLOUT_PLIES
+        deadline = self.deadline
+        while not game.is_terminal(state):
+            if plies >= limit or (not plies & 7 and deadline is not None and deadline.expired()):
+                return self.reward(self.cutoff_values(state))
+            if self.heuristic or game.to_move(state) == CHANCE:
+                move = game.rollout_move(state, rng)
+            else:
+                move = rng.choice(game.legal_moves(state))
+            state = game.apply(state, move)
+            plies += 1
+        return self.reward(game.returns(state))
+
+    def cutoff_values(self, state: State) -> list[float]:
+        """The evaluation where a rollout stops early, as one utility per seat summing to 0."""
+        values = [self.evaluate(state, seat) for seat in range(self.n)]
+        mean = sum(values) / self.n
+        return [max(-self.scale, min(self.scale, v - mean)) for v in values]
+
+    def iterate(self, root: Node) -> None:
+        node, path = root, [root]
+        while not node.terminal:
+            if node.mover != CHANCE and node.untried:
+                node = self.child(node, node.untried.pop())
+                path.append(node)
+                break
+            node = self.select(node)
+            path.append(node)
+        self.max_depth = max(self.max_depth, len(path) - 1)
+        rewards = self.reward(self.game.returns(node.state)) if node.terminal else self.rollout(node.state)
+        self.nodes += len(path)
+        for n in path:
+            n.visits += 1
+            wins = n.wins
+            for i, r in enumerate(rewards):
+                wins[i] += r
+
+
+# --- tree reuse --------------------------------------------------------------
+_TREES: OrderedDict[Hashable, Node] = OrderedDict()
+
+
+def _tree_key(game: Game, config: SearchConfig) -> Hashable | None:
+    options = config.options
+    match_id = options.get("match_id")
+    if match_id is None:
+        return None
+    fingerprint = tuple(sorted((k, repr(v)) for k, v in options.items() if k not in ("match_id", "opponent_moves")))
+    return (match_id, game.id, config.style, fingerprint)
+
+
+def _find(game: Game, root: Node, key: Hashable) -> Node | None:
+    """The node of the position `key` among the first plies of an old tree."""
+    frontier = [root]
+    for _ in range(REUSE_SEARCH_PLIES + 1):
+        nxt = []
+        for node in frontier:
+            if game.key(node.state) == key:
+                return node
+            nxt.extend(node.children.values())
+        frontier = nxt
+    return None
+
+
+def reused_root(game: Game, state: State, config: SearchConfig) -> Node | None:
+    tree_key = _tree_key(game, config)
+    if tree_key is None or tree_key not in _TREES:
+        return None
+    node = _find(game, _TREES[tree_key], game.key(state))
+    return node if node is not None and not node.terminal else None
+
+
+def keep_tree(game: Game, config: SearchConfig, root: Node) -> bool:
+    tree_key = _tree_key(game, config)
+    if tree_key is None:
+        return False
+    _TREES.pop(tree_key, None)
+    _TREES[tree_key] = root
+    while len(_TREES) > CACHED_TREES:
+        _TREES.popitem(last=False)
+    return True
+
+
+def forget_trees() -> None:
+    _TREES.clear()
+
+
+# The last tree that was not kept: freeing a big tree takes milliseconds, so it is freed
+# at the start of the next search (whose clock already accounts for it), not before a
+# move is returned.
+_DISCARDED: list[Node] = []
+
+
+def search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+    _DISCARDED.clear()
+    collecting = gc.isenabled()
+    gc.disable()  # the tree has no cycles: reference counting frees it; no collector pauses mid-search
+    try:
+        return _search(game, state, config, deadline, rng)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+    searcher = MCTS(game, config, rng, Evaluator(game, config.style), deadline)
+    root = reused_root(game, state, config)
+    reused = root.visits if root is not None else 0
+    if root is None:
+        root = Node(game, state, searcher.n)
+    iterations = 0
+    limit = config.max_iterations
+    while limit is None or iterations < limit:
+        if deadline.expired():
+            break
+        searcher.iterate(root)
+        iterations += 1
+    seat = root.mover
+    visits = {m: ch.visits for m, ch in root.children.items()}
+    means = {m: ch.wins[seat] / ch.visits for m, ch in root.children.items() if ch.visits}
+    if not visits:  # not even one iteration: the game's first hint
+        move = game.order_moves(state, game.legal_moves(state))[0]
+    else:
+        move = max(visits, key=lambda m: (visits[m], means.get(m, 0.0)))
+    stats: dict[str, Any] = {
+        "iterations": iterations,
+        "reused_visits": reused,
+        "visits": visits,
+        "values": {m: round((v * 2 - 1) * game.max_utility, 6) for m, v in means.items()},
+        "c": searcher.c,
+    }
+    if is_weakened(config.error_rate, config.temperature) and means:
+        values = {m: (v * 2 - 1) * game.max_utility for m, v in means.items()}
+        move, stats["choice"] = pick(
+            values,
+            move,
+            error_rate=config.error_rate,
+            temperature=config.temperature,
+            max_utility=game.max_utility,
+            rng=rng,
+        )
+    pv, node = [move], root.children.get(move)
+    while node is not None and node.children and len(pv) < 32:
+        nxt = max(node.children, key=lambda m: node.children[m].visits)  # noqa: B023
+        pv.append(nxt)
+        node = node.children[nxt]
+    if not keep_tree(game, config, root):
+        _DISCARDED.append(root)
+    value = (means.get(move, 0.5) * 2 - 1) * game.max_utility
+    return SearchResult(
+        move=move,
+        value=value,
+        depth=searcher.max_depth,
+        nodes=searcher.nodes,
+        pv=pv,
+        algorithm="mcts",
+        stats=stats,
+    )

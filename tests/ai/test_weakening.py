@@ -1,0 +1,97 @@
+"""Weakened play looks human: it slips on deep wins, never throws the game away."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import exact_value
+
+import ai
+from ai.evaluation import Evaluator
+from ai.weakening import pick
+from games import registry
+
+TICTACTOE = registry.get("tictactoe")
+CONNECT4 = registry.get("connect4")
+
+
+def test_a_slip_is_a_plausible_move_never_a_proven_loss():
+    values = {"a": 0.5, "b": 0.4, "c": -0.99, "d": -0.3}
+    rng = random.Random(1)
+    chosen = {pick(values, "a", error_rate=1.0, temperature=0, max_utility=1, rng=rng)[0] for _ in range(200)}
+    assert chosen <= {"b", "d"} and "b" in chosen  # never the loss, mostly the close second
+
+
+def test_a_win_on_the_next_move_is_always_taken():
+    values = {"a": 0.999, "b": 0.1}
+    rng = random.Random(1)
+    for _ in range(50):
+        assert pick(values, "a", error_rate=1.0, temperature=1.0, max_utility=1, rng=rng, immediate_win=True)[0] == "a"
+
+
+@pytest.mark.parametrize("algorithm", ["alphabeta", "expectimax", "mcts"])
+def test_weak_tictactoe_bot_takes_wins_and_blocks(algorithm):
+    take = TICTACTOE.from_json({"board": [0, 0, None, 1, 1, None, None, None, None]})
+    block = TICTACTOE.from_json({"board": [0, 0, None, None, 1, None, None, None, None]})
+    for seed in range(15):
+        config = ai.SearchConfig(
+            algorithm=algorithm, error_rate=0.5, temperature=0.3, max_depth=2, seed=seed, max_iterations=400
+        )
+        assert ai.choose_move(TICTACTOE, take, config).move == "3"
+        assert ai.choose_move(TICTACTOE, block, config).move == "3"
+
+
+def test_weak_bot_makes_mistakes_but_no_immediate_blunders():
+    rng = random.Random(4)
+    memo: dict = {}
+    slips = 0
+    for game_no in range(30):
+        state = TICTACTOE.initial_state()
+        while not TICTACTOE.is_terminal(state):
+            if TICTACTOE.to_move(state) == 0:
+                config = ai.SearchConfig(error_rate=0.4, max_depth=2, seed=game_no * 10 + len(state.board))
+                result = ai.choose_move(TICTACTOE, state, config)
+                after = TICTACTOE.play(state, result.move)
+                before = exact_value(TICTACTOE, state, memo)
+                now = (
+                    TICTACTOE.returns(after)[0]
+                    if TICTACTOE.is_terminal(after)
+                    else -exact_value(TICTACTOE, after, memo)
+                )
+                slips += now < before
+                if not TICTACTOE.is_terminal(after):
+                    # No blunder: the opponent cannot win on its very next move.
+                    for reply in TICTACTOE.legal_moves(after):
+                        done = TICTACTOE.apply(after, reply)
+                        assert not (TICTACTOE.is_terminal(done) and TICTACTOE.returns(done)[1] > 0), state.board
+                state = after
+            else:
+                state = TICTACTOE.apply(state, rng.choice(TICTACTOE.legal_moves(state)))
+    assert slips > 0  # it is weaker than perfect
+
+
+def test_depth_cap_misses_a_deep_win_that_full_strength_finds():
+    # A Connect Four endgame (solver test set) where the side to move wins late.
+    state = CONNECT4.from_moves("5554224333234511764415115")  # score 4: a win eight plies on or so
+    strong = ai.choose_move(CONNECT4, state, ai.SearchConfig(time_budget_ms=3000, seed=1))
+    weak = ai.choose_move(CONNECT4, state, ai.SearchConfig(time_budget_ms=3000, max_depth=2, seed=1))
+    assert weak.depth <= 2 < strong.depth
+    assert abs(weak.value) < 0.9  # a beginner does not see the forced win coming
+
+
+@pytest.mark.parametrize("style", ["balanced", "aggressive", "defensive"])
+def test_styles_change_the_evaluation_not_the_rules(style):
+    state = CONNECT4.from_moves("4433")
+    ev = Evaluator(CONNECT4, style)
+    assert -1 < ev(state, 0) < 1
+    result = ai.choose_move(CONNECT4, state, ai.SearchConfig(style=style, time_budget_ms=100, seed=1))
+    assert result.move in CONNECT4.legal_moves(state)
+
+
+def test_aggressive_and_defensive_weigh_threats_differently():
+    state = CONNECT4.from_moves("4433")
+    aggressive, defensive = Evaluator(CONNECT4, "aggressive"), Evaluator(CONNECT4, "defensive")
+    assert aggressive.draw_value < 0 < defensive.draw_value
+    if hasattr(CONNECT4, "evaluate_terms"):
+        assert aggressive(state, 0) != defensive(state, 0)
