@@ -34,3 +34,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def match_room(request: HttpRequest, match_id: int) -> HttpResponse:
     return _render(request, "frontend/match.html", {"page": "match", "match_id": match_id})
+
+
+@ensure_csrf_cookie
+def bot_page(request: HttpRequest, slug: str) -> HttpResponse:
+    return _render(request, "frontend/bot.html", {"page": "bot", "slug": slug})

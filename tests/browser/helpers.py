@@ -49,3 +49,20 @@ def play_until_over(page: Page, preferred: list[str], max_moves: int = 45) -> in
         played += 1
         assert played <= max_moves, "the game did not end"
     return played
+
+
+ALGORITHM_NAMES = {"alphabeta": "alpha-beta", "mcts": "MCTS", "maxn": "max-n"}
+
+
+def bot_badge(stack, slug: str) -> str:
+    """The AI badge text the pages show for a seeded bot profile, from /api/bots/."""
+    game = slug.rsplit("-", 1)[0]
+    bot = next(b for b in stack.api("GET", f"/api/bots/?game={game}") if b["slug"] == slug)
+    return f"AI · level {bot['level']} · {ALGORITHM_NAMES.get(bot['algorithm'], bot['algorithm'])}"
+
+
+def budget_text(stack, slug: str) -> str:
+    """A bot's time budget as the pages write it ("300 ms", "1.5 s")."""
+    game = slug.rsplit("-", 1)[0]
+    ms = next(b for b in stack.api("GET", f"/api/bots/?game={game}") if b["slug"] == slug)["time_budget_ms"]
+    return f"{ms / 1000:.1f} s" if ms >= 1000 else f"{ms} ms"

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.helpers import start_bot_match
+from tests.browser.helpers import bot_badge, start_bot_match
 
 
 def test_lobby_shows_games_and_bots_each_marked_as_ai(new_page, screenshot):
@@ -45,13 +45,26 @@ def test_a_new_open_match_appears_in_another_lobby_and_can_be_joined(new_page, s
     expect(host.locator("#status")).to_have_text(re.compile("Your move"))
 
 
-def test_a_match_against_a_bot_is_listed_live_with_its_ai_badge(new_page):
+def test_a_match_against_a_bot_is_listed_live_with_its_ai_badge(new_page, plyground):
     watcher = new_page("/")
     expect(watcher.locator("#games .game-card").first).to_be_visible()
     player = new_page("/")
     match_id = start_bot_match(player, "connect4", "connect4-deep", order="second")
     row = watcher.locator(f'#live-matches [data-testid="match-{match_id}"]')
     expect(row).to_be_visible()
-    expect(row.locator(".ai-badge")).to_contain_text("level 4")
+    expect(row.locator(".ai-badge")).to_have_text(bot_badge(plyground, "connect4-deep"))
     watcher.locator(f'[data-testid="watch-{match_id}"]').click()
     expect(watcher.locator("#match-room")).to_have_attribute("data-your-seat", "")
+
+
+def test_each_bot_has_a_page_that_explains_how_it_plays(new_page, plyground, screenshot):
+    badge = bot_badge(plyground, "connect4-deep")
+    page = new_page("/")
+    page.locator('[data-testid="bot-connect4-deep"] a.bot-link').click()
+    expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#bot-badge .ai-badge")).to_have_text(badge)
+    expect(page.locator("#bot-how")).to_contain_text("alpha-beta")
+    screenshot(page, "bot")
+    page.locator('[data-testid="play-this-bot"]').click()
+    page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    expect(page.locator('[data-testid="seat-1"] .ai-badge')).to_have_text(badge)

@@ -90,7 +90,8 @@ function renderBots(game, list, bots) {
           typeof bot.rating === "number" ? `rating ${Math.round(bot.rating)}` : null,
           bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null,
         ].filter(Boolean).join(" · ")),
-      bot.description ? h("span", { class: "bot-description muted" }, bot.description) : null);
+      bot.description ? h("span", { class: "bot-description muted" }, bot.description) : null,
+      h("a", { class: "bot-link", href: `/bots/${encodeURIComponent(bot.slug)}/` }, `How ${bot.name} plays`));
   }));
   list.closest("form").querySelector("button[type=submit]").disabled = false;
 }

@@ -5,13 +5,13 @@
 // when the seated player to move picks one.  Spectators see the same board,
 // read-only.
 
-import { ApiError, getMatch, joinMatch } from "./api.js";
+import { ApiError, createMatch, getMatch, joinMatch } from "./api.js";
 import { announce, h, pageData } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { aiBadge, formatMs, isBot, markName, playerLabel, playerWords, seatMark } from "./players.js";
 
-const BOARDS = { tictactoe: "./boards/tictactoe.js", connect4: "./boards/connect4.js" };
-const GAME_NAMES = { tictactoe: "Tic-tac-toe", connect4: "Connect Four" };
+const BOARDS = { tictactoe: "./boards/tictactoe.js", connect4: "./boards/connect4.js", othello: "./boards/othello.js" };
+const GAME_NAMES = { tictactoe: "Tic-tac-toe", connect4: "Connect Four", othello: "Othello" };
 const PENDING_TIMEOUT_MS = 6000;
 const ERROR_TEXT = {
   not_your_turn: "It is not your turn.",
@@ -41,6 +41,7 @@ const el = {
   invite: $("invite"),
   inviteLink: $("invite-link"),
   resign: $("resign-button"),
+  rematch: $("rematch-button"),
   newMatch: $("new-match"),
   moveList: $("move-list"),
 };
@@ -107,10 +108,15 @@ function setMatch(next, nextYou) {
   if (match.status !== "active" || !botToMove()) thinking = null;
   else if (!thinking || thinking.seat !== match.to_move) thinking = thinkingFromMatch();
   if (viewPly !== null && viewPly > match.moves.length) viewPly = null;
-  loadBoard(match.game).then(() => {
-    render();
-    if (firstTime && match.moves.length) scrollMoves();
-  });
+  loadBoard(match.game)
+    .then(() => {
+      render();
+      if (firstTime && match.moves.length) scrollMoves();
+    })
+    .catch(() => {
+      // The board's module did not load (the connection dropped): the next state frame tries again.
+      showError("Could not load the board. Retrying when the connection is back.");
+    });
 }
 
 function applyMove(frame) {
@@ -272,6 +278,22 @@ function disarmResign() {
   el.resign.classList.remove("armed");
 }
 
+el.rematch.addEventListener("click", async () => {
+  // The same seats: the same bots, and humans where humans sat (we take ours again).
+  const seats = match.seats.map((seat) =>
+    seat.player && isBot(seat.player) && seat.player.profile && seat.player.profile.slug
+      ? { kind: "bot", profile: seat.player.profile.slug }
+      : { kind: "human" });
+  el.rematch.disabled = true;
+  try {
+    const next = await createMatch(match.game, seats);
+    window.location.assign(`/matches/${next.id}/`);
+  } catch (error) {
+    showError(error instanceof ApiError ? error.message : "Could not start a rematch.");
+    el.rematch.disabled = false;
+  }
+});
+
 el.moveForm.addEventListener("submit", (event) => {
   event.preventDefault();
   const text = el.moveInput.value;
@@ -320,17 +342,30 @@ function browse(target) {
 
 // --- rendering ---------------------------------------------------------------
 
-async function loadBoard(game) {
-  if (boardGame === game && boardModule) return;
-  boardGame = game;
-  try {
-    boardModule = await import(BOARDS[game] || "./boards/generic.js");
-  } catch {
-    boardModule = await import("./boards/generic.js");
-  }
-  board = boardModule.createBoard(el.board, { onMove: playMove });
-  el.board.dataset.game = game;
-  el.boardHelp.textContent = boardModule.help;
+let boardLoading = null;
+let boardFailures = 0;
+
+function loadBoard(game) {
+  if (boardGame === game && boardModule) return Promise.resolve();
+  if (boardLoading && boardLoading.game === game) return boardLoading.promise;
+  // A failed import may be remembered by the browser: a retry asks for a fresh URL.
+  const url = (BOARDS[game] || "./boards/generic.js") + (boardFailures ? `?retry=${boardFailures}` : "");
+  const promise = import(url).then((module) => {
+    boardModule = module;
+    boardGame = game;
+    board = module.createBoard(el.board, { onMove: playMove });
+    el.board.dataset.game = game;
+    el.boardHelp.textContent = module.help;
+  });
+  boardLoading = { game, promise };
+  return promise
+    .catch((error) => {
+      boardFailures += 1;
+      throw error;
+    })
+    .finally(() => {
+      boardLoading = null;
+    });
 }
 
 /** Our seat from the seat list, for the moment before the socket says it. */
@@ -376,7 +411,7 @@ function render() {
   el.title.textContent = `${gameName} · match ${match.id}`;
   document.title = `${match.status === "active" && match.to_move === you.seat && you.seat !== null ? "Your move · " : ""}${gameName} · Plyground`;
   Object.assign(el.room.dataset, {
-    ready: "true",
+    ready: board ? "true" : "loading",
     game: match.game,
     status: match.status,
     ply: String(match.ply),
@@ -578,7 +613,9 @@ function renderMoves() {
 function renderActions() {
   const seated = you.seat !== null;
   el.resign.hidden = !(seated && match.status === "active");
-  el.newMatch.hidden = !(match.status === "finished" || match.status === "aborted");
+  const over = match.status === "finished" || match.status === "aborted";
+  el.newMatch.hidden = !over;
+  el.rematch.hidden = !(over && seated);
 }
 
 function scrollMoves() {

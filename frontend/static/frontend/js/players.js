@@ -47,6 +47,9 @@ export function seatMark(game, seat) {
   if (game === "tictactoe") {
     if (seat === 0) svg.append(s("path", { d: "M4 4 L16 16 M16 4 L4 16", class: "mark-x" }));
     else svg.append(s("circle", { cx: 10, cy: 10, r: 6.5, class: "mark-o" }));
+  } else if (game === "othello") {
+    svg.classList.add("othello-mark");
+    svg.append(s("circle", { cx: 10, cy: 10, r: 8.5, class: "othello-disc" }));
   } else {
     svg.append(s("circle", { cx: 10, cy: 10, r: 9, class: "disc" }));
     svg.append(discSymbol(seat, 10, 10, 9));
@@ -71,6 +74,7 @@ export function discSymbol(seat, cx, cy, r) {
 
 export function markName(game, seat) {
   if (game === "tictactoe") return seat === 0 ? "X" : "O";
+  if (game === "othello") return seat === 0 ? "black" : "white";
   return ["blue (dot)", "orange (diamond)", "purple (square)", "green (triangle)"][seat % 4];
 }
 
