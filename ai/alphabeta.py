@@ -32,7 +32,7 @@ MAX_PLY: Final = 128
 COMPLETE: Final = 1000  # the TT depth of a subtree searched to the end of the game
 QUIESCENCE_PLIES: Final = 8
 NULL_WIDTH: Final = 1e-7  # a "null window" on a real-valued score scale
-CHECK_EVERY: Final = 15  # nodes between two clock checks (a mask)
+CHECK_EVERY: Final = 1  # check the clock every other node (a mask): a node of a big game can take a millisecond
 
 
 class Timeout(Exception):

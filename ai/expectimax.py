@@ -28,7 +28,7 @@ from games.base import CHANCE, Game, Move, State
 
 INF: Final = float("inf")
 SOONER: Final = 1e-3  # a terminal utility shrinks by this fraction per ply: wins sooner, losses later
-CHECK_EVERY: Final = 15
+CHECK_EVERY: Final = 1  # check the clock every other node (a mask): a node of a big game can take a millisecond
 
 
 class Expectimax:

@@ -28,7 +28,7 @@ from ai.weakening import is_weakened, pick
 from games.base import CHANCE, Game, Move, State
 
 INF: Final = float("inf")
-CHECK_EVERY: Final = 15
+CHECK_EVERY: Final = 1  # check the clock every other node (a mask): a node of a big game can take a millisecond
 SOONER: Final = 1e-3
 
 

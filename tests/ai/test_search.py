@@ -14,7 +14,7 @@ from games import registry
 from games.base import CHANCE
 
 SEARCHERS = ["alphabeta", "expectimax", "mcts", "maxn"]
-MARGIN_MS = 60  # generous: these tests share the machine; the benchmarks measure precisely
+MARGIN_MS = 100  # generous: these tests share 2 cores with other work; the benchmarks measure precisely
 
 
 def position(game_id: str, plies: int, seed: int = 0):
