@@ -14,6 +14,7 @@ carry a line from one column into the next.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -191,6 +192,46 @@ class Connect4(Game):
             elif not window & mine:
                 score -= weights[(window & theirs).bit_count()]
         return max(-0.9, min(0.9, score / 200))
+
+    def evaluate_terms(self, state: Connect4State, seat: Seat) -> tuple[float, float]:
+        """`evaluate` split in two: (my open windows, the opponent's), each weighted and /200.
+
+        Play styles weigh the two differently (`ai.evaluation`).
+        """
+        mine, theirs = state.stones(seat), state.stones(1 - seat)
+        weights = (0, 1, 4, 16, 0)
+        own = other = 0
+        for window in WINDOWS:
+            if not window & theirs:
+                own += weights[(window & mine).bit_count()]
+            elif not window & mine:
+                other += weights[(window & theirs).bit_count()]
+        return own / 200, other / 200
+
+    def rollout_move(self, state: Connect4State, rng: random.Random) -> Move:
+        """Win if possible, else block the opponent's immediate win, else a random column."""
+        possible = (state.mask + BOTTOM) & BOARD_MASK
+        for stones in (state.current, state.current ^ state.mask):
+            spots = _winning_cells(stones, state.mask) & possible
+            if spots:
+                return COLUMNS[((spots & -spots).bit_length() - 1) // H1]
+        return rng.choice(self.legal_moves(state))
+
+
+BOTTOM: Bitboard = sum(BOTTOM_MASK)
+
+
+def _winning_cells(stones: Bitboard, mask: Bitboard) -> Bitboard:
+    """Empty cells that would complete four in a line for `stones`."""
+    r = (stones << 1) & (stones << 2) & (stones << 3)
+    for s in (H1, H1 - 1, H1 + 1):
+        p = (stones << s) & (stones << 2 * s)
+        r |= p & (stones << 3 * s)
+        r |= p & (stones >> s)
+        p = (stones >> s) & (stones >> 2 * s)
+        r |= p & (stones << s)
+        r |= p & (stones >> 3 * s)
+    return r & (BOARD_MASK ^ mask)
 
 
 CONNECT4 = Connect4()
