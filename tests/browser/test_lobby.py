@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.helpers import bot_badge, start_bot_match
+from tests.browser.helpers import bot_badge, start_bot_match, wait_my_turn_or_over
 
 
 def test_lobby_shows_games_and_bots_each_marked_as_ai(new_page, screenshot):
@@ -68,3 +68,28 @@ def test_each_bot_has_a_page_that_explains_how_it_plays(new_page, plyground, scr
     page.locator('[data-testid="play-this-bot"]').click()
     page.wait_for_url(re.compile(r"/matches/\d+/$"))
     expect(page.locator('[data-testid="seat-1"] .ai-badge')).to_have_text(badge)
+
+
+def test_your_matches_lists_running_and_finished_ones_to_resume_or_replay(new_page):
+    page = new_page("/")
+    finished = start_bot_match(page, "tictactoe", "tictactoe-random")
+    wait_my_turn_or_over(page)
+    page.locator('#board [data-move="5"]').click()
+    expect(page.locator("#move-list li.move")).to_have_count(2)
+    page.locator("#resign-button").click()
+    page.locator("#resign-button").click()
+    expect(page.locator("#result")).to_be_visible()
+    page.goto("/")
+    running = start_bot_match(page, "connect4", "connect4-random")
+    page.goto("/")
+
+    mine = page.locator("#my-matches")
+    expect(mine.locator(f'[data-testid="mine-{running}"]')).to_contain_text("Resume")
+    done = mine.locator(f'[data-testid="mine-{finished}"]')
+    expect(done).to_contain_text("lost, resigned")
+    expect(done.locator(".ai-badge")).to_be_visible()
+    done.get_by_role("link", name="Replay").click()
+    expect(page.locator("#match-room")).to_have_attribute("data-status", "finished")
+    page.locator('#move-list [data-goto="1"]').click()
+    expect(page.locator('#board [data-move="5"] .mark-x')).to_be_visible()
+    expect(page.locator("#board .mark")).to_have_count(1)

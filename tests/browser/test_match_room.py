@@ -205,3 +205,16 @@ def test_typing_a_move_plays_it(new_page):
     page.locator("#move-input").fill("2")
     page.locator("#move-input").press("Enter")
     expect(page.locator("#move-list li.move").first).to_contain_text("2")
+
+
+def test_connect4_by_keyboard_arrows_and_enter(new_page):
+    page = new_page("/")
+    start_bot_match(page, "connect4", "connect4-random")
+    wait_my_turn_or_over(page)
+    page.locator('#board [data-move="1"]').focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator('#board [data-move="4"]')).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#move-list li.move").first).to_contain_text("4")
+    expect(page.locator("#board .disc")).to_have_count(2)

@@ -54,7 +54,10 @@ export async function api(path, { method = "GET", body, signal } = {}) {
 export const getGames = () => api("/api/games/");
 export const getBots = (game) => api(`/api/bots/?game=${encodeURIComponent(game)}`);
 export const getMatch = (id) => api(`/api/matches/${id}/`);
-export const listMatches = (status) => api(`/api/matches/?status=${encodeURIComponent(status)}`);
+export const listMatches = (status, filters = {}) => {
+  const query = new URLSearchParams({ status, ...filters });
+  return api(`/api/matches/?${query}`);
+};
 export const createMatch = (game, seats) => api("/api/matches/", { method: "POST", body: { game, seats } });
 export const joinMatch = (id) => api(`/api/matches/${id}/join/`, { method: "POST", body: {} });
 

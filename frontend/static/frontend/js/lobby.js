@@ -2,13 +2,15 @@
 // live matches kept current over /ws/lobby/ (no polling).
 
 import { ApiError, createMatch, getBots, getGames, items, joinMatch, listMatches } from "./api.js";
-import { announce, h, since } from "./dom.js";
+import { announce, h, pageData, since } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { aiBadge, formatMs, playerLabel, seatMark } from "./players.js";
 
 const $ = (id) => document.getElementById(id);
 const gamesById = new Map();
 const matches = new Map(); // id -> summary, open and active only
+const finished = new Map(); // id -> summary of our own finished matches
+const me = pageData().player;
 let heardFromSocket = false;
 let online = null;
 
@@ -137,11 +139,52 @@ function cardError(game, text) {
 const isOpen = (m) => m.status === "waiting" && m.seats.some((seat) => !seat.player);
 
 function upsert(summary) {
-  if (summary.status === "waiting" || summary.status === "active") matches.set(summary.id, summary);
-  else matches.delete(summary.id);
+  if (summary.status === "waiting" || summary.status === "active") {
+    matches.set(summary.id, summary);
+  } else {
+    matches.delete(summary.id);
+    if (isMine(summary)) finished.set(summary.id, summary);
+  }
+}
+
+const isMine = (m) => Boolean(me) && m.seats.some((seat) => seat.player && !seat.player.is_ai && String(seat.player.id) === String(me.id));
+
+function mySeat(m) {
+  const seat = m.seats.find((s) => s.player && !s.player.is_ai && String(s.player.id) === String(me.id));
+  return seat ? seat.index : null;
+}
+
+function outcome(m) {
+  const r = m.result || {};
+  if (m.status === "aborted") return "aborted";
+  if (r.winner === null || r.winner === undefined) return `draw${r.reason ? `, ${r.reason}` : ""}`;
+  return `${r.winner === mySeat(m) ? "won" : "lost"}${r.reason ? `, ${r.reason}` : ""}`;
+}
+
+function renderMine() {
+  const live = [...matches.values()].filter(isMine).sort((a, b) => b.id - a.id);
+  const done = [...finished.values()].filter(isMine).sort((a, b) => b.id - a.id).slice(0, 20);
+  const rows = [
+    ...live.map((m) => mineRow(m, m.status === "waiting" ? "waiting for an opponent" : "your match is on", "Resume")),
+    ...done.map((m) => mineRow(m, outcome(m), "Replay")),
+  ];
+  $("my-matches").replaceChildren(...rows);
+  $("mine-empty").hidden = rows.length > 0;
+}
+
+function mineRow(m, info, action) {
+  const game = gamesById.get(m.game);
+  const others = m.seats.filter((seat) => seat.index !== mySeat(m));
+  return h("li", { class: "match-row", "data-match-id": m.id, "data-testid": `mine-${m.id}` },
+    h("span", { class: "row-game" }, game ? game.name : m.game),
+    h("ul", { class: "row-seats" }, h("li", {}, "vs "), ...others.map((seat) =>
+      h("li", { "data-seat": seat.index }, seatMark(m.game, seat.index), playerLabel(seat.player, { compact: true })))),
+    h("span", { class: `row-info muted outcome-${info.split(",")[0].replace(/\s+/g, "-")}` }, info),
+    h("span", { class: "row-actions" }, h("a", { class: "button secondary", href: `/matches/${m.id}/` }, action)));
 }
 
 function renderMatches() {
+  renderMine();
   const all = [...matches.values()];
   const open = all.filter(isOpen).sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
   const live = all.filter((m) => m.status === "active").sort((a, b) => b.id - a.id);
@@ -216,6 +259,18 @@ const lobbySocket = new LiveSocket("/ws/lobby/", {
   },
 });
 
+async function loadHistory() {
+  if (!me) return;
+  try {
+    // `player=me` narrows the list where the server supports it; the seat check keeps only ours either way.
+    const done = items(await listMatches("finished", { player: "me" }));
+    for (const m of done) if (isMine(m)) finished.set(m.id, m);
+    renderMatches();
+  } catch {
+    // History is a convenience: the lobby works without it.
+  }
+}
+
 async function loadMatchesOnce() {
   try {
     const [open, active] = await Promise.all([listMatches("open"), listMatches("active")]);
@@ -230,5 +285,6 @@ async function loadMatchesOnce() {
 lobbySocket.connect();
 loadGames();
 loadMatchesOnce();
+loadHistory();
 window.setInterval(renderMatches, 30000);
 

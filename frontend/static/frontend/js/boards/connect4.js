@@ -66,6 +66,7 @@ export function createBoard(container, { onMove }) {
   });
   container.replaceChildren(svg);
   const targets = new Targets(svg, COLS, onMove);
+  let shownLast = null; // the last move drawn, so only a new one drops in
 
   function render({ state, legalMoves = [], interactive = false, lastMove = null, seatToMove = null }) {
     const board = state && Array.isArray(state.board) ? state.board : replay([]).board;
@@ -77,6 +78,10 @@ export function createBoard(container, { onMove }) {
     layers.push(s("rect", { class: "frame", x: 0, y: TOP, width: COLS * CELL, height: ROWS * CELL, rx: 18 }));
     const lastCol = lastMove ? Number(lastMove) - 1 : -1;
     const lastRow = lastCol >= 0 ? topRow(board, lastCol) : -1;
+    const stones = board.flat().filter((c) => c !== null && c !== undefined).length;
+    const lastKey = lastRow >= 0 ? `${lastRow},${lastCol},${stones}` : null;
+    const dropIn = shownLast !== null && lastKey !== null && lastKey !== shownLast;
+    shownLast = lastKey ?? "";
     for (let row = 0; row < ROWS; row += 1) {
       for (let col = 0; col < COLS; col += 1) {
         const seat = board[row][col];
@@ -86,8 +91,11 @@ export function createBoard(container, { onMove }) {
         }
         const classes = [];
         if (row === lastRow && col === lastCol) classes.push("last-move");
+        if (row === lastRow && col === lastCol && dropIn) classes.push("drop");
         if (winningKeys.has(`${row},${col}`)) classes.push("winning");
-        layers.push(disc(seat, row, col, classes.join(" ")));
+        const node = disc(seat, row, col, classes.join(" "));
+        if (classes.includes("drop")) node.style.setProperty("--drop", `${-(row + 1) * CELL - TOP}px`);
+        layers.push(node);
       }
     }
     if (lastRow >= 0) {
