@@ -11,8 +11,11 @@ from django.db import models
 import ai
 from games import registry
 
-OPPONENT_MODEL_PATTERN = r"^(uniform|adaptive|epsilon:(0(\.\d+)?|1(\.0+)?)|softmax:\d+(\.\d+)?)$"
-OPPONENT_MODEL_HELP = "uniform, epsilon:P (best reply with probability P), softmax:T (temperature T) or adaptive"
+OPPONENT_MODEL_PATTERN = r"^(optimal|uniform|adaptive|epsilon:(0(\.\d+)?|1(\.0+)?)|softmax:\d+(\.\d+)?)$"
+OPPONENT_MODEL_HELP = (
+    "optimal, uniform, epsilon:E (a random reply with probability E, the best otherwise), "
+    "softmax:T (temperature T) or adaptive (E fitted from the opponent's moves in the match)"
+)
 
 
 def validate_game_id(value: str) -> None:

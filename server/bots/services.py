@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 import ai
-from games import registry
+from games import CHANCE, registry
 from server.bots import adaptive
 from server.bots.engine import BotTurn, compute_move
 from server.bots.models import AdaptiveStrength
@@ -55,12 +55,28 @@ def bot_turn_prepare(match_id: int, ply: int, deadline: float, queued_at: float)
     config = {k: snapshot[k] for k in CONFIG_FIELDS if k in snapshot}
     config["seed"] = turn_seed(match_id, ply)
     notes: dict[str, Any] = {}
+    # The match id lets MCTS reuse its tree from move to move and models remember the opponent.
+    config["options"] = {**(config.get("options") or {}), "match_id": match_id}
+    if config.get("opponent_model") == "adaptive":
+        config["options"]["opponent_moves"] = opponent_moves(match, seat.index)
     if snapshot.get("adaptive"):
         strength = adaptive_strength_now(match, seat)
         config = adaptive.config_for(config, strength)
         notes["adaptive_strength"] = round(strength, 3)
     min_think = min(snapshot.get("min_think_ms") or 0, snapshot.get("time_budget_ms") or 0)
     return BotTurn(match_id, ply, seat.index, match.game, match.state, config, deadline, queued_at, min_think, notes)
+
+
+def opponent_moves(match: Match, bot_seat: int, last: int = 40) -> list[dict[str, Any]]:
+    """The other seats' moves in this match with the position each was played in (for opponent models)."""
+    game = registry.get(match.game)
+    state = game.initial_state()
+    seen = []
+    for seat, move in match.moves.order_by("ply").values_list("seat", "move"):
+        if seat not in (bot_seat, CHANCE):
+            seen.append({"state": game.to_json(state), "move": move})
+        state = game.apply(state, move)
+    return seen[-last:]
 
 
 def adaptive_strength_now(match: Match, seat: Seat) -> float:

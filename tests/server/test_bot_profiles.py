@@ -46,7 +46,7 @@ def profile(**overrides) -> BotProfile:
         ({"algorithm": "maxn"}, "algorithm", "three or more players"),
         ({"algorithm": "expectimax"}, "opponent_model", "needs an opponent model"),
         ({"algorithm": "alphabeta", "opponent_model": "uniform"}, "opponent_model", "only expectimax"),
-        ({"algorithm": "expectimax", "opponent_model": "epsilon:2"}, "opponent_model", "epsilon:P"),
+        ({"algorithm": "expectimax", "opponent_model": "epsilon:2"}, "opponent_model", "epsilon:E"),
         ({"max_iterations": 500}, "max_iterations", "only MCTS"),
         ({"min_think_ms": 400}, "min_think_ms", "cannot exceed"),
         ({"game": "chess960"}, "game", "unknown game"),

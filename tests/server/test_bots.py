@@ -104,3 +104,26 @@ def test_seeded_profiles_cover_each_game_with_three_levels_and_are_ai(db):  # is
         algorithms = {b.algorithm for b in bots}
         assert bots.count() >= 3 and {"random", "alphabeta"} <= algorithms
         assert all(b.is_ai for b in bots)
+
+
+def test_an_adaptive_opponent_model_sees_the_players_moves_so_far(alice):
+    from server.bots.services import opponent_moves
+
+    bot = BotProfile.objects.get(slug="connect4-shallow")
+    match = bot_match(alice, bot)
+    services.submit_move(match.pk, 0, "4", 0)
+    services.submit_move(match.pk, 0, "3", 2)
+    seen = opponent_moves(Match.objects.get(pk=match.pk), bot_seat=1)
+    assert [m["move"] for m in seen] == ["4", "3"]
+    assert seen[0]["state"]["board"][5] == [None] * 7  # the position before the player's first move
+
+
+def test_a_bot_with_an_exploiting_model_plays_through_the_server(alice):
+    bot = BotProfile.objects.get(slug="tictactoe-perfect")
+    bot.algorithm, bot.opponent_model, bot.time_budget_ms = "expectimax", "adaptive", 150
+    bot.full_clean()
+    bot.save()
+    match = bot_match(alice, bot)
+    services.submit_move(match.pk, 0, "1", 0)
+    reply = Move.objects.get(match=match, ply=1)
+    assert reply.stats["algorithm"] == "expectimax" and reply.move in "23456789"
