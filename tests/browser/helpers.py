@@ -20,7 +20,8 @@ def start_bot_match(page: Page, game: str, bot_slug: str, order: str = "first") 
     """From the lobby: pick a bot and start; returns the match id once the room is ready."""
     page.locator(f'[data-testid="bot-{bot_slug}"]').click()
     form = page.locator(f'[data-testid="play-bot-form-{game}"]')
-    form.locator('select[name="order"]').select_option(order)
+    if form.locator('select[name="order"]').count():  # two-player games only
+        form.locator('select[name="order"]').select_option(order)
     page.locator(f'[data-testid="play-bot-{game}"]').click()
     page.wait_for_url(re.compile(r"/matches/\d+/$"))
     expect(page.locator("#match-room")).to_have_attribute("data-ready", "true")

@@ -13,13 +13,14 @@ def test_lobby_shows_games_and_bots_each_marked_as_ai(new_page, screenshot):
     page = new_page("/")
     expect(page.locator('[data-testid="game-connect4"]')).to_be_visible()
     expect(page.locator('[data-testid="game-tictactoe"]')).to_be_visible()
-    bots = page.locator('[data-testid="game-connect4"] .bot-option')
-    expect(bots.first).to_be_visible()
-    assert bots.count() >= 3
-    for i in range(bots.count()):
-        badge = bots.nth(i).locator(".ai-badge")
-        expect(badge).to_be_visible()
-        expect(badge).to_contain_text(re.compile(r"AI · level \d+ · "))
+    levels = page.locator('[data-testid="game-connect4"] .level-pill')
+    expect(levels.first).to_be_visible()
+    assert levels.count() >= 3
+    details = page.locator('[data-testid="bot-details-connect4"]')
+    for i in range(levels.count()):
+        levels.nth(i).click()
+        level = levels.nth(i).locator(".level-number").inner_text().removeprefix("Level ")
+        expect(details.locator(".ai-badge")).to_contain_text(re.compile(rf"^⚙?AI · level {level} · "))
     expect(page.locator("#player-name")).not_to_be_empty()
     screenshot(page, "lobby")
 
@@ -60,7 +61,8 @@ def test_a_match_against_a_bot_is_listed_live_with_its_ai_badge(new_page, plygro
 def test_each_bot_has_a_page_that_explains_how_it_plays(new_page, plyground, screenshot):
     badge = bot_badge(plyground, "connect4-deep")
     page = new_page("/")
-    page.locator('[data-testid="bot-connect4-deep"] a.bot-link').click()
+    page.locator('[data-testid="bot-connect4-deep"]').click()
+    page.locator('[data-testid="bot-details-connect4"] a.bot-link').click()
     expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
     expect(page.locator("#bot-badge .ai-badge")).to_have_text(badge)
     expect(page.locator("#bot-how")).to_contain_text("alpha-beta")

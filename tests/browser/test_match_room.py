@@ -218,3 +218,38 @@ def test_connect4_by_keyboard_arrows_and_enter(new_page):
     page.keyboard.press("Enter")
     expect(page.locator("#move-list li.move").first).to_contain_text("4")
     expect(page.locator("#board .disc")).to_have_count(2)
+
+
+def test_backgammon_against_a_bot_shows_dice_and_previews_a_play(new_page, screenshot):
+    page = new_page("/")
+    start_bot_match(page, "backgammon", "backgammon-random")
+    expect(page.locator("#move-list li.move.chance").first).to_contain_text(re.compile(r"open \d-\d"))
+    wait_my_turn_or_over(page)
+    expect(page.locator("#board .die")).not_to_have_count(0)
+    play = page.locator("#board .bg-plays [data-move]").first
+    play.hover()
+    expect(page.locator("#board .point.to")).not_to_have_count(0)  # the play is previewed on the board
+    screenshot(page, "preview")
+    text = play.get_attribute("data-move")
+    moves = page.locator("#move-list li.move").count()
+    play.click()
+    expect(page.locator("#move-list li.move").nth(moves)).to_contain_text(text)
+    expect(page.locator("#move-list li.move").nth(moves + 1)).to_have_class(re.compile("chance"))
+
+
+def test_chinese_checkers_select_a_piece_then_a_destination(new_page, screenshot):
+    page = new_page("/")
+    start_bot_match(page, "chinese-checkers", "chinese-checkers-random")
+    expect(page.locator("#seats .seat")).to_have_count(3)
+    expect(page.locator("#seats .ai-badge")).to_have_count(2)
+    page.wait_for_function("() => document.querySelector('#board .movable')")
+    piece = page.locator("#board .movable").first
+    origin = piece.get_attribute("data-cell")
+    piece.click()
+    expect(page.locator(f'#board [data-cell="{origin}"]')).to_have_class(re.compile("selected"))
+    destination = page.locator("#board .destination").first
+    target = destination.get_attribute("data-cell")
+    screenshot(page, "selected")
+    destination.click()
+    expect(page.locator("#move-list li.move").first).to_contain_text(re.compile(rf"^.*{origin}.*{target}", re.S))
+    expect(page.locator(f'#board [data-cell="{target}"]')).to_have_attribute("data-seat", "0")

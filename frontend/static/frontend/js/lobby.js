@@ -4,7 +4,7 @@
 import { ApiError, createMatch, getBots, getGames, items, joinMatch, listMatches } from "./api.js";
 import { announce, h, pageData, since } from "./dom.js";
 import { LiveSocket } from "./socket.js";
-import { aiBadge, formatMs, playerLabel, seatMark } from "./players.js";
+import { aiBadge, algorithmName, formatMs, playerLabel, seatMark } from "./players.js";
 
 const $ = (id) => document.getElementById(id);
 const gamesById = new Map();
@@ -79,23 +79,33 @@ function renderBots(game, list, bots) {
   }
   bots.sort((a, b) => (a.level ?? 0) - (b.level ?? 0));
   const preferred = bots[Math.min(1, bots.length - 1)].slug;
-  list.replaceChildren(...bots.map((bot) => {
+  const details = h("div", { class: "bot-details", "aria-live": "polite", "data-testid": `bot-details-${game.id}` });
+  const pills = bots.map((bot) => {
     const id = `bot-${game.id}-${bot.slug}`;
-    return h("label", { class: "bot-option", for: id, "data-testid": `bot-${bot.slug}` },
-      h("input", { type: "radio", id, name: `bot-${game.id}`, value: bot.slug, checked: bot.slug === preferred }),
-      h("span", { class: "bot-main" },
-        h("span", { class: "bot-name" }, bot.name),
-        " ",
-        aiBadge(bot)),
-      h("span", { class: "bot-meta muted" },
-        [
-          typeof bot.rating === "number" ? `rating ${Math.round(bot.rating)}` : null,
-          bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null,
-        ].filter(Boolean).join(" · ")),
-      bot.description ? h("span", { class: "bot-description muted" }, bot.description) : null,
-      h("a", { class: "bot-link", href: `/bots/${encodeURIComponent(bot.slug)}/` }, `How ${bot.name} plays`));
-  }));
+    const input = h("input", { type: "radio", id, name: `bot-${game.id}`, value: bot.slug, checked: bot.slug === preferred });
+    input.addEventListener("change", () => showBot(details, bot));
+    return h("label", { class: "level-pill", for: id, "data-testid": `bot-${bot.slug}`, title: `${bot.name}: level ${bot.level}` },
+      input,
+      h("span", { class: "level-number" }, `Level ${bot.level}`),
+      h("span", { class: "level-kind" }, bot.slug.endsWith("-adaptive") ? "adapts to you" : algorithmName(bot.algorithm)),
+      h("span", { class: "level-rating" }, typeof bot.rating === "number" ? `rated ${Math.round(bot.rating)}` : "unrated"));
+  });
+  list.replaceChildren(h("div", { class: "level-pills" }, ...pills), details);
+  showBot(details, bots.find((b) => b.slug === preferred));
   list.closest("form").querySelector("button[type=submit]").disabled = false;
+}
+
+/** The chosen bot in full: its name always with the AI badge. */
+function showBot(details, bot) {
+  details.replaceChildren(
+    h("p", { class: "bot-main" }, h("span", { class: "bot-name" }, bot.name), " ", aiBadge(bot)),
+    h("p", { class: "bot-meta muted" },
+      [
+        typeof bot.rating === "number" ? `rating ${Math.round(bot.rating)}` : "rating not measured yet",
+        bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null,
+      ].filter(Boolean).join(" · ")),
+    bot.description ? h("p", { class: "bot-description" }, bot.description) : null,
+    h("a", { class: "bot-link", href: `/bots/${encodeURIComponent(bot.slug)}/` }, `How ${bot.name} plays`));
 }
 
 async function startBotMatch(game, form) {

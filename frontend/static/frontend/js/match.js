@@ -10,8 +10,22 @@ import { announce, h, pageData } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { aiBadge, formatMs, isBot, markName, playerLabel, playerWords, seatMark } from "./players.js";
 
-const BOARDS = { tictactoe: "./boards/tictactoe.js", connect4: "./boards/connect4.js", othello: "./boards/othello.js" };
-const GAME_NAMES = { tictactoe: "Tic-tac-toe", connect4: "Connect Four", othello: "Othello" };
+const BOARDS = {
+  tictactoe: "./boards/tictactoe.js",
+  connect4: "./boards/connect4.js",
+  othello: "./boards/othello.js",
+  backgammon: "./boards/backgammon.js",
+  "chinese-checkers": "./boards/chinese-checkers.js",
+  "chinese-checkers-2": "./boards/chinese-checkers.js",
+};
+const GAME_NAMES = {
+  tictactoe: "Tic-tac-toe",
+  connect4: "Connect Four",
+  othello: "Othello",
+  backgammon: "Backgammon",
+  "chinese-checkers": "Chinese checkers",
+  "chinese-checkers-2": "Chinese checkers (two players)",
+};
 const PENDING_TIMEOUT_MS = 6000;
 const ERROR_TEXT = {
   not_your_turn: "It is not your turn.",
@@ -139,8 +153,9 @@ function applyMove(frame) {
   if (thinking && thinking.seat === frame.seat) thinking = null;
   if (!thinking && botToMove()) thinking = { seat: match.to_move, budgetMs: null, started: null };
 
-  const who = seatPlayer(frame.seat);
-  let words = `${frame.seat === you.seat ? "You" : capitalise(playerWords(who))} played ${boardModule ? boardModule.describeMove(frame.move) : frame.move}.`;
+  let words = frame.seat < 0
+    ? `Dice: ${frame.move}.`
+    : `${frame.seat === you.seat ? "You" : capitalise(playerWords(seatPlayer(frame.seat)))} played ${boardModule ? boardModule.describeMove(frame.move) : frame.move}.`;
   if (match.to_move !== null && match.to_move === you.seat) words += " Your move.";
   announce(words);
   render();
@@ -506,7 +521,9 @@ function renderBoard() {
     legalMoves: match.legal_moves || [],
     interactive: interactive(),
     lastMove: last ? last.move : null,
+    lastSeat: last ? last.seat : null,
     seatToMove: live ? match.to_move : null,
+    yourSeat: you.seat,
   });
   el.board.classList.toggle("interactive", interactive());
   el.board.classList.toggle("browsing", !live);
@@ -586,19 +603,21 @@ function renderMoves() {
     const player = seatPlayer(m.seat);
     const bot = (m.by && m.by.is_ai) || isBot(player);
     const figures = [];
-    if (typeof m.think_ms === "number") figures.push(formatMs(m.think_ms));
+    if (typeof m.think_ms === "number" && m.seat >= 0) figures.push(formatMs(m.think_ms));
     if (m.stats) figures.push(statsText(m.stats));
     const viewing = viewPly === null ? i === match.moves.length - 1 : i === viewPly - 1;
-    return h("li", { class: `move${viewing ? " current" : ""}`, "data-ply": m.ply, "data-seat": m.seat },
+    return h("li", { class: `move${viewing ? " current" : ""}${m.seat < 0 ? " chance" : ""}`, "data-ply": m.ply, "data-seat": m.seat },
       h("button", {
         type: "button",
         class: "move-link",
         "data-goto": i + 1,
         "aria-current": viewing ? "step" : null,
-        "aria-label": `Move ${i + 1}: ${playerWords(player)} played ${boardModule ? boardModule.describeMove(m.move) : m.move}`,
+        "aria-label": m.seat < 0
+          ? `Move ${i + 1}: dice, ${m.move}`
+          : `Move ${i + 1}: ${playerWords(player)} played ${boardModule ? boardModule.describeMove(m.move) : m.move}`,
       },
       h("span", { class: "move-number" }, `${i + 1}.`),
-      m.seat >= 0 ? seatMark(match.game, m.seat) : null,
+      m.seat >= 0 ? seatMark(match.game, m.seat) : h("span", { class: "chance-mark", "aria-hidden": "true" }, "⚄"),
       h("span", { class: "move-text" }, m.move)),
       bot ? aiBadge(player && player.profile, { compact: true }) : null,
       figures.filter(Boolean).length ? h("span", { class: "move-figures muted" }, figures.filter(Boolean).join(" · ")) : null);
