@@ -382,19 +382,7 @@ class Backgammon(Game):
     # --- search hooks ------------------------------------------------------
     def evaluate(self, state: BackgammonState, seat: Seat) -> float:
         """Pip count, blots, points made, primes and the race, as an expected score in (-1, 1)."""
-        winner = _won(state)
-        if winner is not None:
-            return 0.99 if winner == seat else -0.99
-        me, op = sides(state, seat)
-        mine = max((p for p in range(25, 0, -1) if me[p]), default=0)  # my rearmost checker
-        theirs = 0 if op[BAR] else min((p for p in range(1, 25) if op[p]), default=25)  # in my numbering
-        race = mine < theirs  # the armies have passed each other: no more hitting
-        score = _features(me, race) - _features(op[:1] + op[1:25][::-1] + op[25:], race)
-        if state.dice and state.turn != seat or not state.dice and state.turn == seat:
-            score -= 0.03  # the other side rolls next: a few pips behind
-        elif state.turn != NO_TURN:
-            score += 0.03
-        return math.tanh(score)
+        return _evaluate(state, seat)
 
     def order_moves(self, state: BackgammonState, moves: list[Move]) -> list[Move]:
         if not state.dice:
@@ -413,23 +401,60 @@ class Backgammon(Game):
         return max(plays, key=lambda m: _quick(plays[m], state.turn) + rng.random() * 0.05)
 
 
+@lru_cache(maxsize=65536)
+def _evaluate(state: BackgammonState, seat: Seat) -> float:
+    """`Backgammon.evaluate`, cached: a search asks for a position's value again when it orders moves."""
+    winner = _won(state)
+    if winner is not None:
+        return 0.99 if winner == seat else -0.99
+    me, op = sides(state, seat)
+    mine = 0  # my rearmost checker
+    for p in range(25, 0, -1):
+        if me[p]:
+            mine = p
+            break
+    theirs = 0  # their rearmost checker, in my numbering
+    if not op[BAR]:
+        theirs = 25
+        for p in range(1, 25):
+            if op[p]:
+                theirs = p
+                break
+    race = mine < theirs  # the armies have passed each other: no more hitting
+    score = _features(me, race) - _features(op[:1] + op[1:25][::-1] + op[25:], race)
+    if state.dice and state.turn != seat or not state.dice and state.turn == seat:
+        score -= 0.03  # the other side rolls next: a few pips behind
+    elif state.turn != NO_TURN:
+        score += 0.03
+    return math.tanh(score)
+
+
 def _features(me: Side, race: bool) -> float:
     """One side's strength, from its checkers in its own numbering; the evaluation subtracts two."""
-    if race:
-        return -pip_count(me) / 40 + me[OFF] / 30
-    made = [p for p in range(1, 25) if me[p] >= 2]
-    blots = sum(1 for p in range(1, 25) if me[p] == 1)
-    home = sum(1 for p in made if p <= 6)
-    prime = longest = 0
+    pips = 25 * me[BAR]
+    made = blots = home = prime = longest = 0
     for p in range(1, 25):
-        prime = prime + 1 if me[p] >= 2 else 0
-        longest = max(longest, prime)
+        n = me[p]
+        if n:
+            pips += p * n
+            if n >= 2:
+                made += 1
+                if p <= 6:
+                    home += 1
+                prime += 1
+                if prime > longest:
+                    longest = prime
+                continue
+            blots += 1
+        prime = 0
+    if race:
+        return -pips / 40 + me[OFF] / 30
     return (
-        -pip_count(me) / 60
+        -pips / 60
         - 0.06 * blots
-        + 0.04 * len(made)
+        + 0.04 * made
         + 0.05 * home
-        + 0.06 * max(0, longest - 2)
+        + 0.06 * (longest - 2 if longest > 2 else 0)
         - 0.15 * me[BAR]
         + me[OFF] / 30
     )

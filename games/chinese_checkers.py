@@ -147,6 +147,8 @@ def _distance(a: Cell, b: Cell) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
+# Steps between every two holes, computed once: the search hooks read it in their hot loops.
+DISTANCE: tuple[tuple[int, ...], ...] = tuple(tuple(_distance(a, b) for b in range(len(COORDS))) for a in range(len(COORDS)))
 FILLED_DISTANCE = 20  # 0 + 1*2 + 2*3 + 3*4: a full triangle's distance to its own tip
 
 
@@ -272,8 +274,8 @@ class ChineseCheckers(Game):
 
     def distance_to_goal(self, state: ChineseCheckersState, seat: Seat) -> int:
         """Steps still to go for `seat`; 0 exactly when its ten pieces fill its target."""
-        tip = self.tips[seat]
-        return sum(_distance(c, tip) for c in _members(state.pieces[seat])) - FILLED_DISTANCE
+        to_tip = DISTANCE[self.tips[seat]]
+        return sum(to_tip[c] for c in _members(state.pieces[seat])) - FILLED_DISTANCE
 
     def outcome(self, state: ChineseCheckersState) -> Outcome:
         if not self.is_terminal(state):
@@ -354,14 +356,14 @@ class ChineseCheckers(Game):
 
     def order_moves(self, state: ChineseCheckersState, moves: list[Move]) -> list[Move]:
         """Longest advance towards the target first."""
-        tip = self.tips[state.ply % self.num_players]
+        to_tip = DISTANCE[self.tips[state.ply % self.num_players]]
         table = _moves(state)
 
         def gain(move: Move) -> int:
             if move not in table:
                 return 0
             origin, dest = table[move]
-            return _distance(origin, tip) - _distance(dest, tip)
+            return to_tip[origin] - to_tip[dest]
 
         return sorted(moves, key=gain, reverse=True)
 
@@ -371,10 +373,10 @@ class ChineseCheckers(Game):
         if not table:
             return PASS
         seat = state.ply % self.num_players
-        tip, target = self.tips[seat], self.targets[seat]
+        to_tip, target = DISTANCE[self.tips[seat]], self.targets[seat]
         scored = []
         for move, (origin, dest) in table.items():
-            gain = _distance(origin, tip) - _distance(dest, tip)
+            gain = to_tip[origin] - to_tip[dest]
             if target >> origin & 1 and not target >> dest & 1:
                 gain -= 4  # leaving the target undoes progress
             scored.append((gain, move))
