@@ -11,7 +11,7 @@ import random
 import time
 from collections.abc import Callable
 
-from ai import alphabeta
+from ai import alphabeta, endgame
 from ai.budget import Deadline
 from ai.types import SearchConfig, SearchResult
 from ai.weakening import is_weakened, pick
@@ -44,6 +44,11 @@ def algorithm_for(game: Game, algorithm: str) -> str:
 
 def _alphabeta(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     weakened = is_weakened(config.error_rate, config.temperature)
+    from_stones = config.options.get("exact_endgame")
+    if from_stones is not None and not weakened:
+        exact = endgame.exact_move(game, state, deadline, from_stones)
+        if exact is not None:
+            return exact
     result = alphabeta.search(game, state, config, deadline, rng, exact_root=weakened)
     if weakened:
         values = result.stats.get("root_values", {})

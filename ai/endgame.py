@@ -1,0 +1,75 @@
+"""Perfect play where it is affordable (search option ``exact_endgame``).
+
+Connect Four: from the number of stones the option gives, the bitboard solver scores
+every legal move exactly, within a share of the move's time; the best score wins,
+centre first among equals.  If the solver does not finish in time the caller searches
+as usual with what is left.  The first move is the centre: it is the proven win.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ai.budget import Deadline
+from ai.connect4_solver import Connect4Solver
+from ai.types import SearchResult
+from games.base import Game, State
+from games.connect4 import CENTRE_FIRST, COLUMNS
+
+SOLVER_SHARE = 0.6  # of the remaining time, at most, for the exact attempt
+OPENING = "4"  # the first player wins by starting in the centre (Allis 1988)
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class _BudgetedSolver(Connect4Solver):
+    """The solver, stopping when its deadline passes.
+
+    One per process, so its transposition table (bounded, positions as keys) carries what
+    an unfinished attempt learnt over to the next move of the game.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.deadline = Deadline(0.0)
+
+    def negamax(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
+        if not self.nodes & 1023 and self.deadline.expired():
+            raise _OutOfTime
+        return super().negamax(current, mask, moves, alpha, beta)
+
+
+_SOLVER = _BudgetedSolver()
+
+
+def exact_move(game: Game, state: State, deadline: Deadline, from_stones: int) -> SearchResult | None:
+    """The exactly best move, or None (other games, too early in the game, or out of time)."""
+    if game.id != "connect4":
+        return None
+    if state.moves == 0:
+        return SearchResult(move=OPENING, depth=0, algorithm="alphabeta", stats={"exact": "opening"})
+    if state.moves < from_stones:
+        return None
+    started = time.perf_counter()
+    solver = _SOLVER
+    solver.nodes = 0
+    solver.deadline = Deadline.after_ms(deadline.remaining_ms() * SOLVER_SHARE)
+    try:
+        scores = solver.move_scores(state)
+    except _OutOfTime:
+        return None
+    rank = {COLUMNS[c]: r for r, c in enumerate(CENTRE_FIRST)}
+    best = max(scores, key=lambda m: (scores[m], -rank[m]))
+    score = scores[best]
+    return SearchResult(
+        move=best,
+        value=(score > 0) - (score < 0),
+        depth=42 - state.moves,
+        nodes=solver.nodes,
+        elapsed_ms=(time.perf_counter() - started) * 1000,
+        pv=[best],
+        algorithm="alphabeta",
+        stats={"exact": "solved", "exact_score": score, "move_scores": scores},
+    )

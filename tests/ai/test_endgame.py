@@ -1,0 +1,41 @@
+"""The exact endgame option: solved moves where affordable, ordinary search otherwise."""
+
+from __future__ import annotations
+
+import ai
+from ai.budget import Deadline
+from ai.endgame import exact_move
+from games import registry
+
+CONNECT4 = registry.get("connect4")
+# From the published end-game set: the side to move wins (score 6).
+WON = "67152117737262713366376314254"
+
+
+def test_the_first_move_is_the_centre():
+    result = ai.choose_move(
+        CONNECT4, CONNECT4.initial_state(), ai.SearchConfig(time_budget_ms=100, options={"exact_endgame": 14})
+    )
+    assert result.move == "4" and result.stats["exact"] == "opening"
+
+
+def test_a_solved_endgame_plays_a_move_that_keeps_the_win():
+    state = CONNECT4.from_moves(WON)
+    config = ai.SearchConfig(time_budget_ms=1000, options={"exact_endgame": 14})
+    result = ai.choose_move(CONNECT4, state, config)
+    assert result.stats["exact"] == "solved" and result.stats["exact_score"] == ai.solve(CONNECT4, state) > 0
+    after = CONNECT4.play(state, result.move)
+    assert -ai.solve(CONNECT4, after) == result.stats["exact_score"]
+
+
+def test_out_of_time_gives_way_to_the_ordinary_search():
+    early = CONNECT4.from_moves("4453")
+    assert exact_move(CONNECT4, early, Deadline.after_ms(1000), from_stones=14) is None  # too early
+    assert exact_move(CONNECT4, early, Deadline.after_ms(1), from_stones=0) is None  # no time
+    result = ai.choose_move(CONNECT4, early, ai.SearchConfig(time_budget_ms=60, options={"exact_endgame": 0}))
+    assert result.move in CONNECT4.legal_moves(early) and "exact" not in result.stats
+
+
+def test_other_games_ignore_the_option():
+    ttt = registry.get("tictactoe")
+    assert exact_move(ttt, ttt.initial_state(), Deadline.after_ms(100), from_stones=0) is None
