@@ -148,7 +148,8 @@ def _distance(a: Cell, b: Cell) -> int:
 
 
 # Steps between every two holes, computed once: the search hooks read it in their hot loops.
-DISTANCE: tuple[tuple[int, ...], ...] = tuple(tuple(_distance(a, b) for b in range(len(COORDS))) for a in range(len(COORDS)))
+HOLES = range(len(COORDS))
+DISTANCE: tuple[tuple[int, ...], ...] = tuple(tuple(_distance(a, b) for b in HOLES) for a in HOLES)
 FILLED_DISTANCE = 20  # 0 + 1*2 + 2*3 + 3*4: a full triangle's distance to its own tip
 
 
