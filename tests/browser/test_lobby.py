@@ -95,3 +95,24 @@ def test_your_matches_lists_running_and_finished_ones_to_resume_or_replay(new_pa
     page.locator('#move-list [data-goto="1"]').click()
     expect(page.locator('#board [data-move="5"] .mark-x')).to_be_visible()
     expect(page.locator("#board .mark")).to_have_count(1)
+
+
+def test_cancelling_an_open_match_takes_it_off_every_lobby(new_page):
+    watcher = new_page("/")
+    expect(watcher.locator("#games .game-card").first).to_be_visible()
+    host = new_page("/")
+    host.locator('[data-testid="play-friend-connect4"]').click()
+    host.wait_for_url(re.compile(r"/matches/\d+/$"))
+    match_id = int(host.locator("#match-room").get_attribute("data-match-id"))
+    row = watcher.locator(f'#open-matches [data-testid="match-{match_id}"]')
+    expect(row).to_be_visible()
+    host.goto("/")
+    own = host.locator(f'#open-matches [data-testid="match-{match_id}"]')
+    expect(own.locator(f'[data-testid="join-{match_id}"]')).to_have_count(0)  # our own match: no Join
+    own.locator(f'[data-testid="watch-{match_id}"]').click()
+    cancel = host.locator("#resign-button")
+    expect(cancel).to_have_text("Cancel match")
+    cancel.click()
+    cancel.click()
+    expect(host.locator("#result")).to_contain_text("aborted")
+    expect(row).to_have_count(0)

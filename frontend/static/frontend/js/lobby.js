@@ -84,7 +84,7 @@ function renderBots(game, list, bots) {
     const id = `bot-${game.id}-${bot.slug}`;
     const input = h("input", { type: "radio", id, name: `bot-${game.id}`, value: bot.slug, checked: bot.slug === preferred });
     input.addEventListener("change", () => showBot(details, bot));
-    return h("label", { class: "level-pill", for: id, "data-testid": `bot-${bot.slug}`, title: `${bot.name}: level ${bot.level}` },
+    return h("label", { class: "level-pill", for: id, "data-testid": `bot-${bot.slug}`, title: `${bot.name} (AI): level ${bot.level}, ${algorithmName(bot.algorithm)}` },
       input,
       h("span", { class: "level-number" }, `Level ${bot.level}`),
       h("span", { class: "level-kind" }, bot.slug.endsWith("-adaptive") ? "adapts to you" : algorithmName(bot.algorithm)),
@@ -214,7 +214,7 @@ function matchRow(m, open) {
   const seats = h("ul", { class: "row-seats" }, ...m.seats.map((seat) =>
     h("li", { "data-seat": seat.index }, seatMark(m.game, seat.index), playerLabel(seat.player, { compact: true }))));
   const actions = [];
-  if (open) {
+  if (open && !isMine(m)) {
     actions.push(h("button", {
       type: "button",
       class: "primary",

@@ -277,7 +277,7 @@ async function takeSeat(button) {
 
 el.resign.addEventListener("click", () => {
   if (!resignArmed) {
-    el.resign.textContent = "Confirm: resign";
+    el.resign.textContent = match && match.status === "waiting" ? "Confirm: cancel" : "Confirm: resign";
     el.resign.classList.add("armed");
     resignArmed = window.setTimeout(disarmResign, 4000);
     return;
@@ -289,7 +289,7 @@ el.resign.addEventListener("click", () => {
 function disarmResign() {
   window.clearTimeout(resignArmed);
   resignArmed = null;
-  el.resign.textContent = "Resign";
+  el.resign.textContent = match && match.status === "waiting" ? "Cancel match" : "Resign";
   el.resign.classList.remove("armed");
 }
 
@@ -566,11 +566,16 @@ function renderResult() {
   }
   el.result.className = `result result-${tone}`;
   el.result.dataset.winner = r.winner === null || r.winner === undefined ? "" : String(r.winner);
+  const ranking = Array.isArray(r.ranking) && r.ranking.length > 2
+    ? h("ol", { class: "ranking", "aria-label": "Final ranking" }, ...r.ranking.map((seat) =>
+      h("li", {}, seatMark(match.game, seat), playerLabel(seatPlayer(seat), { compact: true }), seat === you.seat ? h("span", { class: "tag you-tag" }, "you") : null)))
+    : null;
   el.result.replaceChildren(
     h("span", { class: "result-icon", "aria-hidden": "true" }, tone === "win" ? "★" : tone === "loss" ? "✕" : "="),
     headline,
     reason ? " — " : null,
     reason,
+    ranking,
   );
 }
 
@@ -631,7 +636,8 @@ function renderMoves() {
 
 function renderActions() {
   const seated = you.seat !== null;
-  el.resign.hidden = !(seated && match.status === "active");
+  el.resign.hidden = !(seated && (match.status === "active" || match.status === "waiting"));
+  if (!resignArmed) el.resign.textContent = match.status === "waiting" ? "Cancel match" : "Resign";
   const over = match.status === "finished" || match.status === "aborted";
   el.newMatch.hidden = !over;
   el.rematch.hidden = !(over && seated);
