@@ -11,7 +11,9 @@
 
 Options (``SearchConfig.options``): ``tt`` (bool, default True), ``tt_size`` (entries),
 ``iterative`` (bool, default True: otherwise one search at ``max_depth``), ``ordering``
-(bool, default True: killers and history), ``pvs`` (bool, default True).
+(bool, default True: killers and history), ``pvs`` (bool, default True), ``fast`` (bool,
+default True: Connect Four searches on its bitboards, `ai.connect4_search`, with the
+same results; it needs ``ordering`` and ``pvs``).
 """
 
 from __future__ import annotations
@@ -282,17 +284,27 @@ def search(
     exact_root: bool = False,
 ) -> SearchResult:
     """Iterative deepening until `deadline`, `config.max_depth` or a proven result."""
+    from ai import connect4_search  # it builds on this module
+
     options = config.options
     tt = TranspositionTable(int(options.get("tt_size", 1 << 18))) if options.get("tt", True) else None
-    searcher = AlphaBeta(
-        game,
-        deadline,
-        Evaluator(game, config.style),
-        tt,
-        use_tt=tt is not None,
-        use_ordering=bool(options.get("ordering", True)),
-        use_pvs=bool(options.get("pvs", True)),
-    )
+    use_ordering = bool(options.get("ordering", True))
+    use_pvs = bool(options.get("pvs", True))
+    searcher: AlphaBeta
+    if options.get("fast", True) and use_ordering and use_pvs and connect4_search.supports(game, state):
+        searcher = connect4_search.Connect4AlphaBeta(
+            game, deadline, Evaluator(game, config.style), tt, use_tt=tt is not None
+        )
+    else:
+        searcher = AlphaBeta(
+            game,
+            deadline,
+            Evaluator(game, config.style),
+            tt,
+            use_tt=tt is not None,
+            use_ordering=use_ordering,
+            use_pvs=use_pvs,
+        )
     searcher.root_seat = game.to_move(state)
     moves = game.order_moves(state, game.legal_moves(state))
     result = SearchResult(move=moves[0], algorithm="alphabeta")
@@ -324,6 +336,8 @@ def search(
             break  # the whole tree was searched, or the result is proven: deeper changes nothing
     result.nodes = searcher.nodes
     result.stats["root_values"] = {m: round(to_utility(v), 6) for m, v in root_values.items()}
+    if isinstance(searcher, connect4_search.Connect4AlphaBeta):
+        result.stats["kernel"] = "connect4-bitboard"
     if tt is not None:
         result.stats["tt_hit_rate"] = round(tt.hits / tt.probes, 4) if tt.probes else 0.0
     return result
