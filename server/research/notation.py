@@ -13,16 +13,15 @@ True
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
-_C4_COLUMN = re.compile(r"[1-7]")
-_OTHELLO_SQUARE = re.compile(r"[a-h][1-8]")
+_C4_COLUMNS = frozenset("1234567")
+_OTHELLO_SQUARES = frozenset(f"{col}{row}" for col in "abcdefgh" for row in "12345678")
 
 
 def _connect4_solver(moves: Sequence[str]) -> str | None:
     """The Connect Four solver's input: the columns played, 1-7 from the left, joined."""
-    if not all(_C4_COLUMN.fullmatch(m) for m in moves):
+    if not _C4_COLUMNS.issuperset(moves):
         return None
     return "".join(moves)
 
@@ -30,7 +29,7 @@ def _connect4_solver(moves: Sequence[str]) -> str | None:
 def _othello_transcript(moves: Sequence[str]) -> str | None:
     """A WOF-style transcript: squares joined, passes left out (they are forced, so implied)."""
     squares = [m for m in moves if m != "pass"]
-    if not all(_OTHELLO_SQUARE.fullmatch(m) for m in squares):
+    if not _OTHELLO_SQUARES.issuperset(squares):
         return None
     return "".join(squares)
 

@@ -1,33 +1,90 @@
-"""Reads for research exports: the matches a filter selects, as privacy-safe records, in constant memory.
+"""Reads for research exports: the matches a filter selects, with their seats and moves, in constant memory.
 
 Matches are read in keyset order (``pk > last``), a chunk at a time; each chunk's seats
 and moves come in one query each.  Nothing holds more than one chunk, whatever the
 export's size, and no query stays open between chunks (so a slow reader holds no
-database cursor).  The record layout is `SCHEMA_VERSION` of ``docs/exports.md``.
+database cursor).  `server.research.formats` writes them out as ``docs/exports.md`` says.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
-from datetime import datetime
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Case, Exists, IntegerField, Max, OuterRef, Q, QuerySet, Value, When
+from django.db.models import (
+    Case,
+    CharField,
+    Exists,
+    Func,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    TextField,
+    Value,
+    When,
+)
+from django.db.models.functions import Cast
 
-from games import CHANCE
 from server.matches.models import Match, Move, Seat
 from server.research.filters import ExportFilters
-from server.research.notation import standard_notation
-from server.research.pseudonyms import Pseudonyms
 
 SCHEMA_VERSION = 1
 MAX_SEATS = 8  # the most seats a game has (the match API allows 6)
 CHUNK_MATCHES = 500  # matches per round trip: ~20,000 moves, a few MB at most
 
-MATCH_FIELDS = ("id", "game", "source", "status", "created_at", "started_at", "finished_at", "result", "ply")
-SEAT_FIELDS = ("match_id", "index", "kind", "player_id", "bot_snapshot")
-MOVE_FIELDS = ("match_id", "ply", "seat", "move", "created_at", "think_ms", "stats")
+
+class IsoTimestamp(Func):
+    """A timestamp as ISO 8601 text in UTC (``2026-03-01T12:00:00.250000+00:00``), written by the database."""
+
+    arity = 1
+    output_field = CharField()
+    template = "CAST(%(expressions)s AS CHAR(40))"  # other databases: their own text form
+
+    def as_sqlite(self, compiler, connection, **extra):
+        # Django keeps SQLite timestamps as "YYYY-MM-DD HH:MM:SS[.ffffff]" in UTC.
+        return self.as_sql(compiler, connection, template="(REPLACE(%(expressions)s, ' ', 'T') || '+00:00')")
+
+    def as_postgresql(self, compiler, connection, **extra):
+        fmt = 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'
+        return self.as_sql(compiler, connection, template=f"TO_CHAR(%(expressions)s AT TIME ZONE 'UTC', '{fmt}')")
+
+
+def _json_text(name: str) -> Cast:
+    return Cast(name, TextField())
+
+
+# Columns read for an export: names (for the reader) to expressions (for the database).
+MATCH_FIELDS: dict[str, Any] = {
+    "id": "id",
+    "game": "game",
+    "source": "source",
+    "status": "status",
+    "created_at": IsoTimestamp("created_at"),
+    "started_at": IsoTimestamp("started_at"),
+    "finished_at": IsoTimestamp("finished_at"),
+    "result": _json_text("result"),
+    "ply": "ply",
+}
+SEAT_FIELDS: dict[str, Any] = {
+    "match_id": "match_id",
+    "index": "index",
+    "kind": "kind",
+    "player_id": "player_id",
+    "bot_snapshot": _json_text("bot_snapshot"),
+}
+MOVE_FIELDS: dict[str, Any] = {
+    "match_id": "match_id",
+    "ply": "ply",
+    "seat": "seat",
+    "move": "move",
+    "at": IsoTimestamp("created_at"),
+    "think_ms": "think_ms",
+    "stats": _json_text("stats"),
+}
 
 
 def _seated(**lookups: Any) -> Exists:
@@ -91,98 +148,50 @@ def export_count(filters: ExportFilters) -> int:
     return total if filters.max is None else min(total, filters.max)
 
 
-def match_records(filters: ExportFilters, chunk: int = CHUNK_MATCHES) -> Iterator[dict[str, Any]]:
-    """One record per match, in id order; see docs/exports.md for the layout."""
+@dataclass(slots=True)
+class MatchRows:
+    """One match as read for an export: its row, its seats and its moves, as plain tuples.
+
+    Timestamps are ISO 8601 text and JSON columns raw JSON text, both written by the
+    database: an export then decodes and re-encodes nothing it does not have to.
+    """
+
+    match: tuple  # MATCH_FIELDS
+    seats: list[tuple]  # SEAT_FIELDS
+    moves: list[tuple]  # MOVE_FIELDS
+
+
+def match_rows(filters: ExportFilters, chunk: int = CHUNK_MATCHES) -> Iterator[MatchRows]:
+    """The matches `filters` select, in id order, a chunk of matches (and their seats and moves) at a time."""
     # Matches made while the export runs are not in it: the set is fixed when it starts.
     ceiling = Match.objects.aggregate(top=Max("pk"))["top"]
     if ceiling is None:
         return
-    qs = matches_query(filters).filter(pk__lte=ceiling).order_by("pk").values_list(*MATCH_FIELDS)
-    names = Pseudonyms()
+    qs = matches_query(filters).filter(pk__lte=ceiling).order_by("pk").values_list(*MATCH_FIELDS.values())
     last, left = 0, filters.max
     while left is None or left > 0:
         rows = list(qs.filter(pk__gt=last)[: chunk if left is None else min(chunk, left)])
         if not rows:
             return
         ids = [row[0] for row in rows]
-        seats, moves = _seats_by_match(ids), _moves_by_match(ids)
+        seats, moves = _by_match(Seat, SEAT_FIELDS, ids, "index"), _by_match(Move, MOVE_FIELDS, ids, "ply")
         for row in rows:
-            yield _record(row, seats.get(row[0], ()), moves.get(row[0], ()), names)
+            yield MatchRows(row, seats.get(row[0], []), moves.get(row[0], []))
         last = ids[-1]
         if left is not None:
             left -= len(rows)
 
 
-def _seats_by_match(ids: list[int]) -> dict[int, list[tuple]]:
+def _by_match(model, fields: dict[str, Any], ids: list[int], order: str) -> dict[int, list[tuple]]:
     found: dict[int, list[tuple]] = defaultdict(list)
-    for row in Seat.objects.filter(match_id__in=ids).order_by("match_id", "index").values_list(*SEAT_FIELDS):
+    rows = model.objects.filter(match_id__in=ids).order_by("match_id", order).values_list(*fields.values())
+    for row in rows:
         found[row[0]].append(row)
     return found
 
 
-def _moves_by_match(ids: list[int]) -> dict[int, list[tuple]]:
-    found: dict[int, list[tuple]] = defaultdict(list)
-    for row in Move.objects.filter(match_id__in=ids).order_by("match_id", "ply").values_list(*MOVE_FIELDS):
-        found[row[0]].append(row)
-    return found
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment is not None else None
-
-
-def pairing(kinds: list[str]) -> str:
-    has_bot, has_human = Seat.Kind.BOT in kinds, Seat.Kind.HUMAN in kinds
-    if has_bot and has_human:
+def pairing(kinds: Iterable[str]) -> str:
+    kinds = set(kinds)
+    if Seat.Kind.BOT in kinds and Seat.Kind.HUMAN in kinds:
         return "human-vs-bot"
-    return "bot-vs-bot" if has_bot else "human-vs-human"
-
-
-def _record(row: tuple, seats: list[tuple], moves: list[tuple], names: Pseudonyms) -> dict[str, Any]:
-    match_id, game, source, status, created_at, started_at, finished_at, result, ply = row
-    seat_list, kind_of = [], {}
-    for _, index, kind, player_id, snapshot in seats:
-        is_ai = kind == Seat.Kind.BOT
-        kind_of[index] = kind
-        seat_list.append(
-            {
-                "index": index,
-                "kind": kind,
-                "is_ai": is_ai,
-                # Only a pseudonym: never the player's name, account, address or anything they typed.
-                "player": names.player(player_id) if player_id is not None and not is_ai else None,
-                "bot": snapshot if is_ai else None,
-            }
-        )
-    move_list, played = [], []
-    for _, move_ply, seat, move, at, think_ms, stats in moves:
-        move_list.append(
-            {
-                "ply": move_ply,
-                "seat": seat,
-                "by": "chance" if seat == CHANCE else kind_of.get(seat, Seat.Kind.HUMAN),
-                "move": move,
-                "at": _iso(at),
-                "think_ms": think_ms,
-                "stats": stats,
-            }
-        )
-        if seat != CHANCE:
-            played.append(move)
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "match": names.match(match_id),
-        "game": game,
-        "variant": {},  # none of our games has options yet; a variant's settings go here
-        "source": source,
-        "status": status,
-        "created_at": _iso(created_at),
-        "started_at": _iso(started_at),
-        "finished_at": _iso(finished_at),
-        "result": result,
-        "pairing": pairing(list(kind_of.values())),
-        "plies": ply,
-        "seats": seat_list,
-        "moves": move_list,
-        "notation": standard_notation(game, played),
-    }
+    return "bot-vs-bot" if Seat.Kind.BOT in kinds else "human-vs-human"

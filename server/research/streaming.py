@@ -17,12 +17,12 @@ from django.utils import timezone
 
 from server.research.filters import ExportFilters
 from server.research.formats import FORMATS
-from server.research.selectors import SCHEMA_VERSION, match_records
+from server.research.selectors import SCHEMA_VERSION, match_rows
 
 
 def export_chunks(filters: ExportFilters, fmt: str) -> Iterator[bytes]:
     write, _ = FORMATS[fmt]
-    return write(match_records(filters))
+    return write(match_rows(filters))
 
 
 async def _pulled(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
@@ -47,4 +47,5 @@ def export_response(request: HttpRequest, filters: ExportFilters, fmt: str) -> S
     response["Content-Disposition"] = f'attachment; filename="plyground-{stamp}-{name}"'
     response["X-Export-Schema-Version"] = str(SCHEMA_VERSION)
     response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # a proxy in front (nginx) passes chunks on instead of buffering
     return response

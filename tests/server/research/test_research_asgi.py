@@ -6,6 +6,7 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connections
 from django.test import AsyncClient
 
 from server.players.models import ApiToken, Player
@@ -26,3 +27,4 @@ async def test_under_asgi_an_export_is_pulled_chunk_by_chunk(dataset, researcher
     assert all(json.loads(chunk)["schema_version"] == 1 for chunk in chunks)
     refused = await AsyncClient().get("/api/exports/moves.csv")
     assert refused.status_code == 403
+    await sync_to_async(connections.close_all)()  # the views' thread: the test client leaves it open

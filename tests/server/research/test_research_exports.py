@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from pathlib import Path
 
@@ -14,20 +15,22 @@ from django.http import StreamingHttpResponse
 from django.test import Client
 from rest_framework.test import APIClient
 
+from server.matches.models import Move
 from server.players.models import Player
 from server.players.services import player_create_guest_with_token
 from server.research.filters import ExportFilters
-from server.research.formats import CSV_COLUMNS
+from server.research.formats import CSV_COLUMNS, game_records
 from server.research.notation import standard_notation
 from server.research.permissions import RESEARCHER_GROUP
 from server.research.pseudonyms import Pseudonyms
-from server.research.selectors import match_records
+from server.research.selectors import match_rows
 from tests.server.research.helpers import (
     ROOT,
     SCHEMA,
     SECRET_EMAIL,
     SECRET_NAME,
     SECRET_USERNAME,
+    bot_stats,
     client_for,
     csv_text,
     jsonl,
@@ -136,8 +139,24 @@ def test_the_csv_has_the_documented_header_and_a_row_per_move(dataset, researche
     assert bot_moves and all(r["algorithm"] == "alphabeta" and r["nodes"] == "812" for r in bot_moves)
     assert all(r["pv"] == f"{r['move']} 4" and r["fallback"] == "false" for r in bot_moves)
     human = next(r for r in records if r["by"] == "human")
-    assert human["player"].startswith("p-") and human["algorithm"] == "" and human["stats"] == ""
+    assert human["player"].startswith("p-") and human["algorithm"] == "" and human["other_stats"] == ""
     assert {r["by"] for r in records} == {"human", "bot", "chance"}
+
+
+def test_mcts_visits_fallbacks_and_other_figures_reach_the_csv(dataset, researcher):
+    match = dataset.matches["bb_draw"]
+    mcts = bot_stats("1", algorithm="mcts", visits={"1": 90, "4": 10}, tt_hits=7)
+    Move.objects.filter(match=match, ply=0).update(stats=mcts)
+    fallback = {"algorithm": "random", "move": "2", "fallback": True, "reason": "no search answered by the deadline"}
+    Move.objects.filter(match=match, ply=1).update(stats=fallback)
+    rows = list(csv.DictReader(io.StringIO(csv_text(export(researcher, "source=selfplay", url=MOVES)))))
+    assert json.loads(rows[0]["visits"]) == {"1": 90, "4": 10} and rows[0]["algorithm"] == "mcts"
+    assert json.loads(rows[0]["other_stats"]) == {"tt_hits": 7} and rows[0]["fallback"] == "false"
+    assert rows[1]["fallback"] == "true" and json.loads(rows[1]["other_stats"])["reason"].startswith("no search")
+    assert rows[1]["depth"] == "" and rows[2]["other_stats"] == ""
+    (line,) = jsonl(export(researcher, "source=selfplay"))
+    assert line["moves"][0]["stats"] == mcts and line["moves"][1]["stats"] == fallback
+    assert not list(VALIDATOR.iter_errors(line))
 
 
 def test_the_docs_describe_every_field_of_the_schema():
@@ -261,7 +280,7 @@ def test_exports_stream(dataset, researcher):
 def test_matches_are_read_in_chunks_not_one_by_one(dataset, django_assert_num_queries):
     # 6 matches by 2: the ceiling, then per chunk matches + seats + moves, then an empty chunk.
     with django_assert_num_queries(1 + 3 * 3 + 1):
-        records = list(match_records(ExportFilters(statuses=()), chunk=2))
+        records = list(match_rows(ExportFilters(statuses=()), chunk=2))
     assert len(records) == 6
 
 
@@ -283,7 +302,7 @@ def test_standard_notations():
 def test_no_player_field_names_a_player(dataset):
     fields = {f.name for f in Player._meta.get_fields()}
     assert "name" in fields  # what must never be exported
-    for record in match_records(ExportFilters(statuses=())):
+    for record in game_records(ExportFilters(statuses=())):
         for seat in record["seats"]:
             assert set(seat) == {"index", "kind", "is_ai", "player", "bot"}
 

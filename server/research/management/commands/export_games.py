@@ -18,7 +18,7 @@ from rest_framework.exceptions import ValidationError
 
 from server.research.filters import ExportFilters, parse_filters
 from server.research.formats import FORMATS
-from server.research.selectors import export_count, match_records
+from server.research.selectors import MatchRows, export_count, match_rows
 
 FILTER_OPTIONS = ("game", "since", "until", "bot", "pairing", "result", "status", "source", "min_plies", "max")
 
@@ -96,7 +96,7 @@ class Command(BaseCommand):
             self.stderr.write(f"exported {progress.done:,} matches", style_func=str)
 
     @staticmethod
-    def _counted(filters: ExportFilters, progress: Progress) -> Iterator[dict[str, Any]]:
-        for record in match_records(filters):
-            yield record
+    def _counted(filters: ExportFilters, progress: Progress) -> Iterator[MatchRows]:
+        for rows in match_rows(filters):
+            yield rows
             progress.step()
