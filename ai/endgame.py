@@ -1,9 +1,10 @@
-"""Perfect play where it is affordable (search option ``exact_endgame``).
+"""Perfect play where it is affordable (search options ``exact_endgame`` and ``opening_book``).
 
-Connect Four: from the number of stones the option gives, the bitboard solver scores
-every legal move exactly, within a share of the move's time; the best score wins,
-centre first among equals.  If the solver does not finish in time the caller searches
-as usual with what is left.  The first move is the centre: it is the proven win.
+Connect Four: from the number of stones ``exact_endgame`` gives, the bitboard solver
+scores every legal move exactly, within a share of the move's time; the best score
+wins, centre first among equals.  If the solver does not finish in time the caller
+searches as usual with what is left.  With ``opening_book`` the first move is the
+centre: the proven win.
 """
 
 from __future__ import annotations
@@ -44,13 +45,15 @@ class _BudgetedSolver(Connect4Solver):
 _SOLVER = _BudgetedSolver()
 
 
+def book_move(game: Game, state: State) -> SearchResult | None:
+    if game.id == "connect4" and state.moves == 0:
+        return SearchResult(move=OPENING, depth=0, algorithm="alphabeta", stats={"exact": "opening"})
+    return None
+
+
 def exact_move(game: Game, state: State, deadline: Deadline, from_stones: int) -> SearchResult | None:
     """The exactly best move, or None (other games, too early in the game, or out of time)."""
-    if game.id != "connect4":
-        return None
-    if state.moves == 0:
-        return SearchResult(move=OPENING, depth=0, algorithm="alphabeta", stats={"exact": "opening"})
-    if state.moves < from_stones:
+    if game.id != "connect4" or state.moves < from_stones:
         return None
     started = time.perf_counter()
     solver = _SOLVER

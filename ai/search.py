@@ -44,10 +44,12 @@ def algorithm_for(game: Game, algorithm: str) -> str:
 
 def _alphabeta(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     weakened = is_weakened(config.error_rate, config.temperature)
-    from_stones = config.options.get("exact_endgame")
-    if from_stones is not None and not weakened:
-        exact = endgame.exact_move(game, state, deadline, from_stones)
-        if exact is not None:
+    if not weakened:
+        exact = config.options.get("opening_book") and endgame.book_move(game, state)
+        from_stones = config.options.get("exact_endgame")
+        if not exact and from_stones is not None:
+            exact = endgame.exact_move(game, state, deadline, from_stones)
+        if exact:
             return exact
     result = alphabeta.search(game, state, config, deadline, rng, exact_root=weakened)
     if weakened:

@@ -14,7 +14,7 @@ WON = "67152117737262713366376314254"
 
 def test_the_first_move_is_the_centre():
     result = ai.choose_move(
-        CONNECT4, CONNECT4.initial_state(), ai.SearchConfig(time_budget_ms=100, options={"exact_endgame": 14})
+        CONNECT4, CONNECT4.initial_state(), ai.SearchConfig(time_budget_ms=100, options={"opening_book": True})
     )
     assert result.move == "4" and result.stats["exact"] == "opening"
 
