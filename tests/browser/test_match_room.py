@@ -57,14 +57,17 @@ def test_tictactoe_by_keyboard_with_moves_announced(new_page):
 
 def test_the_bot_thinking_state_shows_its_budget(new_page, plyground, screenshot):
     page = new_page("/")
-    start_bot_match(page, "connect4", "connect4-deep", order="second")
+    start_bot_match(page, "connect4", "connect4-deep")
+    wait_my_turn_or_over(page)
+    page.locator('#board [data-move="4"]').click()  # the bot then searches for its whole budget
     thinking = page.locator("#thinking")
     expect(thinking).to_be_visible()
+    expect(page.locator('[data-testid="seat-1"] .turn-tag')).to_have_text("thinking…")
     expect(thinking.locator(".ai-badge")).to_have_text(bot_badge(plyground, "connect4-deep"))
     expect(thinking).to_contain_text(f"budget {budget_text(plyground, 'connect4-deep')}")
     expect(page.locator("#board [data-move].legal")).to_have_count(0)  # not our turn
     screenshot(page, "thinking")
-    expect(page.locator("#move-list li.move")).to_have_count(1, timeout=10000)
+    expect(page.locator("#move-list li.move")).to_have_count(2, timeout=10000)
     expect(thinking).to_be_hidden()
     expect(page.locator("#status")).to_have_text(re.compile("Your move"))
 
@@ -152,6 +155,9 @@ def test_the_move_list_browses_earlier_positions_without_leaving_the_live_game(n
     page.locator('[data-nav="first"]').click()
     expect(page.locator("#board .disc")).to_have_count(0)
     screenshot(page, "browsing")
+    page.locator("#moves-heading").click()
+    page.keyboard.press("ArrowRight")  # arrows browse too, outside the board
+    expect(page.locator("#board .disc")).to_have_count(1)
     page.locator('[data-nav="last"]').click()
     expect(page.locator("#viewing-note")).to_be_hidden()
     expect(page.locator("#board .disc")).to_have_count(4)

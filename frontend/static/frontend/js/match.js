@@ -203,7 +203,7 @@ function startThinking(frame) {
   if (thinking.seat !== null && thinking.seat !== undefined) {
     announce(`${capitalise(playerWords(seatPlayer(thinking.seat)))} is thinking.`);
   }
-  renderThinking();
+  render();
   animateThinking();
 }
 
@@ -341,6 +341,17 @@ document.querySelector(".move-nav").addEventListener("click", (event) => {
 });
 
 $("back-to-live").addEventListener("click", () => browse(null));
+
+// Left and right arrows browse the moves, unless the board or a form field has the keys.
+document.addEventListener("keydown", (event) => {
+  if (!match || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest("input, textarea, select, #board")) return;
+  if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+  const n = match.moves.length;
+  const at = viewPly === null ? n : viewPly;
+  browse(event.key === "ArrowLeft" ? at - 1 : at + 1);
+  event.preventDefault();
+});
 
 el.moveList.addEventListener("click", (event) => {
   const button = event.target.closest("[data-goto]");
@@ -592,7 +603,7 @@ function renderSeats() {
     h("span", { class: "visually-hidden" }, `Seat ${seat.index + 1}, ${markName(match.game, seat.index)}: `),
     playerLabel(seat.player),
     seat.index === you.seat ? h("span", { class: "tag you-tag" }, "you") : null,
-    toMove ? h("span", { class: "tag turn-tag" }, "to move") : null);
+    toMove ? h("span", { class: "tag turn-tag" }, thinking && thinking.seat === seat.index ? "thinking…" : "to move") : null);
     if (!seat.player && canJoin) {
       item.append(h("button", { type: "button", class: "join-button primary", "data-testid": "join-button", onclick: (e) => takeSeat(e.currentTarget) }, "Take this seat"));
     }
