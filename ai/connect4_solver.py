@@ -12,6 +12,11 @@ what makes it node-efficient rather than only fast:
 - a transposition table holding lower and upper bounds by position key;
 - score bounds from the number of stones left (a win cannot come sooner than...).
 
+The hot loop is `Connect4Solver.search`, a closure built per solve: bit tricks inlined,
+counters and tables in local variables, no call but the recursion.  `negamax` is the
+same search written plainly, one method call per node; it runs instead where a subclass
+overrides it (a hook, e.g. to check a clock) — both visit the same nodes.
+
 Scores follow the published test sets: positive when the side to move wins,
 ``(43 - stones) // 2`` if it wins with its next stone, less the later it wins; 0 a draw.
 
@@ -23,6 +28,9 @@ Scores follow the published test sets: positive when the side to move wins,
 
 from __future__ import annotations
 
+import math
+import time
+from collections.abc import Callable
 from typing import Final
 
 from games.connect4 import BOARD_MASK, CELLS, HEIGHT, WIDTH, Connect4State, has_four
@@ -31,6 +39,53 @@ H1: Final = HEIGHT + 1
 BOTTOM: Final = sum(1 << (c * H1) for c in range(WIDTH))
 COLUMN_MASKS_CENTRE_FIRST: Final = tuple(((1 << HEIGHT) - 1) << (c * H1) for c in (3, 2, 4, 1, 5, 0, 6))
 TT_LIMIT: Final = 4_000_000  # entries per bound table before it is cleared
+CLOCK_MASK: Final = 1023  # with a deadline, look at the clock every 1024 nodes
+# Column masks by rank in the centre-first order, for decoding the sort keys of `search`.
+RANKED_COLUMNS: Final = COLUMN_MASKS_CENTRE_FIRST
+Negamax = Callable[..., int]
+
+
+def _new_wins() -> dict[int, tuple[tuple[int, dict[int, int]], ...]]:
+    """Per cell: for each line direction through it, ``(segment, wins)`` where
+    ``wins[segment & stones]`` are the cells a stone on that cell makes winning
+    (with two of `stones`, along that line) — what it adds to `winning_cells`."""
+    windows = [
+        sum(1 << ((c + k * dc) * H1 + r + k * dr) for k in range(4))
+        for c in range(WIDTH)
+        for r in range(HEIGHT)
+        for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1))
+        if 0 <= c + 3 * dc < WIDTH and 0 <= r + 3 * dr < HEIGHT
+    ]
+    out = {}
+    for col in range(WIDTH):
+        for row in range(HEIGHT):
+            cell = 1 << (col * H1 + row)
+            lines = []
+            for shift in (1, H1, H1 - 1, H1 + 1):
+                through = [w for w in windows if w & cell and w & (cell << shift | cell >> shift)]
+                if not through:
+                    continue
+                segment = 0
+                for w in through:
+                    segment |= w
+                segment ^= cell
+                bits = [1 << i for i in range(segment.bit_length()) if segment >> i & 1]
+                wins = {}
+                for pattern in range(1 << len(bits)):
+                    stones = sum(b for i, b in enumerate(bits) if pattern >> i & 1)
+                    made = 0
+                    for w in through:
+                        for i in range(w.bit_length()):
+                            spot = 1 << i
+                            if w & spot and spot != cell and (w ^ cell ^ spot) & stones == w ^ cell ^ spot:
+                                made |= spot
+                    wins[stones] = made
+                lines.append((segment, wins))
+            out[cell] = tuple(lines)
+    return out
+
+
+NEW_WINS: Final = _new_wins()
 
 
 def winning_cells(stones: int, mask: int) -> int:
@@ -62,16 +117,23 @@ def winning_cells(stones: int, mask: int) -> int:
 
 
 class Connect4Solver:
-    """Keeps its transposition table between calls: solving related positions gets cheaper."""
+    """Keeps its transposition table between calls: solving related positions gets cheaper.
 
-    def __init__(self) -> None:
+    With a `deadline` (a `time.monotonic()` instant, or anything with an ``at``), a solve
+    that runs past it raises `TimeoutError`.
+    """
+
+    def __init__(self, deadline: float | object | None = None) -> None:
         self.lower: dict[int, int] = {}
         self.upper: dict[int, int] = {}
+        self.orders: dict[int, tuple[tuple[int, int, int], ...]] = {}  # search's move order per position
         self.nodes = 0
+        self.deadline = deadline
 
     def reset(self) -> None:
         self.lower.clear()
         self.upper.clear()
+        self.orders.clear()
         self.nodes = 0
 
     def negamax(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
@@ -146,18 +208,167 @@ class Connect4Solver:
         low, high = -((CELLS - moves) // 2), (CELLS + 1 - moves) // 2
         if weak:
             low, high = -1, 1
+        negamax = self.negamax if type(self).negamax is not Connect4Solver.negamax else self.search()
         while low < high:  # iterative narrowing by null-window probes
             med = low + (high - low) // 2
             if med <= 0 and -(-low // 2) < med:  # low / 2 rounded towards zero
                 med = -(-low // 2)
             elif med >= 0 and high // 2 > med:
                 med = high // 2
-            score = self.negamax(current, mask, moves, med, med + 1)
+            try:
+                score = negamax(current, mask, moves, med, med + 1)
+            finally:
+                self.flush()
             if score <= med:
                 high = score
             else:
                 low = score
         return low
+
+    def flush(self) -> None:
+        """Bring `nodes` up to date after `search`'s closure ran (a no-op otherwise)."""
+        self._flush()
+
+    def _flush(self) -> None:
+        pass
+
+    def search(self) -> Negamax:  # noqa: C901 - the hot loop, kept in one piece on purpose
+        """`negamax` as a closure over local tables: the same nodes, several times faster.
+
+        What `negamax` recomputes at every node is carried instead: a node's move order
+        (by position, as the narrowing probes come back to the same positions again and
+        again), and both sides' winning cells, handed down to each child with its move
+        (the threats that ordered the move are the child's opponent's winning cells;
+        a move adds to its side's winning cells only along its own lines, `NEW_WINS`).
+        """
+        lower, upper = self.lower, self.upper
+        lower_get, upper_get = lower.get, upper.get
+        orders = self.orders
+        orders_get = orders.get
+        deadline = self.deadline
+        at = getattr(deadline, "at", deadline)
+        at = math.inf if at is None else float(at)  # type: ignore[arg-type]
+        monotonic = time.monotonic
+        ranked = RANKED_COLUMNS
+        new_wins = NEW_WINS
+        board, bottom = BOARD_MASK, BOTTOM
+        nodes = self.nodes
+
+        def negamax(
+            current: int, mask: int, moves: int, alpha: int, beta: int, opponent_win: int = -1, own_win: int = -1
+        ) -> int:
+            """`Connect4Solver.negamax`; the winning cells of each side (among the empty
+            cells), where known, or -1."""
+            nonlocal nodes
+            nodes += 1
+            if not nodes & CLOCK_MASK and monotonic() >= at:
+                raise TimeoutError("the deadline passed before the position was solved")
+            key = current + mask
+            order = orders_get(key)
+            if order is None:
+                possible = (mask + bottom) & board
+                if opponent_win < 0:  # winning_cells(opponent, mask), inlined
+                    s = current ^ mask
+                    r = (s << 1) & (s << 2) & (s << 3)
+                    u = s << 7
+                    d = s >> 7
+                    r |= (u & (s << 14) & ((s << 21) | d)) | (d & (s >> 14) & (u | (s >> 21)))
+                    u = s << 6
+                    d = s >> 6
+                    r |= (u & (s << 12) & ((s << 18) | d)) | (d & (s >> 12) & (u | (s >> 18)))
+                    u = s << 8
+                    d = s >> 8
+                    r |= (u & (s << 16) & ((s << 24) | d)) | (d & (s >> 16) & (u | (s >> 24)))
+                    opponent_win = r & (board ^ mask)
+                forced = possible & opponent_win
+                if forced:
+                    if forced & (forced - 1):  # two threats to block: lost with the opponent's next stone
+                        return -((CELLS - moves) // 2)
+                    possible = forced
+                candidates = possible & ~(opponent_win >> 1)  # never play right under their winning cell
+                if not candidates:
+                    return -((CELLS - moves) // 2)
+                if moves >= CELLS - 2:
+                    return 0
+            low = -((CELLS - 2 - moves) // 2)
+            if alpha < low:
+                alpha = low
+                if alpha >= beta:
+                    return alpha
+            high = (CELLS - 1 - moves) // 2
+            bound = upper_get(key)
+            if bound is not None and bound < high:
+                high = bound
+            if beta > high:
+                beta = high
+                if alpha >= beta:
+                    return beta
+            bound = lower_get(key)
+            if bound is not None and bound > alpha:
+                alpha = bound
+                if alpha >= beta:
+                    return alpha
+
+            if order is None:
+                # (move, the child's opponent_win, the child's own_win), best first.
+                if candidates & (candidates - 1):
+                    # By the threats each move creates, the centre first among equals.
+                    empty = board ^ mask
+                    if own_win < 0:  # winning_cells(current, mask), inlined
+                        own_win = (current << 1) & (current << 2) & (current << 3)
+                        u = current << 7
+                        d = current >> 7
+                        own_win |= (u & (current << 14) & ((current << 21) | d)) | (
+                            d & (current >> 14) & (u | (current >> 21))
+                        )
+                        u = current << 6
+                        d = current >> 6
+                        own_win |= (u & (current << 12) & ((current << 18) | d)) | (
+                            d & (current >> 12) & (u | (current >> 18))
+                        )
+                        u = current << 8
+                        d = current >> 8
+                        own_win |= (u & (current << 16) & ((current << 24) | d)) | (
+                            d & (current >> 16) & (u | (current >> 24))
+                        )
+                        own_win &= empty
+                    keyed = []
+                    for rank in range(7):
+                        move = candidates & ranked[rank]
+                        if move:
+                            r = own_win
+                            for segment, wins in new_wins[move]:
+                                r |= wins[segment & current]
+                            r &= empty
+                            keyed.append((r.bit_count() * 8 + 7 - rank, move, r))
+                    keyed.sort(reverse=True)  # sort keys differ: the rest is never compared
+                    order = tuple([(move, r, opponent_win & ~move) for _, move, r in keyed])
+                else:
+                    order = ((candidates, -1, opponent_win & ~candidates),)
+                if len(orders) > TT_LIMIT:
+                    orders.clear()
+                orders[key] = order
+            next_current = current ^ mask
+            next_moves = moves + 1
+            for move, threats, blocked in order:
+                score = -negamax(next_current, mask | move, next_moves, -beta, -alpha, threats, blocked)
+                if score >= beta:
+                    if len(lower) > TT_LIMIT:
+                        lower.clear()
+                    lower[key] = score
+                    return score
+                if score > alpha:
+                    alpha = score
+            if len(upper) > TT_LIMIT:
+                upper.clear()
+            upper[key] = alpha
+            return alpha
+
+        def flush() -> None:
+            self.nodes = nodes
+
+        self._flush = flush  # type: ignore[method-assign]
+        return negamax
 
     def solve_state(self, state: Connect4State, weak: bool = False) -> int:
         return self.solve(state.current, state.mask, state.moves, weak)

@@ -70,3 +70,29 @@ def test_solve_refuses_games_it_cannot_solve(tree_game):
     game = tree_game([[1, 2], [3]], chance_depths=[1])
     with pytest.raises(ValueError, match="chance"):
         ai.solve(game, ())
+
+
+class PlainSolver(Connect4Solver):
+    """Overrides the `negamax` hook, so `solve` runs the plain method-per-node search."""
+
+    def negamax(self, current, mask, moves, alpha, beta):
+        return super().negamax(current, mask, moves, alpha, beta)
+
+
+@pytest.mark.parametrize("name", ["Test_L3_R1", "Test_L2_R1"])
+def test_connect4_fast_solver_visits_the_same_nodes_as_the_plain_one(name):
+    fast, plain = Connect4Solver(), PlainSolver()
+    for moves, score in random.Random(2).sample(load(name), 10):
+        state = CONNECT4.from_moves(moves)
+        for solver in (fast, plain):
+            solver.reset()
+            assert solver.solve_state(state) == score, moves
+        assert fast.nodes == plain.nodes, moves
+
+
+def test_connect4_solver_stops_at_its_deadline():
+    import time
+
+    solver = Connect4Solver(deadline=time.monotonic())  # already passed: stops at the first clock check
+    with pytest.raises(TimeoutError):
+        solver.solve_state(CONNECT4.from_moves("4453"))
