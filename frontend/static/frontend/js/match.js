@@ -194,7 +194,15 @@ function applySeat(frame) {
 
 function startThinking(frame) {
   if (!match || match.status === "finished" || match.status === "aborted") return;
+  const same = thinking && thinking.seat === frame.seat && thinking.started && thinking.ply === frame.ply;
+  if (same) {
+    // A progress report of the same search: new figures, same clock.
+    if (frame.stats) thinking.stats = frame.stats;
+    renderThinking();
+    return;
+  }
   thinking = {
+    ply: frame.ply,
     seat: frame.seat,
     budgetMs: typeof frame.budget_ms === "number" ? frame.budget_ms : null,
     started: performance.now(),

@@ -40,6 +40,11 @@ export class LiveSocket {
       if (retry) retry.addEventListener("click", () => this.reconnectNow());
     }
     window.addEventListener("online", () => this.reconnectNow());
+    // Leaving the page closes the socket on purpose: no banner, no reconnect.
+    window.addEventListener("pagehide", () => this.close());
+    window.addEventListener("pageshow", (event) => {
+      if (event.persisted) this.connect(); // back from the back-forward cache
+    });
   }
 
   get connected() {
