@@ -15,6 +15,7 @@ def seat_player_json(seat: Seat) -> dict[str, Any] | None:
     if seat.kind == Seat.Kind.BOT:
         snap = seat.bot_snapshot or {}
         profile = {k: snap.get(k) for k in ("slug", "name", "level", "algorithm", "time_budget_ms", "rating")}
+        profile["is_ai"] = True
         return {"name": snap.get("name", "Bot"), "kind": "bot", "is_ai": True, "profile": profile}
     if seat.player_id is None:
         return None
