@@ -50,14 +50,16 @@ PROFILES: list[dict[str, Any]] = [
     _bot("connect4", 1, "Dot", "alphabeta", 200, "Looks two plies ahead and slips often: "
          "finishes a line, sometimes misses your open three.", slug="connect4-shallow", max_depth=2,
          error_rate=0.3),
-    _bot("connect4", 2, "Rook", "alphabeta", 300, "Looks four plies ahead, slips now and then.",
-         max_depth=4, error_rate=0.1),
-    _bot("connect4", 3, "Vega", "alphabeta", 500, "Looks six plies ahead with a threat-counting evaluation.",
-         slug="connect4-medium", max_depth=6),
+    _bot("connect4", 2, "Rook", "alphabeta", 300, "Looks three plies ahead and slips now and then: blocks "
+         "what it sees, walks into deeper traps.", max_depth=3, error_rate=0.15),
+    _bot("connect4", 3, "Vega", "alphabeta", 500, "Looks five plies ahead with a threat-counting evaluation, "
+         "seldom slips.", slug="connect4-medium", max_depth=5, error_rate=0.05),
     _bot("connect4", 4, "Orion", "alphabeta", 1000, "Alpha-beta as deep as one second allows, with a "
-         "transposition table and killer moves.", slug="connect4-deep"),
-    _bot("connect4", 5, "Polaris", "alphabeta", 2000, "Alpha-beta for two seconds a move, and exact "
-         "endgames: late in the game it plays perfectly."),
+         "transposition table and killer moves; solves the last twenty stones exactly.", slug="connect4-deep",
+         search_options={"exact_endgame": 22}),
+    _bot("connect4", 5, "Polaris", "alphabeta", 2000, "Opens in the centre, searches two seconds a move "
+         "with alpha-beta, and from 14 stones on solves the game exactly when it can: then it plays perfectly.",
+         search_options={"exact_endgame": 14, "opening_book": True}),
     _adaptive("connect4", "Coach Four", "alphabeta", 500),
     # --- othello: alpha-beta with a mobility/corner evaluation, MCTS in the middle ---
     _random("othello"),
