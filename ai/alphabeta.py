@@ -332,6 +332,8 @@ def search(
             result.stats["plies_to_end"] = plies_to_end(score)
         # The best move searched first next time, then the rest by this iteration's values.
         moves = sorted(moves, key=lambda m: -partial[m]) if exact_root else [move] + [m for m in moves if m != move]
+        if not searcher.depth_cut:
+            result.stats["complete"] = True  # every line reached the end: the values are exact
         if not searcher.depth_cut or (is_decisive(score) and not exact_root):
             break  # the whole tree was searched, or the result is proven: deeper changes nothing
     result.nodes = searcher.nodes
