@@ -10,6 +10,7 @@ tests/browser/screenshots/ (ignored by git).
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -31,6 +32,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 RESTART_REDIS_URL = os.environ.get("REDIS_RESTART_TEST_URL", "redis://127.0.0.1:6379/10")
+RAW_VALUE = re.compile(r"\b(?:null|undefined|NaN)\b|\[object Object\]")
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
 
@@ -121,9 +123,14 @@ def new_page(browser, plyground):
         return page
 
     yield open_page
+    leaks = []
     for context in contexts:
+        for page in context.pages:
+            text = page.locator("body").inner_text()
+            leaks += [f"{page.url}: {found}" for found in RAW_VALUE.findall(text)]
         context.close()
     assert not errors, f"script errors in the page: {errors}"
+    assert not leaks, f"raw values shown to players: {leaks}"
 
 
 @pytest.fixture

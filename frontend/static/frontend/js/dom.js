@@ -23,6 +23,11 @@ export function h(tag, attrs, ...children) {
   return fill(document.createElement(tag), attrs, children);
 }
 
+/** The children worth inserting: `node.replaceChildren(...present(a, maybe && b))`. */
+export function present(...items) {
+  return items.flat().filter((item) => item !== null && item !== undefined && item !== false);
+}
+
 /** Make an SVG element, same signature as `h`. */
 export function s(tag, attrs, ...children) {
   return fill(document.createElementNS(SVG_NS, tag), attrs, children);

@@ -2,7 +2,7 @@
 // live matches kept current over /ws/lobby/ (no polling).
 
 import { ApiError, createMatch, getBots, getGames, items, joinMatch, listMatches } from "./api.js";
-import { announce, h, pageData, since } from "./dom.js";
+import { announce, h, pageData, present, since } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { aiBadge, algorithmName, formatMs, playerLabel, seatMark } from "./players.js";
 
@@ -97,7 +97,7 @@ function renderBots(game, list, bots) {
 
 /** The chosen bot in full: its name always with the AI badge. */
 function showBot(details, bot) {
-  details.replaceChildren(
+  details.replaceChildren(...present(
     h("p", { class: "bot-main" }, h("span", { class: "bot-name" }, bot.name), " ", aiBadge(bot)),
     h("p", { class: "bot-meta muted" },
       [
@@ -105,7 +105,7 @@ function showBot(details, bot) {
         bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null,
       ].filter(Boolean).join(" · ")),
     bot.description ? h("p", { class: "bot-description" }, bot.description) : null,
-    h("a", { class: "bot-link", href: `/bots/${encodeURIComponent(bot.slug)}/` }, `How ${bot.name} plays`));
+    h("a", { class: "bot-link", href: `/bots/${encodeURIComponent(bot.slug)}/` }, `How ${bot.name} plays`)));
 }
 
 async function startBotMatch(game, form) {

@@ -6,7 +6,7 @@
 // read-only.
 
 import { ApiError, createMatch, getMatch, joinMatch } from "./api.js";
-import { announce, h, pageData } from "./dom.js";
+import { announce, h, pageData, present } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { aiBadge, formatMs, isBot, markName, playerLabel, playerWords, seatMark } from "./players.js";
 
@@ -589,13 +589,13 @@ function renderResult() {
     ? h("ol", { class: "ranking", "aria-label": "Final ranking" }, ...r.ranking.map((seat) =>
       h("li", {}, seatMark(match.game, seat), playerLabel(seatPlayer(seat), { compact: true }), seat === you.seat ? h("span", { class: "tag you-tag" }, "you") : null)))
     : null;
-  el.result.replaceChildren(
+  el.result.replaceChildren(...present(
     h("span", { class: "result-icon", "aria-hidden": "true" }, tone === "win" ? "★" : tone === "loss" ? "✕" : "="),
     headline,
     reason ? " — " : null,
     reason,
     ranking,
-  );
+  ));
 }
 
 function renderSeats() {
