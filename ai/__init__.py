@@ -8,6 +8,8 @@
 True
 """
 
+# Every searcher imported (and the Connect Four tables built) now, not in a search's time.
+from ai import connect4_search, expectimax, maxn, mcts  # noqa: F401
 from ai.budget import Deadline
 from ai.search import choose_move
 from ai.solve import solve

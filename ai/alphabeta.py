@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from ai.budget import Deadline
+from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
 from ai.tt import EXACT, LOWER, UPPER, TranspositionTable
 from ai.types import SearchConfig, SearchResult
@@ -34,7 +34,7 @@ MAX_PLY: Final = 128
 COMPLETE: Final = 1000  # the TT depth of a subtree searched to the end of the game
 QUIESCENCE_PLIES: Final = 8
 NULL_WIDTH: Final = 1e-7  # a "null window" on a real-valued score scale
-CHECK_EVERY: Final = 1  # check the clock every other node (a mask): a node of a big game can take a millisecond
+CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a backgammon node takes ms)
 
 
 class Timeout(Exception):
@@ -274,6 +274,12 @@ class AlphaBeta:
         return pv
 
 
+# The transposition table of the last search: freeing a full one takes milliseconds, so
+# it is freed at the start of the next search (inside that search's budget), not after
+# the deadline of its own.
+_DISCARDED: list[TranspositionTable] = []
+
+
 def search(
     game: Game,
     state: State,
@@ -284,6 +290,14 @@ def search(
     exact_root: bool = False,
 ) -> SearchResult:
     """Iterative deepening until `deadline`, `config.max_depth` or a proven result."""
+    _DISCARDED.clear()
+    with collector_paused():
+        return _search(game, state, config, deadline, rng, exact_root)
+
+
+def _search(
+    game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random, exact_root: bool
+) -> SearchResult:
     from ai import connect4_search  # it builds on this module
 
     options = config.options
@@ -342,4 +356,5 @@ def search(
         result.stats["kernel"] = "connect4-bitboard"
     if tt is not None:
         result.stats["tt_hit_rate"] = round(tt.hits / tt.probes, 4) if tt.probes else 0.0
+        _DISCARDED.append(tt)
     return result

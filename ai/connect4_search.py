@@ -47,7 +47,7 @@ COLUMN_BITS: Final = tuple(((1 << HEIGHT) - 1) << (c * H1) for c in range(WIDTH)
 TOP_BIT: Final = tuple(1 << (c * H1 + HEIGHT - 1) for c in range(WIDTH))
 TOP_ROW: Final = sum(TOP_BIT)
 COLUMN_OF: Final[dict[Move, Column]] = {m: c for c, m in enumerate(COLUMNS)}
-CLOCK_MASK: Final = 511  # look at the clock every 512 nodes (about a millisecond)
+CLOCK_MASK: Final = 255  # look at the clock every 256 nodes (about a millisecond)
 
 # The open columns, centre first (the game's `order_moves`), by which columns are full.
 OPEN_COLUMNS: Final[dict[Bitboard, tuple[Column, ...]]] = {
@@ -161,17 +161,17 @@ class Connect4AlphaBeta(AlphaBeta):
         assert isinstance(state, Connect4State)
         if depth <= 0:
             return self.quiesce(state, seat, alpha, beta, ply, 0)
-        negamax, _ = self._kernel()
+        negamax, _, flush = self._kernel()
         try:
             return negamax(state.current, state.mask, state.moves, window_totals(state), depth, alpha, beta, ply)
         finally:
-            self._sync()
+            flush()
 
     def search_root(
         self, state: State, depth: int, moves: list[Move], exact_all: bool, root_values: dict[Move, float]
     ) -> tuple[Move, float]:
         assert isinstance(state, Connect4State)
-        _, child_value = self._kernel()
+        _, child_value, flush = self._kernel()
         current, mask, stones = state.current, state.mask, state.moves
         packed = window_totals(state)
         wins = winning_cells(current, mask)
@@ -193,7 +193,7 @@ class Connect4AlphaBeta(AlphaBeta):
                     best, best_move = score, move
                     alpha = max(alpha, score)
         finally:
-            self._sync()
+            flush()
         return best_move, best
 
     def principal_variation(self, state: State, first: Move, limit: int) -> list[Move]:
@@ -216,14 +216,12 @@ class Connect4AlphaBeta(AlphaBeta):
         return pv
 
     # --- the kernel -----------------------------------------------------------
-    def _sync(self) -> None:
-        """Copy the kernel's counters back onto the searcher (also after a timeout)."""
-        self._flush()
-
     def _kernel(self):  # noqa: C901 - one hot loop, kept in one place on purpose
-        """Closures ``negamax`` and ``child_value`` over this searcher's tables.
+        """Closures ``negamax``, ``child_value`` and ``flush`` over this searcher's tables.
 
-        Counters live in the closure (cheaper than attributes); `_sync` writes them back.
+        Counters live in the closure (cheaper than attributes); ``flush`` writes them back
+        onto the searcher (call it also after a timeout).  Nothing here refers back to the
+        searcher, so no reference cycle keeps it (and its table) alive after a search.
         """
         tt = self.tt
         slots = tt.slots if tt is not None else None
@@ -413,12 +411,12 @@ class Connect4AlphaBeta(AlphaBeta):
 
         def flush() -> None:
             nonlocal probes, hits, stores
-            self.nodes, self.depth_cut = nodes, cut
+            searcher.nodes, searcher.depth_cut = nodes, cut
             if tt is not None:
                 tt.probes += probes
                 tt.hits += hits
                 tt.stores += stores
             probes = hits = stores = 0
 
-        self._flush = flush
-        return negamax, child_value
+        searcher = self  # referred to by `flush` only, which the caller drops after use
+        return negamax, child_value, flush

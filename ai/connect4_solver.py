@@ -45,6 +45,10 @@ RANKED_COLUMNS: Final = COLUMN_MASKS_CENTRE_FIRST
 Negamax = Callable[..., int]
 
 
+def _nothing() -> None:
+    pass
+
+
 def _new_wins() -> dict[int, tuple[tuple[int, dict[int, int]], ...]]:
     """Per cell: for each line direction through it, ``(segment, wins)`` where
     ``wins[segment & stones]`` are the cells a stone on that cell makes winning
@@ -208,7 +212,10 @@ class Connect4Solver:
         low, high = -((CELLS - moves) // 2), (CELLS + 1 - moves) // 2
         if weak:
             low, high = -1, 1
-        negamax = self.negamax if type(self).negamax is not Connect4Solver.negamax else self.search()
+        if type(self).negamax is Connect4Solver.negamax:
+            negamax, flush = self.search()
+        else:  # a subclass hooks into every node: the plain search
+            negamax, flush = self.negamax, _nothing
         while low < high:  # iterative narrowing by null-window probes
             med = low + (high - low) // 2
             if med <= 0 and -(-low // 2) < med:  # low / 2 rounded towards zero
@@ -218,22 +225,16 @@ class Connect4Solver:
             try:
                 score = negamax(current, mask, moves, med, med + 1)
             finally:
-                self.flush()
+                flush()
             if score <= med:
                 high = score
             else:
                 low = score
         return low
 
-    def flush(self) -> None:
-        """Bring `nodes` up to date after `search`'s closure ran (a no-op otherwise)."""
-        self._flush()
-
-    def _flush(self) -> None:
-        pass
-
-    def search(self) -> Negamax:  # noqa: C901 - the hot loop, kept in one piece on purpose
-        """`negamax` as a closure over local tables: the same nodes, several times faster.
+    def search(self) -> tuple[Negamax, Callable[[], None]]:  # noqa: C901 - the hot loop, in one piece on purpose
+        """`negamax` as a closure over local tables, the same nodes several times faster,
+        and ``flush``, which writes its node count back onto the solver.
 
         What `negamax` recomputes at every node is carried instead: a node's move order
         (by position, as the narrowing probes come back to the same positions again and
@@ -364,11 +365,12 @@ class Connect4Solver:
             upper[key] = alpha
             return alpha
 
-        def flush() -> None:
-            self.nodes = nodes
+        solver = self
 
-        self._flush = flush  # type: ignore[method-assign]
-        return negamax
+        def flush() -> None:
+            solver.nodes = nodes
+
+        return negamax, flush
 
     def solve_state(self, state: Connect4State, weak: bool = False) -> int:
         return self.solve(state.current, state.mask, state.moves, weak)

@@ -19,7 +19,7 @@ from typing import Final
 
 from ai import opponents
 from ai.alphabeta import Timeout
-from ai.budget import Deadline
+from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
 from ai.opponents import OpponentModel, softmax_weights
 from ai.types import SearchConfig, SearchResult
@@ -28,7 +28,7 @@ from games.base import CHANCE, Game, Move, State
 
 INF: Final = float("inf")
 SOONER: Final = 1e-3  # a terminal utility shrinks by this fraction per ply: wins sooner, losses later
-CHECK_EVERY: Final = 1  # check the clock every other node (a mask): a node of a big game can take a millisecond
+CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a backgammon node takes ms)
 
 
 class Expectimax:
@@ -133,6 +133,11 @@ class Expectimax:
 
 
 def search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+    with collector_paused():
+        return _search(game, state, config, deadline, rng)
+
+
+def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     evaluator = Evaluator(game, config.style)
     seat = game.to_move(state)
     model = opponents.build(config.opponent_model, game, state, evaluator, config.options)

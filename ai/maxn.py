@@ -21,14 +21,14 @@ import random
 from typing import Final
 
 from ai.alphabeta import Timeout
-from ai.budget import Deadline
+from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
 from ai.types import SearchConfig, SearchResult
 from ai.weakening import is_weakened, pick
 from games.base import CHANCE, Game, Move, State
 
 INF: Final = float("inf")
-CHECK_EVERY: Final = 1  # check the clock every other node (a mask): a node of a big game can take a millisecond
+CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a backgammon node takes ms)
 SOONER: Final = 1e-3
 
 
@@ -127,6 +127,11 @@ class MaxN:
 
 
 def search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+    with collector_paused():
+        return _search(game, state, config, deadline, rng)
+
+
+def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     paranoid = bool(config.options.get("paranoid", False))
     searcher = MaxN(game, Evaluator(game, config.style), deadline, paranoid)
     searcher.root_seat = game.to_move(state)

@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-import gc
 import math
 import random
 from collections import OrderedDict
@@ -26,7 +25,7 @@ from collections.abc import Callable, Hashable
 from typing import Any, Final
 
 from ai import playouts
-from ai.budget import Deadline
+from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
 from ai.types import SearchConfig, SearchResult
 from ai.weakening import is_weakened, pick
@@ -127,7 +126,7 @@ class MCTS:
         limit = self.rollout_depth if self.rollout_depth is not None else DEFAULT_ROLLOUT_PLIES
         deadline = self.deadline
         while not game.is_terminal(state):
-            if plies >= limit or (not plies & 7 and deadline is not None and deadline.expired()):
+            if plies >= limit or (deadline is not None and deadline.expired()):  # a ply can take ms
                 return self.reward(self.cutoff_values(state))
             if self.heuristic or game.to_move(state) == CHANCE:
                 move = game.rollout_move(state, rng)
@@ -219,13 +218,8 @@ _DISCARDED: list[Node] = []
 
 def search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     _DISCARDED.clear()
-    collecting = gc.isenabled()
-    gc.disable()  # the tree has no cycles: reference counting frees it; no collector pauses mid-search
-    try:
+    with collector_paused():  # the tree has no cycles: reference counting frees it
         return _search(game, state, config, deadline, rng)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
