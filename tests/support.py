@@ -15,8 +15,6 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import redis
-
 ROOT = Path(__file__).resolve().parents[1]
 REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/9")
 
@@ -52,12 +50,15 @@ class LiveStack:
             # Nothing listens on port 1, and no redis-server is found: embedded mode.
             self.env.update(REDIS_URL="redis://127.0.0.1:1/0", PATH=os.path.dirname(sys.executable))
         else:
-            self.env["REDIS_URL"] = REDIS_TEST_URL
+            # Its own channel prefix and task queue: stacks sharing a Redis never cross.
+            self.env.update(
+                REDIS_URL=REDIS_TEST_URL,
+                CHANNEL_PREFIX=f"plyground-test-{self.port}",
+                CELERY_QUEUE=f"plyground-test-{self.port}",
+            )
         self.proc: subprocess.Popen | None = None
 
     def __enter__(self) -> LiveStack:
-        if not self.embedded:
-            redis.Redis.from_url(REDIS_TEST_URL).flushdb()
         self.manage("migrate", "--noinput", "-v0")
         self.log = open(self.log_path, "w")  # noqa: SIM115 - closed in __exit__
         self.proc = subprocess.Popen(
