@@ -86,13 +86,18 @@ def _player(request):
 
 
 class MatchListView(APIView):
-    """``GET /api/matches/?status=open|active|finished&game=`` and ``POST /api/matches/``."""
+    """``GET /api/matches/?status=open|active|finished&game=&player=me`` and ``POST /api/matches/``."""
 
     def get(self, request):
         wanted = request.query_params.get("status")
         if wanted not in (None, "open", *Match.Status.values):
             return Response({"status": ["one of open, waiting, active, finished, aborted"]}, status=400)
-        matches = selectors.match_list(wanted, request.query_params.get("game"))
+        player_id = None
+        if "player" in request.query_params:
+            if request.query_params["player"] != "me":
+                return Response({"player": ["only 'me': your own matches"]}, status=400)
+            player_id = _player(request).pk
+        matches = selectors.match_list(wanted, request.query_params.get("game"), player_id=player_id)
         return Response([selectors.match_summary_json(m) for m in matches])
 
     @extend_schema(request=MatchCreateSerializer)

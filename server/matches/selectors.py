@@ -91,8 +91,12 @@ def matches_with_seats() -> QuerySet[Match]:
     return Match.objects.prefetch_related("seats__player")
 
 
-def match_list(status: str | None = None, game: str | None = None, limit: int = 50) -> list[Match]:
+def match_list(
+    status: str | None = None, game: str | None = None, limit: int = 50, player_id: int | None = None
+) -> list[Match]:
     qs = matches_with_seats()
+    if player_id is not None:
+        qs = qs.filter(seats__player_id=player_id)
     if status == "open":
         qs = qs.filter(status=Match.Status.WAITING)
     elif status:

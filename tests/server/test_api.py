@@ -103,3 +103,14 @@ def test_a_bot_explains_how_it_plays_in_plain_words():
     assert "30% of its moves" in text and "not been measured" in text
     assert data["record"] == {"games": 0, "human_games": 0, "human_score": None}
     assert APIClient().get("/api/bots/no-such-bot/").status_code == 404
+
+
+def test_player_me_lists_only_your_matches(token_client):
+    body = {"game": "tictactoe", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    mine = token_client.post("/api/matches/", body, format="json").json()
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other.post('/api/players/guest/').json()['token']}")
+    other.post("/api/matches/", body, format="json")
+    assert [m["id"] for m in token_client.get("/api/matches/?player=me").json()] == [mine["id"]]
+    assert token_client.get("/api/matches/?player=42").status_code == 400
+    assert APIClient().get("/api/matches/?player=me").status_code in (401, 403)
