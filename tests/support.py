@@ -61,6 +61,18 @@ class LiveStack:
     def __enter__(self) -> LiveStack:
         self.manage("migrate", "--noinput", "-v0")
         self.log = open(self.log_path, "w")  # noqa: SIM115 - closed in __exit__
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+        self.log.close()
+        self.tmp.cleanup()
+
+    def start(self) -> None:
+        """Start the server (again: same port, database and queue) and wait until it serves."""
+        self.log.flush()
+        self.started_at_log = self.log_path.stat().st_size  # readiness is read from this start's lines
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.run", "--port", str(self.port)],
             cwd=ROOT,
@@ -70,17 +82,16 @@ class LiveStack:
             start_new_session=True,
         )
         self._wait_ready()
-        return self
 
-    def __exit__(self, *exc: object) -> None:
+    def stop(self) -> None:
+        """Stop every process of the stack, as Ctrl-C does."""
         if self.proc and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGINT)
             try:
                 self.proc.wait(20)
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
-        self.log.close()
-        self.tmp.cleanup()
+                self.proc.wait(10)
 
     def manage(self, *args: str) -> str:
         out = subprocess.run(
@@ -98,7 +109,7 @@ class LiveStack:
                 raise RuntimeError(f"server exited early:\n{self.server_log()}")
             try:
                 self.api("GET", "/api/games/")
-                if self.embedded or "ready" in self.server_log():  # the Celery worker is consuming
+                if self.embedded or "ready" in self.server_log()[self.started_at_log :]:  # the worker consumes
                     return
             except (urllib.error.URLError, ConnectionError):
                 pass

@@ -11,16 +11,13 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import redis
 
-from tests.support import ROOT, LiveStack
+from tests.support import LiveStack
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -46,10 +43,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 class RestartableStack(LiveStack):
-    """A full stack of its own that can be stopped and started again on the same port and database.
+    """A full stack of its own, stopped and started again on the same port and database.
 
-    It uses a Redis database of its own, so its worker never takes the shared stack's bot
-    turns and starting it does not flush the shared stack's Redis.
+    It uses a Redis database of its own too, so a restart test starts from an empty one.
     """
 
     def __init__(self) -> None:
@@ -58,30 +54,7 @@ class RestartableStack(LiveStack):
 
     def __enter__(self) -> RestartableStack:
         redis.Redis.from_url(RESTART_REDIS_URL).flushdb()
-        self.manage("migrate", "--noinput", "-v0")
-        self.log = open(self.log_path, "w")  # noqa: SIM115 - closed by LiveStack.__exit__
-        self.start()
-        return self
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGINT)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.run", "--port", str(self.port)],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        self._wait_ready()
+        return super().__enter__()
 
 
 @pytest.fixture(scope="session")
