@@ -1,0 +1,161 @@
+"""Bot-against-bot games played straight through `ai.choose_move` (no server, no database).
+
+Shared by `games_strength.py` and `ladder_quick.py`.  A seeded bot profile
+(`server.bots.seed.PROFILES`, plain data: no Django needed) becomes a
+`ProfileBot` with the profile's own search settings; its budget may be capped
+(`cap_ms`) or scaled (`scale`) to make a run affordable.  As on the server, each
+move gets its own seed and MCTS keeps its tree between the moves of a game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import ai
+from games.base import CHANCE, Game, Move, Seat, State
+from server.bots.seed import PROFILES
+
+SEARCH_FIELDS = ("algorithm", "max_depth", "max_iterations", "error_rate", "temperature", "style")
+
+
+def ladder(game_id: str) -> dict[int, dict[str, Any]]:
+    """The listed levels 0..5 of a game's seeded profiles (the adaptive bot left out)."""
+    specs = [p for p in PROFILES if p["game"] == game_id and not p.get("adaptive")]
+    return {p["level"]: p for p in sorted(specs, key=lambda p: p["level"])}
+
+
+def budget_ms(spec: dict[str, Any], cap_ms: int | None = None, scale: float = 1.0) -> int:
+    budget = max(20, round(spec["time_budget_ms"] * scale))
+    return min(budget, cap_ms) if cap_ms else budget
+
+
+def search_config(
+    spec: dict[str, Any], seed: int, cap_ms: int | None = None, scale: float = 1.0, match_id: str | None = None
+) -> ai.SearchConfig:
+    """The `ai.SearchConfig` the server builds from a profile (`BotProfile.search_fields`)."""
+    settings = {k: spec[k] for k in SEARCH_FIELDS if spec.get(k) is not None}
+    options = dict(spec.get("search_options") or {})
+    if match_id is not None:
+        options["match_id"] = match_id  # MCTS tree reuse between the moves of a match, as the server does
+    return ai.SearchConfig(
+        time_budget_ms=budget_ms(spec, cap_ms, scale),
+        opponent_model=spec.get("opponent_model") or None,
+        seed=seed,
+        options=options,
+        **settings,
+    )
+
+
+@dataclass
+class Tally:
+    """Search figures of one bot over a run."""
+
+    moves: int = 0
+    ms: float = 0.0
+    nodes: int = 0
+    depth: int = 0
+
+    def add(self, result: ai.SearchResult) -> None:
+        if result.stats.get("forced"):
+            return
+        self.moves += 1
+        self.ms += result.elapsed_ms
+        self.nodes += result.nodes
+        self.depth += result.depth
+
+    def merge(self, other: Tally) -> None:
+        self.moves += other.moves
+        self.ms += other.ms
+        self.nodes += other.nodes
+        self.depth += other.depth
+
+
+@dataclass
+class ProfileBot:
+    spec: dict[str, Any]
+    cap_ms: int | None = None
+    scale: float = 1.0
+    tally: Tally = field(default_factory=Tally)
+
+    @property
+    def name(self) -> str:
+        return f"L{self.spec['level']} {self.spec['slug']}"
+
+    def move(self, game: Game, state: State, seed: int, match_id: str) -> Move:
+        config = search_config(self.spec, seed, self.cap_ms, self.scale, match_id)
+        result = ai.choose_move(game, state, config)
+        self.tally.add(result)
+        return result.move
+
+
+@dataclass
+class RandomBot:
+    name: str = "random"
+    tally: Tally = field(default_factory=Tally)
+
+    def move(self, game: Game, state: State, seed: int, match_id: str) -> Move:
+        return random.Random(seed).choice(game.legal_moves(state))
+
+
+@dataclass
+class GreedyBot:
+    """One ply: the move whose resulting position `evaluate` likes best for the mover (ties at random)."""
+
+    name: str = "greedy"
+    tally: Tally = field(default_factory=Tally)
+
+    def move(self, game: Game, state: State, seed: int, match_id: str) -> Move:
+        rng = random.Random(seed)
+        seat = game.to_move(state)
+        best: list[Move] = []
+        top = -float("inf")
+        for move in game.legal_moves(state):
+            child = game.apply(state, move)
+            value = game.returns(child)[seat] * 2 if game.is_terminal(child) else game.evaluate(child, seat)
+            if value > top:
+                top, best = value, [move]
+            elif value == top:
+                best.append(move)
+        return rng.choice(best)
+
+
+def play(game: Game, bots: list[Any], seed: int) -> tuple[list[float], int]:
+    """One game, bot `i` in seat `i`; dice drawn from a seeded generator.  Returns (returns, plies)."""
+    rng = random.Random(seed)
+    state = game.initial_state()
+    plies = 0
+    while not game.is_terminal(state):
+        seat = game.to_move(state)
+        if seat == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            move = rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            move = bots[seat].move(game, state, rng.randrange(2**31), f"bench:{seed}:{seat}")
+        state = game.apply(state, move)
+        plies += 1
+    return game.returns(state), plies
+
+
+def first_place_points(returns: list[float], seat: Seat) -> float:
+    """1 for sole first place, 1/k when k seats share it, 0 otherwise."""
+    top = max(returns)
+    if returns[seat] != top:
+        return 0.0
+    return 1.0 / sum(1 for r in returns if r == top)
+
+
+def pairwise_score(returns: list[float], mine: list[Seat], theirs: list[Seat]) -> float:
+    """The share of (mine, theirs) seat pairs where mine finished ahead (a tie counts half)."""
+    total = 0.0
+    for a in mine:
+        for b in theirs:
+            total += 1.0 if returns[a] > returns[b] else 0.5 if returns[a] == returns[b] else 0.0
+    return total / (len(mine) * len(theirs))
+
+
+def interval(score: float, n: int) -> float:
+    """Half-width of a normal 95% interval for a mean score over `n` games (0.5 used when 0 or 1)."""
+    p = min(max(score, 0.05), 0.95)
+    return 1.96 * (p * (1 - p) / max(n, 1)) ** 0.5
