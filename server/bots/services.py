@@ -115,9 +115,13 @@ def adaptive_strengths_update(match_id: int) -> int:
 
 
 def bot_turn_finish(turn: BotTurn, stats: dict[str, Any]) -> bool:
-    """Submit the computed move; False when the position moved on meanwhile (then it is dropped)."""
+    """Submit the computed move; False when the position moved on meanwhile (then it is dropped).
+
+    The position goes with the ply: after a takeback the same ply number can come back
+    with another position on the board, and a move searched for the old one must not land there.
+    """
     try:
-        submit_move(turn.match_id, turn.seat, stats["move"], turn.ply, stats=stats)
+        submit_move(turn.match_id, turn.seat, stats["move"], turn.ply, stats=stats, position=turn.state)
     except MatchError as exc:
         log.info("bot move for match %s ply %s dropped: %s", turn.match_id, turn.ply, exc.message)
         return False
@@ -173,10 +177,6 @@ def bot_turn_fallback(match_id: int, ply: int) -> bool:
     except MatchError:
         return False
     return True
-
-
-def rescue_overdue_bots() -> int:
-    return sum(bot_turn_fallback(match_id, ply) for match_id, ply in overdue_bot_turns())
 
 
 def deadline_for(seat: Seat) -> tuple[float, float]:
