@@ -10,18 +10,28 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NamedTuple
 
 from games import CHANCE
 from server.matches.models import Seat
 from server.research.filters import ExportFilters
 from server.research.notation import standard_notation
 from server.research.pseudonyms import Pseudonyms
-from server.research.selectors import SCHEMA_VERSION, MatchRows, match_rows, pairing
+from server.research.selectors import (
+    GAME_COLUMNS,
+    MOVE_ROW_COLUMNS,
+    SCHEMA_VERSION,
+    STAT_COLUMNS,
+    Columns,
+    MatchRows,
+    match_rows,
+    pairing,
+)
 
 LINES_PER_CHUNK = 100  # matches per chunk of bytes handed to the server
 CHANCE_SEAT = ("chance", None, None, None)
+TRUE = (True, 1, "true")  # a JSON true as SQLite (1) and PostgreSQL ("true") hand it over
 
 CSV_COLUMNS = (
     "schema_version",
@@ -55,22 +65,6 @@ CSV_COLUMNS = (
     "visits",
     "other_stats",
 )
-# Search figures that get a column of their own.
-STAT_COLUMNS = (
-    "algorithm",
-    "value",
-    "depth",
-    "nodes",
-    "nps",
-    "elapsed_ms",
-    "budget_ms",
-    "queued_ms",
-    "deadline_slack_ms",
-    "seed",
-    "engine",
-)
-# Figures with a column of their own ("move" is the move column); any others go to `other_stats`.
-COLUMN_STATS = frozenset({*STAT_COLUMNS, "move", "fallback", "pv", "visits"})
 NO_STATS = [None] * (len(STAT_COLUMNS) + 4)  # the search columns of a person's move or a chance event
 
 
@@ -141,34 +135,27 @@ def jsonl_chunks(matches: Iterable[MatchRows]) -> Iterator[bytes]:
 
 
 def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
-    """The CSV rows of one match, in `CSV_COLUMNS` order (the csv module writes None as an empty cell)."""
-    match_id, game, source, _, _, _, _, result, _ = rows.match
+    """The CSV rows of one match (read with `MOVE_ROW_COLUMNS`), in `CSV_COLUMNS` order.
+
+    The database has picked the figures out of the stored JSON; the csv module writes
+    None as an empty cell.
+    """
+    match_id, game, source, winner = rows.match
     seats: dict[int, tuple[str, str | None, Any, Any]] = {}  # index -> (by, player, bot slug, bot level)
-    for _, index, kind, player_id, snapshot in rows.seats:
+    for _, index, kind, player_id, slug, level in rows.seats:
         if kind == Seat.Kind.BOT:
-            bot = json.loads(snapshot) if snapshot else {}
-            seats[index] = ("bot", None, bot.get("slug"), bot.get("level"))
+            seats[index] = ("bot", None, slug, level)
         else:
             seats[index] = ("human", names.player(player_id) if player_id is not None else None, None, None)
-    winner = json.loads(result).get("winner") if result else None
     head = [SCHEMA_VERSION, names.match(match_id), game, source, pairing(s[0] for s in seats.values()), winner]
-    for _, ply, seat, move, at, think_ms, stats_text in rows.moves:
+    for _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other in rows.moves:
         by, player, slug, level = CHANCE_SEAT if seat == CHANCE else seats[seat]
-        row = [*head, ply, seat, by, player, slug, level, move, at, think_ms]
-        if stats_text:
-            stats = json.loads(stats_text)
-            row += [stats.get(name) for name in STAT_COLUMNS]
-            pv, visits = stats.get("pv"), stats.get("visits")
-            other = None if stats.keys() <= COLUMN_STATS else {k: v for k, v in stats.items() if k not in COLUMN_STATS}
-            row += [
-                "true" if stats.get("fallback") else "false",
-                " ".join(pv) if isinstance(pv, list) else pv,
-                None if visits is None else _compact(visits),
-                _compact(other) if other else None,
-            ]
+        if other is None:  # no search figures: a person's move or a chance event
+            yield [*head, ply, seat, by, player, slug, level, move, at, think_ms, *NO_STATS]
         else:
-            row += NO_STATS
-        yield row
+            flag = "true" if fallback in TRUE else "false"
+            other = None if other == "{}" else other
+            yield [*head, ply, seat, by, player, slug, level, move, at, think_ms, *figures, flag, pv, visits, other]
 
 
 def csv_chunks(matches: Iterable[MatchRows]) -> Iterator[bytes]:
@@ -185,7 +172,13 @@ def csv_chunks(matches: Iterable[MatchRows]) -> Iterator[bytes]:
     yield buffer.getvalue().encode()
 
 
+class Format(NamedTuple):
+    write: Callable[[Iterable[MatchRows]], Iterator[bytes]]
+    columns: Columns  # what `write` reads of each match
+    content_type: str
+
+
 FORMATS = {
-    "jsonl": (jsonl_chunks, "application/x-ndjson; charset=utf-8"),
-    "csv": (csv_chunks, "text/csv; charset=utf-8"),
+    "jsonl": Format(jsonl_chunks, GAME_COLUMNS, "application/x-ndjson; charset=utf-8"),
+    "csv": Format(csv_chunks, MOVE_ROW_COLUMNS, "text/csv; charset=utf-8"),
 }

@@ -8,6 +8,7 @@ database cursor).  `server.research.formats` writes them out as ``docs/exports.m
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from django.db.models import (
     Case,
     CharField,
     Exists,
+    F,
     Func,
     IntegerField,
     Max,
@@ -33,6 +35,7 @@ from server.matches.models import Match, Move, Seat
 from server.research.filters import ExportFilters
 
 SCHEMA_VERSION = 1
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MAX_SEATS = 8  # the most seats a game has (the match API allows 6)
 CHUNK_MATCHES = 500  # matches per round trip: ~20,000 moves, a few MB at most
 
@@ -57,34 +60,124 @@ def _json_text(name: str) -> Cast:
     return Cast(name, TextField())
 
 
-# Columns read for an export: names (for the reader) to expressions (for the database).
-MATCH_FIELDS: dict[str, Any] = {
-    "id": "id",
-    "game": "game",
-    "source": "source",
-    "status": "status",
-    "created_at": IsoTimestamp("created_at"),
-    "started_at": IsoTimestamp("started_at"),
-    "finished_at": IsoTimestamp("finished_at"),
-    "result": _json_text("result"),
-    "ply": "ply",
-}
-SEAT_FIELDS: dict[str, Any] = {
-    "match_id": "match_id",
-    "index": "index",
-    "kind": "kind",
-    "player_id": "player_id",
-    "bot_snapshot": _json_text("bot_snapshot"),
-}
-MOVE_FIELDS: dict[str, Any] = {
-    "match_id": "match_id",
-    "ply": "ply",
-    "seat": "seat",
-    "move": "move",
-    "at": IsoTimestamp("created_at"),
-    "think_ms": "think_ms",
-    "stats": _json_text("stats"),
-}
+class JsonValue(Func):
+    """One key of a JSON column, read by the database: a scalar as an SQL value, a list or object as JSON text."""
+
+    output_field = TextField()
+
+    def __init__(self, column: str, key: str) -> None:
+        if not _KEY.fullmatch(key):
+            raise ValueError(f"not a plain JSON key: {key!r}")
+        super().__init__(F(column))
+        self.key = key
+
+    def as_sqlite(self, compiler, connection, **extra):
+        return self.as_sql(compiler, connection, template=f"JSON_EXTRACT(%(expressions)s, '$.{self.key}')")
+
+    def as_postgresql(self, compiler, connection, **extra):
+        return self.as_sql(compiler, connection, template=f"(%(expressions)s ->> '{self.key}')")
+
+
+class JsonWithout(Func):
+    """A JSON object column without some keys, as JSON text (``{}`` when nothing is left; NULL stays NULL)."""
+
+    output_field = TextField()
+
+    def __init__(self, column: str, keys: Iterable[str]) -> None:
+        self.keys = sorted(keys)
+        if not all(_KEY.fullmatch(k) for k in self.keys):
+            raise ValueError(f"not plain JSON keys: {self.keys!r}")
+        super().__init__(F(column))
+
+    def as_sqlite(self, compiler, connection, **extra):
+        paths = ", ".join(f"'$.{k}'" for k in self.keys)
+        return self.as_sql(compiler, connection, template=f"JSON_REMOVE(%(expressions)s, {paths})")
+
+    def as_postgresql(self, compiler, connection, **extra):
+        keys = ", ".join(f"'{k}'" for k in self.keys)
+        return self.as_sql(compiler, connection, template=f"((%(expressions)s - ARRAY[{keys}]::text[])::text)")
+
+
+@dataclass(frozen=True)
+class Columns:
+    """What an export reads of a match, its seats and its moves: names (for the reader) to expressions."""
+
+    match: dict[str, Any]
+    seat: dict[str, Any]
+    move: dict[str, Any]
+
+
+# games.jsonl: the whole match; JSON columns as text, spliced into the line as they are.
+GAME_COLUMNS = Columns(
+    match={
+        "id": "id",
+        "game": "game",
+        "source": "source",
+        "status": "status",
+        "created_at": IsoTimestamp("created_at"),
+        "started_at": IsoTimestamp("started_at"),
+        "finished_at": IsoTimestamp("finished_at"),
+        "result": _json_text("result"),
+        "ply": "ply",
+    },
+    seat={
+        "match_id": "match_id",
+        "index": "index",
+        "kind": "kind",
+        "player_id": "player_id",
+        "bot_snapshot": _json_text("bot_snapshot"),
+    },
+    move={
+        "match_id": "match_id",
+        "ply": "ply",
+        "seat": "seat",
+        "move": "move",
+        "at": IsoTimestamp("created_at"),
+        "think_ms": "think_ms",
+        "stats": _json_text("stats"),
+    },
+)
+
+# moves.csv: a move a row; the database picks the search figures out of the stored JSON.
+STAT_COLUMNS = (
+    "algorithm",
+    "value",
+    "depth",
+    "nodes",
+    "nps",
+    "elapsed_ms",
+    "budget_ms",
+    "queued_ms",
+    "deadline_slack_ms",
+    "seed",
+    "engine",
+)
+# Figures with a column of their own ("move" is the move column); any others go to `other_stats`.
+COLUMN_STATS = frozenset({*STAT_COLUMNS, "move", "fallback", "pv", "visits"})
+MOVE_ROW_COLUMNS = Columns(
+    match={"id": "id", "game": "game", "source": "source", "winner": JsonValue("result", "winner")},
+    seat={
+        "match_id": "match_id",
+        "index": "index",
+        "kind": "kind",
+        "player_id": "player_id",
+        "bot_profile": JsonValue("bot_snapshot", "slug"),
+        "bot_level": JsonValue("bot_snapshot", "level"),
+    },
+    move={
+        "match_id": "match_id",
+        "ply": "ply",
+        "seat": "seat",
+        "move": "move",
+        "at": IsoTimestamp("created_at"),
+        "think_ms": "think_ms",
+        **{name: JsonValue("stats", name) for name in STAT_COLUMNS},
+        "fallback": JsonValue("stats", "fallback"),
+        "pv": JsonValue("stats", "pv"),
+        "visits": JsonValue("stats", "visits"),
+        "other_stats": JsonWithout("stats", COLUMN_STATS),
+    },
+)
 
 
 def _seated(**lookups: Any) -> Exists:
@@ -156,25 +249,28 @@ class MatchRows:
     database: an export then decodes and re-encodes nothing it does not have to.
     """
 
-    match: tuple  # MATCH_FIELDS
-    seats: list[tuple]  # SEAT_FIELDS
-    moves: list[tuple]  # MOVE_FIELDS
+    match: tuple  # Columns.match
+    seats: list[tuple]  # Columns.seat
+    moves: list[tuple]  # Columns.move
 
 
-def match_rows(filters: ExportFilters, chunk: int = CHUNK_MATCHES) -> Iterator[MatchRows]:
+def match_rows(
+    filters: ExportFilters, columns: Columns | None = None, chunk: int = CHUNK_MATCHES
+) -> Iterator[MatchRows]:
     """The matches `filters` select, in id order, a chunk of matches (and their seats and moves) at a time."""
     # Matches made while the export runs are not in it: the set is fixed when it starts.
     ceiling = Match.objects.aggregate(top=Max("pk"))["top"]
     if ceiling is None:
         return
-    qs = matches_query(filters).filter(pk__lte=ceiling).order_by("pk").values_list(*MATCH_FIELDS.values())
+    columns = columns or GAME_COLUMNS
+    qs = matches_query(filters).filter(pk__lte=ceiling).order_by("pk").values_list(*columns.match.values())
     last, left = 0, filters.max
     while left is None or left > 0:
         rows = list(qs.filter(pk__gt=last)[: chunk if left is None else min(chunk, left)])
         if not rows:
             return
         ids = [row[0] for row in rows]
-        seats, moves = _by_match(Seat, SEAT_FIELDS, ids, "index"), _by_match(Move, MOVE_FIELDS, ids, "ply")
+        seats, moves = _by_match(Seat, columns.seat, ids, "index"), _by_match(Move, columns.move, ids, "ply")
         for row in rows:
             yield MatchRows(row, seats.get(row[0], []), moves.get(row[0], []))
         last = ids[-1]

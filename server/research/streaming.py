@@ -21,8 +21,8 @@ from server.research.selectors import SCHEMA_VERSION, match_rows
 
 
 def export_chunks(filters: ExportFilters, fmt: str) -> Iterator[bytes]:
-    write, _ = FORMATS[fmt]
-    return write(match_rows(filters))
+    write, columns, _ = FORMATS[fmt]
+    return write(match_rows(filters, columns))
 
 
 async def _pulled(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
@@ -39,7 +39,7 @@ async def _pulled(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
 def export_response(request: HttpRequest, filters: ExportFilters, fmt: str) -> StreamingHttpResponse:
     """A download of the matches `filters` select, as ``jsonl`` or ``csv``."""
     chunks = export_chunks(filters, fmt)
-    _, content_type = FORMATS[fmt]
+    content_type = FORMATS[fmt].content_type
     content = _pulled(chunks) if isinstance(request, ASGIRequest) else chunks
     response = StreamingHttpResponse(content, content_type=content_type)
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")

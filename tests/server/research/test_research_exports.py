@@ -137,7 +137,8 @@ def test_the_csv_has_the_documented_header_and_a_row_per_move(dataset, researche
     assert len(records) == sum(m.ply for m in dataset.matches.values())
     bot_moves = [r for r in records if r["by"] == "bot"]
     assert bot_moves and all(r["algorithm"] == "alphabeta" and r["nodes"] == "812" for r in bot_moves)
-    assert all(r["pv"] == f"{r['move']} 4" and r["fallback"] == "false" for r in bot_moves)
+    assert all(json.loads(r["pv"]) == [r["move"], "4"] and r["fallback"] == "false" for r in bot_moves)
+    assert all(r["bot_profile"] and r["bot_level"] and r["value"] == "0.25" for r in bot_moves)
     human = next(r for r in records if r["by"] == "human")
     assert human["player"].startswith("p-") and human["algorithm"] == "" and human["other_stats"] == ""
     assert {r["by"] for r in records} == {"human", "bot", "chance"}

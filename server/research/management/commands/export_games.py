@@ -16,7 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from rest_framework.exceptions import ValidationError
 
-from server.research.filters import ExportFilters, parse_filters
+from server.research.filters import parse_filters
 from server.research.formats import FORMATS
 from server.research.selectors import MatchRows, export_count, match_rows
 
@@ -80,9 +80,9 @@ class Command(BaseCommand):
         except ValidationError as exc:
             problems = "; ".join(f"--{k.replace('_', '-')}: {' '.join(map(str, v))}" for k, v in exc.detail.items())
             raise CommandError(problems) from None
-        write, _ = FORMATS[options["format"]]
+        write, columns, _ = FORMATS[options["format"]]
         progress = Progress(self.stderr, export_count(filters), enabled=not options["no_progress"])
-        chunks = write(self._counted(filters, progress))
+        chunks = write(self._counted(match_rows(filters, columns), progress))
         if options["output"] == "-":
             for chunk in chunks:
                 self.stdout.write(chunk.decode(), ending="")
@@ -96,7 +96,7 @@ class Command(BaseCommand):
             self.stderr.write(f"exported {progress.done:,} matches", style_func=str)
 
     @staticmethod
-    def _counted(filters: ExportFilters, progress: Progress) -> Iterator[MatchRows]:
-        for rows in match_rows(filters):
+    def _counted(matches: Iterator[MatchRows], progress: Progress) -> Iterator[MatchRows]:
+        for rows in matches:
             yield rows
             progress.step()
