@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "server.bots",
     "server.lobby",
     "server.research",
+    "server.analysis",
     "frontend",
 ]
 
@@ -147,6 +148,9 @@ BOT_WATCHDOG = True
 BOT_GAMES_RATED_FOR_HUMANS = (
     os.environ.get("BOT_GAMES_RATED_FOR_HUMANS", "0") == "1"
 )  # the web process rescues bot turns that nobody answered
+# Analysis and hints search with the strongest bot profile's settings; these cap its budget (ms, 0: no cap).
+ANALYSIS_TIME_BUDGET_MS = int(os.environ.get("ANALYSIS_TIME_BUDGET_MS", "0"))
+HINT_TIME_BUDGET_MS = int(os.environ.get("HINT_TIME_BUDGET_MS", "300"))
 
 # --- Match sockets ----------------------------------------------------------------
 MATCH_EVENTS_KEPT = 500  # events replayed to a client reconnecting with ?v=

@@ -1,0 +1,40 @@
+"""HTTP API: ``/api/matches/{id}/analysis/`` (post-game analysis) and ``/api/matches/{id}/hint/``."""
+
+from __future__ import annotations
+
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from server.analysis import selectors, services
+from server.matches.errors import MatchError
+
+
+def _error(exc: MatchError) -> Response:
+    return Response({"detail": exc.message, "code": exc.code}, status=exc.http_status)
+
+
+def _player(request):
+    if request.user is None:
+        raise NotAuthenticated("visit the site or send 'Authorization: Bearer <token>'")
+    return request.user
+
+
+class AnalysisView(APIView):
+    """``GET``: status, progress and, once done, the per-move results.  ``POST``: start it (idempotent)."""
+
+    def get(self, request, match_id: int):
+        analysis = selectors.analysis_of(match_id)
+        if analysis is None:
+            return Response({"detail": f"match {match_id} has not been analysed", "code": "not_found"}, status=404)
+        return Response(selectors.analysis_json(analysis))
+
+    def post(self, request, match_id: int):
+        player = _player(request)
+        try:
+            analysis, started = services.analysis_request(match_id, player)
+        except MatchError as exc:
+            return _error(exc)
+        return Response(
+            selectors.analysis_json(selectors.analysis_of(analysis.match_id)), status=202 if started else 200
+        )

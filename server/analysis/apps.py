@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class AnalysisConfig(AppConfig):
+    name = "server.analysis"
+    label = "analysis"

@@ -1,0 +1,22 @@
+"""Errors of analysis and hints, with stable wire codes (they extend the match domain's)."""
+
+from __future__ import annotations
+
+from server.matches.errors import MatchError
+
+
+class NotFinished(MatchError):
+    code = "not_finished"
+    http_status = 409
+
+
+class AnalysisUnavailable(MatchError):
+    code = "analysis_unavailable"
+    http_status = 409
+
+
+class HintsOff(MatchError):
+    """This match does not allow hints (rated, not against a bot, or not chosen at creation)."""
+
+    code = "hints_off"
+    http_status = 403

@@ -1,0 +1,39 @@
+"""A finished match's analysis: the strongest bot's view of every position, ply by ply."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from server.matches.models import Match
+from server.players.models import Player
+
+
+class Analysis(models.Model):
+    """One per match: asking again returns this one (running or done), never a second job."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveIntegerField(default=0)  # positions searched so far
+    total = models.PositiveIntegerField(default=0)  # positions to search: one per move by a seat
+    # The search that ran: the strongest profile's slug and its `ai.SearchConfig` fields.
+    engine = models.JSONField(default=dict)
+    # One search result per position, in order (best move, value for the mover, depth, nodes).
+    positions = models.JSONField(default=list)
+    # The finished analysis, one entry per move: see `server.analysis.engine.ply_results`.
+    plies = models.JSONField(default=list)
+    error = models.TextField(blank=True)
+    requested_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of match {self.match_id} ({self.status} {self.progress}/{self.total})"

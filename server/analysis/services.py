@@ -1,0 +1,151 @@
+"""Analyses: asked for once per match, searched position by position, progress pushed to the match's sockets.
+
+A job is a sequence of steps, one position each (`analysis_step`): a Celery worker runs
+one step per task and queues the next, so bot turns are never stuck behind a long
+analysis; the inline and embedded runners loop over the steps. A step is idempotent:
+it searches position k only while the stored progress says k, so a duplicate or
+redelivered task does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import registry
+from server.analysis import engine
+from server.analysis.errors import AnalysisUnavailable, NotFinished
+from server.analysis.models import Analysis
+from server.bots.models import BotProfile
+from server.matches import broadcast
+from server.matches.errors import NotFound
+from server.matches.models import Match
+from server.players.models import Player
+
+log = logging.getLogger("plyground.analysis")
+
+Search = Callable[[str, dict[str, Any], dict[str, Any]], dict[str, Any]]
+
+
+def strongest_profile(game_id: str) -> BotProfile | None:
+    """The game's strongest fixed bot: the highest level that does not adapt to its opponent."""
+    return BotProfile.objects.filter(game=game_id, adaptive=False).order_by("-level", "pk").first()
+
+
+def search_settings(game_id: str, budget_ms: int | None = None) -> dict[str, Any]:
+    """The strongest profile's search, at full strength (no slips), for analysis and hints.
+
+    No opening book: a book move comes without a value, and analysis needs the value.
+    """
+    profile = strongest_profile(game_id)
+    fields: dict[str, Any] = profile.search_fields() if profile else {"algorithm": "alphabeta"}
+    fields.update(error_rate=0.0, temperature=0.0, seed=0)
+    fields["options"] = {k: v for k, v in (fields.get("options") or {}).items() if k != "opening_book"}
+    if budget_ms:
+        fields["time_budget_ms"] = min(fields.get("time_budget_ms") or budget_ms, budget_ms)
+    return {"profile": profile.slug if profile else None, "config": fields}
+
+
+def match_moves(match: Match) -> list[tuple[int, int, str]]:
+    return list(match.moves.order_by("ply").values_list("ply", "seat", "move"))
+
+
+@transaction.atomic
+def analysis_request(match_id: int, player: Player | None) -> tuple[Analysis, bool]:
+    """The match's analysis, started if there is none yet (or the last one failed); (analysis, started)."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    existing = Analysis.objects.filter(match=match).first()
+    if existing is not None and existing.status != Analysis.Status.FAILED:
+        return existing, False
+    if match.status != Match.Status.FINISHED:
+        raise NotFinished("a match is analysed once it is finished")
+    reason = engine.unsupported_reason(registry.get(match.game))
+    if reason:
+        raise AnalysisUnavailable(reason)
+    total = len(engine.positions_to_search(match.game, match_moves(match)))
+    analysis = existing or Analysis(match=match)
+    analysis.status = Analysis.Status.QUEUED
+    analysis.progress, analysis.total = 0, total
+    analysis.positions, analysis.plies, analysis.error = [], [], ""
+    analysis.engine = search_settings(match.game, settings.ANALYSIS_TIME_BUDGET_MS)
+    analysis.requested_by = player
+    analysis.save()
+    analysis_id = analysis.pk
+    if total == 0:
+        _finish(analysis, match)
+    else:
+        from server.analysis.runners import queue_analysis
+
+        transaction.on_commit(lambda: queue_analysis(analysis_id))
+    return analysis, True
+
+
+def analysis_step(analysis_id: int, index: int, search: Search = engine.search_position) -> int | None:
+    """Search position `index`; the next index, or None when done or when this step was not due."""
+    analysis = Analysis.objects.select_related("match").filter(pk=analysis_id).first()
+    if analysis is None or analysis.status in (Analysis.Status.DONE, Analysis.Status.FAILED):
+        return None
+    if analysis.progress != index:
+        return None
+    match = analysis.match
+    position = engine.positions_to_search(match.game, match_moves(match))[index]
+    found = search(match.game, position["state"], analysis.engine["config"])
+    with transaction.atomic():
+        analysis = Analysis.objects.select_for_update().select_related("match").get(pk=analysis_id)
+        if analysis.progress != index or analysis.status in (Analysis.Status.DONE, Analysis.Status.FAILED):
+            return None
+        analysis.positions = [*analysis.positions, {**found, "ply": position["ply"]}]
+        analysis.progress = index + 1
+        analysis.status = Analysis.Status.RUNNING
+        if analysis.progress >= analysis.total:
+            _finish(analysis, analysis.match)
+            return None
+        analysis.save(update_fields=["positions", "progress", "status"])
+        _push(analysis)
+    return index + 1
+
+
+def analysis_run(analysis_id: int, search: Search = engine.search_position) -> None:
+    """Every remaining step in this process (the inline and embedded runners)."""
+    analysis = Analysis.objects.filter(pk=analysis_id).first()
+    index = analysis.progress if analysis else None
+    try:
+        while index is not None:
+            index = analysis_step(analysis_id, index, search)
+    except Exception as exc:
+        analysis_fail(analysis_id, exc)
+        raise
+
+
+def analysis_fail(analysis_id: int, exc: BaseException) -> None:
+    log.exception("analysis %s failed", analysis_id, exc_info=exc)
+    with transaction.atomic():
+        analysis = Analysis.objects.select_for_update().filter(pk=analysis_id).first()
+        if analysis is None or analysis.status == Analysis.Status.DONE:
+            return
+        analysis.status = Analysis.Status.FAILED
+        analysis.error = f"{type(exc).__name__}: {exc}"
+        analysis.save(update_fields=["status", "error"])
+        _push(analysis)
+
+
+def _finish(analysis: Analysis, match: Match) -> None:
+    analysis.plies = engine.ply_results(match.game, match_moves(match), analysis.positions)
+    analysis.status = Analysis.Status.DONE
+    analysis.finished_at = timezone.now()
+    analysis.save()
+    _push(analysis)
+
+
+def _push(analysis: Analysis) -> None:
+    """Tell the match's sockets how far the analysis is, once the change is committed."""
+    frame = {"type": "analysis", "status": analysis.status, "progress": analysis.progress, "total": analysis.total}
+    group = broadcast.match_group(analysis.match_id)
+    transaction.on_commit(lambda: broadcast.send_to_group(group, frame))

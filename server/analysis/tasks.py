@@ -1,0 +1,20 @@
+"""Celery tasks: one analysed position per task, then the next one is queued."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from server.analysis.services import analysis_fail, analysis_step
+
+
+@shared_task(name="analysis.analyse_position", ignore_result=True)
+def analyse_position(analysis_id: int, index: int) -> bool:
+    """Search position `index` of the analysis and queue the next; does nothing if it is not due."""
+    try:
+        following = analysis_step(analysis_id, index)
+    except Exception as exc:
+        analysis_fail(analysis_id, exc)
+        return False
+    if following is not None:
+        analyse_position.delay(analysis_id, following)
+    return True
