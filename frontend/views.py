@@ -37,5 +37,10 @@ def match_room(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @ensure_csrf_cookie
+def analysis_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    return _render(request, "frontend/analysis.html", {"page": "analysis", "match_id": match_id})
+
+
+@ensure_csrf_cookie
 def bot_page(request: HttpRequest, slug: str) -> HttpResponse:
     return _render(request, "frontend/bot.html", {"page": "bot", "slug": slug})

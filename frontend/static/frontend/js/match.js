@@ -460,6 +460,7 @@ function render() {
   renderSeats();
   renderMoves();
   renderActions();
+  renderAnalysisLink();
 }
 
 function renderStatus() {
@@ -660,6 +661,16 @@ function renderActions() {
   const over = match.status === "finished" || match.status === "aborted";
   el.newMatch.hidden = !over;
   el.rematch.hidden = !(over && seated);
+}
+
+/** "Analyse": the post-game analysis page, once the match is finished. */
+function renderAnalysisLink() {
+  let link = $("analysis-link");
+  if (!link) {
+    link = h("a", { id: "analysis-link", class: "button", href: `/matches/${matchId}/analysis/`, "data-testid": "analyse-link" }, "Analyse");
+    $("actions").append(link);
+  }
+  link.hidden = !(match.status === "finished" && match.moves.length > 0);
 }
 
 function scrollMoves() {

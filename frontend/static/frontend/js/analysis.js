@@ -1,0 +1,206 @@
+// The analysis page: asks for a finished match's analysis (idempotent), shows its
+// progress while the strongest bot searches every position, then an evaluation
+// graph, the moves with inaccuracies, mistakes and blunders marked, and the best
+// move where the played one lost value.
+
+import { ApiError, api, getMatch } from "./api.js";
+import { announce, h, pageData, s } from "./dom.js";
+import { LiveSocket } from "./socket.js";
+import { algorithmName, formatMs, markName, playerLabel, playerWords, seatMark } from "./players.js";
+
+const CLASSES = {
+  inaccuracy: { mark: "?!", words: "inaccuracy", plural: "inaccuracies" },
+  mistake: { mark: "?", words: "mistake", plural: "mistakes" },
+  blunder: { mark: "??", words: "blunder", plural: "blunders" },
+};
+const POLL_MS = 2000;
+
+const page = pageData();
+const matchId = page.match_id;
+const $ = (id) => document.getElementById(id);
+const el = {
+  root: $("analysis"),
+  engine: $("analysis-engine"),
+  progress: $("analysis-progress"),
+  progressText: $("analysis-progress-text"),
+  error: $("analysis-error"),
+  results: $("analysis-results"),
+  graph: $("eval-graph"),
+  graphHelp: $("graph-help"),
+  summary: $("analysis-summary"),
+  legend: $("analysis-legend"),
+  moves: $("analysis-moves"),
+};
+
+let match = null;
+let analysis = null;
+let pollTimer = null;
+
+const path = `/api/matches/${matchId}/analysis/`;
+const socket = new LiveSocket(`/ws/matches/${matchId}/`, {
+  banner: $("reconnect-banner"),
+  onFrame: (frame) => {
+    if (frame.type !== "analysis" || !analysis || analysis.status === "done") return;
+    analysis = { ...analysis, status: frame.status || analysis.status, progress: frame.progress, total: frame.total };
+    if (analysis.status === "done" || analysis.status === "failed") refresh();
+    else render();
+  },
+});
+
+async function start() {
+  try {
+    match = await getMatch(matchId);
+  } catch (error) {
+    fail(error instanceof ApiError && error.status === 404 ? "There is no match with this number." : "Could not load the match.");
+    return;
+  }
+  try {
+    analysis = await api(path, { method: "POST" });
+  } catch (error) {
+    fail(error instanceof ApiError ? error.message : "Could not start the analysis.");
+    return;
+  }
+  render();
+  if (analysis.status !== "done") {
+    socket.connect();
+    schedulePoll();
+  }
+}
+
+/** A safety net: the frames say how far it is; a periodic read catches a missed one. */
+function schedulePoll() {
+  window.clearTimeout(pollTimer);
+  pollTimer = window.setTimeout(refresh, POLL_MS);
+}
+
+async function refresh() {
+  try {
+    analysis = await api(path);
+  } catch {
+    // keep the last view; the next poll tries again
+  }
+  render();
+  if (analysis.status === "done" || analysis.status === "failed") {
+    window.clearTimeout(pollTimer);
+    socket.close();
+    if (analysis.status === "done") announce("The analysis is ready.");
+  } else {
+    schedulePoll();
+  }
+}
+
+function fail(text) {
+  el.error.textContent = text;
+  el.root.dataset.status = "error";
+  el.progress.hidden = true;
+}
+
+function seatPlayer(seat) {
+  const entry = match && match.seats.find((x) => x.index === seat);
+  return entry ? entry.player : null;
+}
+
+// --- rendering ---------------------------------------------------------------
+
+function render() {
+  if (!analysis) return;
+  el.root.dataset.status = analysis.status;
+  const engine = analysis.engine || {};
+  el.engine.textContent = `Every position searched by the strongest computer player (AI, ${algorithmName(engine.algorithm) || "search"}` +
+    `${engine.time_budget_ms ? `, up to ${formatMs(engine.time_budget_ms)} a position` : ""}).`;
+  const running = analysis.status === "queued" || analysis.status === "running";
+  el.progress.hidden = !running;
+  if (running) renderProgress();
+  if (analysis.status === "failed") fail(`The analysis failed${analysis.error ? `: ${analysis.error}` : "."} Reload the page to try again.`);
+  el.results.hidden = analysis.status !== "done";
+  if (analysis.status === "done") renderResults();
+}
+
+function renderProgress() {
+  const { progress = 0, total = 0 } = analysis;
+  const share = total ? progress / total : 0;
+  el.progressText.textContent = analysis.status === "queued"
+    ? "Waiting for a computer to start the analysis…"
+    : `Analysing position ${Math.min(progress + 1, total)} of ${total}…`;
+  const bar = el.progress.querySelector(".budget");
+  bar.setAttribute("aria-valuenow", String(Math.round(share * 100)));
+  el.progress.querySelector(".budget-fill").style.width = `${(share * 100).toFixed(1)}%`;
+}
+
+function renderResults() {
+  const plies = analysis.plies || [];
+  const max = analysis.max_utility || 1;
+  el.graph.replaceChildren(evalGraph(plies, max));
+  el.graphHelp.textContent = `Above the middle line ${playerWords(seatPlayer(0))} is better, below it ${playerWords(seatPlayer(1))}; ` +
+    "marked points are the positions before a mistake.";
+  const t = analysis.thresholds || {};
+  el.legend.textContent = `A move is an inaccuracy (?!) when it loses at least ${t.inaccuracy} of a win's value, ` +
+    `a mistake (?) from ${t.mistake}, a blunder (??) from ${t.blunder}: a lost win or a lost draw is a blunder.`;
+  el.summary.replaceChildren(...[0, 1].map((seat) => {
+    const counts = Object.keys(CLASSES).map((name) => {
+      const n = plies.filter((p) => p.seat === seat && p.class === name).length;
+      return `${n} ${n === 1 ? name : CLASSES[name].plural}`;
+    });
+    return h("li", { "data-seat": seat }, seatMark(match.game, seat), playerLabel(seatPlayer(seat), { compact: true }), ": ", counts.join(", "));
+  }));
+  el.moves.replaceChildren(...plies.map(moveItem));
+}
+
+function moveItem(p) {
+  const cls = p.class ? CLASSES[p.class] : null;
+  const differs = p.best_move !== p.move && p.loss > 0;
+  return h("li", {
+    class: `analysis-move${cls ? ` ${p.class}` : ""}`,
+    "data-ply": p.ply,
+    "data-seat": p.seat,
+    "data-class": p.class || "",
+  },
+  h("span", { class: "move-number" }, `${p.ply + 1}.`),
+  seatMark(match.game, p.seat),
+  h("span", { class: "visually-hidden" }, `${markName(match.game, p.seat)} played `),
+  h("span", { class: "move-text" }, p.move),
+  cls ? h("span", { class: `judgement judgement-${p.class}`, title: cls.words, "data-testid": "judgement" }, cls.mark, h("span", { class: "visually-hidden" }, ` (${cls.words})`)) : null,
+  differs ? h("span", { class: "best-move", "data-testid": "best-move" }, `best was ${p.best_move}`) : null,
+  h("span", { class: "move-figures muted" }, `${evalText(p.value)} before · lost ${p.loss.toFixed(2)}${p.exact ? " · exact" : ""}`));
+}
+
+function evalText(value) {
+  return `${value > 0 ? "+" : ""}${value.toFixed(2)}`;
+}
+
+/** The evaluation from the first seat's view, position by position, ending at the result. */
+function evalGraph(plies, max) {
+  const points = plies.map((p) => ({ ply: p.ply, value: p.seat === 0 ? p.value : -p.value, judged: p }));
+  const returns = analysis.result && Array.isArray(analysis.result.returns) ? analysis.result.returns : null;
+  if (returns && returns.length) points.push({ ply: plies.length, value: returns[0], judged: null });
+  const width = 600;
+  const height = 200;
+  const pad = 8;
+  const n = Math.max(1, points.length - 1);
+  const x = (i) => pad + (i * (width - 2 * pad)) / n;
+  const y = (v) => height / 2 - (Math.max(-max, Math.min(max, v)) / max) * (height / 2 - pad);
+  const line = points.map((pt, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(pt.value).toFixed(1)}`).join(" ");
+  const area = `${line} L${x(points.length - 1).toFixed(1)} ${height / 2} L${x(0).toFixed(1)} ${height / 2} Z`;
+  const svg = s("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "eval-svg",
+    role: "img",
+    "aria-label": `Evaluation over ${plies.length} moves, from ${playerWords(seatPlayer(0))}'s side`,
+  },
+  s("rect", { x: 0, y: 0, width, height, class: "eval-bg" }),
+  s("line", { x1: 0, y1: height / 2, x2: width, y2: height / 2, class: "eval-mid" }),
+  s("path", { d: area, class: "eval-area" }),
+  s("path", { d: line, class: "eval-line", "data-testid": "eval-line" }));
+  points.forEach((pt, i) => {
+    if (!pt.judged || !pt.judged.class) return;
+    svg.append(s("circle", {
+      cx: x(i).toFixed(1),
+      cy: y(pt.value).toFixed(1),
+      r: pt.judged.class === "blunder" ? 6 : 4.5,
+      class: `eval-point ${pt.judged.class}`,
+    }, s("title", {}, `Move ${pt.judged.ply + 1}: ${pt.judged.move}, ${CLASSES[pt.judged.class].words}`)));
+  });
+  return svg;
+}
+
+start();
