@@ -16,6 +16,7 @@ from server.bots.watchdog import start_watchdog  # noqa: E402
 from server.lobby.routing import websocket_urlpatterns as lobby_ws  # noqa: E402
 from server.matches.broadcast import remember_server_loop  # noqa: E402
 from server.matches.routing import websocket_urlpatterns as match_ws  # noqa: E402
+from server.matches.watch import start_match_watch  # noqa: E402
 from server.players.ws_auth import PlayerWebSocketMiddleware  # noqa: E402
 
 
@@ -43,6 +44,7 @@ async def application(scope, receive, send):
     """The router, plus the server's own background duties, started on first use."""
     remember_server_loop()
     start_watchdog()
+    start_match_watch()
     return await router(scope, receive, send)
 
 

@@ -12,10 +12,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from server.matches import broadcast, selectors, services
+from server.matches import broadcast, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
 
 CLOSE_NOT_FOUND = 4404
+FRAME_TYPES = "move, resign, sync, takeback_request, draw_offer, accept, decline"
 
 
 class RateLimiter:
@@ -45,6 +46,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not await database_sync_to_async(_exists)(self.match_id):
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        # Before joining the group: the others hear that this seat is here, this socket's state says so.
+        self.seat = await database_sync_to_async(_seat_or_none)(self.match_id, self.player_id)
+        if self.seat is not None:
+            await presence.arrived(self.match_id, self.seat)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         since = _since_version(self.scope)
@@ -58,6 +63,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "seat", None) is not None:
+            await presence.left(self.match_id, self.seat)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -74,9 +81,17 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             await self.send_error(BadMessage("a frame is a JSON object with a string 'type'"))
             return
-        handler = {"move": self.on_move, "resign": self.on_resign, "sync": self.on_sync}.get(content["type"])
+        handler = {
+            "move": self.on_move,
+            "resign": self.on_resign,
+            "sync": self.on_sync,
+            "takeback_request": self.on_takeback_request,
+            "draw_offer": self.on_draw_offer,
+            "accept": self.on_answer,
+            "decline": self.on_answer,
+        }.get(content["type"])
         if handler is None:
-            await self.send_error(BadMessage(f"unknown frame type {content['type'][:40]!r}: use move, resign or sync"))
+            await self.send_error(BadMessage(f"unknown frame type {content['type'][:40]!r}: use one of {FRAME_TYPES}"))
             return
         try:
             await handler(content)
@@ -91,6 +106,22 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         player_id = self.player.pk if self.player else None
         await database_sync_to_async(_resign)(self.match_id, player_id)
 
+    async def on_takeback_request(self, content: dict[str, Any]) -> None:
+        _no_fields(content)
+        await database_sync_to_async(_offer)(self.match_id, self.player_id, "takeback")
+
+    async def on_draw_offer(self, content: dict[str, Any]) -> None:
+        _no_fields(content)
+        await database_sync_to_async(_offer)(self.match_id, self.player_id, "draw")
+
+    async def on_answer(self, content: dict[str, Any]) -> None:
+        _no_fields(content)
+        await database_sync_to_async(_answer)(self.match_id, self.player_id, content["type"] == "accept")
+
+    @property
+    def player_id(self) -> int | None:
+        return self.player.pk if self.player else None
+
     async def on_sync(self, content: dict[str, Any]) -> None:
         await self.send_state()
 
@@ -104,6 +135,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def frame_send(self, event: dict[str, Any]) -> None:
         """A frame broadcast to the match group (after a commit)."""
         await self.send_json(event["frame"])
+
+
+def _no_fields(content: dict[str, Any]) -> None:
+    extra = sorted(k for k in content if k != "type")
+    if extra:
+        raise BadMessage(f"a {content['type']} frame has no other fields (got {', '.join(extra)[:80]})")
 
 
 def _since_version(scope: dict[str, Any]) -> int | None:
@@ -140,3 +177,16 @@ def _move(match_id: int, player_id: int | None, move: Any, ply: Any) -> None:
 
 def _resign(match_id: int, player_id: int | None) -> None:
     services.match_resign(match_id, _seat_for(match_id, player_id))
+
+
+def _seat_or_none(match_id: int, player_id: int | None) -> int | None:
+    match = selectors.match_get(match_id)
+    return selectors.seat_of(match, player_id) if match is not None else None
+
+
+def _offer(match_id: int, player_id: int | None, kind: str) -> None:
+    services.match_offer(match_id, _seat_for(match_id, player_id), kind)
+
+
+def _answer(match_id: int, player_id: int | None, accept: bool) -> None:
+    services.match_answer(match_id, _seat_for(match_id, player_id), accept)

@@ -48,3 +48,23 @@ class SeatTaken(MatchError):
 class NotFound(MatchError):
     code = "not_found"
     http_status = 404
+
+
+class NothingToTakeBack(MatchError):
+    code = "nothing_to_take_back"
+    http_status = 409
+
+
+class OfferNotAllowed(MatchError):
+    code = "offer_not_allowed"
+    http_status = 409
+
+
+class OfferPending(MatchError):
+    code = "offer_pending"
+    http_status = 409
+
+
+class NoOffer(MatchError):
+    code = "no_offer"
+    http_status = 409

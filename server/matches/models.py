@@ -34,6 +34,13 @@ class Match(models.Model):
     # Whether the result counts for the people's ratings: games against bots do not, unless
     # settings.BOT_GAMES_RATED_FOR_HUMANS says so (course notes: fairness towards players).
     rated = models.BooleanField(default=True)
+    # A takeback request or draw offer waiting for an answer (between people):
+    # {"kind": "takeback"|"draw", "seat": n, "ply": n, "awaiting": [seats still to accept]}.
+    offer = models.JSONField(null=True, blank=True)
+    # Optional clocks: {"initial_ms", "increment_ms"}; `clock_ms` is each seat's time left
+    # when the current turn started (the seat to move has used `now - turn_started_at` since).
+    clock = models.JSONField(null=True, blank=True)
+    clock_ms = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -62,6 +69,10 @@ class Seat(models.Model):
     )
     # The bot's whole configuration when the match was made: later edits don't rewrite history.
     bot_snapshot = models.JSONField(null=True, blank=True)
+    # Presence of a human seat's sockets: `online` while one is connected (kept fresh by the
+    # web processes' heartbeat, `last_seen_at`); a seat gone for the grace abandons the match.
+    online = models.BooleanField(default=False)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]

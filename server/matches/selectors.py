@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from games import CHANCE, registry
 from server.matches.models import Match, MatchEvent, Move, Seat
@@ -56,6 +59,26 @@ def thinking_json(match: Match, seats: dict[int, Seat]) -> dict[str, Any] | None
     }
 
 
+def clock_json(match: Match, now: datetime | None = None) -> dict[str, Any] | None:
+    """The clocks: each seat's time left when the turn started, and how much of it is used since."""
+    if match.clock_ms is None:
+        return None
+    running = match.to_move if match.status == Match.Status.ACTIVE and match.to_move not in (None, CHANCE) else None
+    elapsed = 0
+    if running is not None and match.turn_started_at is not None:
+        elapsed = max(0, int(((now or timezone.now()) - match.turn_started_at).total_seconds() * 1000))
+    return {**(match.clock or {}), "remaining_ms": list(match.clock_ms), "running": running, "elapsed_ms": elapsed}
+
+
+def presence_json(match: Match) -> list[dict[str, Any]]:
+    """Whether each seated person has a socket open (bots are always there)."""
+    return [
+        {"seat": s.index, "online": s.online}
+        for s in match.seats.all()
+        if s.kind == Seat.Kind.HUMAN and s.player_id is not None
+    ]
+
+
 def match_summary_json(match: Match) -> dict[str, Any]:
     """What the lobby shows: everything but the position and the moves."""
     seats = list(match.seats.all())
@@ -84,6 +107,10 @@ def match_json(match: Match) -> dict[str, Any]:
         "legal_moves": game.legal_moves(game.from_json(match.state)) if live else [],
         "moves": [move_json(m, seats) for m in match.moves.all()],
         "thinking": thinking_json(match, seats),
+        "offer": match.offer,
+        "clock": clock_json(match),
+        "presence": presence_json(match),
+        "abandon_after_ms": settings.ABANDON_GRACE_MS,
     }
 
 

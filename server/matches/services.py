@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from games import CHANCE, IllegalMove, registry
@@ -22,14 +23,18 @@ from server.matches.errors import (
     BadMessage,
     GameOver,
     IllegalMoveError,
+    NoOffer,
     NotFound,
+    NothingToTakeBack,
     NotSeated,
     NotYourTurn,
+    OfferNotAllowed,
+    OfferPending,
     SeatTaken,
     StalePly,
 )
 from server.matches.models import Match, MatchEvent, Move, Seat
-from server.matches.selectors import by_json, match_summary_json, seat_json
+from server.matches.selectors import by_json, clock_json, match_summary_json, seat_json
 from server.matches.signals import match_finished, turn_started
 from server.players.models import Player
 
@@ -45,22 +50,44 @@ class SeatRequest:
 # --- creating and joining -------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Clock:
+    """A time control: each seat starts with `minutes` and gains `increment` seconds per move."""
+
+    minutes: float
+    increment: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"initial_ms": round(self.minutes * 60_000), "increment_ms": self.increment * 1000}
+
+
 @transaction.atomic
-def match_create(game_id: str, seats: list[SeatRequest], creator: Player | None, source: str = "play") -> Match:
+def match_create(
+    game_id: str,
+    seats: list[SeatRequest],
+    creator: Player | None,
+    source: str = "play",
+    clock: Clock | None = None,
+) -> Match:
     """A new match; `creator` takes the first human seat.  Starts at once if no seat is open.
 
     `source` says where it came from ("play" on the site; "selfplay", "calibration", ...).
+    `clock` is for games between people only.
     """
     game = registry.get(game_id)
     if len(seats) != game.num_players:
         raise BadMessage(f"{game.name} is played by {game.num_players} seats, not {len(seats)}")
     has_bot = any(request.kind == Seat.Kind.BOT for request in seats)
+    if clock is not None and has_bot:
+        raise BadMessage("clocks are for games between people: bots have their own time budget")
     match = Match.objects.create(
         game=game_id,
         state=game.to_json(game.initial_state()),
         created_by=creator,
         source=source,
         rated=not has_bot or settings.BOT_GAMES_RATED_FOR_HUMANS,
+        clock=clock.to_json() if clock else None,
+        clock_ms=[clock.to_json()["initial_ms"]] * len(seats) if clock else None,
     )
     creator_seated = False
     for index, request in enumerate(seats):
@@ -119,10 +146,14 @@ def submit_move(
     ply: Any,
     *,
     stats: dict[str, Any] | None = None,
+    position: dict[str, Any] | None = None,
 ) -> Move:
     """Validate and apply one move for `seat` at `ply`; exactly once, whatever the races.
 
-    Raises a `MatchError` (with its wire code) and changes nothing when the move is refused.
+    `position` (bots) is the state the move was computed for: a ply number comes back
+    after a takeback, so a move for another position at the same ply is refused too.
+    Raises a `MatchError` (with its wire code) and changes nothing when the move is refused;
+    a mover whose clock ran out loses on time instead.
     """
     if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
         raise BadMessage("ply must be a non-negative integer: the number of moves already played")
@@ -130,20 +161,27 @@ def submit_move(
         raise BadMessage("move must be a non-empty string in the game's notation")
     try:
         with transaction.atomic():
-            return _submit_locked(match_id, seat, move, ply, stats)
+            match = _locked(match_id)
+            if not _flag_if_out_of_time(match):
+                return _submit_locked(match, seat, move, ply, stats, position)
+            match.save()
     except IntegrityError:
         # The unique (match, ply) constraint: another submission for this ply won the race.
         raise StalePly(f"ply {ply} has already been played") from None
+    raise GameOver("the match is over: out of time")
 
 
-def _submit_locked(match_id: int, seat: int, move: str, ply: int, stats: dict[str, Any] | None) -> Move:
-    match = _locked(match_id)
+def _submit_locked(
+    match: Match, seat: int, move: str, ply: int, stats: dict[str, Any] | None, position: dict[str, Any] | None
+) -> Move:
     if match.is_over:
         raise GameOver("the match is over")
     if match.status == Match.Status.WAITING:
         raise NotYourTurn("the match has not started: a seat is still open")
     if ply != match.ply:
         raise StalePly(f"ply {ply} is not the current ply {match.ply}; sync to catch up")
+    if position is not None and position != match.state:
+        raise StalePly(f"the position at ply {ply} is not the one this move was computed for (a takeback)")
     if seat != match.to_move:
         raise NotYourTurn(f"it is seat {match.to_move}'s turn, not seat {seat}'s")
     game = registry.get(match.game)
@@ -164,6 +202,9 @@ def _store_move(match: Match, game: Game, seat: int, move: str, new_state: State
     stored = Move.objects.create(
         match=match, ply=match.ply, seat=seat, move=move, think_ms=max(0, think_ms), stats=stats
     )
+    if match.clock_ms is not None and seat != CHANCE:
+        left = max(0, match.clock_ms[seat] - think_ms) + match.clock["increment_ms"]
+        match.clock_ms = [left if i == seat else ms for i, ms in enumerate(match.clock_ms)]
     match.ply += 1
     match.state = game.to_json(new_state)
     match.turn_started_at = now
@@ -183,7 +224,10 @@ def _store_move(match: Match, game: Game, seat: int, move: str, new_state: State
     }
     if stats:
         frame["stats"] = stats
+    if match.clock_ms is not None:
+        frame["clock"] = clock_json(match, now)
     _record(match, frame)
+    _cancel_offer_on_move(match, seat)
     if finished:
         _finish(match, game.outcome(new_state).to_json())
     return stored
@@ -207,6 +251,235 @@ def _announce_turn(match: Match) -> None:
     transaction.on_commit(lambda: turn_started.send(sender=Match, match_id=match_id, ply=ply, seat=seat))
 
 
+# --- takebacks and offers ---------------------------------------------------------
+
+OFFER_KINDS = ("takeback", "draw")
+
+
+@transaction.atomic
+def match_takeback(match_id: int, seat: int) -> Match:
+    """Against bots: `seat` takes back its last move and the replies after it, at once.
+
+    Between people a takeback is a request the others answer (`match_offer`).
+    """
+    match = _locked(match_id)
+    _require_live(match)
+    if _other_humans(match, seat):
+        raise OfferNotAllowed("between people a takeback is a request: the others accept or decline it")
+    _take_back(match, seat)
+    match.save()
+    return match
+
+
+@transaction.atomic
+def match_offer(match_id: int, seat: int, kind: str) -> Match:
+    """`seat` asks for a takeback or offers a draw; against bots alone a takeback is granted at once."""
+    if kind not in OFFER_KINDS:
+        raise BadMessage(f"an offer is one of {', '.join(OFFER_KINDS)}")
+    match = _locked(match_id)
+    _require_live(match)
+    others = _other_humans(match, seat)
+    if kind == "draw" and len(others) < match.seats.count() - 1:
+        raise OfferNotAllowed("a bot does not agree to draws: play on or resign")
+    if not others:  # only bots to ask: they let you
+        _take_back(match, seat)
+        match.save()
+        return match
+    if match.offer is not None:
+        mine = match.offer["seat"] == seat
+        raise OfferPending("your offer is still waiting" if mine else "answer the offer made to you first")
+    if kind == "takeback" and not match.moves.filter(seat=seat).exists():
+        raise NothingToTakeBack("you have not moved yet: there is nothing to take back")
+    match.offer = {"kind": kind, "seat": seat, "ply": match.ply, "awaiting": others}
+    _record(match, {"type": "offer", "offer": match.offer})
+    match.save()
+    return match
+
+
+@transaction.atomic
+def match_answer(match_id: int, seat: int, accept: bool) -> Match:
+    """Accept or decline the offer waiting for `seat`; the offering seat may decline (withdraw) its own."""
+    match = _locked(match_id)
+    if match.is_over:
+        raise GameOver("the match is over")
+    offer = match.offer
+    if offer is None:
+        raise NoOffer("there is no offer to answer (a move since may have cancelled it)")
+    if seat == offer["seat"] and accept:
+        raise NoOffer("you cannot accept your own offer; decline withdraws it")
+    if seat != offer["seat"] and seat not in offer["awaiting"]:
+        raise NoOffer("this offer is not waiting for your answer")
+    awaiting = [s for s in offer["awaiting"] if s != seat] if accept else []
+    match.offer = {**offer, "awaiting": awaiting} if awaiting else None
+    frame = {"type": "offer_answered", "kind": offer["kind"], "seat": offer["seat"], "by": seat, "accepted": accept}
+    _record(match, {**frame, "offer": match.offer})
+    if accept and not awaiting:
+        if offer["kind"] == "takeback":
+            _take_back(match, offer["seat"])
+        else:
+            n = match.seats.count()
+            _finish(match, {"returns": [0.0] * n, "winner": None, "reason": "draw agreed", "ranking": []})
+    match.save()
+    return match
+
+
+def _require_live(match: Match) -> None:
+    if match.is_over:
+        raise GameOver("the match is over")
+    if match.status == Match.Status.WAITING:
+        raise OfferNotAllowed("the match has not started: a seat is still open")
+
+
+def _other_humans(match: Match, seat: int) -> list[int]:
+    return [s.index for s in match.seats.all() if s.index != seat and s.kind == Seat.Kind.HUMAN]
+
+
+def _take_back(match: Match, seat: int) -> None:
+    """Back to the position before `seat`'s last move: that move and every later one are deleted.
+
+    The plies are numbered again from there (exactly once still holds: one Move per ply),
+    and the state is replayed from the initial position through the game's rules.
+    """
+    last = match.moves.filter(seat=seat).order_by("-ply").first()
+    if last is None:
+        raise NothingToTakeBack("you have not moved yet: there is nothing to take back")
+    game = registry.get(match.game)
+    state = game.initial_state()
+    for move in match.moves.filter(ply__lt=last.ply).order_by("ply").values_list("move", flat=True):
+        state = game.apply(state, move)
+    match.moves.filter(ply__gte=last.ply).delete()
+    now = timezone.now()
+    match.ply = last.ply
+    match.state = game.to_json(state)
+    match.to_move = game.to_move(state)
+    match.turn_started_at = now
+    match.offer = None
+    frame = {
+        "type": "takeback",
+        "seat": seat,
+        "ply": match.ply,
+        "state": match.state,
+        "to_move": match.to_move,
+        "legal_moves": game.legal_moves(state),
+    }
+    if match.clock_ms is not None:
+        frame["clock"] = clock_json(match, now)
+    _record(match, frame)
+    _announce_turn(match)
+
+
+def _cancel_offer_on_move(match: Match, seat: int) -> None:
+    """A move cancels a takeback request (the position changed) and a draw offer its answerer played on."""
+    offer = match.offer
+    if offer is None or (offer["kind"] == "draw" and seat not in offer["awaiting"]):
+        return
+    match.offer = None
+    frame = {"type": "offer_answered", "kind": offer["kind"], "seat": offer["seat"], "by": seat, "accepted": False}
+    _record(match, {**frame, "offer": None, "cancelled": "a move was played"})
+
+
+# --- clocks and presence ------------------------------------------------------------
+
+
+def _flag_if_out_of_time(match: Match, now=None) -> bool:
+    """End the match "out of time" when the seat to move has used its time plus the grace."""
+    if match.status != Match.Status.ACTIVE or match.clock_ms is None or match.to_move in (None, CHANCE):
+        return False
+    if match.turn_started_at is None:
+        return False
+    now = now or timezone.now()
+    used_ms = (now - match.turn_started_at).total_seconds() * 1000
+    if used_ms <= match.clock_ms[match.to_move] + settings.CLOCK_FLAG_GRACE_MS:
+        return False
+    seat = match.to_move
+    match.clock_ms = [0 if i == seat else ms for i, ms in enumerate(match.clock_ms)]
+    _forfeit(match, seat, "out of time")
+    return True
+
+
+def flag_fallen_clocks(now=None) -> int:
+    """End every clocked match whose seat to move ran out of time; how many ended."""
+    ids = Match.objects.filter(status=Match.Status.ACTIVE, clock_ms__isnull=False).values_list("pk", flat=True)
+    flagged = 0
+    for match_id in list(ids):
+        with transaction.atomic():
+            match = _locked(match_id)
+            if _flag_if_out_of_time(match, now):
+                match.save()
+                flagged += 1
+    return flagged
+
+
+def seat_presence(match_id: int, seat: int, online: bool) -> bool:
+    """A human seat's sockets came or went; True (and a `presence` frame) when that changed."""
+    now = timezone.now()
+    changed = Seat.objects.filter(match_id=match_id, index=seat, kind=Seat.Kind.HUMAN).exclude(online=online)
+    flipped = changed.update(online=online, last_seen_at=now)
+    Seat.objects.filter(match_id=match_id, index=seat).update(last_seen_at=now)
+    if flipped:
+        _send_presence(match_id, seat, online)
+    return bool(flipped)
+
+
+def presence_heartbeat(seats: set[tuple[int, int]]) -> None:
+    """The (match id, seat) pairs this process has sockets for are still here."""
+    now = timezone.now()
+    for match_id, seat in seats:
+        if Seat.objects.filter(match_id=match_id, index=seat, online=False).update(online=True, last_seen_at=now):
+            _send_presence(match_id, seat, True)
+    query = models.Q()
+    for match_id, seat in seats:
+        query |= models.Q(match_id=match_id, index=seat)
+    if seats:
+        Seat.objects.filter(query).update(last_seen_at=now)
+
+
+def abandon_gone_seats(now=None) -> int:
+    """Matches between people where a seat's sockets are gone past the grace: that seat loses.
+
+    A heartbeat older than `PRESENCE_STALE_MS` means the process holding the socket died.
+    When every person is gone the match is aborted instead.  Returns how many matches ended.
+    """
+    now = now or timezone.now()
+    stale = now - timedelta(milliseconds=settings.PRESENCE_STALE_MS)
+    for seat in Seat.objects.filter(
+        online=True, last_seen_at__lt=stale, match__status=Match.Status.ACTIVE, kind=Seat.Kind.HUMAN
+    ):
+        seat_presence(seat.match_id, seat.index, False)
+    ended = 0
+    grace = timedelta(milliseconds=settings.ABANDON_GRACE_MS)
+    for match in Match.objects.filter(status=Match.Status.ACTIVE).prefetch_related("seats"):
+        humans = [s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN]
+        if len(humans) < 2:
+            continue
+        since = now - grace
+        gone = [s for s in humans if not s.online and max(s.last_seen_at or match.started_at, match.started_at) < since]
+        if not gone:
+            continue
+        with transaction.atomic():
+            locked = _locked(match.pk)
+            if locked.status != Match.Status.ACTIVE:
+                continue
+            if len(gone) == len(humans):
+                locked.status = Match.Status.ABORTED
+                locked.offer = None
+                locked.finished_at, locked.to_move = now, None
+                locked.result = {"returns": [], "winner": None, "reason": "abandoned", "ranking": []}
+                _record(locked, {"type": "game_over", "result": locked.result, "status": locked.status})
+                _after_commit_lobby(locked)
+            else:
+                _forfeit(locked, gone[0].index, "abandoned")
+            locked.save()
+            ended += 1
+    return ended
+
+
+def _send_presence(match_id: int, seat: int, online: bool) -> None:
+    frame = {"type": "presence", "seat": seat, "online": online, "abandon_after_ms": settings.ABANDON_GRACE_MS}
+    group = broadcast.match_group(match_id)
+    transaction.on_commit(lambda: broadcast.send_to_group(group, frame))
+
+
 # --- ending ---------------------------------------------------------------------
 
 
@@ -217,15 +490,19 @@ def match_resign(match_id: int, seat: int) -> Match:
         raise GameOver("the match is over")
     if match.status == Match.Status.WAITING:
         return match_abort(match_id, "abandoned before it started")
+    _forfeit(match, seat, "resigned")
+    match.save()
+    return match
+
+
+def _forfeit(match: Match, seat: int, reason: str) -> None:
+    """`seat` loses (resigned, out of time, abandoned); the others share the win (zero-sum)."""
     n = match.seats.count()
-    # The resigning seat loses; the others share the win (zero-sum, as the games score it).
     returns = [1.0 / (n - 1)] * n
     returns[seat] = -1.0
     winner = 1 - seat if n == 2 else None
     ranking = [i for i in range(n) if i != seat] + [seat]
-    _finish(match, {"returns": returns, "winner": winner, "reason": "resigned", "ranking": ranking})
-    match.save()
-    return match
+    _finish(match, {"returns": returns, "winner": winner, "reason": reason, "ranking": ranking})
 
 
 @transaction.atomic
@@ -234,6 +511,7 @@ def match_abort(match_id: int, reason: str) -> Match:
     if match.is_over:
         raise GameOver("the match is over")
     match.status = Match.Status.ABORTED
+    match.offer = None
     match.finished_at = timezone.now()
     match.to_move = None
     match.result = {"returns": [], "winner": None, "reason": reason, "ranking": []}
@@ -244,6 +522,7 @@ def match_abort(match_id: int, reason: str) -> Match:
 
 
 def _finish(match: Match, result: dict[str, Any]) -> None:
+    match.offer = None
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
     match.to_move = None

@@ -155,6 +155,12 @@ HINT_TIME_BUDGET_MS = int(os.environ.get("HINT_TIME_BUDGET_MS", "300"))
 # --- Match sockets ----------------------------------------------------------------
 MATCH_EVENTS_KEPT = 500  # events replayed to a client reconnecting with ?v=
 SOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 frames per 5 seconds per connection
+# Clocks and presence, enforced by a loop in the web process (server/matches/watch.py).
+MATCH_WATCH = True
+CLOCK_FLAG_GRACE_MS = int(os.environ.get("CLOCK_FLAG_GRACE_MS", "1500"))  # 0:00 shown this long before the flag
+PRESENCE_HEARTBEAT_MS = 2000  # each web process marks the seats it has sockets for as here
+PRESENCE_STALE_MS = 10000  # no heartbeat this long: the process holding the socket is gone
+ABANDON_GRACE_MS = int(os.environ.get("ABANDON_GRACE_MS", "60000"))  # gone this long: the match is lost
 
 LOGGING = {
     "version": 1,
