@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from ai import progress
 from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
 from ai.tt import EXACT, LOWER, UPPER, TranspositionTable
@@ -339,6 +340,7 @@ def _search(
                     result.move, result.value, result.pv = move, to_utility(score), [move]
             break
         root_values = partial
+        progress.report(depth, searcher.nodes)
         result.move, result.value, result.depth = move, to_utility(score), depth
         result.pv = searcher.principal_variation(state, move, depth)
         result.stats["score"] = round(score, 6)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from ai import progress
 from ai.alphabeta import Timeout
 from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
@@ -152,6 +153,7 @@ def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, 
                     result.move, result.value, result.pv = move, partial[move], [move]
             break
         values = partial
+        progress.report(depth, searcher.nodes)
         moves = sorted(moves, key=lambda m: -partial[m])
         result.move, result.value, result.depth, result.pv = moves[0], partial[moves[0]], depth, [moves[0]]
         if not searcher.depth_cut:

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, Final
 
-from ai import playouts
+from ai import playouts, progress
 from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
 from ai.types import SearchConfig, SearchResult
@@ -230,11 +230,14 @@ def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, 
         root = Node(game, state, searcher.n)
     iterations = 0
     limit = config.max_iterations
+    reporting = progress.active()
     while limit is None or iterations < limit:
         if deadline.expired():
             break
         searcher.iterate(root)
         iterations += 1
+        if reporting and not iterations % progress.MCTS_EVERY:
+            progress.report(searcher.max_depth, searcher.nodes, iterations=iterations)
     seat = root.mover
     visits = {m: ch.visits for m, ch in root.children.items()}
     means = {m: ch.wins[seat] / ch.visits for m, ch in root.children.items() if ch.visits}

@@ -11,7 +11,7 @@ import random
 import time
 from collections.abc import Callable
 
-from ai import alphabeta, endgame
+from ai import alphabeta, endgame, progress
 from ai.budget import Deadline
 from ai.types import SearchConfig, SearchResult
 from ai.weakening import is_weakened, pick
@@ -83,11 +83,16 @@ def _searchers() -> dict[str, Searcher]:
 
 
 def choose_move(
-    game: Game, state: State, config: SearchConfig, deadline: Deadline | float | None = None
+    game: Game,
+    state: State,
+    config: SearchConfig,
+    deadline: Deadline | float | None = None,
+    on_progress: progress.OnProgress | None = None,
 ) -> SearchResult:
     """The move `config`'s searcher picks for the seat to move, before `deadline`.
 
     Always returns a legal move, even when the deadline has already passed.
+    `on_progress(figures)` hears how far the search got while it runs (`ai.progress`).
     """
     moves = game.legal_moves(state)
     if not moves:
@@ -100,7 +105,8 @@ def choose_move(
         if len(moves) == 1:
             result.stats["forced"] = True
     else:
-        result = _searchers()[algorithm](game, state, config, resolve_deadline(config, deadline), rng)
+        with progress.listening(on_progress):
+            result = _searchers()[algorithm](game, state, config, resolve_deadline(config, deadline), rng)
         if result.move not in moves:  # never let a searcher's bug reach the match
             result.stats["fallback_from"] = result.move
             result.move = moves[0]
