@@ -7,6 +7,7 @@ Celery workers and tests can run the very same function.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -38,13 +39,16 @@ class BotTurn:
         return asdict(self)
 
 
-def compute_move(turn: BotTurn) -> dict[str, Any]:
-    """Search the position and return the move with its figures (JSON-safe)."""
+def compute_move(turn: BotTurn, on_progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Search the position and return the move with its figures (JSON-safe).
+
+    `on_progress` hears the search's figures while it runs (`ai.progress`), never its move.
+    """
     started = time.time()
     game = registry.get(turn.game)
     state = game.from_json(turn.state)
     config = ai.SearchConfig(**turn.config)
-    result = ai.choose_move(game, state, config, deadline=turn.deadline)
+    result = ai.choose_move(game, state, config, deadline=turn.deadline, on_progress=on_progress)
     pause_until = min(turn.queued_at + turn.min_think_ms / 1000, turn.deadline)
     if time.time() < pause_until:
         time.sleep(pause_until - time.time())

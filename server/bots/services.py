@@ -133,7 +133,34 @@ def bot_turn_run(match_id: int, ply: int, deadline: float, queued_at: float) -> 
     turn = bot_turn_prepare(match_id, ply, deadline, queued_at)
     if turn is None:
         return False
-    return bot_turn_finish(turn, compute_move(turn))
+    return bot_turn_finish(turn, compute_move(turn, on_progress=ThinkingReporter(turn)))
+
+
+THINKING_REPORT_EVERY_S = 0.25
+
+
+class ThinkingReporter:
+    """While a bot searches: `bot_thinking` frames with its depth and nodes, at most every 250 ms.
+
+    Only where the search runs in the process that broadcasts (a Celery worker, inline);
+    the embedded runner's searches run in a process pool and send no progress.
+    """
+
+    def __init__(self, turn: BotTurn) -> None:
+        self.group = broadcast.match_group(turn.match_id)
+        self.frame = {"type": "bot_thinking", "seat": turn.seat, "ply": turn.ply}
+        self.frame["budget_ms"] = turn.config.get("time_budget_ms")
+        self.last = time.monotonic()
+
+    def __call__(self, figures: dict[str, Any]) -> None:
+        now = time.monotonic()
+        if now - self.last < THINKING_REPORT_EVERY_S:
+            return
+        self.last = now
+        stats = {"depth": figures["depth"], "nodes": figures["nodes"]}
+        if "iterations" in figures:
+            stats["iterations"] = figures["iterations"]
+        broadcast.send_to_group(self.group, {**self.frame, "stats": stats})
 
 
 def bot_turn_announce(match_id: int, seat: Seat, ply: int) -> None:
