@@ -43,9 +43,16 @@ class SeatRequestSerializer(serializers.Serializer):
         return data
 
 
+class ClockSerializer(serializers.Serializer):
+    minutes = serializers.FloatField(min_value=0.25, max_value=180, help_text="each seat's time at the start")
+    increment = serializers.IntegerField(min_value=0, max_value=60, help_text="seconds added after each move")
+
+
 class MatchCreateSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=[])
     seats = SeatRequestSerializer(many=True, allow_empty=False, max_length=MAX_SEATS)
+    clock = ClockSerializer(required=False, allow_null=True, help_text="optional clocks, for games between people")
+    hints = serializers.BooleanField(default=False, help_text="allow hints: one person against bots, unrated")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -68,6 +75,10 @@ class MatchCreateSerializer(serializers.Serializer):
                     raise serializers.ValidationError({"seats": f"bot {profile.slug!r} plays {profile.game}"})
             requests.append(services.SeatRequest(seat["kind"], profile))
         data["seat_requests"] = requests
+        clock = data.get("clock")
+        if clock and any(s["kind"] == "bot" for s in data["seats"]):
+            raise serializers.ValidationError({"clock": "clocks are for games between people: bots have a time budget"})
+        data["clock"] = services.Clock(clock["minutes"], clock["increment"]) if clock else None
         return data
 
 
@@ -106,7 +117,10 @@ class MatchListView(APIView):
         body = MatchCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
-            match = services.match_create(body.validated_data["game"], body.validated_data["seat_requests"], player)
+            data = body.validated_data
+            match = services.match_create(
+                data["game"], data["seat_requests"], player, clock=data["clock"], hints=data["hints"]
+            )
         except MatchError as exc:
             return _error(exc)
         return Response(selectors.match_json(selectors.match_get(match.pk)), status=status.HTTP_201_CREATED)

@@ -68,11 +68,12 @@ def match_create(
     creator: Player | None,
     source: str = "play",
     clock: Clock | None = None,
+    hints: bool = False,
 ) -> Match:
     """A new match; `creator` takes the first human seat.  Starts at once if no seat is open.
 
     `source` says where it came from ("play" on the site; "selfplay", "calibration", ...).
-    `clock` is for games between people only.
+    `clock` is for games between people only; `hints` for one person against bots, unrated.
     """
     game = registry.get(game_id)
     if len(seats) != game.num_players:
@@ -80,12 +81,18 @@ def match_create(
     has_bot = any(request.kind == Seat.Kind.BOT for request in seats)
     if clock is not None and has_bot:
         raise BadMessage("clocks are for games between people: bots have their own time budget")
+    rated = not has_bot or settings.BOT_GAMES_RATED_FOR_HUMANS
+    if hints and (not has_bot or sum(r.kind == Seat.Kind.HUMAN for r in seats) != 1):
+        raise BadMessage("hints are for one person playing against bots: they would help against another person")
+    if hints and rated:
+        raise BadMessage("rated games never allow hints")
     match = Match.objects.create(
         game=game_id,
         state=game.to_json(game.initial_state()),
         created_by=creator,
         source=source,
-        rated=not has_bot or settings.BOT_GAMES_RATED_FOR_HUMANS,
+        rated=rated,
+        hints_allowed=hints,
         clock=clock.to_json() if clock else None,
         clock_ms=[clock.to_json()["initial_ms"]] * len(seats) if clock else None,
     )
@@ -410,9 +417,9 @@ def flag_fallen_clocks(now=None) -> int:
     return flagged
 
 
-def seat_presence(match_id: int, seat: int, online: bool) -> bool:
+def seat_presence(match_id: int, seat: int, online: bool, now=None) -> bool:
     """A human seat's sockets came or went; True (and a `presence` frame) when that changed."""
-    now = timezone.now()
+    now = now or timezone.now()
     changed = Seat.objects.filter(match_id=match_id, index=seat, kind=Seat.Kind.HUMAN).exclude(online=online)
     flipped = changed.update(online=online, last_seen_at=now)
     Seat.objects.filter(match_id=match_id, index=seat).update(last_seen_at=now)
@@ -445,7 +452,7 @@ def abandon_gone_seats(now=None) -> int:
     for seat in Seat.objects.filter(
         online=True, last_seen_at__lt=stale, match__status=Match.Status.ACTIVE, kind=Seat.Kind.HUMAN
     ):
-        seat_presence(seat.match_id, seat.index, False)
+        seat_presence(seat.match_id, seat.index, False, now)
     ended = 0
     grace = timedelta(milliseconds=settings.ABANDON_GRACE_MS)
     for match in Match.objects.filter(status=Match.Status.ACTIVE).prefetch_related("seats"):
@@ -545,6 +552,19 @@ def _record(match: Match, frame: dict[str, Any]) -> None:
         MatchEvent.objects.filter(match=match, v__lte=match.v - kept).delete()
     group, out = broadcast.match_group(match.pk), event.as_frame()
     transaction.on_commit(lambda: broadcast.send_to_group(group, out))
+
+
+@transaction.atomic
+def match_log(match_id: int, ply: int, frame: dict[str, Any]) -> Match:
+    """Record `frame` (a hint, say) in the match's event log at `ply`; refused once the match moved on."""
+    match = _locked(match_id)
+    if match.is_over:
+        raise GameOver("the match is over")
+    if match.ply != ply:
+        raise StalePly(f"ply {ply} is not the current ply {match.ply}; sync to catch up")
+    _record(match, frame)
+    match.save(update_fields=["v"])
+    return match
 
 
 def _after_commit_lobby(match: Match) -> None:

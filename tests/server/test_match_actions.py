@@ -6,11 +6,12 @@ import threading
 import time
 
 import pytest
+from django.db import connections
 
 from games import registry
 from server.bots import receivers
-from server.bots.services import bot_turn_finish, bot_turn_prepare
 from server.bots.engine import compute_move
+from server.bots.services import bot_turn_finish, bot_turn_prepare
 from server.matches import services
 from server.matches.errors import (
     GameOver,
@@ -211,33 +212,10 @@ def test_an_accept_racing_a_move_applies_exactly_one_of_them(alice, bob):
         match = human_match("connect4", alice, bob)
         services.submit_move(match.pk, 0, "4", 0)
         services.match_offer(match.pk, 0, "takeback")
-        outcomes = {}
-        start = threading.Barrier(2)
-
-        def accept(match_id=match.pk):
-            start.wait()
-            try:
-                services.match_answer(match_id, 1, accept=True)
-                outcomes["accept"] = "ok"
-            except Exception as exc:  # noqa: BLE001 - the loser's error is the point
-                outcomes["accept"] = getattr(exc, "code", repr(exc))
-
-        def move(match_id=match.pk):
-            start.wait()
-            try:
-                services.submit_move(match_id, 1, "3", 1)
-                outcomes["move"] = "ok"
-            except Exception as exc:  # noqa: BLE001
-                outcomes["move"] = getattr(exc, "code", repr(exc))
-
-        threads = [threading.Thread(target=accept), threading.Thread(target=move)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        from django.db import connections
-
-        connections.close_all()
+        outcomes = race(
+            accept=lambda match_id=match.pk: services.match_answer(match_id, 1, accept=True),
+            move=lambda match_id=match.pk: services.submit_move(match_id, 1, "3", 1),
+        )
         match.refresh_from_db()
         if outcomes["accept"] == "ok":
             assert outcomes["move"] in ("stale_ply", "not_your_turn")
@@ -246,3 +224,26 @@ def test_an_accept_racing_a_move_applies_exactly_one_of_them(alice, bob):
             assert outcomes == {"accept": "no_offer", "move": "ok"}
             assert match.ply == 2 and Move.objects.filter(match=match).count() == 2
         assert match.offer is None
+
+
+def race(**calls) -> dict[str, str]:
+    """Run the calls in threads released together; each one's "ok" or error code."""
+    outcomes: dict[str, str] = {}
+    start = threading.Barrier(len(calls))
+
+    def run(name, call):
+        start.wait()
+        try:
+            call()
+            outcomes[name] = "ok"
+        except Exception as exc:  # noqa: BLE001 - the loser's error is the point
+            outcomes[name] = getattr(exc, "code", repr(exc))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=item) for item in calls.items()]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return outcomes

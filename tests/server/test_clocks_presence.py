@@ -1,0 +1,131 @@
+"""Clocks, flags and abandonment (services and the API; issue 6)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from server.matches import services
+from server.matches.errors import BadMessage, GameOver
+from server.matches.models import Match, Seat
+from server.matches.selectors import match_get, match_json
+from server.matches.watch import watch_pass
+
+pytestmark = pytest.mark.django_db
+
+HUMAN = services.SeatRequest("human")
+
+
+def clocked(alice, bob, minutes=1, increment=2):
+    match = services.match_create("connect4", [HUMAN, HUMAN], alice, clock=services.Clock(minutes, increment))
+    services.match_join(match.pk, bob)
+    match.refresh_from_db()
+    return match
+
+
+def started_ago(match, seconds):
+    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(seconds=seconds))
+
+
+def test_a_move_spends_the_time_used_and_adds_the_increment(alice, bob):
+    match = clocked(alice, bob)
+    assert match.clock == {"initial_ms": 60000, "increment_ms": 2000} and match.clock_ms == [60000, 60000]
+    started_ago(match, 10)
+    services.submit_move(match.pk, 0, "4", 0)
+    match.refresh_from_db()
+    assert 51500 <= match.clock_ms[0] <= 52000 and match.clock_ms[1] == 60000
+    frame = match.events.order_by("-v").first().frame
+    assert frame["clock"]["remaining_ms"] == match.clock_ms and frame["clock"]["running"] == 1
+    assert match_json(match_get(match.pk))["clock"]["running"] == 1
+
+
+def test_a_move_after_the_flag_loses_on_time(alice, bob, settings):
+    match = clocked(alice, bob)
+    started_ago(match, 60 + settings.CLOCK_FLAG_GRACE_MS / 1000 + 1)
+    with pytest.raises(GameOver):
+        services.submit_move(match.pk, 0, "4", 0)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["reason"] == "out of time"
+    assert match.result["winner"] == 1 and match.ply == 0
+
+
+def test_a_move_inside_the_grace_still_counts(alice, bob, settings):
+    match = clocked(alice, bob, increment=0)
+    started_ago(match, 60 + settings.CLOCK_FLAG_GRACE_MS / 2000)
+    services.submit_move(match.pk, 0, "4", 0)
+    match.refresh_from_db()
+    assert match.clock_ms[0] == 0 and match.status == Match.Status.ACTIVE
+
+
+def test_the_watch_flags_a_seat_that_never_moves(alice, bob, settings):
+    match = clocked(alice, bob)
+    services.submit_move(match.pk, 0, "4", 0)
+    assert watch_pass(heartbeat=False) == (0, 0)
+    started_ago(match, 61 + settings.CLOCK_FLAG_GRACE_MS / 1000)
+    assert services.flag_fallen_clocks() == 1
+    match.refresh_from_db()
+    assert match.result["reason"] == "out of time" and match.result["winner"] == 0 and match.clock_ms[1] == 0
+    assert match.events.order_by("-v").first().frame["type"] == "game_over"
+
+
+def test_clocks_are_for_people_only(alice, fast_bot):
+    with pytest.raises(BadMessage):
+        services.match_create(
+            "connect4", [HUMAN, services.SeatRequest("bot", fast_bot)], alice, clock=services.Clock(1, 0)
+        )
+
+
+def test_the_api_takes_a_clock_and_checks_its_fields(token_client, fast_bot):
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    made = token_client.post(
+        "/api/matches/", {"game": "connect4", "seats": seats, "clock": {"minutes": 3, "increment": 2}}, format="json"
+    )
+    assert made.status_code == 201 and made.json()["clock"]["initial_ms"] == 180000
+    bad = token_client.post(
+        "/api/matches/", {"game": "connect4", "seats": seats, "clock": {"minutes": 0, "increment": -1}}, format="json"
+    )
+    assert bad.status_code == 400 and set(bad.json()["clock"]) == {"minutes", "increment"}
+    with_bot = [{"kind": "human"}, {"kind": "bot", "profile": fast_bot.slug}]
+    refused = token_client.post(
+        "/api/matches/", {"game": "connect4", "seats": with_bot, "clock": {"minutes": 1, "increment": 0}}, format="json"
+    )
+    assert refused.status_code == 400 and "clock" in refused.json()
+    plain = token_client.post("/api/matches/", {"game": "connect4", "seats": seats}, format="json")
+    assert plain.status_code == 201 and plain.json()["clock"] is None
+
+
+def test_a_seat_gone_past_the_grace_loses_by_abandonment(alice, bob, settings):
+    match = clocked(alice, bob)
+    services.seat_presence(match.pk, 0, True)
+    services.seat_presence(match.pk, 1, True)
+    services.seat_presence(match.pk, 1, False)
+    assert services.abandon_gone_seats() == 0  # within the grace
+    later = timezone.now() + timedelta(milliseconds=settings.ABANDON_GRACE_MS + 1000)
+    Seat.objects.filter(match=match, index=0).update(last_seen_at=later)  # alice's heartbeat
+    assert services.abandon_gone_seats(later) == 1
+    match.refresh_from_db()
+    assert match.result["reason"] == "abandoned" and match.result["winner"] == 0
+
+
+def test_a_dead_process_takes_its_seats_offline_and_everyone_gone_aborts(alice, bob, settings):
+    match = clocked(alice, bob)
+    services.seat_presence(match.pk, 0, True)
+    services.seat_presence(match.pk, 1, True)
+    services.presence_heartbeat({(match.pk, 0)})
+    assert [p["online"] for p in match_json(match_get(match.pk))["presence"]] == [True, True]
+    later = timezone.now() + timedelta(milliseconds=settings.ABANDON_GRACE_MS + settings.PRESENCE_STALE_MS)
+    assert services.abandon_gone_seats(later) == 0  # both seats just went offline: the grace starts now
+    assert not Seat.objects.filter(match=match, online=True).exists()
+    much_later = later + timedelta(milliseconds=settings.ABANDON_GRACE_MS + 1000)
+    assert services.abandon_gone_seats(much_later) == 1
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and match.result["reason"] == "abandoned"
+
+
+def test_games_against_bots_are_never_abandoned(alice, fast_bot):
+    match = services.match_create("connect4", [HUMAN, services.SeatRequest("bot", fast_bot)], alice)
+    assert services.abandon_gone_seats(timezone.now() + timedelta(days=1)) == 0
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
