@@ -58,7 +58,7 @@ export const listMatches = (status, filters = {}) => {
   const query = new URLSearchParams({ status, ...filters });
   return api(`/api/matches/?${query}`);
 };
-export const createMatch = (game, seats) => api("/api/matches/", { method: "POST", body: { game, seats } });
+export const createMatch = (game, seats, extra = {}) => api("/api/matches/", { method: "POST", body: { game, seats, ...extra } });
 export const joinMatch = (id) => api(`/api/matches/${id}/join/`, { method: "POST", body: {} });
 
 /** Lists may come bare or paginated ({"results": [...]}); give the items. */

@@ -68,7 +68,7 @@ function gameCard(game) {
       h("h3", {}, game.name),
       h("p", { class: "muted" }, `${game.num_players} players${game.has_chance ? " · dice" : ""}`)),
     botForm,
-    h("div", { class: "friend" }, friend, h("span", { class: "muted" }, " You get a link to send.")),
+    h("div", { class: "friend" }, friend, clockPicker(game), h("span", { class: "muted" }, " You get a link to send.")),
     h("p", { class: "error card-error", role: "alert" }));
 }
 
@@ -124,14 +124,24 @@ async function startBotMatch(game, form) {
 
 async function startFriendMatch(game, button) {
   const seats = Array.from({ length: game.num_players }, () => ({ kind: "human" }));
-  await start(game, seats, button);
+  const picked = document.querySelector(`[data-testid="clock-${game.id}"]`);
+  const [minutes, increment] = picked && picked.value ? picked.value.split("+").map(Number) : [];
+  await start(game, seats, button, minutes ? { clock: { minutes, increment } } : {});
 }
 
-async function start(game, seats, button) {
+/** Clocks for games between people: none, or minutes + increment (seconds a move). */
+function clockPicker(game) {
+  return h("label", { class: "clock-picker" }, " Clock ",
+    h("select", { name: "clock", "data-testid": `clock-${game.id}` },
+      h("option", { value: "" }, "none"),
+      ...["1+0", "3+2", "5+3", "10+5", "30+20"].map((tc) => h("option", { value: tc }, `${tc.replace("+", " min + ")} s`))));
+}
+
+async function start(game, seats, button, extra = {}) {
   button.disabled = true;
   cardError(game, "");
   try {
-    const match = await createMatch(game.id, seats);
+    const match = await createMatch(game.id, seats, extra);
     window.location.assign(`/matches/${match.id}/`);
   } catch (error) {
     cardError(game, error instanceof ApiError ? error.message : "Could not start the match.");

@@ -8,6 +8,7 @@
 import { ApiError, createMatch, getMatch, joinMatch } from "./api.js";
 import { announce, h, pageData, present } from "./dom.js";
 import { LiveSocket } from "./socket.js";
+import { createRoomActions } from "./room-actions.js";
 import { aiBadge, formatMs, isBot, markName, playerLabel, playerWords, seatMark } from "./players.js";
 
 const BOARDS = {
@@ -86,9 +87,17 @@ const socket = new LiveSocket(`/ws/matches/${matchId}/`, {
   },
 });
 
+// Takebacks, offers, clocks and presence live in room-actions.js (issue 6).
+const roomActions = createRoomActions({ socket, match: () => match, you: () => you, showError });
+
 // --- frames ------------------------------------------------------------------
 
 function handleFrame(frame) {
+  handleMatchFrame(frame);
+  roomActions.onFrame(frame);
+}
+
+function handleMatchFrame(frame) {
   switch (frame.type) {
     case "state":
       setMatch(frame.match, frame.you);
@@ -101,6 +110,9 @@ function handleFrame(frame) {
       break;
     case "game_over":
       applyGameOver(frame);
+      break;
+    case "takeback":
+      applyTakeback(frame);
       break;
     case "seat":
       applySeat(frame);
@@ -158,6 +170,22 @@ function applyMove(frame) {
     : `${frame.seat === you.seat ? "You" : capitalise(playerWords(seatPlayer(frame.seat)))} played ${boardModule ? boardModule.describeMove(frame.move) : frame.move}.`;
   if (match.to_move !== null && match.to_move === you.seat) words += " Your move.";
   announce(words);
+  render();
+  scrollMoves();
+}
+
+/** Moves taken back: the list ends before `frame.ply`, and the position is the one sent. */
+function applyTakeback(frame) {
+  if (!match) return;
+  match.moves = match.moves.filter((m) => m.ply < frame.ply);
+  match.ply = frame.ply;
+  match.state = frame.state;
+  match.to_move = frame.to_move;
+  match.legal_moves = frame.legal_moves || [];
+  match.offer = null;
+  clearPending();
+  thinking = botToMove() ? { seat: match.to_move, budgetMs: null, started: null } : null;
+  if (viewPly !== null && viewPly > match.moves.length) viewPly = null;
   render();
   scrollMoves();
 }
@@ -461,6 +489,7 @@ function render() {
   renderMoves();
   renderActions();
   renderAnalysisLink();
+  roomActions.render();
 }
 
 function renderStatus() {
