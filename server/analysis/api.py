@@ -38,3 +38,14 @@ class AnalysisView(APIView):
         return Response(
             selectors.analysis_json(selectors.analysis_of(analysis.match_id)), status=202 if started else 200
         )
+
+
+class HintView(APIView):
+    """``POST``: the best move for the caller, the seated player to move, in a match that allows hints."""
+
+    def post(self, request, match_id: int):
+        player = _player(request)
+        try:
+            return Response(services.hint_request(match_id, player))
+        except MatchError as exc:
+            return _error(exc)

@@ -19,11 +19,12 @@ from django.utils import timezone
 
 from games import registry
 from server.analysis import engine
-from server.analysis.errors import AnalysisUnavailable, NotFinished
+from server.analysis.errors import AnalysisUnavailable, HintsOff, NotFinished
 from server.analysis.models import Analysis
 from server.bots.models import BotProfile
 from server.matches import broadcast
-from server.matches.errors import NotFound
+from server.matches import services as match_services
+from server.matches.errors import GameOver, NotFound, NotYourTurn
 from server.matches.models import Match
 from server.players.models import Player
 
@@ -149,3 +150,33 @@ def _push(analysis: Analysis) -> None:
     frame = {"type": "analysis", "status": analysis.status, "progress": analysis.progress, "total": analysis.total}
     group = broadcast.match_group(analysis.match_id)
     transaction.on_commit(lambda: broadcast.send_to_group(group, frame))
+
+
+# --- hints ------------------------------------------------------------------------
+
+
+def hint_request(match_id: int, player: Player) -> dict[str, Any]:
+    """The best move for the caller's seat from a short search, recorded in the match's log.
+
+    Only in matches created with hints (one person against bots, unrated), only for the
+    seated player to move. The hint is a `hint` event of the match, and the move the
+    player then plays carries it in its stats (`receivers.py`), so exports show it.
+    """
+    match = Match.objects.prefetch_related("seats").filter(pk=match_id).first()
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    seat = match_services.require_seat(match, player.pk)
+    if not match.hints_allowed:
+        why = "rated games never allow hints" if match.rated else "this match was created without hints"
+        raise HintsOff(why)
+    if match.status != Match.Status.ACTIVE:
+        raise GameOver("the match is over") if match.is_over else NotYourTurn("the match has not started")
+    if match.to_move != seat:
+        raise NotYourTurn(f"a hint is for the player to move: it is seat {match.to_move}'s turn")
+    ply = match.ply
+    settings_ = search_settings(match.game, settings.HINT_TIME_BUDGET_MS)
+    found = engine.search_position(match.game, match.state, settings_["config"])
+    hint = {"type": "hint", "seat": seat, "ply": ply, "move": found["best_move"], "value": found["value"]}
+    hint.update(depth=found["depth"], nodes=found["nodes"], engine=settings_["profile"], is_ai=True)
+    logged = match_services.match_log(match_id, ply, hint)
+    return {**hint, "v": logged.v}

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from server.analysis.api import AnalysisView
+from server.analysis.api import AnalysisView, HintView
 from server.bots.api import BotDetailView, BotListView
 from server.matches.api import GameListView, MatchDetailView, MatchJoinView, MatchListView, MatchResignView
 from server.players.api import GuestView, MeView
@@ -20,6 +20,7 @@ api = [
     path("matches/<int:match_id>/join/", MatchJoinView.as_view(), name="match-join"),
     path("matches/<int:match_id>/resign/", MatchResignView.as_view(), name="match-resign"),
     path("matches/<int:match_id>/analysis/", AnalysisView.as_view(), name="match-analysis"),
+    path("matches/<int:match_id>/hint/", HintView.as_view(), name="match-hint"),
     path("exports/games.jsonl", GamesExportView.as_view(), name="export-games"),
     path("exports/moves.csv", MovesExportView.as_view(), name="export-moves"),
 ]

@@ -34,6 +34,8 @@ class Match(models.Model):
     # Whether the result counts for the people's ratings: games against bots do not, unless
     # settings.BOT_GAMES_RATED_FOR_HUMANS says so (course notes: fairness towards players).
     rated = models.BooleanField(default=True)
+    # Chosen at creation: the person playing against bots may ask for the best move (never when rated).
+    hints_allowed = models.BooleanField(default=False)
     # A takeback request or draw offer waiting for an answer (between people):
     # {"kind": "takeback"|"draw", "seat": n, "ply": n, "awaiting": [seats still to accept]}.
     offer = models.JSONField(null=True, blank=True)

@@ -91,6 +91,7 @@ def match_summary_json(match: Match) -> dict[str, Any]:
         "to_move": match.to_move,
         "result": match.result,
         "rated": match.rated,
+        "hints_allowed": match.hints_allowed,
         "v": match.v,
         "created_at": match.created_at.isoformat(),
     }
