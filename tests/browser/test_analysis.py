@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.helpers import play_until_over, start_bot_match
+from tests.browser.helpers import play_until_over, start_bot_match, wait_my_turn_or_over
 
 
 def test_a_finished_game_is_analysed_with_its_graph(new_page, screenshot):
@@ -23,3 +23,14 @@ def test_a_finished_game_is_analysed_with_its_graph(new_page, screenshot):
     expect(page.locator("#analysis-summary li")).to_have_count(2)
     expect(page.locator("#analysis-summary")).to_contain_text("AI")  # the bot is disclosed here too
     screenshot(page, "analysis")
+
+
+def test_a_hint_in_a_casual_game_against_a_bot(new_page):
+    page = new_page("/")
+    page.locator('[data-testid="bot-tictactoe-random"]').click()
+    page.locator('[data-testid="hints-tictactoe"]').check()
+    page.locator('[data-testid="play-bot-tictactoe"]').click()
+    expect(page.locator("#match-room")).to_have_attribute("data-ready", "true")
+    wait_my_turn_or_over(page)
+    page.locator('[data-testid="hint-button"]').click()
+    expect(page.locator('[data-testid="hint-box"]')).to_contain_text("would play")

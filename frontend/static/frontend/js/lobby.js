@@ -50,6 +50,7 @@ function gameCard(game) {
           h("option", { value: "second" }, "second"),
           h("option", { value: "random" }, "first or second at random")))
       : null,
+    h("label", { class: "hints-choice" }, h("input", { type: "checkbox", name: "hints", "data-testid": `hints-${game.id}` }), " Allow hints (the game is then unrated)"),
     h("button", { type: "submit", class: "primary", "data-testid": `play-bot-${game.id}`, disabled: true }, "Play against the computer"));
   botForm.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -119,7 +120,8 @@ async function startBotMatch(game, form) {
   let order = form.elements.order ? form.elements.order.value : "first";
   if (order === "random") order = Math.random() < 0.5 ? "first" : "second";
   seats.splice(order === "second" ? 1 : 0, 0, { kind: "human" });
-  await start(game, seats, form.querySelector("button[type=submit]"));
+  const hints = form.elements.hints && form.elements.hints.checked;
+  await start(game, seats, form.querySelector("button[type=submit]"), hints ? { hints: true } : {});
 }
 
 async function startFriendMatch(game, button) {

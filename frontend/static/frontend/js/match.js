@@ -5,7 +5,7 @@
 // when the seated player to move picks one.  Spectators see the same board,
 // read-only.
 
-import { ApiError, createMatch, getMatch, joinMatch } from "./api.js";
+import { ApiError, api, createMatch, getMatch, joinMatch } from "./api.js";
 import { announce, h, pageData, present } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { createRoomActions } from "./room-actions.js";
@@ -489,6 +489,7 @@ function render() {
   renderMoves();
   renderActions();
   renderAnalysisLink();
+  renderHintButton();
   roomActions.render();
 }
 
@@ -700,6 +701,37 @@ function renderAnalysisLink() {
     $("actions").append(link);
   }
   link.hidden = !(match.status === "finished" && match.moves.length > 0);
+}
+
+/** "Hint": the best move of a short search, in matches created with hints, on your turn. */
+let hint = null; // {ply, move} of the last hint, or {ply, asking: true} while it is asked for
+function renderHintButton() {
+  let button = $("hint-button");
+  if (!button) {
+    button = h("button", { type: "button", id: "hint-button", "data-testid": "hint-button", onclick: askHint }, "Hint");
+    $("actions").append(button, h("p", { id: "hint-box", class: "hint-box", role: "status", "data-testid": "hint-box" }));
+  }
+  const yourTurn = match.status === "active" && you.seat !== null && match.to_move === you.seat && viewPly === null;
+  button.hidden = !(match.hints_allowed && yourTurn);
+  button.disabled = Boolean(hint && hint.ply === match.ply);
+  const box = $("hint-box");
+  const shown = yourTurn && hint && hint.ply === match.ply && hint.move;
+  box.hidden = !shown;
+  box.textContent = shown ? `Hint: the computer (AI) would play ${boardModule ? boardModule.describeMove(hint.move) : hint.move}.` : "";
+}
+
+async function askHint() {
+  hint = { ply: match.ply, asking: true };
+  render();
+  try {
+    const answer = await api(`/api/matches/${matchId}/hint/`, { method: "POST" });
+    hint = { ply: answer.ply, move: answer.move };
+    announce(`Hint: ${answer.move}.`);
+  } catch (error) {
+    hint = null;
+    showError(error instanceof ApiError ? error.message : "Could not get a hint.");
+  }
+  render();
 }
 
 function scrollMoves() {
