@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from games.connect4 import BOARD_MASK, CELLS, HEIGHT, WIDTH, Connect4State, has_four
@@ -130,7 +130,7 @@ class Connect4Solver:
     def __init__(self, deadline: float | object | None = None) -> None:
         self.lower: dict[int, int] = {}
         self.upper: dict[int, int] = {}
-        self.orders: dict[int, tuple[tuple[int, int, int], ...]] = {}  # search's move order per position
+        self.orders: dict[int, Sequence[tuple[int, int, int, int]]] = {}  # search's move order per position
         self.nodes = 0
         self.deadline = deadline
 
@@ -311,7 +311,7 @@ class Connect4Solver:
                     return alpha
 
             if order is None:
-                # (move, the child's opponent_win, the child's own_win), best first.
+                # (sort key, move, the child's opponent_win, the child's own_win), best first.
                 if candidates & (candidates - 1):
                     # By the threats each move creates, the centre first among equals.
                     empty = board ^ mask
@@ -341,17 +341,17 @@ class Connect4Solver:
                             for segment, wins in new_wins[move]:
                                 r |= wins[segment & current]
                             r &= empty
-                            keyed.append((r.bit_count() * 8 + 7 - rank, move, r))
+                            keyed.append((r.bit_count() * 8 + 7 - rank, move, r, opponent_win & ~move))
                     keyed.sort(reverse=True)  # sort keys differ: the rest is never compared
-                    order = tuple([(move, r, opponent_win & ~move) for _, move, r in keyed])
+                    order = keyed
                 else:
-                    order = ((candidates, -1, opponent_win & ~candidates),)
+                    order = ((0, candidates, -1, opponent_win & ~candidates),)
                 if len(orders) > TT_LIMIT:
                     orders.clear()
                 orders[key] = order
             next_current = current ^ mask
             next_moves = moves + 1
-            for move, threats, blocked in order:
+            for _, move, threats, blocked in order:
                 score = -negamax(next_current, mask | move, next_moves, -beta, -alpha, threats, blocked)
                 if score >= beta:
                     if len(lower) > TT_LIMIT:
