@@ -220,8 +220,8 @@ class Connect4AlphaBeta(AlphaBeta):
         """Closures ``negamax``, ``child_value`` and ``flush`` over this searcher's tables.
 
         Counters live in the closure (cheaper than attributes); ``flush`` writes them back
-        onto the searcher (call it also after a timeout).  Nothing here refers back to the
-        searcher, so no reference cycle keeps it (and its table) alive after a search.
+        onto the searcher (call it also after a timeout).  The searcher does not keep them,
+        so no reference cycle keeps it (and its table) alive after a search.
         """
         tt = self.tt
         slots = tt.slots if tt is not None else None
@@ -290,7 +290,7 @@ class Connect4AlphaBeta(AlphaBeta):
             if slots is not None:
                 key = cur + mask
                 probes += 1
-                entry = slots[key & tt_mask]
+                entry = slots[key & tt_mask]  # the generic table's slot: hash(key) == key below 2**61
                 if entry is not None and entry[0] == key:
                     hits += 1
                     tt_move = entry[4]
