@@ -406,9 +406,16 @@ def _flag_if_out_of_time(match: Match, now=None) -> bool:
 
 def flag_fallen_clocks(now=None) -> int:
     """End every clocked match whose seat to move ran out of time; how many ended."""
-    ids = Match.objects.filter(status=Match.Status.ACTIVE, clock_ms__isnull=False).values_list("pk", flat=True)
+    now = now or timezone.now()
+    live = Match.objects.filter(status=Match.Status.ACTIVE, clock_ms__isnull=False, turn_started_at__isnull=False)
+    grace = settings.CLOCK_FLAG_GRACE_MS
+    overdue = [
+        pk
+        for pk, clock_ms, seat, started in live.values_list("pk", "clock_ms", "to_move", "turn_started_at")
+        if seat is not None and seat >= 0 and (now - started).total_seconds() * 1000 > clock_ms[seat] + grace
+    ]
     flagged = 0
-    for match_id in list(ids):
+    for match_id in overdue:  # checked again under the lock: a move may have come in meanwhile
         with transaction.atomic():
             match = _locked(match_id)
             if _flag_if_out_of_time(match, now):
@@ -455,7 +462,10 @@ def abandon_gone_seats(now=None) -> int:
         seat_presence(seat.match_id, seat.index, False, now)
     ended = 0
     grace = timedelta(milliseconds=settings.ABANDON_GRACE_MS)
-    for match in Match.objects.filter(status=Match.Status.ACTIVE).prefetch_related("seats"):
+    candidates = Match.objects.filter(
+        status=Match.Status.ACTIVE, seats__kind=Seat.Kind.HUMAN, seats__online=False
+    ).distinct()
+    for match in candidates.prefetch_related("seats"):
         humans = [s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN]
         if len(humans) < 2:
             continue
