@@ -247,3 +247,25 @@ def race(**calls) -> dict[str, str]:
     for t in threads:
         t.join()
     return outcomes
+
+
+def test_a_takeback_with_dice_keeps_the_roll_before_your_move(alice):
+    """Backgammon: back to the position before your move, dice already rolled: no fishing for a new roll."""
+    from server.bots.models import BotProfile
+
+    bot = BotProfile.objects.get(slug="backgammon-random")
+    match = services.match_create(
+        "backgammon", [services.SeatRequest("human"), services.SeatRequest("bot", bot)], alice
+    )
+    match.refresh_from_db()
+    assert match.to_move == 0  # (if the opening roll gave the bot the first move, it has played it)
+    before = (match.ply, match.state, match.to_move)
+    game = registry.get("backgammon")
+    move = game.legal_moves(game.from_json(match.state))[0]
+    services.submit_move(match.pk, 0, move, match.ply)
+    match.refresh_from_db()
+    assert match.ply > before[0] + 1  # the bot's dice and reply came in
+    services.match_takeback(match.pk, 0)
+    match.refresh_from_db()
+    assert (match.ply, match.state, match.to_move) == before
+    assert Move.objects.filter(match=match).order_by("-ply").first().seat == -1  # our roll is kept
