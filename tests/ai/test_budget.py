@@ -1,0 +1,52 @@
+"""What keeps searches on time: no collector pauses, nothing left for the collector after one."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+from ai import alphabeta
+from ai.budget import collector_paused
+from ai.connect4_search import Connect4AlphaBeta
+from ai.connect4_solver import Connect4Solver
+from games import registry
+
+CONNECT4 = registry.get("connect4")
+
+
+def test_collector_is_off_in_a_search_and_what_survives_is_frozen_until_the_next():
+    assert gc.isenabled()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+            with collector_paused():  # nested: the outer one restores
+                assert not gc.isenabled()
+            assert not gc.isenabled()
+            kept = [[i] for i in range(1000)]
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= len(kept)  # not scanned by the next young collection
+        with collector_paused():
+            assert gc.get_freeze_count() == 0  # back with the collector, in the oldest generation
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def test_a_search_leaves_no_cycle_behind():
+    # With the collector off, only reference counting frees: a cycle would keep these alive.
+    gc.disable()
+    try:
+        state = CONNECT4.from_moves("4453")
+        searcher = Connect4AlphaBeta(CONNECT4)
+        searcher.search_root(state, 3, ["4", "3", "5"], False, {})
+        searcher.negamax(state, 0, 2, -alphabeta.INF, alphabeta.INF, 0)
+        gone = weakref.ref(searcher)
+        del searcher
+        assert gone() is None
+        solver = Connect4Solver()
+        solver.solve_state(CONNECT4.from_moves("2252576253462244111563365343671351441"))
+        gone = weakref.ref(solver)
+        del solver
+        assert gone() is None
+    finally:
+        gc.enable()
