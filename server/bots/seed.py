@@ -61,25 +61,26 @@ PROFILES: list[dict[str, Any]] = [
          "with alpha-beta, and from 14 stones on solves the game exactly when it can: then it plays perfectly.",
          search_options={"exact_endgame": 14, "opening_book": True}),
     _adaptive("connect4", "Coach Four", "alphabeta", 500),
-    # --- othello: alpha-beta with a mobility/corner evaluation, MCTS in the middle ---
+    # --- othello: alpha-beta with a mobility/corner evaluation; MCTS low on the ladder ---
     _random("othello"),
     _bot("othello", 1, "Pebble", "alphabeta", 200, "Greedy: looks one move ahead, likes flipping "
-         "many discs.", max_depth=1, error_rate=0.3, style="aggressive"),
-    _bot("othello", 2, "Marble", "alphabeta", 300, "Looks two moves ahead and values corners.", max_depth=2),
-    _bot("othello", 3, "Onyx", "mcts", 700, "Monte Carlo tree search: plays out thousands of games "
-         "with a corner-loving rollout policy."),
-    _bot("othello", 4, "Jade", "alphabeta", 1000, "Alpha-beta four or more moves deep on mobility, corners, "
-         "stability and parity.", max_depth=6),
+         "many discs, and often plays on a whim.", max_depth=1, error_rate=0.5, style="aggressive"),
+    _bot("othello", 2, "Marble", "mcts", 500, "Monte Carlo tree search: plays out hundreds of games "
+         "with a corner-loving rollout policy.", search_options={"rollout": "heuristic"}),
+    _bot("othello", 3, "Onyx", "alphabeta", 700, "Looks three moves ahead and values corners.", max_depth=3),
+    _bot("othello", 4, "Jade", "alphabeta", 1000, "Alpha-beta four moves deep on mobility, corners, "
+         "stability and parity.", max_depth=4),
     _bot("othello", 5, "Obsidian", "alphabeta", 2000, "Alpha-beta as deep as two seconds allow."),
     _adaptive("othello", "Coach Disc", "alphabeta", 500, max_depth=4),
-    # --- backgammon: expectiminimax over the dice ---
+    # --- backgammon: expectiminimax over the dice; MCTS with chance nodes for beginners ---
     _random("backgammon"),
     _bot("backgammon", 1, "Dice", "expectimax", 200, "Takes the play that looks best right now and slips "
          "often.", max_depth=1, error_rate=0.3),
-    _bot("backgammon", 2, "Checker", "expectimax", 300, "Weighs the play that looks best now: pips, blots, "
+    _bot("backgammon", 2, "Checker", "mcts", 300, "Monte Carlo search with chance nodes: rolls out the next "
+         "few turns a few dozen times and trusts what it sees.",
+         search_options={"rollout": "heuristic", "rollout_depth": 8}),
+    _bot("backgammon", 3, "Prime", "expectimax", 500, "Weighs the play that looks best now: pips, blots, "
          "made points.", max_depth=1),
-    _bot("backgammon", 3, "Prime", "mcts", 1000, "Monte Carlo search with chance nodes: rolls out games "
-         "to judge a play."),
     _bot("backgammon", 4, "Gammon", "expectimax", 1500, "Expectiminimax one roll ahead: averages over all "
          "21 rolls of yours and picks your opponent's best reply.", max_depth=2),
     _bot("backgammon", 5, "Backgammon Master", "expectimax", 3000, "Expectiminimax one roll ahead with "
@@ -88,25 +89,27 @@ PROFILES: list[dict[str, Any]] = [
     # --- chinese checkers (three players): max^n, paranoid and MCTS ---
     _random("chinese-checkers"),
     _bot("chinese-checkers", 1, "Hop", "maxn", 200, "Takes the longest hop it sees and slips often.",
-         max_depth=1, error_rate=0.3),
-    _bot("chinese-checkers", 2, "Skip", "maxn", 300, "Max^n one round deep: each player maximises their own "
-         "progress.", max_depth=1),
-    _bot("chinese-checkers", 3, "Leap", "maxn", 600, "Max^n three plies deep: sees the others' replies.",
-         max_depth=3),
-    _bot("chinese-checkers", 4, "Vault", "maxn", 1000, "Paranoid search: assumes both others play against "
+         max_depth=1, error_rate=0.5),
+    _bot("chinese-checkers", 2, "Skip", "maxn", 1000, "Paranoid search: assumes both others play against "
          "it, and still makes progress.", max_depth=3, search_options={"paranoid": True}),
-    _bot("chinese-checkers", 5, "Comet", "mcts", 2000, "Monte Carlo tree search with max^n backups and "
-         "distance-guided rollouts."),
+    _bot("chinese-checkers", 3, "Leap", "mcts", 500, "Monte Carlo tree search with max^n backups: a short "
+         "think with distance-guided rollouts.", search_options={"rollout": "heuristic", "rollout_depth": 6}),
+    _bot("chinese-checkers", 4, "Vault", "mcts", 1000, "Monte Carlo tree search with max^n backups and "
+         "distance-guided rollouts, trusting its evaluation more.",
+         search_options={"rollout": "heuristic", "rollout_depth": 6, "progressive_bias": 2.0}),
+    _bot("chinese-checkers", 5, "Comet", "mcts", 2500, "Monte Carlo tree search with max^n backups and "
+         "distance-guided rollouts, thinking longer and trusting its evaluation more.",
+         search_options={"rollout": "heuristic", "rollout_depth": 6, "progressive_bias": 2.0}),
     _adaptive("chinese-checkers", "Coach Star", "maxn", 500, max_depth=3),
     # --- chinese checkers for two ---
     _random("chinese-checkers-2"),
     _bot("chinese-checkers-2", 1, "Hop", "alphabeta", 200, "Takes the longest hop it sees and slips often.",
          max_depth=1, error_rate=0.3),
     _bot("chinese-checkers-2", 2, "Skip", "alphabeta", 300, "Looks two plies ahead.", max_depth=2),
-    _bot("chinese-checkers-2", 3, "Leap", "alphabeta", 600, "Looks four plies ahead.", max_depth=4),
-    _bot("chinese-checkers-2", 4, "Vault", "mcts", 1000, "Monte Carlo tree search with distance-guided "
-         "rollouts."),
-    _bot("chinese-checkers-2", 5, "Comet", "alphabeta", 2000, "Alpha-beta as deep as two seconds allow."),
+    _bot("chinese-checkers-2", 3, "Leap", "mcts", 600, "Monte Carlo tree search: plays out a few hundred "
+         "quick games with distance-guided rollouts.", search_options={"rollout": "heuristic", "rollout_depth": 6}),
+    _bot("chinese-checkers-2", 4, "Vault", "alphabeta", 1000, "Looks four plies ahead.", max_depth=4),
+    _bot("chinese-checkers-2", 5, "Comet", "alphabeta", 3000, "Alpha-beta as deep as three seconds allow."),
     _adaptive("chinese-checkers-2", "Coach Star", "alphabeta", 500, max_depth=4),
 ]  # fmt: skip
 
