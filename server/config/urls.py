@@ -4,7 +4,14 @@ from drf_spectacular.views import SpectacularAPIView
 
 from server.analysis.api import AnalysisView, HintView
 from server.bots.api import BotDetailView, BotListView
-from server.matches.api import GameListView, MatchDetailView, MatchJoinView, MatchListView, MatchResignView
+from server.matches.api import (
+    GameListView,
+    MatchDetailView,
+    MatchJoinView,
+    MatchListView,
+    MatchPositionsView,
+    MatchResignView,
+)
 from server.players.api import GuestView, MeView
 from server.research.api import GamesExportView, MovesExportView
 
@@ -18,6 +25,7 @@ api = [
     path("matches/", MatchListView.as_view(), name="matches"),
     path("matches/<int:match_id>/", MatchDetailView.as_view(), name="match-detail"),
     path("matches/<int:match_id>/join/", MatchJoinView.as_view(), name="match-join"),
+    path("matches/<int:match_id>/positions/", MatchPositionsView.as_view(), name="match-positions"),
     path("matches/<int:match_id>/resign/", MatchResignView.as_view(), name="match-resign"),
     path("matches/<int:match_id>/analysis/", AnalysisView.as_view(), name="match-analysis"),
     path("matches/<int:match_id>/hint/", HintView.as_view(), name="match-hint"),

@@ -136,6 +136,16 @@ class MatchDetailView(APIView):
         return Response(selectors.match_json(match))
 
 
+class MatchPositionsView(APIView):
+    """``GET /api/matches/{id}/positions/``: the position after each ply (index 0: the start)."""
+
+    def get(self, request, match_id: int):
+        match = selectors.match_get(match_id)
+        if match is None:
+            return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
+        return Response({"ply": match.ply, "positions": selectors.match_positions(match)})
+
+
 class MatchJoinView(APIView):
     """``POST /api/matches/{id}/join/``: take an open seat."""
 

@@ -156,3 +156,14 @@ def events_after(match_id: int, v: int) -> list[dict[str, Any]] | None:
     if current is not None and current > v and not events:
         return None
     return [e.as_frame() for e in events]
+
+
+def match_positions(match: Match) -> list[dict[str, Any]]:
+    """The position before the first move and after every move (the state JSON), for browsing a game."""
+    game = registry.get(match.game)
+    state = game.initial_state()
+    positions = [game.to_json(state)]
+    for move in match.moves.order_by("ply").values_list("move", flat=True):
+        state = game.apply(state, move)
+        positions.append(game.to_json(state))
+    return positions

@@ -259,3 +259,20 @@ def test_chinese_checkers_select_a_piece_then_a_destination(new_page, screenshot
     destination.click()
     expect(page.locator("#move-list li.move").first).to_contain_text(re.compile(rf"^.*{origin}.*{target}", re.S))
     expect(page.locator(f'#board [data-cell="{target}"]')).to_have_attribute("data-seat", "0")
+
+
+def test_othello_moves_are_browsed_with_positions_from_the_server(new_page):
+    page = new_page("/")
+    start_bot_match(page, "othello", "othello-random")
+    wait_my_turn_or_over(page)
+    counts = page.locator('[data-testid="disc-counts"]')
+    start = counts.inner_text()
+    page.locator("#board [data-move].legal").first.click()
+    expect(page.locator("#move-list li.move")).to_have_count(2)
+    wait_my_turn_or_over(page)
+    live = counts.inner_text()
+    page.locator('[data-nav="first"]').click()
+    expect(page.locator("#viewing-note")).to_be_visible()
+    expect(counts).to_have_text(start)  # the start position, rebuilt by the server
+    page.locator('[data-nav="last"]').click()
+    expect(counts).to_have_text(live)

@@ -114,3 +114,19 @@ def test_player_me_lists_only_your_matches(token_client):
     assert [m["id"] for m in token_client.get("/api/matches/?player=me").json()] == [mine["id"]]
     assert token_client.get("/api/matches/?player=42").status_code == 400
     assert APIClient().get("/api/matches/?player=me").status_code in (401, 403)
+
+
+def test_positions_give_the_board_after_every_ply(token_client):
+    body = {"game": "othello", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    match = token_client.post("/api/matches/", body, format="json").json()
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Bearer {other.post('/api/players/guest/').json()['token']}")
+    other.post(f"/api/matches/{match['id']}/join/", {}, format="json")
+    from server.matches import services
+
+    services.submit_move(match["id"], 0, "f5", 0)
+    data = APIClient().get(f"/api/matches/{match['id']}/positions/").json()
+    assert data["ply"] == 1 and len(data["positions"]) == 2
+    assert data["positions"][0] == match["state"]
+    assert data["positions"][1] == APIClient().get(f"/api/matches/{match['id']}/").json()["state"]
+    assert APIClient().get("/api/matches/999999/positions/").status_code == 404

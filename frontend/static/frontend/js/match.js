@@ -397,9 +397,37 @@ el.moveList.addEventListener("click", (event) => {
 function browse(target) {
   if (!match) return;
   const n = match.moves.length;
-  if (target === null || target >= n || !boardModule || !boardModule.replay) viewPly = null;
+  if (target === null || target >= n || !boardModule) viewPly = null;
   else viewPly = Math.max(0, target);
+  if (viewPly !== null && !boardModule.replay && !positionsFor(match)) {
+    loadPositions(match.id).then(render);  // games whose rules the page does not know
+    return;
+  }
   render();
+}
+
+// Positions after each ply, from the server, for boards that cannot replay moves themselves.
+let positions = null; // {matchId, ply, list}
+let positionsLoading = null;
+
+function positionsFor(m) {
+  return positions && positions.matchId === m.id && positions.ply === m.moves.length ? positions.list : null;
+}
+
+function loadPositions(matchId) {
+  positionsLoading ||= api(`/api/matches/${matchId}/positions/`)
+    .then((data) => { positions = { matchId, ply: data.ply, list: data.positions }; })
+    .catch(() => { viewPly = null; }) // browsing is a nicety: stay on the live board
+    .finally(() => { positionsLoading = null; });
+  return positionsLoading;
+}
+
+function stateAt(ply) {
+  if (boardModule.replay) return boardModule.replay(match.moves.slice(0, ply));
+  const list = positionsFor(match);
+  if (list) return list[ply];
+  loadPositions(match.id).then(render); // moves came in since: fetch them, show the live board meanwhile
+  return match.state;
 }
 
 // --- rendering ---------------------------------------------------------------
@@ -564,7 +592,7 @@ function renderBoard() {
   if (!board) return;
   const live = viewPly === null;
   const moves = match.moves;
-  const state = live ? match.state : boardModule.replay(moves.slice(0, viewPly));
+  const state = live ? match.state : stateAt(viewPly);
   const last = live ? moves[moves.length - 1] : moves[viewPly - 1];
   board.render({
     state,
@@ -680,7 +708,7 @@ function renderMoves() {
   el.moveList.replaceChildren(...items);
   if (!items.length) el.moveList.append(h("li", { class: "muted empty" }, "No moves yet."));
   const nav = document.querySelector(".move-nav");
-  const canBrowse = Boolean(boardModule && boardModule.replay) && match.moves.length > 0;
+  const canBrowse = Boolean(boardModule) && match.moves.length > 0;
   nav.querySelectorAll("button").forEach((b) => { b.disabled = !canBrowse; });
 }
 
