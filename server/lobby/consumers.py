@@ -9,6 +9,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from server.lobby.selectors import lobby_json
 from server.matches import broadcast
+from server.players.services import player_seen
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
@@ -16,7 +17,15 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         broadcast.remember_server_loop()
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await self.send_json(await database_sync_to_async(lobby_json)())
+        player = self.scope.get("player")
+        if player is not None:
+            await database_sync_to_async(player_seen)(player.pk)
+        lobby = await database_sync_to_async(lobby_json)()
+        await self.send_json(lobby)
+        # Everyone else in the lobby hears the new count.
+        await self.channel_layer.group_send(
+            broadcast.LOBBY_GROUP, {"type": "frame.send", "frame": {"type": "online", "count": lobby["online"]}}
+        )
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)

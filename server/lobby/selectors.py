@@ -6,6 +6,7 @@ from typing import Any
 
 from server.matches.models import Match
 from server.matches.selectors import match_list, match_summary_json
+from server.players.selectors import players_online
 
 LOBBY_SIZE = 50
 
@@ -15,4 +16,5 @@ def lobby_json() -> dict[str, Any]:
         "type": "lobby",
         "open": [match_summary_json(m) for m in match_list(Match.Status.WAITING, limit=LOBBY_SIZE)],
         "active": [match_summary_json(m) for m in match_list(Match.Status.ACTIVE, limit=LOBBY_SIZE)],
+        "online": players_online(),
     }

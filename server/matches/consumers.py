@@ -14,6 +14,7 @@ from django.conf import settings
 
 from server.matches import broadcast, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
+from server.players.services import player_seen
 
 CLOSE_NOT_FOUND = 4404
 FRAME_TYPES = "move, resign, sync, takeback_request, draw_offer, accept, decline"
@@ -52,6 +53,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await presence.arrived(self.match_id, self.seat)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        if self.player is not None:
+            await database_sync_to_async(player_seen)(self.player.pk)
         since = _since_version(self.scope)
         replay = None if since is None else await database_sync_to_async(selectors.events_after)(self.match_id, since)
         if replay is None:

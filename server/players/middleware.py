@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.players.selectors import SESSION_KEY, player_by_session
-from server.players.services import player_create_guest
+from server.players.services import player_create_guest, player_seen
 
 # API clients authenticate with tokens; they must not leave a trail of guests behind.
 NO_GUEST_PREFIXES = ("/api/", "/static/", "/admin/", "/ws/", "/favicon")
@@ -18,4 +18,6 @@ class PlayerMiddleware:
         if request.player is None and request.method == "GET" and not request.path.startswith(NO_GUEST_PREFIXES):
             request.player = player_create_guest()
             request.session[SESSION_KEY] = request.player.pk
+        if request.player is not None and not request.path.startswith(NO_GUEST_PREFIXES):
+            player_seen(request.player.pk)
         return self.get_response(request)

@@ -16,6 +16,7 @@ class Player(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     is_guest = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True, db_index=True)  # for the lobby's "online"
 
     # DRF treats the authenticated principal as a user; a Player is one.
     is_authenticated = True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.utils import timezone
 
 from server.players.models import ApiToken, Player, hash_token
@@ -24,3 +26,11 @@ def player_by_session(session) -> Player | None:
     if player_id is None:
         return None
     return Player.objects.filter(pk=player_id).first()
+
+
+ONLINE_WINDOW = timedelta(minutes=2)
+
+
+def players_online() -> int:
+    """People seen on a page or a socket in the last two minutes."""
+    return Player.objects.filter(last_seen_at__gte=timezone.now() - ONLINE_WINDOW).count()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.db import transaction
+from django.utils import timezone
 
 from server.players.models import ApiToken, Player
 
@@ -25,3 +27,12 @@ def player_create_guest(name: str | None = None) -> Player:
 def player_create_guest_with_token(name: str | None = None) -> tuple[Player, str]:
     player = player_create_guest(name)
     return player, ApiToken.issue(player)
+
+
+SEEN_RESOLUTION = timedelta(seconds=30)  # a player is written at most this often
+
+
+def player_seen(player_id: int) -> None:
+    """Note that a player is here now (a page, a socket); cheap to call often."""
+    now = timezone.now()
+    Player.objects.filter(pk=player_id).exclude(last_seen_at__gt=now - SEEN_RESOLUTION).update(last_seen_at=now)

@@ -196,7 +196,7 @@ async def test_lobby_pushes_new_matches(db):
     creator = await database_sync_to_async(player_create_guest)("Dan")
     human = services.SeatRequest("human")
     match = await database_sync_to_async(services.match_create)("tictactoe", [human, human], creator)
-    pushed = await lobby.receive_json_from()
+    pushed = await receive_type(lobby, "match")
     assert pushed["type"] == "match" and pushed["match"]["id"] == match.pk and pushed["match"]["status"] == "waiting"
     assert await database_sync_to_async(Match.objects.count)() == 1
     await lobby.disconnect()
@@ -210,3 +210,17 @@ async def test_sockets_from_another_site_are_refused(db):
     connected, _ = await client.connect()
     assert connected
     await client.disconnect()
+
+
+async def test_the_lobby_counts_players_online(db):
+    from server.players.services import player_create_guest_with_token
+
+    _, token = await database_sync_to_async(player_create_guest_with_token)("Olga")
+    first = await connect("/ws/lobby/")
+    assert (await first.receive_json_from())["online"] == 0
+    second = await connect("/ws/lobby/", token)
+    assert (await second.receive_json_from())["online"] == 1
+    assert await receive_type(first, "online") == {"type": "online", "count": 0}  # its own arrival
+    assert await receive_type(first, "online") == {"type": "online", "count": 1}  # then Olga's
+    await first.disconnect()
+    await second.disconnect()

@@ -88,7 +88,10 @@ async def test_every_socket_frame_that_shows_a_bot_discloses_it(played):
     bot_move = next(f for f in frames if f["type"] == "move" and f["seat"] == 1)
     assert bot_move["by"] == {"kind": "bot", "is_ai": True}
     await room.send_json_to({"type": "resign"})
-    assert_disclosed(await lobby.receive_json_from(timeout=5))  # the lobby hears the match end
+    ended = await lobby.receive_json_from(timeout=5)
+    while ended["type"] == "online":
+        ended = await lobby.receive_json_from(timeout=5)
+    assert_disclosed(ended)  # the lobby hears the match end
     await room.disconnect()
     await lobby.disconnect()
 
