@@ -131,7 +131,7 @@ def strength(game_ids: list[str], games: int, cap_ms: int | None, jobs: int) -> 
             print(
                 f"| {gid} | {spec['slug']} ({spec['algorithm']}, {spec['time_budget_ms']} ms) "
                 f"| {budget_ms(spec, cap_ms)} ms | {ref} | {n} | {points / n:.0%} | {interval(points / n, n):.0%} "
-                f"| {below} | {plies / n:.0f} | {tally.ms / moves:.0f} | {tally.depth / moves:.1f} |"
+                f"| {below:.0f} | {plies / n:.0f} | {tally.ms / moves:.0f} | {tally.depth / moves:.1f} |"
             )
     print(f"\n# strength: {time.time() - started:.0f} s wall", flush=True)
 
