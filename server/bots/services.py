@@ -55,8 +55,9 @@ def bot_turn_prepare(match_id: int, ply: int, deadline: float, queued_at: float)
     config = {k: snapshot[k] for k in CONFIG_FIELDS if k in snapshot}
     config["seed"] = turn_seed(match_id, ply)
     notes: dict[str, Any] = {}
-    # The match id lets MCTS reuse its tree from move to move and models remember the opponent.
-    config["options"] = {**(config.get("options") or {}), "match_id": match_id}
+    # The match id lets MCTS reuse its tree from move to move and models remember the opponent;
+    # the seat too: two bots in one match never share a tree, whatever their settings.
+    config["options"] = {**(config.get("options") or {}), "match_id": match_id, "seat": seat.index}
     if config.get("opponent_model") == "adaptive":
         config["options"]["opponent_moves"] = opponent_moves(match, seat.index)
     if snapshot.get("adaptive"):

@@ -145,3 +145,13 @@ def test_a_bot_with_an_exploiting_model_plays_through_the_server(alice):
     services.submit_move(match.pk, 0, "1", 0)
     reply = Move.objects.get(match=match, ply=1)
     assert reply.stats["algorithm"] == "expectimax" and reply.move in "23456789"
+
+
+def test_each_bot_seat_keeps_its_own_search_tree(alice, fast_bot, settings):
+    """MCTS reuses its tree by the options it is given: the seat keeps two bots of a match apart."""
+    from server.bots.services import bot_turn_prepare
+
+    match_id = _match_without_reply(alice, fast_bot, settings)
+    now = time.time()
+    options = bot_turn_prepare(match_id, 1, now + 1, now).config["options"]
+    assert options["match_id"] == match_id and options["seat"] == 1
