@@ -34,14 +34,14 @@ def _adaptive(game: str, name: str, algorithm: str, budget: int, **settings: Any
 PROFILES: list[dict[str, Any]] = [
     # --- tic-tac-toe: alpha-beta; depth and slips make the levels ---
     _random("tictactoe"),
-    _bot("tictactoe", 1, "Pip", "alphabeta", 200, "Looks one move ahead: takes a win it sees, "
-         "but often misses your threats.", max_depth=1, error_rate=0.5),
-    _bot("tictactoe", 2, "Tess", "alphabeta", 200, "Looks two moves ahead: wins and blocks, but falls "
-         "for forks.", slug="tictactoe-shallow", max_depth=2, error_rate=0.3),
-    _bot("tictactoe", 3, "Milo", "alphabeta", 200, "Looks three moves ahead and seldom slips.",
-         max_depth=3, error_rate=0.15),
-    _bot("tictactoe", 4, "Ada", "alphabeta", 300, "Looks five moves ahead; sees most forks coming.",
-         max_depth=5, error_rate=0.05),
+    _bot("tictactoe", 1, "Pip", "alphabeta", 200, "Takes three in a row when it sees one, otherwise "
+         "plays almost anywhere.", max_depth=1, error_rate=0.9),
+    _bot("tictactoe", 2, "Tess", "alphabeta", 200, "Takes a win when it sees one and picks good cells, "
+         "but does not look at your threats.", slug="tictactoe-shallow", max_depth=1, error_rate=0.3),
+    _bot("tictactoe", 3, "Milo", "alphabeta", 200, "Looks two moves ahead: blocks your threats, "
+         "but often falls for a fork.", max_depth=2, error_rate=0.5),
+    _bot("tictactoe", 4, "Ada", "alphabeta", 300, "Looks four moves ahead: sees most forks coming and "
+         "seldom slips.", max_depth=4, error_rate=0.1),
     _bot("tictactoe", 5, "Nova", "alphabeta", 500, "Searches the whole game tree: it never loses.",
          slug="tictactoe-perfect"),
     _adaptive("tictactoe", "Coach Tic", "alphabeta", 300),
