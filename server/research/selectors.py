@@ -52,8 +52,9 @@ class IsoTimestamp(Func):
         return self.as_sql(compiler, connection, template="(REPLACE(%(expressions)s, ' ', 'T') || '+00:00')")
 
     def as_postgresql(self, compiler, connection, **extra):
-        fmt = 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'
-        return self.as_sql(compiler, connection, template=f"TO_CHAR(%(expressions)s AT TIME ZONE 'UTC', '{fmt}')")
+        # The timestamp type's own text output (much cheaper than TO_CHAR), in UTC, made ISO.
+        template = "(REPLACE((%(expressions)s AT TIME ZONE 'UTC')::text, ' ', 'T') || '+00:00')"
+        return self.as_sql(compiler, connection, template=template)
 
 
 def _json_text(name: str) -> Cast:
