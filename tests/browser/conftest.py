@@ -69,7 +69,9 @@ def restartable_stack() -> Iterator[RestartableStack]:
         yield stack
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API keeps an event loop running in the main thread while
+# it is open, which would break asyncio.run() and the async tests of later modules.
+@pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
 
