@@ -54,9 +54,9 @@ PROFILES: list[dict[str, Any]] = [
          "what it sees, walks into deeper traps.", max_depth=3, error_rate=0.15),
     _bot("connect4", 3, "Vega", "alphabeta", 500, "Looks five plies ahead with a threat-counting evaluation, "
          "seldom slips.", slug="connect4-medium", max_depth=5, error_rate=0.05),
-    _bot("connect4", 4, "Orion", "alphabeta", 1000, "Alpha-beta as deep as one second allows, with a "
-         "transposition table and killer moves; solves the last twenty stones exactly.", slug="connect4-deep",
-         search_options={"exact_endgame": 22}),
+    _bot("connect4", 4, "Orion", "alphabeta", 700, "Looks six plies ahead with a threat-counting evaluation "
+         "and a transposition table; rarely slips. Takes at least half a second, like a person would.",
+         slug="connect4-deep", max_depth=6, error_rate=0.05, min_think_ms=500),
     _bot("connect4", 5, "Polaris", "alphabeta", 2000, "Opens in the centre, searches two seconds a move "
          "with alpha-beta, and from 14 stones on solves the game exactly when it can: then it plays perfectly.",
          search_options={"exact_endgame": 14, "opening_book": True}),
