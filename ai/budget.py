@@ -6,22 +6,43 @@ import gc
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Final
+
+# The longest step seen between two looks at the clock is kept back from the time left,
+# up to this share of the budget: see `Deadline.expired`.
+STEP_MARGIN_SHARE: Final = 0.25
 
 
 class Deadline:
-    """A point on the monotonic clock; `expired()` is cheap enough for hot loops."""
+    """A point on the monotonic clock; `expired()` is cheap enough for hot loops.
 
-    __slots__ = ("at",)
+    `expired()` also learns how long a step between two of its calls can take — a step
+    of the search, or the time the process sat descheduled on a busy machine — and says
+    the deadline has passed once less than the longest such step is left (at most
+    `STEP_MARGIN_SHARE` of the budget): the next step is likely to take as long.  On an
+    idle machine with short steps this changes nothing.
+    """
+
+    __slots__ = ("at", "last", "margin", "max_margin")
 
     def __init__(self, at: float) -> None:
         self.at = at
+        self.last = 0.0  # the previous look at the clock; 0: none yet
+        self.margin = 0.0
+        self.max_margin = max(0.0, (at - time.monotonic()) * STEP_MARGIN_SHARE)
 
     @classmethod
     def after_ms(cls, ms: float) -> Deadline:
         return cls(time.monotonic() + ms / 1000)
 
     def expired(self) -> bool:
-        return time.monotonic() >= self.at
+        now = time.monotonic()
+        if self.last:
+            step = now - self.last
+            if step > self.margin:
+                self.margin = min(step, self.max_margin)
+        self.last = now
+        return now + self.margin >= self.at
 
     def remaining_ms(self) -> float:
         return max(0.0, (self.at - time.monotonic()) * 1000)

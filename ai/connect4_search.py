@@ -26,8 +26,6 @@ second differ.  `ai.alphabeta.search` uses it by itself for Connect Four unless
 from __future__ import annotations
 
 import itertools
-import math
-import time
 from typing import Final, TypeAlias
 
 from ai.alphabeta import COMPLETE, DECISIVE, INF, NULL_WIDTH, WIN, AlphaBeta, Timeout
@@ -139,6 +137,10 @@ def supports(game: Game, state: State) -> bool:
     )
 
 
+def _never() -> bool:
+    return False
+
+
 class Connect4AlphaBeta(AlphaBeta):
     """`AlphaBeta` for Connect Four on raw bitboards (ordering and PVS always on)."""
 
@@ -230,8 +232,7 @@ class Connect4AlphaBeta(AlphaBeta):
         killers = self.killers_by_column
         history = self.history_by_column
         by_history = history.__getitem__
-        at = self.deadline.at if self.deadline is not None else math.inf
-        monotonic = time.monotonic
+        expired = self.deadline.expired if self.deadline is not None else _never
         evaluator = self.evaluate
         balanced = evaluator.style == "balanced" or getattr(self.game, "evaluate_terms", None) is None
         mine_weight, theirs_weight, limit = evaluator.mine_weight, evaluator.theirs_weight, evaluator.limit
@@ -272,7 +273,7 @@ class Connect4AlphaBeta(AlphaBeta):
                 packed += change[(segment & cur) + (segment & mask)]
             if depth <= 1:
                 nodes += 1
-                if not nodes & CLOCK_MASK and monotonic() >= at:
+                if not nodes & CLOCK_MASK and expired():
                     raise Timeout
                 cut = True
                 return -leaf(packed, seat ^ 1)
@@ -284,7 +285,7 @@ class Connect4AlphaBeta(AlphaBeta):
             """`AlphaBeta.negamax` for a live position at ``depth >= 1``."""
             nonlocal nodes, cut, probes, hits, stores
             nodes += 1
-            if not nodes & CLOCK_MASK and monotonic() >= at:
+            if not nodes & CLOCK_MASK and expired():
                 raise Timeout
             tt_move = NO_MOVE
             if slots is not None:
@@ -356,7 +357,7 @@ class Connect4AlphaBeta(AlphaBeta):
                     for segment, change in lines[move]:
                         child += change[(segment & cur) + (segment & mask)]
                     nodes += 1
-                    if not nodes & CLOCK_MASK and monotonic() >= at:
+                    if not nodes & CLOCK_MASK and expired():
                         raise Timeout
                     cut = True
                     if seat:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import weakref
 
+import pytest
+
 from ai import alphabeta
 from ai.budget import collector_paused
 from ai.connect4_search import Connect4AlphaBeta
@@ -50,3 +52,24 @@ def test_a_search_leaves_no_cycle_behind():
         assert gone() is None
     finally:
         gc.enable()
+
+
+def test_deadline_keeps_back_the_longest_step_seen_up_to_a_quarter_of_the_budget(monkeypatch):
+    from ai import budget
+
+    now = [100.0]
+    monkeypatch.setattr(budget.time, "monotonic", lambda: now[0])
+    deadline = budget.Deadline.after_ms(1000)
+    assert not deadline.expired()
+    now[0] += 0.1  # a step of 100 ms (a long node, or time spent descheduled)
+    assert not deadline.expired() and deadline.margin == pytest.approx(0.1)
+    while now[0] < 100.0 + 0.84:  # short steps up to 150 ms before the end: still time
+        now[0] += 0.01
+        assert not deadline.expired()
+    now[0] = 100.0 + 0.91  # 90 ms left: the next step may well take 100 ms
+    assert deadline.expired()
+    short = budget.Deadline.after_ms(100)
+    short.expired()
+    now[0] += 0.09  # a 90 ms step counts for at most 25 ms of a 100 ms budget
+    short.expired()
+    assert short.margin == pytest.approx(0.025)
