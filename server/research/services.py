@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.db import transaction
-
 from games import registry
 from server.bots.models import BotProfile
 from server.matches import services
@@ -37,12 +35,9 @@ def selfplay_seating(profiles: Sequence[BotProfile], num_players: int, number: i
 
 
 def selfplay_match_create(game_id: str, seated: Sequence[BotProfile], source: str = SELFPLAY_SOURCE) -> Match:
-    """A bot-vs-bot match through the normal path, tagged with `source` before any bot moves.
+    """A bot-vs-bot match through the normal path, tagged with `source` from its creation.
 
-    The bots are queued when this transaction commits, and then play through the
+    The bots are queued when the match is committed, and then play through the
     configured runner (Celery workers when Redis is configured).
     """
-    with transaction.atomic():
-        match = services.match_create(game_id, [services.SeatRequest("bot", p) for p in seated], None)
-        Match.objects.filter(pk=match.pk).update(source=source)
-    return match
+    return services.match_create(game_id, [services.SeatRequest("bot", p) for p in seated], None, source=source)
