@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+import time
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from datetime import UTC, datetime
 
 from django.conf import settings
@@ -28,7 +29,13 @@ def queue_bot_turn(match_id: int, ply: int, queued_at: float, deadline: float) -
         expires = datetime.fromtimestamp(deadline, tz=UTC)
         bot_move.apply_async(args=[match_id, ply, deadline, queued_at], expires=expires)
     elif runner == "embedded":
-        EmbeddedRunner.instance().queue(match_id, ply, queued_at, deadline)
+        cold = EmbeddedRunner._instance is None
+        started = time.time()
+        pool = EmbeddedRunner.instance()
+        if cold:  # starting the search processes is not the bot's thinking time
+            spent = time.time() - started
+            queued_at, deadline = queued_at + spent, deadline + spent
+        pool.queue(match_id, ply, queued_at, deadline)
     elif runner == "inline":
         bot_turn_run(match_id, ply, deadline, queued_at)
     else:
@@ -50,14 +57,15 @@ class EmbeddedRunner:
 
     @classmethod
     def instance(cls) -> EmbeddedRunner:
+        """The pool, its processes started and their imports done."""
         if cls._instance is None:
             cls._instance = cls(settings.BOT_POOL_SIZE)
+            wait(cls._instance.warm_up(), timeout=60)
         return cls._instance
 
-    def warm_up(self) -> None:
+    def warm_up(self) -> list[Future]:
         """Start the worker processes now, so the first bot turn does not pay for their imports."""
-        for _ in range(self.searches._max_workers):
-            self.searches.submit(warm)
+        return [self.searches.submit(warm) for _ in range(self.searches._max_workers)]
 
     def queue(self, match_id: int, ply: int, queued_at: float, deadline: float) -> None:
         turn = bot_turn_prepare(match_id, ply, deadline, queued_at)

@@ -51,4 +51,4 @@ async def application(scope, receive, send):
 if settings.BOT_RUNNER == "embedded":
     from server.bots.runners import EmbeddedRunner  # noqa: E402
 
-    EmbeddedRunner.instance().warm_up()
+    EmbeddedRunner.instance()  # starts and warms the search processes before the first request
