@@ -1,6 +1,6 @@
 """ai.solve on the published Connect Four solver test sets: exactness, time and nodes per position.
 
-The sets are in ``../shared/data/connect4/`` (beside the repository).  The reference is
+The sets are in ``tests/data/connect4/`` (a copy of the shared reference data).  The reference is
 Pascal Pons' C++ solver (github.com/PascalPons/connect4, the version without an opening
 book).  Given its binary with ``--reference``, it solves the same positions in the same
 run, and the time ratio is taken against that; without it, against the published
@@ -28,7 +28,7 @@ from pathlib import Path
 from ai.solve import _CONNECT4 as SOLVER
 from games import registry
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
 # Mean time and nodes per position of the reference C++ solver (issue 3; Pons' tables).
 PUBLISHED = {"Test_L3_R1": (6.19e-6, 50), "Test_L2_R1": (61e-6, 449)}
 
