@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from playwright.sync_api import expect
 
 from tests.support import LiveStack
 
@@ -28,6 +29,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# Assertions wait as long as actions do: a loaded CI machine can take seconds to echo a move.
+expect.set_options(timeout=15_000)
 RESTART_REDIS_URL = os.environ.get("REDIS_RESTART_TEST_URL", "redis://127.0.0.1:6379/10")
 RAW_VALUE = re.compile(r"\b(?:null|undefined|NaN)\b|\[object Object\]")
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
