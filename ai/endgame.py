@@ -21,28 +21,9 @@ SOLVER_SHARE = 0.6  # of the remaining time, at most, for the exact attempt
 OPENING = "4"  # the first player wins by starting in the centre (Allis 1988)
 
 
-class _OutOfTime(Exception):
-    pass
-
-
-class _BudgetedSolver(Connect4Solver):
-    """The solver, stopping when its deadline passes.
-
-    One per process, so its transposition table (bounded, positions as keys) carries what
-    an unfinished attempt learnt over to the next move of the game.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.deadline = Deadline(0.0)
-
-    def negamax(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
-        if not self.nodes & 1023 and self.deadline.expired():
-            raise _OutOfTime
-        return super().negamax(current, mask, moves, alpha, beta)
-
-
-_SOLVER = _BudgetedSolver()
+# One per process, so its transposition table (bounded, positions as keys) carries what
+# an unfinished attempt learnt over to the next move of the game.
+_SOLVER = Connect4Solver()
 
 
 def book_move(game: Game, state: State) -> SearchResult | None:
@@ -61,7 +42,7 @@ def exact_move(game: Game, state: State, deadline: Deadline, from_stones: int) -
     solver.deadline = Deadline.after_ms(deadline.remaining_ms() * SOLVER_SHARE)
     try:
         scores = solver.move_scores(state)
-    except _OutOfTime:
+    except TimeoutError:
         return None
     rank = {COLUMNS[c]: r for r, c in enumerate(CENTRE_FIRST)}
     best = max(scores, key=lambda m: (scores[m], -rank[m]))
