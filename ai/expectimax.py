@@ -22,7 +22,7 @@ from ai.alphabeta import Timeout
 from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
 from ai.opponents import OpponentModel, softmax_weights
-from ai.types import SearchConfig, SearchResult
+from ai.types import SearchConfig, SearchResult, adopt_iteration
 from ai.weakening import is_weakened, pick
 from games.base import CHANCE, Game, Move, State
 
@@ -157,15 +157,12 @@ def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, 
                 partial[move] = searcher.value(game.apply(state, move), depth - 1, alpha, INF, 1)
                 best = max(best, partial[move])
         except Timeout:
-            if result.depth and moves[0] in partial:
-                move = max(partial, key=partial.__getitem__)
-                if partial[move] > partial[moves[0]]:
-                    result.move, result.value, result.pv = move, partial[move], [move]
+            adopt_iteration(result, partial, None)
             break
         values = partial
         progress.report(depth, searcher.nodes)
         moves = sorted(moves, key=lambda m: -partial[m])  # stable: ties keep the game's order
-        result.move, result.value, result.depth, result.pv = moves[0], partial[moves[0]], depth, [moves[0]]
+        adopt_iteration(result, partial, depth)
         if not searcher.depth_cut:
             break  # searched to the end of the game everywhere
     result.nodes = searcher.nodes

@@ -24,7 +24,7 @@ from ai import progress
 from ai.alphabeta import Timeout
 from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
-from ai.types import SearchConfig, SearchResult
+from ai.types import SearchConfig, SearchResult, adopt_iteration
 from ai.weakening import is_weakened, pick
 from games.base import CHANCE, Game, Move, State
 
@@ -147,15 +147,12 @@ def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, 
         try:
             searcher.root(state, depth, moves, weakened, partial)
         except Timeout:
-            if result.depth and moves[0] in partial:
-                move = max(partial, key=partial.__getitem__)
-                if partial[move] > partial[moves[0]]:
-                    result.move, result.value, result.pv = move, partial[move], [move]
+            adopt_iteration(result, partial, None)
             break
         values = partial
         progress.report(depth, searcher.nodes)
         moves = sorted(moves, key=lambda m: -partial[m])
-        result.move, result.value, result.depth, result.pv = moves[0], partial[moves[0]], depth, [moves[0]]
+        adopt_iteration(result, partial, depth)
         if not searcher.depth_cut:
             break
     result.nodes = searcher.nodes

@@ -60,3 +60,20 @@ class SearchResult:
             "pv": list(self.pv),
             **self.stats,
         }
+
+
+def adopt_iteration(result: SearchResult, partial: dict[str, float], depth: int | None) -> None:
+    """Take what an iteration of iterative deepening found, over the root moves in `result`'s order.
+
+    `depth` None: the iteration ran out of time.  The previous best move was searched first,
+    so a move that beat it in the unfinished iteration is better still; otherwise the
+    previous result stands.  A finished iteration's best move becomes the result.
+    """
+    if depth is None:
+        if result.depth and result.move in partial:
+            move = max(partial, key=partial.__getitem__)
+            if partial[move] > partial[result.move]:
+                result.move, result.value, result.pv = move, partial[move], [move]
+        return
+    move = max(partial, key=partial.__getitem__)
+    result.move, result.value, result.depth, result.pv = move, partial[move], depth, [move]
