@@ -10,6 +10,10 @@ Pruning uses the bounds the game declares (every value lies in
 node, once the children seen so far and the bounds of the unseen ones put the node's
 value outside the window, the rest is skipped; with the optimal model the opponent's
 nodes are ordinary alpha-beta min nodes.
+
+``options["exact_root"] = True``: every root move gets its exact value (a full window,
+as a weakened bot needs), not only the best one -- for analysis, which measures how
+much the played move lost against the best.
 """
 
 from __future__ import annotations
@@ -147,13 +151,14 @@ def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, 
     result.stats["opponent_model"] = model.to_json()
     values: dict[Move, float] = {}
     weakened = is_weakened(config.error_rate, config.temperature)
+    exact_root = weakened or bool(config.options.get("exact_root"))
     for depth in range(1, (config.max_depth or 64) + 1):
         searcher.depth_cut = False
         partial: dict[Move, float] = {}
         try:
             best = -INF
             for move in moves:
-                alpha = -INF if weakened else best
+                alpha = -INF if exact_root else best
                 partial[move] = searcher.value(game.apply(state, move), depth - 1, alpha, INF, 1)
                 best = max(best, partial[move])
         except Timeout:

@@ -13,6 +13,11 @@ than what the parent already has, the child's other moves cannot matter.
 Paranoid (``options["paranoid"] = True``): every other seat is assumed to play against
 the searching seat, so the tree is a two-sided one on the searcher's component and
 ordinary alpha-beta applies (deeper search, pessimistic play).
+
+``options["exact_root"] = True``: every root move gets its exact value, not only the
+best one, and ``stats["root_vectors"]`` holds each root move's value vector (max^n
+only) -- for analysis, which compares the played move with the best and shows every
+seat's prospects.
 """
 
 from __future__ import annotations
@@ -114,7 +119,9 @@ class MaxN:
                 break
         return best
 
-    def root(self, state: State, depth: int, moves: list[Move], exact: bool, values: dict[Move, float]) -> None:
+    def root(
+        self, state: State, depth: int, moves: list[Move], exact: bool, values: dict[Move, float], vectors: dict
+    ) -> None:
         seat = self.root_seat
         best = -INF
         for move in moves:
@@ -122,7 +129,8 @@ class MaxN:
             if self.paranoid:
                 v = self.paranoid_value(child, depth - 1, -INF if exact else best, INF, 1)
             else:
-                v = self.maxn(child, depth - 1, 1, None if exact else seat, best)[seat]
+                vectors[move] = self.maxn(child, depth - 1, 1, None if exact else seat, best)
+                v = vectors[move][seat]
             values[move] = v
             best = max(best, v)
 
@@ -140,16 +148,19 @@ def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, 
     result = SearchResult(move=moves[0], algorithm="maxn")
     result.stats["paranoid"] = paranoid
     weakened = is_weakened(config.error_rate, config.temperature)
+    exact_root = weakened or bool(config.options.get("exact_root"))
     values: dict[Move, float] = {}
+    vectors: dict[Move, list[float]] = {}
     for depth in range(1, (config.max_depth or 64) + 1):
         searcher.depth_cut = False
         partial: dict[Move, float] = {}
+        partial_vectors: dict[Move, list[float]] = {}
         try:
-            searcher.root(state, depth, moves, weakened, partial)
+            searcher.root(state, depth, moves, exact_root, partial, partial_vectors)
         except Timeout:
             adopt_iteration(result, partial, None)
             break
-        values = partial
+        values, vectors = partial, partial_vectors
         progress.report(depth, searcher.nodes)
         moves = sorted(moves, key=lambda m: -partial[m])
         adopt_iteration(result, partial, depth)
@@ -157,6 +168,8 @@ def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, 
             break
     result.nodes = searcher.nodes
     result.stats["root_values"] = {m: round(v, 6) for m, v in values.items()}
+    if config.options.get("exact_root") and vectors:
+        result.stats["root_vectors"] = {m: [round(x, 6) for x in v] for m, v in vectors.items()}
     if weakened and values:
         result.move, result.stats["choice"] = pick(
             values,
