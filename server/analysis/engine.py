@@ -3,13 +3,19 @@
 Like `server.bots.engine`, kept free of Django so that the embedded mode can search
 positions in its process pool while Celery workers and tests run the same functions.
 
-Each position before a move is searched once with the strongest bot's settings. The
-value of the move that was played is read from the next position's search (negated
-when the other seat moves there), or from the result when the move ended the game, so
-a match of n moves costs n searches. The value a move lost is the best move's value
-minus the played move's, never below zero, and a move is classified by that loss in
-units of the game's ``max_utility`` (a won game is worth +max_utility, a lost one
--max_utility, so going from a win to a draw loses 1 and from a win to a loss 2):
+Each position where a seat chose a move is searched once with the strongest bot's
+settings; dice and other chance events are not judged.  The played move's value comes
+from the same search when the searcher values every root move (expectiminimax and
+max^n with ``exact_root``: backgammon, three-player Chinese checkers), otherwise from
+the next position's search (negated when the other seat moves there) or from the
+result when the move ended the game (alpha-beta, two seats, no dice), so a match of n
+decisions costs n searches.  A position with a single legal move is not searched: its
+value is its move's.  Values are the mover's (with max^n: the mover's component of the
+vector, one utility per seat).  The value a move lost is the best move's value minus
+the played move's, never below zero, and a move is classified by that loss in units
+of the game's ``max_utility`` (a won game is worth +max_utility, a lost one
+-max_utility, so going from a win to a draw loses 1 and from a win to a loss 2;
+backgammon's gammons and backgammons make its scale 3):
 
 ==========  =====================
 class       value lost (x max_utility)
@@ -51,20 +57,22 @@ def classify(loss: float, max_utility: float) -> str | None:
     return None
 
 
-def unsupported_reason(game: Game) -> str | None:
-    """Why `game` cannot be analysed (the played move's value needs two seats and no dice), or None."""
-    if game.num_players != 2:
-        return f"analysis is for two-player games; {game.name} has {game.num_players} players"
-    if game.has_chance:
-        return f"analysis does not handle dice yet: {game.name} has chance moves"
-    return None
+# Searchers that give every root move an exact value when asked (``options["exact_root"]``).
+ROOT_VALUED = ("expectimax", "maxn")
 
 
-def search_position(game_id: str, state: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
-    """The strongest search's best move and value (for the seat to move) in one position."""
+def search_position(
+    game_id: str, state: dict[str, Any], config: dict[str, Any], played: str | None = None
+) -> dict[str, Any]:
+    """The strongest search's best move and value (for the seat to move) in one position.
+
+    With a searcher that valued every root move, the best move is the best of those
+    values and ``played_value`` is `played`'s, both from the same iteration; with max^n
+    ``vector`` is the best move's value for every seat.
+    """
     game = registry.get(game_id)
     result = ai.choose_move(game, game.from_json(state), ai.SearchConfig(**config))
-    return {
+    found: dict[str, Any] = {
         "best_move": result.move,
         "value": round(result.value, 6),
         "depth": result.depth,
@@ -75,16 +83,27 @@ def search_position(game_id: str, state: dict[str, Any], config: dict[str, Any])
             result.stats.get("complete") or result.stats.get("exact") == "solved" or "plies_to_end" in result.stats
         ),
     }
+    if result.stats.get("forced"):
+        found["forced"] = True  # one legal move: nothing was searched, the value is unknown here
+    values = result.stats.get("root_values") if (config.get("options") or {}).get("exact_root") else None
+    if values and result.algorithm in ROOT_VALUED:
+        best = max(values, key=lambda m: (values[m], m == result.move))
+        found.update(best_move=best, value=values[best])
+        if played in values:
+            found["played_value"] = values[played]
+        if best in (result.stats.get("root_vectors") or {}):
+            found["vector"] = result.stats["root_vectors"][best]
+    return found
 
 
 def positions_to_search(game_id: str, moves: list[tuple[int, int, str]]) -> list[dict[str, Any]]:
-    """The position before each move by a seat (chance events are not judged)."""
+    """The position before each move by a seat, with that move (chance events are not judged)."""
     game = registry.get(game_id)
     state = game.initial_state()
     found = []
     for ply, seat, move in moves:
         if seat != CHANCE:
-            found.append({"ply": ply, "seat": seat, "state": game.to_json(state)})
+            found.append({"ply": ply, "seat": seat, "move": move, "state": game.to_json(state)})
         state = game.apply(state, move)
     return found
 
@@ -92,40 +111,86 @@ def positions_to_search(game_id: str, moves: list[tuple[int, int, str]]) -> list
 def ply_results(
     game_id: str, moves: list[tuple[int, int, str]], searched: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    """Per move: the mover's evaluation, the best move and its value, the played move's value, the loss, the class.
+    """Per move by a seat: the mover's evaluation, the best move, the played move's value, the loss, the class.
 
-    `searched[i]` is `search_position` of the position before the i-th move (two-player
-    games without chance: every move is a seat's).
+    `searched[i]` is `search_position` of the i-th position of `positions_to_search`.
+    Walked from the end, so that a forced move's position takes its value from the next
+    one before the move that led to it needs it.  Chance moves get no entry; the roll a
+    move was played with is in its ``roll``.
     """
     game = registry.get(game_id)
-    state = game.initial_state()
-    results = []
-    for i, (ply, seat, move) in enumerate(moves):
-        found = searched[i]
+    decisions = []  # (ply, seat, move, position after it, the chance move just before it)
+    state, roll = game.initial_state(), None
+    for ply, seat, move in moves:
         after = game.apply(state, move)
-        if move == found["best_move"]:
-            played = found["value"]
-        elif game.is_terminal(after):
-            played = game.returns(after)[seat]
+        if seat == CHANCE:
+            roll = move
         else:
-            following = searched[i + 1]["value"]
-            played = following if game.to_move(after) == seat else -following
-        loss = 0.0 if move == found["best_move"] else max(0.0, found["value"] - played)
+            decisions.append((ply, seat, move, after, roll))
+            roll = None
+        state = after
+    results: list[dict[str, Any]] = []
+    following: tuple[int, int, float | None] | None = None  # (ply, seat, value) of the next decision
+    for (ply, seat, move, after, roll), found in reversed(list(zip(decisions, searched, strict=True))):
+        played = _played_value(game, found, ply, seat, move, after, following)
+        forced = bool(found.get("forced"))
+        value = played if forced else found["value"]
+        loss = 0.0 if forced or move == found["best_move"] else None
+        if loss is None and played is not None:
+            loss = max(0.0, value - played)
         results.append(
             {
                 "ply": ply,
                 "seat": seat,
                 "move": move,
-                "value": found["value"],  # the position's evaluation for the mover, before the move
+                "roll": roll,
+                "value": _rounded(value),  # the position's evaluation for the mover, before the move
+                "seat_values": _seat_values(game.num_players, seat, value, found.get("vector")),
                 "best_move": found["best_move"],
-                "best_value": found["value"],
-                "played_value": round(played, 6),
-                "loss": round(loss, 6),
-                "class": classify(loss, game.max_utility),
+                "best_value": _rounded(value),
+                "played_value": _rounded(played),
+                "loss": _rounded(loss),
+                "class": classify(loss, game.max_utility) if loss is not None else None,
+                "forced": forced,
                 "depth": found["depth"],
                 "nodes": found["nodes"],
                 "exact": found["exact"],
             }
         )
-        state = after
-    return results
+        following = (ply, seat, value)
+    return results[::-1]
+
+
+def _played_value(
+    game: Game,
+    found: dict[str, Any],
+    ply: int,
+    seat: int,
+    move: str,
+    after: Any,
+    following: tuple[int, int, float | None] | None,
+) -> float | None:
+    """The played move's value for its mover, or None when no search tells it."""
+    if move == found["best_move"] and not found.get("forced"):
+        return found["value"]
+    if "played_value" in found:
+        return found["played_value"]
+    if game.is_terminal(after):
+        return game.returns(after)[seat]
+    # Two seats and the next move right after (no dice between): that position's value, from our side.
+    if following is not None and game.num_players == 2 and following[0] == ply + 1 and following[2] is not None:
+        return following[2] if following[1] == seat else -following[2]
+    return None
+
+
+def _seat_values(n: int, seat: int, value: float | None, vector: list[float] | None) -> list[float | None]:
+    """The position's value for every seat: max^n's vector, or the mover's value (negated for the other of two)."""
+    if vector is not None:
+        return [round(v, 6) for v in vector]
+    if value is not None and n == 2:
+        return [_rounded(value if s == seat else -value) for s in range(n)]
+    return [_rounded(value) if s == seat else None for s in range(n)]
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)

@@ -10,11 +10,6 @@ class NotFinished(MatchError):
     http_status = 409
 
 
-class AnalysisUnavailable(MatchError):
-    code = "analysis_unavailable"
-    http_status = 409
-
-
 class HintsOff(MatchError):
     """This match does not allow hints (rated, not against a bot, or not chosen at creation)."""
 

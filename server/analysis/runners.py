@@ -39,8 +39,10 @@ def _run_embedded(analysis_id: int) -> None:
 
     pool = EmbeddedRunner.instance().searches
 
-    def search_in_pool(game_id: str, state: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
-        return pool.submit(search_position, game_id, state, config).result()
+    def search_in_pool(
+        game_id: str, state: dict[str, Any], config: dict[str, Any], played: str | None
+    ) -> dict[str, Any]:
+        return pool.submit(search_position, game_id, state, config, played).result()
 
     try:
         analysis_run(analysis_id, search_in_pool)

@@ -17,9 +17,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from ai.search import algorithm_for
 from games import registry
 from server.analysis import engine
-from server.analysis.errors import AnalysisUnavailable, HintsOff, NotFinished
+from server.analysis.errors import HintsOff, NotFinished
 from server.analysis.models import Analysis
 from server.bots.models import BotProfile
 from server.matches import broadcast
@@ -30,7 +31,7 @@ from server.players.models import Player
 
 log = logging.getLogger("plyground.analysis")
 
-Search = Callable[[str, dict[str, Any], dict[str, Any]], dict[str, Any]]
+Search = Callable[[str, dict[str, Any], dict[str, Any], str | None], dict[str, Any]]
 
 
 def strongest_profile(game_id: str) -> BotProfile | None:
@@ -52,6 +53,23 @@ def search_settings(game_id: str, budget_ms: int | None = None) -> dict[str, Any
     return {"profile": profile.slug if profile else None, "config": fields}
 
 
+def analysis_settings(game_id: str, budget_ms: int | None = None) -> dict[str, Any]:
+    """The strongest profile's search, made to value every root move (the loss compares the played move with the best).
+
+    MCTS knows a rarely visited move from a handful of playouts, so where the strongest
+    profile runs MCTS the game's full-width searcher (max^n, expectiminimax or
+    alpha-beta) searches instead, with the same budget.  ``exact_root`` makes
+    expectiminimax and max^n search every root move with a full window; alpha-beta
+    ignores it (its played move is valued from the next position).
+    """
+    chosen = search_settings(game_id, budget_ms)
+    config = chosen["config"]
+    if config["algorithm"] in ("mcts", "random"):
+        config.update(algorithm=algorithm_for(registry.get(game_id), "alphabeta"), max_iterations=None, options={})
+    config["options"] = {**config["options"], "exact_root": True}
+    return chosen
+
+
 def match_moves(match: Match) -> list[tuple[int, int, str]]:
     return list(match.moves.order_by("ply").values_list("ply", "seat", "move"))
 
@@ -67,15 +85,12 @@ def analysis_request(match_id: int, player: Player | None) -> tuple[Analysis, bo
         return existing, False
     if match.status != Match.Status.FINISHED:
         raise NotFinished("a match is analysed once it is finished")
-    reason = engine.unsupported_reason(registry.get(match.game))
-    if reason:
-        raise AnalysisUnavailable(reason)
     total = len(engine.positions_to_search(match.game, match_moves(match)))
     analysis = existing or Analysis(match=match)
     analysis.status = Analysis.Status.QUEUED
     analysis.progress, analysis.total = 0, total
     analysis.positions, analysis.plies, analysis.error = [], [], ""
-    analysis.engine = search_settings(match.game, settings.ANALYSIS_TIME_BUDGET_MS)
+    analysis.engine = analysis_settings(match.game, settings.ANALYSIS_TIME_BUDGET_MS)
     analysis.requested_by = player
     analysis.save()
     analysis_id = analysis.pk
@@ -97,7 +112,7 @@ def analysis_step(analysis_id: int, index: int, search: Search = engine.search_p
         return None
     match = analysis.match
     position = engine.positions_to_search(match.game, match_moves(match))[index]
-    found = search(match.game, position["state"], analysis.engine["config"])
+    found = search(match.game, position["state"], analysis.engine["config"], position["move"])
     with transaction.atomic():
         analysis = Analysis.objects.select_for_update().select_related("match").get(pk=analysis_id)
         if analysis.progress != index or analysis.status in (Analysis.Status.DONE, Analysis.Status.FAILED):

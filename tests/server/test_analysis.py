@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+import ai
+from games import CHANCE, registry
 from server.analysis import engine
 from server.analysis.models import Analysis
 from server.analysis.services import analysis_request, analysis_step
@@ -120,15 +123,122 @@ def test_the_api_starts_reports_and_refuses_clearly(token_client, bob):
     assert [p["class"] for p in body["plies"]].count("blunder") >= 1
 
 
+def play_first_legal_moves(match, decisions):
+    """Each seat to move plays its last legal move in the game's order, `decisions` times (dice roll themselves)."""
+    game = registry.get(match.game)
+    for _ in range(decisions):
+        match.refresh_from_db()
+        state = game.from_json(match.state)
+        services.submit_move(match.pk, match.to_move, game.legal_moves(state)[-1], match.ply)
+    match.refresh_from_db()
+    return match
+
+
+def stored_moves(match):
+    return list(match.moves.order_by("ply").values_list("ply", "seat", "move"))
+
+
+def assert_judged_consistently(plies, max_utility):
+    for p in plies:
+        assert p["loss"] is None or p["loss"] >= 0
+        if p["forced"]:
+            assert p["loss"] == 0 and p["class"] is None and p["best_move"] == p["move"]
+        if p["loss"] is not None:
+            assert p["class"] == engine.classify(p["loss"], max_utility)
+            assert p["loss"] == pytest.approx(p["best_value"] - p["played_value"], abs=1e-6)
+        for value in (p["value"], p["played_value"], *p["seat_values"]):
+            assert value is None or -max_utility <= value <= max_utility
+
+
 @committing
-def test_games_with_dice_or_three_players_are_refused(alice):
+def test_a_backgammon_match_is_analysed_decision_by_decision(alice, bob, settings, monkeypatch):
+    settings.ANALYSIS_TIME_BUDGET_MS = 80  # small searches: the checks below hold at any depth
+    monkeypatch.setattr(services, "_dice", random.Random(11))
+    match = play_first_legal_moves(human_match("backgammon", alice, bob), 6)
+    services.match_resign(match.pk, match.to_move if match.to_move in (0, 1) else 0)
+    moves = stored_moves(match)
+    decisions = [(ply, seat, move) for ply, seat, move in moves if seat != CHANCE]
+    assert len(decisions) == 6 and len(moves) > 6  # dice are moves of their own
+
+    analysis, _ = analysis_request(match.pk, alice)
+    analysis.refresh_from_db()
+    assert analysis.status == "done" and analysis.total == len(decisions)
+    assert analysis.engine["profile"] == "backgammon-master" and analysis.engine["config"]["algorithm"] == "expectimax"
+    plies = analysis.plies
+    assert [(p["ply"], p["seat"], p["move"]) for p in plies] == decisions  # no verdict for a roll
+    rolls = {ply + 1: move for ply, seat, move in moves if seat == CHANCE}
+    assert [p["roll"] for p in plies] == [rolls.get(p["ply"]) for p in plies]
+    assert plies[0]["roll"].startswith("open ")
+    assert_judged_consistently(plies, max_utility=3)
+    searched = [p for p in plies if not p["forced"]]
+    assert searched and all(p["loss"] is not None and p["value"] is not None for p in searched)
+    assert all(p["seat_values"] == [p["value"], -p["value"]][:: 1 if p["seat"] == 0 else -1] for p in searched)
+
+
+@committing
+def test_a_three_player_chinese_checkers_match_is_analysed_with_every_seats_value(alice, settings):
     from server.bots.models import BotProfile
 
-    bot = BotProfile.objects.get(slug="backgammon-random")
-    match = services.match_create(
-        "backgammon", [services.SeatRequest("human"), services.SeatRequest("bot", bot)], alice
-    )
+    settings.ANALYSIS_TIME_BUDGET_MS = 80
+    bot = BotProfile.objects.get(slug="chinese-checkers-random")
+    seats = [services.SeatRequest("human"), services.SeatRequest("bot", bot), services.SeatRequest("bot", bot)]
+    match = services.match_create("chinese-checkers", seats, alice)
+    game = registry.get("chinese-checkers")
+    for _ in range(2):  # the random bots reply inline
+        match.refresh_from_db()
+        services.submit_move(match.pk, 0, game.legal_moves(game.from_json(match.state))[0], match.ply)
     services.match_resign(match.pk, 0)
-    with pytest.raises(Exception) as refused:
-        analysis_request(match.pk, alice)
-    assert getattr(refused.value, "code", None) == "analysis_unavailable"
+    match.refresh_from_db()
+    assert match.ply >= 5
+
+    analysis, _ = analysis_request(match.pk, alice)
+    analysis.refresh_from_db()
+    assert analysis.status == "done" and analysis.total == match.ply
+    # The strongest profile runs MCTS; analysis values every root move with max^n instead.
+    assert analysis.engine["config"]["algorithm"] == "maxn" and analysis.engine["config"]["options"]["exact_root"]
+    plies = analysis.plies
+    assert [p["seat"] for p in plies] == [ply % 3 for ply in range(match.ply)]
+    assert_judged_consistently(plies, max_utility=1)
+    for p in plies:
+        assert len(p["seat_values"]) == 3 and None not in p["seat_values"]
+        assert p["value"] == p["seat_values"][p["seat"]]  # the loss is in the mover's own component
+
+
+@pytest.mark.parametrize("game_id", ["backgammon", "chinese-checkers"])
+def test_exact_root_values_every_root_move_as_a_full_window_does(game_id):
+    """Without it the searchers bound the moves that cannot beat the best; analysis needs their values."""
+    game = registry.get(game_id)
+    state = game.initial_state()
+    while game.to_move(state) == CHANCE:
+        state = game.apply(state, game.chance_outcomes(state)[0][0])
+    algorithm = "expectimax" if game.has_chance else "maxn"
+    found = engine.search_position(
+        game_id, game.to_json(state), {"algorithm": algorithm, "max_depth": 2, "options": {"exact_root": True}}
+    )
+    exact = ai.choose_move(game, state, ai.SearchConfig(algorithm=algorithm, max_depth=2, options={"exact_root": True}))
+    # A weakened bot searches every root move with a full window too.
+    full = ai.choose_move(game, state, ai.SearchConfig(algorithm=algorithm, max_depth=2, error_rate=0.01, seed=1))
+    assert exact.stats["root_values"] == full.stats["root_values"]
+    values = exact.stats["root_values"]
+    assert found["value"] == max(values.values()) and values[found["best_move"]] == found["value"]
+    if algorithm == "maxn":
+        seat = game.to_move(state)
+        assert all(exact.stats["root_vectors"][m][seat] == v for m, v in values.items())
+        assert found["vector"] == exact.stats["root_vectors"][found["best_move"]]
+
+
+def test_backgammon_losses_are_measured_on_its_scale_of_three():
+    """A roll is skipped; a forced move takes no blame; 0.4 of 3 lost is an inaccuracy, 1.6 a blunder."""
+    moves = [(0, CHANCE, "open 3-1"), (1, 0, "8/5 6/5"), (2, CHANCE, "roll 6-5"), (3, 1, "24/13")]
+    searched = [
+        {"best_move": "24/21 6/5", "value": 0.2, "played_value": -0.2, "depth": 2, "nodes": 9, "exact": False},
+        {"best_move": "13/2", "value": 0.5, "played_value": -1.1, "depth": 2, "nodes": 9, "exact": False},
+    ]
+    plies = engine.ply_results("backgammon", moves, searched)
+    assert [(p["ply"], p["roll"], p["loss"], p["class"]) for p in plies] == [
+        (1, "open 3-1", pytest.approx(0.4), "inaccuracy"),
+        (3, "roll 6-5", pytest.approx(1.6), "blunder"),
+    ]
+    forced = [{"best_move": "24/13", "value": 0.0, "forced": True, "depth": 0, "nodes": 0, "exact": False}]
+    only = engine.ply_results("backgammon", moves, [searched[0], *forced])[1]
+    assert only["loss"] == 0 and only["class"] is None and only["value"] is None
