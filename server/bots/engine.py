@@ -65,5 +65,57 @@ def compute_move(turn: BotTurn, on_progress: Callable[[dict[str, Any]], None] | 
     return stats
 
 
+THINKING_REPORT_EVERY_S = 0.25
+
+
+class ThinkingReporter:
+    """While a bot searches: `bot_thinking` frames with its depth and nodes, at most every 250 ms.
+
+    Figures only, never the move.  `send(frame)` broadcasts a frame where the search
+    runs in the process that broadcasts (a Celery worker, inline) and queues it for the
+    server process from the embedded runner's pool (`report_thinking_to`).
+    """
+
+    def __init__(self, turn: BotTurn, send: Callable[[dict[str, Any]], None]) -> None:
+        self.send = send
+        self.frame = {"type": "bot_thinking", "seat": turn.seat, "ply": turn.ply}
+        self.frame["budget_ms"] = turn.config.get("time_budget_ms")
+        self.last = time.monotonic()
+
+    def __call__(self, figures: dict[str, Any]) -> None:
+        now = time.monotonic()
+        if now - self.last < THINKING_REPORT_EVERY_S:
+            return
+        self.last = now
+        stats = {"depth": figures["depth"], "nodes": figures["nodes"]}
+        if "iterations" in figures:
+            stats["iterations"] = figures["iterations"]
+        self.send({**self.frame, "stats": stats})
+
+
+# In an embedded runner's pool process: where its searches' thinking frames go.
+_thinking_queue: Any = None
+
+
+def report_thinking_to(queue: Any) -> None:
+    """The pool's initializer: this process's searches put ``(turn_key(turn), frame)`` on `queue`."""
+    global _thinking_queue
+    _thinking_queue = queue
+
+
+def turn_key(turn: BotTurn) -> tuple[int, int, float]:
+    """One bot turn: after a takeback the same ply comes back as another turn, queued later."""
+    return (turn.match_id, turn.ply, turn.queued_at)
+
+
+def compute_move_in_pool(turn: BotTurn) -> dict[str, Any]:
+    """`compute_move` in a pool process, its thinking frames sent to the server process to broadcast."""
+    queue = _thinking_queue
+    if queue is None:
+        return compute_move(turn)
+    key = turn_key(turn)
+    return compute_move(turn, on_progress=ThinkingReporter(turn, lambda frame: queue.put((key, frame))))
+
+
 def warm() -> None:
     """Nothing: importing this module in a pool process loads the games and the searchers."""

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from datetime import UTC, datetime
 
 from django.conf import settings
 
-from server.bots.engine import compute_move, warm
-from server.bots.services import bot_turn_finish, bot_turn_prepare, bot_turn_run
+from server.bots.engine import compute_move_in_pool, report_thinking_to, turn_key, warm
+from server.bots.services import bot_turn_finish, bot_turn_prepare, bot_turn_run, thinking_sender
 
 log = logging.getLogger("plyground.bots")
 
@@ -46,14 +47,21 @@ class EmbeddedRunner:
     """Searches in worker processes (never on the event loop), moves submitted in this process.
 
     The in-memory channel layer lives in the server process, so only the search is
-    sent to the pool; the move goes through `submit_move` here.
+    sent to the pool; the move goes through `submit_move` here, and the search's
+    thinking frames come back on a queue that a thread of this process broadcasts.
     """
 
     _instance: EmbeddedRunner | None = None
 
     def __init__(self, size: int) -> None:
-        self.searches = ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"))
+        context = multiprocessing.get_context("spawn")
+        self.thinking = context.SimpleQueue()
+        self.searches = ProcessPoolExecutor(
+            size, mp_context=context, initializer=report_thinking_to, initargs=(self.thinking,)
+        )
         self.submits = ThreadPoolExecutor(2, thread_name_prefix="bot-submit")
+        self.searched: dict[int, tuple] = {}  # match id -> the key of its last finished search
+        threading.Thread(target=self._relay_thinking, name="bot-thinking", daemon=True).start()
 
     @classmethod
     def instance(cls) -> EmbeddedRunner:
@@ -71,15 +79,24 @@ class EmbeddedRunner:
         turn = bot_turn_prepare(match_id, ply, deadline, queued_at)
         if turn is None:
             return
-        search = self.searches.submit(compute_move, turn)
+        search = self.searches.submit(compute_move_in_pool, turn)
 
         def done(future: Future) -> None:
+            # Its frames still in the queue are dropped: a thinking bar must not come back after the move.
+            self.searched[match_id] = turn_key(turn)
             if future.exception() is not None:
                 log.error("bot search failed for match %s: %r", match_id, future.exception())
                 return
             self.submits.submit(_finish_and_close, turn, future.result())
 
         search.add_done_callback(done)
+
+    def _relay_thinking(self) -> None:
+        """Broadcast the pool's thinking frames, as a Celery worker does from its own process."""
+        while True:
+            key, frame = self.thinking.get()
+            if self.searched.get(key[0]) != key:
+                thinking_sender(key[0])(frame)
 
 
 def _finish_and_close(turn, stats) -> None:

@@ -10,6 +10,7 @@ import dataclasses
 import logging
 import random
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -19,7 +20,7 @@ from django.utils import timezone
 import ai
 from games import CHANCE, registry
 from server.bots import adaptive
-from server.bots.engine import BotTurn, compute_move
+from server.bots.engine import BotTurn, ThinkingReporter, compute_move
 from server.bots.models import AdaptiveStrength
 from server.matches import broadcast
 from server.matches.errors import MatchError
@@ -134,34 +135,13 @@ def bot_turn_run(match_id: int, ply: int, deadline: float, queued_at: float) -> 
     turn = bot_turn_prepare(match_id, ply, deadline, queued_at)
     if turn is None:
         return False
-    return bot_turn_finish(turn, compute_move(turn, on_progress=ThinkingReporter(turn)))
+    return bot_turn_finish(turn, compute_move(turn, on_progress=ThinkingReporter(turn, thinking_sender(turn.match_id))))
 
 
-THINKING_REPORT_EVERY_S = 0.25
-
-
-class ThinkingReporter:
-    """While a bot searches: `bot_thinking` frames with its depth and nodes, at most every 250 ms.
-
-    Only where the search runs in the process that broadcasts (a Celery worker, inline);
-    the embedded runner's searches run in a process pool and send no progress.
-    """
-
-    def __init__(self, turn: BotTurn) -> None:
-        self.group = broadcast.match_group(turn.match_id)
-        self.frame = {"type": "bot_thinking", "seat": turn.seat, "ply": turn.ply}
-        self.frame["budget_ms"] = turn.config.get("time_budget_ms")
-        self.last = time.monotonic()
-
-    def __call__(self, figures: dict[str, Any]) -> None:
-        now = time.monotonic()
-        if now - self.last < THINKING_REPORT_EVERY_S:
-            return
-        self.last = now
-        stats = {"depth": figures["depth"], "nodes": figures["nodes"]}
-        if "iterations" in figures:
-            stats["iterations"] = figures["iterations"]
-        broadcast.send_to_group(self.group, {**self.frame, "stats": stats})
+def thinking_sender(match_id: int) -> Callable[[dict[str, Any]], None]:
+    """Where a bot's thinking frames go from this process: the match's sockets."""
+    group = broadcast.match_group(match_id)
+    return lambda frame: broadcast.send_to_group(group, frame)
 
 
 def bot_turn_announce(match_id: int, seat: Seat, ply: int) -> None:
