@@ -11,7 +11,7 @@ import random
 import time
 from collections.abc import Callable
 
-from ai import alphabeta, endgame, progress
+from ai import alphabeta, endgame, progress, traps
 from ai.budget import Deadline
 from ai.types import SearchConfig, SearchResult
 from ai.weakening import is_weakened, pick
@@ -51,7 +51,10 @@ def _alphabeta(game: Game, state: State, config: SearchConfig, deadline: Deadlin
             exact = endgame.exact_move(game, state, deadline, from_stones)
         if exact:
             return exact
-    result = alphabeta.search(game, state, config, deadline, rng, exact_root=weakened)
+    trap_model = config.options.get("trap_model") if traps.applies(game) else None
+    result = alphabeta.search(game, state, config, deadline, rng, exact_root=weakened or bool(trap_model))
+    if trap_model and not weakened:
+        traps.prefer_traps(game, state, result, trap_model, deadline)
     if weakened:
         values = result.stats.get("root_values", {})
         immediate_win = result.stats.get("plies_to_end") == 1
