@@ -9,6 +9,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 
 import ai
+from ai import opponents, traps
 from games import registry
 
 OPPONENT_MODEL_PATTERN = r"^(optimal|uniform|adaptive|epsilon:(0(\.\d+)?|1(\.0+)?)|softmax:\d+(\.\d+)?)$"
@@ -169,9 +170,24 @@ def profile_problems(profile: BotProfile) -> dict[str, str]:
         errors["min_think_ms"] = "the minimum think time cannot exceed the time budget"
     if not isinstance(profile.search_options, dict):
         errors["search_options"] = "a JSON object, such as {}"
+    elif problem := trap_model_problem(game, algorithm, profile.search_options.get("trap_model")):
+        errors["search_options"] = problem
     if not errors:
         try:
             profile.search_config()
         except (TypeError, ValueError) as exc:
             errors["algorithm"] = str(exc)
     return errors
+
+
+def trap_model_problem(game: Any, algorithm: str, spec: Any) -> str:
+    """Why a `trap_model` search option cannot work here, or "" (see `ai.traps`)."""
+    if spec is None:
+        return ""
+    if algorithm != "alphabeta" or not traps.applies(game):
+        return "trap_model is for alpha-beta in two-player games without dice"
+    try:
+        opponents.parse(spec)
+    except (TypeError, ValueError) as exc:
+        return f"trap_model: {exc}"
+    return ""

@@ -72,6 +72,11 @@ def how_it_plays(profile: BotProfile) -> list[str]:
             )
         if profile.temperature:
             lines.append("It varies its choice among moves of similar value.")
+        if (profile.search_options or {}).get("trap_model"):
+            lines.append(
+                "Among moves its search proves equally good, it plays the one where you are most likely "
+                "to go wrong: it plays for a win even in a drawn position, never at the risk of losing."
+            )
     if profile.adaptive:
         lines.append("It adapts to you: stronger after you win, gentler after you lose, aiming at an even score.")
     if profile.rating is None:

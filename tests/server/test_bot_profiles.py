@@ -52,6 +52,8 @@ def profile(**overrides) -> BotProfile:
         ({"game": "chess960"}, "game", "unknown game"),
         ({"game": "chinese-checkers"}, "algorithm", "max^n"),
         ({"game": "backgammon"}, "algorithm", "dice"),
+        ({"search_options": {"trap_model": "sometimes"}}, "search_options", "unknown opponent model"),
+        ({"algorithm": "mcts", "search_options": {"trap_model": "uniform"}}, "search_options", "alpha-beta"),
     ],
 )
 def test_the_admin_refuses_bad_settings_with_a_clear_message(overrides, field, words):
@@ -64,6 +66,7 @@ def test_good_settings_pass():
     profile(algorithm="expectimax", opponent_model="epsilon:0.7").full_clean()
     profile(algorithm="mcts", max_iterations=2000).full_clean()
     profile(game="chinese-checkers", algorithm="maxn", search_options={"paranoid": True}).full_clean()
+    profile(search_options={"trap_model": "softmax:0.1"}).full_clean()
 
 
 def test_the_admin_form_shows_the_error_and_the_measured_record(alice):
