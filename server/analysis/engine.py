@@ -10,12 +10,13 @@ max^n with ``exact_root``: backgammon, three-player Chinese checkers), otherwise
 the next position's search (negated when the other seat moves there) or from the
 result when the move ended the game (alpha-beta, two seats, no dice), so a match of n
 decisions costs n searches.  A position with a single legal move is not searched: its
-value is its move's.  Values are the mover's (with max^n: the mover's component of the
-vector, one utility per seat).  The value a move lost is the best move's value minus
-the played move's, never below zero, and a move is classified by that loss in units
-of the game's ``max_utility`` (a won game is worth +max_utility, a lost one
--max_utility, so going from a win to a draw loses 1 and from a win to a loss 2;
-backgammon's gammons and backgammons make its scale 3):
+value is its move's (from the next position or the result; unknown across dice).
+Values are the mover's (with max^n: the mover's component of the vector, one utility
+per seat).  The value a move lost is the best move's value minus the played move's,
+never below zero, and a move is classified by that loss in units of the game's
+``max_utility`` (a won game is worth +max_utility, a lost one -max_utility, so going
+from a win to a draw loses 1 and from a win to a loss 2; backgammon's gammons and
+backgammons make its scale 3):
 
 ==========  =====================
 class       value lost (x max_utility)

@@ -242,3 +242,15 @@ def test_backgammon_losses_are_measured_on_its_scale_of_three():
     forced = [{"best_move": "24/13", "value": 0.0, "forced": True, "depth": 0, "nodes": 0, "exact": False}]
     only = engine.ply_results("backgammon", moves, [searched[0], *forced])[1]
     assert only["loss"] == 0 and only["class"] is None and only["value"] is None
+
+
+def test_a_forced_move_takes_its_value_from_what_follows():
+    """Two seats, no dice: the move before a forced one is judged by the forced move's outcome."""
+    moves = [(ply, ply % 2, move) for ply, move in enumerate(["3", "2", "5", "1", "8", "9", "6", "7", "4"])]
+    searched = [{"best_move": m, "value": 0.0, "depth": 9, "nodes": 1, "exact": True} for _, _, m in moves]
+    searched[7] = {"best_move": "4", "value": 0.0, "depth": 9, "nodes": 1, "exact": True}  # O had to take 4
+    searched[8] = {"best_move": "4", "value": 0.0, "forced": True, "depth": 0, "nodes": 0, "exact": False}
+    plies = engine.ply_results("tictactoe", moves, searched)
+    last, before = plies[8], plies[7]
+    assert last["forced"] and last["value"] == 1.0 and last["class"] is None  # X's only move wins
+    assert before["played_value"] == -1.0 and before["loss"] == 1.0 and before["class"] == "blunder"

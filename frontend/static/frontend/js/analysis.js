@@ -138,7 +138,7 @@ function renderResults() {
     : "One line per player, each with its own colour, dashes and shape: higher is better for that player " +
       `(+${max} a win, -${max} last place). Marked points are the positions before a mistake.`;
   const t = analysis.thresholds || {};
-  const scale = max === 1 ? "of a win's value" : `of the biggest win (worth ${max}: ${t.inaccuracy * max} and more)`;
+  const scale = max === 1 ? "of a win's value" : `of the biggest win (worth ${max}: ${+(t.inaccuracy * max).toFixed(2)} and more)`;
   el.legend.textContent = `A move is an inaccuracy (?!) when it loses at least ${t.inaccuracy} ${scale}, ` +
     `a mistake (?) from ${t.mistake}, a blunder (??) from ${t.blunder}: a lost win or a lost draw is a blunder.` +
     (plies.some((p) => p.roll) ? " Rolls of the dice are not judged; a move that was the only one possible is never a mistake." : "");
@@ -163,8 +163,8 @@ function moveItem(p) {
   },
   h("span", { class: "move-number" }, `${p.ply + 1}.`),
   seatMark(match.game, p.seat),
-  p.roll ? h("span", { class: "move-roll muted", "data-testid": "move-roll" }, `${p.roll}:`) : null,
   h("span", { class: "visually-hidden" }, `${markName(match.game, p.seat)} played `),
+  p.roll ? h("span", { class: "move-roll muted", "data-testid": "move-roll" }, `${p.roll}:`) : null,
   h("span", { class: "move-text" }, p.move),
   cls ? h("span", { class: `judgement judgement-${p.class}`, title: cls.words, "data-testid": "judgement" }, cls.mark, h("span", { class: "visually-hidden" }, ` (${cls.words})`)) : null,
   differs ? h("span", { class: "best-move", "data-testid": "best-move" }, `best was ${p.best_move}`) : null,
