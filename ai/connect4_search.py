@@ -222,7 +222,7 @@ class Connect4AlphaBeta(AlphaBeta):
         """Closures ``negamax``, ``child_value`` and ``flush`` over this searcher's tables.
 
         Counters live in the closure (cheaper than attributes); ``flush`` writes them back
-        onto the searcher (call it also after a timeout).  The searcher does not keep them,
+        onto the searcher and retires the kernel (call it once, also after a timeout).  The searcher does not keep them,
         so no reference cycle keeps it (and its table) alive after a search.
         """
         tt = self.tt
@@ -411,13 +411,17 @@ class Connect4AlphaBeta(AlphaBeta):
             return best
 
         def flush() -> None:
-            nonlocal probes, hits, stores
+            nonlocal probes, hits, stores, negamax, child_value
             searcher.nodes, searcher.depth_cut = nodes, cut
             if tt is not None:
                 tt.probes += probes
                 tt.hits += hits
                 tt.stores += stores
             probes = hits = stores = 0
+            # The two call each other through their closure cells: a reference cycle that
+            # would keep the table alive until a full collection, which searches hold off
+            # (`collector_paused`).  The kernel is done with once flushed: break the cycle.
+            negamax = child_value = None  # type: ignore[assignment]
 
         searcher = self  # referred to by `flush` only, which the caller drops after use
         return negamax, child_value, flush

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import gc
+import tracemalloc
 import weakref
 
 import pytest
 
+import ai
 from ai import alphabeta
 from ai.budget import collector_paused
 from ai.connect4_search import Connect4AlphaBeta
@@ -52,6 +54,34 @@ def test_a_search_leaves_no_cycle_behind():
         assert gone() is None
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize(
+    ("game_id", "algorithm", "moves"),
+    [("connect4", "alphabeta", "4453"), ("othello", "alphabeta", ""), ("chinese-checkers", "maxn", "")],
+)
+def test_searches_one_after_another_do_not_pile_up_memory(game_id, algorithm, moves):
+    """What a search leaves in a cycle stays until a full collection, which searches hold off:
+    a worker playing for days would keep a transposition table (2 MiB) per move."""
+    game = registry.get(game_id)
+    state = game.initial_state()
+    for move in moves:
+        state = game.apply(state, move)
+
+    def searches() -> None:
+        for seed in range(3):
+            ai.choose_move(game, state, ai.SearchConfig(algorithm=algorithm, max_depth=3, seed=seed))
+
+    searches()  # the games' own bounded caches fill here
+    tracemalloc.start()
+    try:
+        searches()  # the last table is kept until the next search frees it (`alphabeta._DISCARDED`)
+        before = tracemalloc.get_traced_memory()[0]
+        searches()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 256 * 1024
 
 
 def test_deadline_keeps_back_the_longest_step_seen_up_to_a_quarter_of_the_budget(monkeypatch):
