@@ -7,6 +7,8 @@ For each database it makes a fresh one (a temporary SQLite file; the PostgreSQL 
 named in ``--pg-url``, created and dropped again), migrates it, writes ``--games`` finished
 matches of about ``--plies`` moves each with ``bulk_create`` (a third human-vs-human, a third
 human-vs-bot, a third bot-vs-bot; bot moves carry search figures as the engine stores them),
+runs ``ANALYZE`` (a database in service has planner statistics; a bulk load has none;
+``--no-analyze`` measures without them),
 starts daphne on it as production runs it (``settings.prod``, DEBUG off), and downloads
 ``/api/exports/games.jsonl`` and ``/api/exports/moves.csv`` with a researcher's token.
 
@@ -14,8 +16,15 @@ It prints, per database and format: matches exported, seconds, matches per secon
 the CPU time it cost (the server process's, plus the PostgreSQL backends' serving it; SQLite
 runs inside the server), so that a run on a busy machine still says what the export
 costs: matches per CPU-second is the rate one idle core would give; and the server's memory
-before the export and at its peak during it (sampled from /proc every 20 ms).
+before the export and at its peak during it (sampled from /proc every 20 ms), and the
+1-minute load average when the download started (the machine may be shared; the
+benchmark's own processes count in it too).
 Targets (issue 7): >= 2,000 matches/s, < 200 MB.
+
+Then a slow client (``--slow-seconds``, 0 to skip): it asks for ``--slow-matches``
+matches of games.jsonl and reads 256 KB/s for that many seconds over loopback, with a
+small receive buffer, and the server's memory is sampled meanwhile: what a server
+holds for a reader slower than the export.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -141,6 +151,16 @@ def generate(games: int, plies: int, seed: int = 7) -> None:
     print(file=sys.stderr)
 
 
+def analyze() -> None:
+    """Planner statistics, as a database in service has them (PostgreSQL's autovacuum, or an
+    ``ANALYZE`` on SQLite): without them both planners read a chunk of matches through the
+    status index and sort what is left of the table, every chunk."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
 def researcher_token() -> str:
     from django.contrib.auth.models import Group, User
 
@@ -212,7 +232,7 @@ class Sampler(threading.Thread):
 
 
 def download(port: int, path: str, token: str, server_pid: int, database: str | None) -> dict[str, float]:
-    before, cpu_before = rss_mb(server_pid), cpu_seconds(server_pid)
+    before, cpu_before, load = rss_mb(server_pid), cpu_seconds(server_pid), os.getloadavg()[0]
     sampler = Sampler(server_pid, database)
     sampler.start()
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
@@ -236,7 +256,27 @@ def download(port: int, path: str, token: str, server_pid: int, database: str | 
         "mb": size / 2**20,
         "rss_before": before,
         "rss_peak": peak,
+        "load": load,
     }
+
+
+def slow_download(port: int, path: str, token: str, server_pid: int, seconds: float) -> dict[str, float]:
+    """Reads `path` at 256 KB/s for `seconds`, then hangs up; the server's RSS meanwhile."""
+    before = rss_mb(server_pid)
+    sampler = Sampler(server_pid, None)
+    sampler.start()
+    with socket.socket() as client:
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)  # before connecting: the window
+        client.settimeout(seconds)  # bounded in time, whatever the server does
+        client.connect(("127.0.0.1", port))
+        client.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+        received, started = 0, time.monotonic()
+        while time.monotonic() - started < seconds:
+            received += len(client.recv(16 * 1024))
+            time.sleep(1 / 16)
+    peak, _ = sampler.stop()
+    time.sleep(2)  # the server notices the hang-up and drops what it held for the client
+    return {"received_mb": received / 2**20, "rss_before": before, "rss_peak": peak, "rss_after": rss_mb(server_pid)}
 
 
 def wait_for(port: int, proc: subprocess.Popen) -> None:
@@ -254,7 +294,7 @@ def wait_for(port: int, proc: subprocess.Popen) -> None:
     raise SystemExit("daphne did not answer")
 
 
-def run_one(database_url: str, games: int, plies: int) -> dict:
+def run_one(database_url: str, args: argparse.Namespace) -> dict:
     """In a child process whose DATABASE_URL is `database_url` (already created and empty)."""
     import django
     from django.core.management import call_command
@@ -264,8 +304,10 @@ def run_one(database_url: str, games: int, plies: int) -> dict:
     from server.matches.models import Match, Move
 
     t = time.monotonic()
-    generate(games, plies)
+    generate(args.games, args.plies)
     generated_s = time.monotonic() - t
+    if args.analyze:
+        analyze()
     token = researcher_token()
     stored = {"matches": Match.objects.count(), "moves": Move.objects.count()}
     from django.db import connections
@@ -289,6 +331,9 @@ def run_one(database_url: str, games: int, plies: int) -> dict:
         results = {"stored": stored, "generate_s": round(generated_s, 1)}
         for name, path in (("games.jsonl", "/api/exports/games.jsonl"), ("moves.csv", "/api/exports/moves.csv")):
             results[name] = download(port, path, token, proc.pid, pg_database)
+        if args.slow_seconds > 0:
+            path = f"/api/exports/games.jsonl?max={args.slow_matches}"
+            results["slow"] = slow_download(port, path, token, proc.pid, args.slow_seconds)
         return results
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
@@ -307,7 +352,7 @@ def pg_admin(url: str, sql: str) -> None:
         conn.execute(sql)
 
 
-def child(database: str, url: str, games: int, plies: int) -> dict:
+def child(database: str, url: str, args: argparse.Namespace) -> dict:
     env = {
         **os.environ,
         "DATABASE_URL": url,
@@ -315,7 +360,9 @@ def child(database: str, url: str, games: int, plies: int) -> dict:
         "SECRET_KEY": os.environ.get("SECRET_KEY", "benchmark-secret"),
     }
     env.pop("REDIS_URL", None)  # embedded mode: the web process alone
-    argv = [sys.executable, __file__, "--child", url, "--games", str(games), "--plies", str(plies)]
+    argv = [sys.executable, __file__, "--child", url, "--games", str(args.games), "--plies", str(args.plies),
+            "--slow-matches", str(args.slow_matches), "--slow-seconds", str(args.slow_seconds),
+            *([] if args.analyze else ["--no-analyze"])]  # fmt: skip
     out = subprocess.run(argv, env=env, cwd=ROOT, check=True, stdout=subprocess.PIPE, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -326,10 +373,13 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--plies", type=int, default=40)
     parser.add_argument("--pg-url", default="postgres://postgres@127.0.0.1:5432/plyground_bench")
+    parser.add_argument("--slow-matches", type=int, default=20_000, help="matches the slow client asks for")
+    parser.add_argument("--slow-seconds", type=float, default=15, help="how long the slow client reads (0: skip)")
+    parser.add_argument("--no-analyze", dest="analyze", action="store_false", help="no planner statistics")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(run_one(args.child, args.games, args.plies)))
+        print(json.dumps(run_one(args.child, args)))
         return 0
 
     rows = []
@@ -337,22 +387,23 @@ def main() -> int:
         print(f"{database}: {args.games:,} matches of ~{args.plies} plies", file=sys.stderr)
         if database == "sqlite":
             with tempfile.TemporaryDirectory(prefix="plyground-bench-") as tmp:
-                rows.append((database, child(database, f"sqlite:///{tmp}/bench.sqlite3", args.games, args.plies)))
+                rows.append((database, child(database, f"sqlite:///{tmp}/bench.sqlite3", args)))
         elif database == "postgres":
             name = urlparse(args.pg_url).path.lstrip("/")
             pg_admin(args.pg_url, f'DROP DATABASE IF EXISTS "{name}"')
             pg_admin(args.pg_url, f'CREATE DATABASE "{name}"')
             try:
-                rows.append((database, child(database, args.pg_url, args.games, args.plies)))
+                rows.append((database, child(database, args.pg_url, args)))
             finally:
                 pg_admin(args.pg_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         else:
             parser.error(f"unknown database {database!r}")
 
-    print(f"\nResearch exports: {args.games:,} stored matches (~{args.plies} plies), daphne, settings.prod")
+    stats = "with planner statistics" if args.analyze else "without planner statistics"
+    print(f"\nResearch exports: {args.games:,} stored matches (~{args.plies} plies), {stats}, daphne, settings.prod")
     print(f"{'database':<10} {'export':<12} {'matches':>9} {'rows':>10} {'s':>7} {'matches/s':>10} {'MB':>7}"
           f" {'MB/s':>6} {'server CPU s':>12} {'db CPU s':>8} {'matches/CPU s':>13} {'RSS before':>11}"
-          f" {'RSS peak':>9}")  # fmt: skip
+          f" {'RSS peak':>9} {'load':>5}")  # fmt: skip
     ok = True
     for database, result in rows:
         for name in ("games.jsonl", "moves.csv"):
@@ -364,7 +415,15 @@ def main() -> int:
                 f"{database:<10} {name:<12} {matches:>9,} {r['lines']:>10,} {r['seconds']:>7.1f} {rate:>10,.0f}"
                 f" {r['mb']:>7,.0f} {r['mb'] / r['seconds']:>6.0f} {r['cpu']:>12.1f} {r['db_cpu']:>8.1f}"
                 f" {matches / (r['cpu'] + r['db_cpu']):>13,.0f}"
-                f" {r['rss_before']:>8.0f} MB {r['rss_peak']:>6.0f} MB"
+                f" {r['rss_before']:>8.0f} MB {r['rss_peak']:>6.0f} MB {r['load']:>5.1f}"
+            )
+    for database, result in rows:
+        if "slow" in result:
+            r = result["slow"]
+            print(
+                f"{database}: a client reading 256 KB/s for {args.slow_seconds:g} s ({args.slow_matches:,} matches of"
+                f" games.jsonl asked, {r['received_mb']:.1f} MB read): server RSS {r['rss_before']:.0f} MB before,"
+                f" {r['rss_peak']:.0f} MB at peak, {r['rss_after']:.0f} MB after the hang-up"
             )
     print(f"targets: >= {TARGET_RATE:,} matches/s and < {TARGET_MB} MB peak RSS: {'met' if ok else 'NOT met'}")
     return 0 if ok else 1
