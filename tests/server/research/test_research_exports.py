@@ -210,6 +210,15 @@ def test_max_caps_the_number_of_matches(dataset, researcher):
     assert {r["match"] for r in rows} == {Pseudonyms().match(dataset.matches["hh"].pk)} and len(rows) == 7
 
 
+def test_a_chunk_holds_only_the_moves_of_its_selected_matches(dataset, researcher):
+    # hh, dice and aborted are the 1st, 5th and 6th matches made: their id range holds three more.
+    rows = list(csv.DictReader(io.StringIO(csv_text(export(researcher, "pairing=human-vs-human&status=any", MOVES)))))
+    names = Pseudonyms()
+    selected = [dataset.matches[key] for key in ("hh", "dice", "aborted")]
+    assert {r["match"] for r in rows} == {names.match(m.pk) for m in selected if m.ply}
+    assert len(rows) == sum(m.ply for m in selected)
+
+
 BAD_FILTER_CASES = [
     ("game=chesss", "game"),
     ("game=", "game"),
