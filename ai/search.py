@@ -54,7 +54,7 @@ def _alphabeta(game: Game, state: State, config: SearchConfig, deadline: Deadlin
     trap_model = config.options.get("trap_model") if traps.applies(game) else None
     result = alphabeta.search(game, state, config, deadline, rng, exact_root=weakened or bool(trap_model))
     if trap_model and not weakened:
-        traps.prefer_traps(game, state, result, trap_model, deadline)
+        traps.prefer_traps(game, state, result, trap_model, deadline, rng)
     if weakened:
         values = result.stats.get("root_values", {})
         immediate_win = result.stats.get("plies_to_end") == 1

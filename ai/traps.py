@@ -14,6 +14,7 @@ game on every line (``stats.complete``) with exact values for every root move.
 
 from __future__ import annotations
 
+import random
 from typing import Final
 
 from ai import opponents
@@ -30,7 +31,9 @@ def applies(game: Game) -> bool:
     return game.num_players == 2 and not game.has_chance
 
 
-def prefer_traps(game: Game, state: State, result: SearchResult, model_spec: str, deadline: Deadline) -> None:
+def prefer_traps(
+    game: Game, state: State, result: SearchResult, model_spec: str, deadline: Deadline, rng: random.Random
+) -> None:
     """Switch `result` to the proved-best move a fallible opponent most likely goes wrong against."""
     values: dict[Move, float] = result.stats.get("root_values", {})
     if not result.stats.get("complete") or not values:
@@ -47,7 +50,9 @@ def prefer_traps(game: Game, state: State, result: SearchResult, model_spec: str
     except Timeout:
         result.stats["trap"] = {"candidates": len(candidates), "finished": False}
         return
-    choice = max(candidates, key=lambda m: expected[m])  # stable: ties keep the search's order
+    top = max(expected.values())
+    # Equal expectations (symmetric moves, mostly): vary, so that a player cannot learn one line.
+    choice = rng.choice([m for m in candidates if expected[m] >= top - SAME])
     result.stats["trap"] = {"candidates": len(candidates), "finished": True, "expected": round(expected[choice], 6)}
     if choice != result.move:
         result.move, result.pv = choice, [choice]

@@ -83,7 +83,7 @@ def test_out_of_time_the_search_move_stands():
     state = TICTACTOE.initial_state()
     result = ai.choose_move(TICTACTOE, state, config())
     before = result.move
-    prefer_traps(TICTACTOE, state, result, "softmax:0.1", Deadline.after_ms(0))
+    prefer_traps(TICTACTOE, state, result, "softmax:0.1", Deadline.after_ms(0), random.Random(1))
     assert result.move == before
     assert result.stats["trap"]["finished"] is False
 
@@ -91,5 +91,5 @@ def test_out_of_time_the_search_move_stands():
 def test_unproved_values_are_left_alone():
     """A depth-capped search has not proved its values: no trap choice on top of it."""
     result = SearchResult(move="5", stats={"root_values": {"5": 0.1, "1": 0.1}})
-    prefer_traps(TICTACTOE, TICTACTOE.initial_state(), result, "softmax:0.1", Deadline.after_ms(1000))
+    prefer_traps(TICTACTOE, TICTACTOE.initial_state(), result, "softmax:0.1", Deadline.after_ms(1000), random.Random(1))
     assert result.move == "5" and "trap" not in result.stats
