@@ -122,8 +122,13 @@ def describe(spec: dict, args: argparse.Namespace) -> str:
         parts.append(f"d{spec['max_depth']}")
     if spec.get("error_rate"):
         parts.append(f"err {spec['error_rate']}")
-    if (spec.get("search_options") or {}).get("paranoid"):
+    if spec.get("temperature"):
+        parts.append(f"T {spec['temperature']}")
+    options = spec.get("search_options") or {}
+    if options.get("paranoid"):
         parts.append("paranoid")
+    if options.get("trap_model"):
+        parts.append(f"traps {options['trap_model']}")
     if spec["algorithm"] != "random":
         parts.append(f"{budget_ms(spec, args.budget_cap_ms, args.budget_scale)} ms")
     return " ".join(parts)

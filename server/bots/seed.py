@@ -32,18 +32,20 @@ def _adaptive(game: str, name: str, algorithm: str, budget: int, **settings: Any
 # Levels differ in what makes a bot strong: how deep it looks, how long it thinks, how
 # often it slips, and which search it runs.  Ratings are measured by `manage.py calibrate`.
 PROFILES: list[dict[str, Any]] = [
-    # --- tic-tac-toe: alpha-beta; depth and slips make the levels ---
+    # --- tic-tac-toe: alpha-beta; depth and slips make the levels.  Above a player who blocks
+    # every threat the game is a draw, so the Master plays for wins among drawing moves.
     _random("tictactoe"),
-    _bot("tictactoe", 1, "Pip", "alphabeta", 200, "Takes three in a row when it sees one, otherwise "
-         "plays almost anywhere.", max_depth=1, error_rate=0.9),
-    _bot("tictactoe", 2, "Tess", "alphabeta", 200, "Takes a win when it sees one and picks good cells, "
-         "but does not look at your threats.", slug="tictactoe-shallow", max_depth=1, error_rate=0.3),
-    _bot("tictactoe", 3, "Milo", "alphabeta", 200, "Looks two moves ahead: blocks your threats, "
-         "but often falls for a fork.", max_depth=2, error_rate=0.5),
-    _bot("tictactoe", 4, "Ada", "alphabeta", 300, "Looks four moves ahead: sees most forks coming and "
-         "seldom slips.", max_depth=4, error_rate=0.1),
-    _bot("tictactoe", 5, "Nova", "alphabeta", 500, "Searches the whole game tree: it never loses.",
-         slug="tictactoe-perfect"),
+    _bot("tictactoe", 1, "Pip", "alphabeta", 200, "Takes three in a row when it sees one; otherwise "
+         "plays almost anywhere.", max_depth=1, temperature=3.0),
+    _bot("tictactoe", 2, "Tess", "alphabeta", 200, "Takes a win when it sees one and likes good cells, "
+         "but on most moves it overlooks your threats.", slug="tictactoe-shallow", max_depth=1, error_rate=0.7),
+    _bot("tictactoe", 3, "Milo", "alphabeta", 200, "Looks one move ahead: takes wins, blocks most threats, "
+         "and slips on about a third of its moves.", max_depth=1, error_rate=0.3),
+    _bot("tictactoe", 4, "Ada", "alphabeta", 300, "Looks three moves ahead and sees most threats coming, "
+         "but slips on more than half of its moves.", max_depth=3, error_rate=0.6),
+    _bot("tictactoe", 5, "Nova", "alphabeta", 500, "Searches the whole game tree, so it never loses, and "
+         "among the moves that keep that promise it sets the traps you are most likely to fall into.",
+         slug="tictactoe-perfect", search_options={"trap_model": "softmax:0.1"}),
     _adaptive("tictactoe", "Coach Tic", "alphabeta", 300),
     # --- connect four: alpha-beta with iterative deepening ---
     _random("connect4"),
