@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -90,6 +91,16 @@ def minimax(game: Game, state: Any, depth: int, ply: int = 0) -> float:
             value = -minimax(game, child, depth - 1, ply + 1)
         best = max(best, value)
     return best
+
+
+def random_position(game: Game, rng: random.Random, plies: int) -> Any:
+    """The position after up to `plies` random moves (fewer if the game ends first)."""
+    state = game.initial_state()
+    for _ in range(plies):
+        if game.is_terminal(state):
+            break
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    return state
 
 
 def exact_value(game: Game, state: Any, memo: dict[Any, float] | None = None) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import TreeGame, exact_value, minimax
+from conftest import TreeGame, exact_value, minimax, random_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -78,15 +78,6 @@ def test_alphabeta_examines_fewer_leaves_than_minimax_overall():
         examined += len(game.examined)
         total += 27
     assert examined < 0.8 * total
-
-
-def random_position(game, rng: random.Random, plies: int):
-    state = game.initial_state()
-    for _ in range(plies):
-        if game.is_terminal(state):
-            break
-        state = game.apply(state, rng.choice(game.legal_moves(state)))
-    return state
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

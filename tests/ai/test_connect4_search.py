@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 
-from conftest import minimax
+from conftest import minimax, random_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,15 +18,6 @@ from games.connect4 import Connect4
 
 INF = float("inf")
 CONNECT4 = registry.get("connect4")
-
-
-def random_position(rng: random.Random, plies: int):
-    state = CONNECT4.initial_state()
-    for _ in range(plies):
-        if CONNECT4.is_terminal(state):
-            break
-        state = CONNECT4.apply(state, rng.choice(CONNECT4.legal_moves(state)))
-    return state
 
 
 def comparable(result: ai.SearchResult) -> dict:
@@ -45,7 +36,7 @@ def comparable(result: ai.SearchResult) -> dict:
     st.booleans(),
 )
 def test_kernel_gives_the_generic_result_node_for_node(seed, plies, depth, style, weakened):
-    state = random_position(random.Random(seed), plies)
+    state = random_position(CONNECT4, random.Random(seed), plies)
     if CONNECT4.is_terminal(state) or len(CONNECT4.legal_moves(state)) < 2:
         return
     levers = {"error_rate": 0.5, "temperature": 0.2} if weakened else {}
@@ -59,7 +50,7 @@ def test_kernel_gives_the_generic_result_node_for_node(seed, plies, depth, style
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000), st.integers(0, 30), st.integers(1, 3))
 def test_kernel_negamax_is_the_minimax_value(seed, plies, depth):
-    state = random_position(random.Random(seed), plies)
+    state = random_position(CONNECT4, random.Random(seed), plies)
     if CONNECT4.is_terminal(state):
         return
     seat = CONNECT4.to_move(state)
@@ -72,7 +63,7 @@ def test_kernel_negamax_is_the_minimax_value(seed, plies, depth):
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 10_000), st.integers(0, 41))
 def test_window_totals_are_the_games_evaluation(seed, plies):
-    state = random_position(random.Random(seed), plies)
+    state = random_position(CONNECT4, random.Random(seed), plies)
     packed = window_totals(state)
     totals = (packed & 0xFFFF, packed >> 16)
     for seat in (0, 1):

@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import exact_value
+from conftest import exact_value, random_position
 
 import ai
 from ai.connect4_solver import Connect4Solver
@@ -55,11 +55,7 @@ def test_tictactoe_is_a_draw_and_values_agree_with_minimax():
     rng = random.Random(5)
     memo: dict = {}
     for _ in range(40):
-        state = TICTACTOE.initial_state()
-        for _ in range(rng.randint(1, 7)):
-            if TICTACTOE.is_terminal(state):
-                break
-            state = TICTACTOE.apply(state, rng.choice(TICTACTOE.legal_moves(state)))
+        state = random_position(TICTACTOE, rng, rng.randint(1, 7))
         if not TICTACTOE.is_terminal(state):
             assert ai.solve(TICTACTOE, state) == exact_value(TICTACTOE, state, memo)
 

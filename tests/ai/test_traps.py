@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from conftest import exact_value
+from conftest import exact_value, random_position
 
 import ai
 from ai import opponents
@@ -37,11 +37,7 @@ def test_only_proved_best_moves_are_played():
     memo: dict = {}
     rng = random.Random(7)
     for _ in range(60):
-        state = TICTACTOE.initial_state()
-        for _ in range(rng.randrange(0, 7)):
-            if TICTACTOE.is_terminal(state):
-                break
-            state = TICTACTOE.apply(state, rng.choice(TICTACTOE.legal_moves(state)))
+        state = random_position(TICTACTOE, rng, rng.randrange(0, 7))
         if TICTACTOE.is_terminal(state):
             continue
         seat = TICTACTOE.to_move(state)
