@@ -27,7 +27,7 @@ from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
 from ai.opponents import OpponentModel, softmax_weights
 from ai.types import SearchConfig, SearchResult, adopt_iteration
-from ai.weakening import is_weakened, pick
+from ai.weakening import configured_pick, is_weakened
 from games.base import CHANCE, Game, Move, State
 
 INF: Final = float("inf")
@@ -173,14 +173,6 @@ def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, 
     result.nodes = searcher.nodes
     result.stats["root_values"] = {m: round(v, 6) for m, v in values.items()}
     if weakened and values:
-        move, why = pick(
-            values,
-            result.move,
-            error_rate=config.error_rate,
-            temperature=config.temperature,
-            max_utility=game.max_utility,
-            rng=rng,
-        )
-        result.move, result.stats["choice"] = move, why
+        result.move, result.stats["choice"] = configured_pick(config, values, result.move, game.max_utility, rng)
     opponents.remember_move(game, state, result.move, config.options)
     return result

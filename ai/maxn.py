@@ -30,7 +30,7 @@ from ai.alphabeta import Timeout
 from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
 from ai.types import SearchConfig, SearchResult, adopt_iteration
-from ai.weakening import is_weakened, pick
+from ai.weakening import configured_pick, is_weakened
 from games.base import CHANCE, Game, Move, State
 
 INF: Final = float("inf")
@@ -171,12 +171,5 @@ def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, 
     if config.options.get("exact_root") and vectors:
         result.stats["root_vectors"] = {m: [round(x, 6) for x in v] for m, v in vectors.items()}
     if weakened and values:
-        result.move, result.stats["choice"] = pick(
-            values,
-            result.move,
-            error_rate=config.error_rate,
-            temperature=config.temperature,
-            max_utility=game.max_utility,
-            rng=rng,
-        )
+        result.move, result.stats["choice"] = configured_pick(config, values, result.move, game.max_utility, rng)
     return result

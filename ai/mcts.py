@@ -28,7 +28,7 @@ from ai import playouts, progress
 from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
 from ai.types import SearchConfig, SearchResult
-from ai.weakening import is_weakened, pick
+from ai.weakening import configured_pick, is_weakened
 from games.base import CHANCE, Game, Move, State
 
 DEFAULT_C: Final = 1.4
@@ -254,14 +254,7 @@ def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, 
     }
     if is_weakened(config.error_rate, config.temperature) and means:
         values = {m: (v * 2 - 1) * game.max_utility for m, v in means.items()}
-        move, stats["choice"] = pick(
-            values,
-            move,
-            error_rate=config.error_rate,
-            temperature=config.temperature,
-            max_utility=game.max_utility,
-            rng=rng,
-        )
+        move, stats["choice"] = configured_pick(config, values, move, game.max_utility, rng)
     pv, node = [move], root.children.get(move)
     while node is not None and node.children and len(pv) < 32:
         nxt = max(node.children, key=lambda m: node.children[m].visits)  # noqa: B023

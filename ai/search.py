@@ -14,7 +14,7 @@ from collections.abc import Callable
 from ai import alphabeta, endgame, progress, traps
 from ai.budget import Deadline
 from ai.types import SearchConfig, SearchResult
-from ai.weakening import is_weakened, pick
+from ai.weakening import configured_pick, is_weakened
 from games.base import Game, State
 
 # Time kept back from the deadline for returning the move and sending it on.
@@ -58,15 +58,7 @@ def _alphabeta(game: Game, state: State, config: SearchConfig, deadline: Deadlin
     if weakened:
         values = result.stats.get("root_values", {})
         immediate_win = result.stats.get("plies_to_end") == 1
-        move, why = pick(
-            values,
-            result.move,
-            error_rate=config.error_rate,
-            temperature=config.temperature,
-            max_utility=game.max_utility,
-            rng=rng,
-            immediate_win=immediate_win,
-        )
+        move, why = configured_pick(config, values, result.move, game.max_utility, rng, immediate_win)
         if move != result.move:
             result.stats["best_move"] = result.move
             result.move, result.value, result.pv = move, values[move], [move]

@@ -20,6 +20,7 @@ import math
 import random
 from typing import Final
 
+from ai.types import SearchConfig
 from games.base import Move
 
 BLUNDER_MARGIN: Final = 0.5  # fraction of max_utility a slip may give away, at most
@@ -76,3 +77,23 @@ def pick(
     if temperature > 0:
         return softmax_choice(shown, temperature * max_utility, rng), "temperature"
     return best, "best"
+
+
+def configured_pick(
+    config: SearchConfig,
+    values: dict[Move, float],
+    best: Move,
+    max_utility: float,
+    rng: random.Random,
+    immediate_win: bool = False,
+) -> tuple[Move, str]:
+    """`pick` with the error rate and temperature a search configuration sets."""
+    return pick(
+        values,
+        best,
+        error_rate=config.error_rate,
+        temperature=config.temperature,
+        max_utility=max_utility,
+        rng=rng,
+        immediate_win=immediate_win,
+    )
