@@ -49,16 +49,16 @@ PROFILES: list[dict[str, Any]] = [
     _adaptive("tictactoe", "Coach Tic", "alphabeta", 300),
     # --- connect four: alpha-beta with iterative deepening ---
     _random("connect4"),
-    _bot("connect4", 1, "Dot", "alphabeta", 200, "Looks two plies ahead and slips often: "
-         "finishes a line, sometimes misses your open three.", slug="connect4-shallow", max_depth=2,
-         error_rate=0.3),
+    _bot("connect4", 1, "Dot", "alphabeta", 200, "Looks two plies ahead and slips on half of its moves: "
+         "finishes a line, often misses your open three.", slug="connect4-shallow", max_depth=2,
+         error_rate=0.5),
     _bot("connect4", 2, "Rook", "alphabeta", 300, "Looks three plies ahead and slips now and then: blocks "
          "what it sees, walks into deeper traps.", max_depth=3, error_rate=0.15),
-    _bot("connect4", 3, "Vega", "alphabeta", 500, "Looks five plies ahead with a threat-counting evaluation, "
-         "seldom slips.", slug="connect4-medium", max_depth=5, error_rate=0.05),
-    _bot("connect4", 4, "Orion", "alphabeta", 700, "Looks six plies ahead with a threat-counting evaluation "
+    _bot("connect4", 3, "Vega", "alphabeta", 500, "Looks four plies ahead with a threat-counting evaluation "
+         "and seldom slips.", slug="connect4-medium", max_depth=4, error_rate=0.05),
+    _bot("connect4", 4, "Orion", "alphabeta", 1000, "Looks seven plies ahead with a threat-counting evaluation "
          "and a transposition table; rarely slips. Takes at least half a second, like a person would.",
-         slug="connect4-deep", max_depth=6, error_rate=0.05, min_think_ms=500),
+         slug="connect4-deep", max_depth=7, error_rate=0.05, min_think_ms=500),
     _bot("connect4", 5, "Polaris", "alphabeta", 2000, "Opens in the centre, searches two seconds a move "
          "with alpha-beta, and from 14 stones on solves the game exactly when it can: then it plays perfectly.",
          search_options={"exact_endgame": 14, "opening_book": True}),
