@@ -81,7 +81,9 @@ def search_position(
         "elapsed_ms": round(result.elapsed_ms, 1),
         # Searched to the end everywhere, solved, or a proven win or loss.
         "exact": bool(
-            result.stats.get("complete") or result.stats.get("exact") == "solved" or "plies_to_end" in result.stats
+            result.stats.get("complete")
+            or result.stats.get("exact") in ("solved", "won")
+            or "plies_to_end" in result.stats
         ),
     }
     if result.stats.get("forced"):

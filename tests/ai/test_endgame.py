@@ -20,12 +20,20 @@ def test_the_first_move_is_the_centre():
 
 
 def test_a_solved_endgame_plays_a_move_that_keeps_the_win():
-    state = CONNECT4.from_moves(WON)
-    config = ai.SearchConfig(time_budget_ms=1000, options={"exact_endgame": 14})
-    result = ai.choose_move(CONNECT4, state, config)
-    assert result.stats["exact"] == "solved" and result.stats["exact_score"] == ai.solve(CONNECT4, state) > 0
-    after = CONNECT4.play(state, result.move)
-    assert -ai.solve(CONNECT4, after) == result.stats["exact_score"]
+    for moves in (WON, "44444333336766"):  # the second: a 2 s search alone threw this win away
+        state = CONNECT4.from_moves(moves)
+        assert ai.solve(CONNECT4, state) > 0
+        config = ai.SearchConfig(time_budget_ms=5000, options={"exact_endgame": 14})
+        result = ai.choose_move(CONNECT4, state, config)
+        assert result.stats["exact"] == "won" and result.value == 1
+        assert -ai.solve(CONNECT4, CONNECT4.play(state, result.move)) > 0
+
+
+def test_without_a_win_the_exact_scores_choose_the_best_draw_or_the_slowest_loss():
+    state = CONNECT4.from_moves("4444433333676646")
+    result = ai.choose_move(CONNECT4, state, ai.SearchConfig(time_budget_ms=5000, options={"exact_endgame": 14}))
+    assert result.stats["exact"] == "solved" and result.stats["exact_score"] == ai.solve(CONNECT4, state) < 0
+    assert -ai.solve(CONNECT4, CONNECT4.play(state, result.move)) == result.stats["exact_score"]
 
 
 def test_out_of_time_gives_way_to_the_ordinary_search():
