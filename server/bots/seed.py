@@ -59,7 +59,7 @@ PROFILES: list[dict[str, Any]] = [
     _bot("connect4", 4, "Orion", "alphabeta", 1000, "Looks seven plies ahead with a threat-counting evaluation "
          "and a transposition table; rarely slips. Takes at least half a second, like a person would.",
          slug="connect4-deep", max_depth=7, error_rate=0.05, min_think_ms=500),
-    _bot("connect4", 5, "Polaris", "alphabeta", 2000, "Opens in the centre, searches two seconds a move "
+    _bot("connect4", 5, "Polaris", "alphabeta", 4000, "Opens in the centre, searches up to four seconds a move "
          "with alpha-beta, and from 14 stones on solves the game exactly when it can: then it plays perfectly.",
          search_options={"exact_endgame": 14, "opening_book": True}),
     _adaptive("connect4", "Coach Four", "alphabeta", 500),
