@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
 from django.db.models import (
     Case,
     CharField,
@@ -255,10 +256,35 @@ class MatchRows:
     moves: list[tuple]  # Columns.move
 
 
+# SQLite has no autovacuum and Django never runs ANALYZE.  Without statistics every chunk
+# query walks the status index and sorts the rest of the table, so an export's cost grows
+# with the square of its size; from this many stored moves it pays to analyse once.
+ANALYZE_FROM_MOVES = 100_000
+
+
+def ensure_planner_statistics() -> None:
+    """Analyse the export's tables on SQLite once they are big and have never been analysed."""
+    if connection.vendor != "sqlite":
+        return  # PostgreSQL's autovacuum keeps its statistics
+    moves = Move._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT max(id) FROM {moves}")  # noqa: S608 - a table name from the model
+        if (cursor.fetchone()[0] or 0) < ANALYZE_FROM_MOVES:
+            return
+        cursor.execute("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'")
+        if cursor.fetchone()[0]:
+            cursor.execute("SELECT count(*) FROM sqlite_stat1 WHERE tbl = %s", [moves])
+            if cursor.fetchone()[0]:
+                return
+        for model in (Match, Seat, Move):
+            cursor.execute(f"ANALYZE {model._meta.db_table}")
+
+
 def match_rows(
     filters: ExportFilters, columns: Columns | None = None, chunk: int = CHUNK_MATCHES
 ) -> Iterator[MatchRows]:
     """The matches `filters` select, in id order, a chunk of matches (and their seats and moves) at a time."""
+    ensure_planner_statistics()
     # Matches made while the export runs are not in it: the set is fixed when it starts.
     ceiling = Match.objects.aggregate(top=Max("pk"))["top"]
     if ceiling is None:
