@@ -100,9 +100,11 @@ def test_a_bot_explains_how_it_plays_in_plain_words():
     assert data["is_ai"] is True and data["level_name"] == "Beginner"
     text = " ".join(data["how_it_plays"])
     assert "is an AI, not a person" in text and "alpha-beta" in text and "2 plies deep" in text
-    assert "30% of its moves" in text and "not been measured" in text
+    assert "50% of its moves" in text and "not been measured" in text
     assert data["record"] == {"games": 0, "human_games": 0, "human_score": None}
     assert APIClient().get("/api/bots/no-such-bot/").status_code == 404
+    nova = " ".join(APIClient().get("/api/bots/tictactoe-perfect/").json()["how_it_plays"])
+    assert "where you are most likely to go wrong" in nova
 
 
 def test_player_me_lists_only_your_matches(token_client):

@@ -138,7 +138,7 @@ def test_an_adaptive_opponent_model_sees_the_players_moves_so_far(alice):
 
 def test_a_bot_with_an_exploiting_model_plays_through_the_server(alice):
     bot = BotProfile.objects.get(slug="tictactoe-perfect")
-    bot.algorithm, bot.opponent_model, bot.time_budget_ms = "expectimax", "adaptive", 150
+    bot.algorithm, bot.opponent_model, bot.time_budget_ms, bot.search_options = "expectimax", "adaptive", 150, {}
     bot.full_clean()
     bot.save()
     match = bot_match(alice, bot)
