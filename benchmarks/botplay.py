@@ -121,13 +121,24 @@ class GreedyBot:
         return rng.choice(best)
 
 
-def play(game: Game, bots: list[Any], seed: int) -> tuple[list[float], int]:
-    """One game, bot `i` in seat `i`; dice drawn from a seeded generator.  Returns (returns, plies)."""
+def play(
+    game: Game, bots: list[Any], seed: int, opening_plies: int = 0, opening_seed: int = 0
+) -> tuple[list[float], int]:
+    """One game, bot `i` in seat `i`; dice drawn from a seeded generator.  Returns (returns, plies).
+
+    The first `opening_plies` moves are random (from `opening_seed`): bots without slips
+    would otherwise play the same game every time, and a hundred copies of it measure nothing.
+    """
     rng = random.Random(seed)
+    opening = random.Random(opening_seed)
     state = game.initial_state()
     plies = 0
     while not game.is_terminal(state):
         seat = game.to_move(state)
+        if plies < opening_plies and seat != CHANCE and len(game.legal_moves(state)) > 1:
+            state = game.apply(state, opening.choice(game.legal_moves(state)))
+            plies += 1
+            continue
         if seat == CHANCE:
             outcomes = game.chance_outcomes(state)
             move = rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]

@@ -35,15 +35,17 @@ def seating(num_players: int, index: int) -> str:
     raise ValueError(f"no seating rotation for {num_players} players")
 
 
-def one_game(task: tuple[str, int, int, int | None, float]) -> tuple[str, int, float, float, int, Tally, Tally]:
-    game_id, step, index, cap_ms, scale = task
+def one_game(task: tuple[str, int, int, int | None, float, int]) -> tuple[str, int, float, float, int, Tally, Tally]:
+    game_id, step, index, cap_ms, scale, opening_plies = task
     game = registry.get(game_id)
     levels = ladder(game_id)
     upper = ProfileBot(levels[step], cap_ms, scale)
     lower = ProfileBot(levels[step - 1], cap_ms, scale)
     seats = seating(game.num_players, index)
     bots = [upper if s == "U" else lower for s in seats]
-    returns, plies = play(game, bots, seed=1000 * step + index)
+    # Both seatings of a pair of games start from the same random opening.
+    rotation = 2 if game.num_players == 2 else len(SEATINGS_3)
+    returns, plies = play(game, bots, 1000 * step + index, opening_plies, opening_seed=index // rotation)
     mine = [i for i, s in enumerate(seats) if s == "U"]
     theirs = [i for i, s in enumerate(seats) if s == "L"]
     won = float(min(returns[a] for a in mine) > max(returns[b] for b in theirs))
@@ -58,18 +60,19 @@ def main() -> None:
     parser.add_argument("--budget-cap-ms", type=int, default=None, help="cap every profile's budget")
     parser.add_argument("--budget-scale", type=float, default=1.0, help="multiply every profile's budget")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel (default 1)")
+    parser.add_argument("--opening-plies", type=int, default=0, help="random moves before the bots play (default 0)")
     args = parser.parse_args()
     game_ids = args.game or [g.id for g in registry.all()]
     steps = [int(s) for s in args.steps.split(",")]
     tasks = [
-        (gid, step, i, args.budget_cap_ms, args.budget_scale)
+        (gid, step, i, args.budget_cap_ms, args.budget_scale, args.opening_plies)
         for gid in game_ids
         for step in steps
         for i in range(args.games)
     ]
     print(
         f"# ladder_quick: {args.games} games per step, budget cap {args.budget_cap_ms or 'none'} ms, "
-        f"scale {args.budget_scale}, {args.jobs} jobs",
+        f"scale {args.budget_scale}, {args.jobs} jobs, {args.opening_plies} random opening plies",
         flush=True,
     )
     results: dict[tuple[str, int], list] = {}
