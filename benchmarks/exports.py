@@ -45,6 +45,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
+ASGI_APPLICATION = "server.config.asgi:application"
 sys.path.insert(0, str(ROOT))
 
 from tests.support import free_port  # noqa: E402
@@ -317,9 +318,17 @@ def run_one(database_url: str, args: argparse.Namespace) -> dict:
     pg_database = urlparse(database_url).path.lstrip("/") if database_url.startswith("postgres") else None
     port = free_port()
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "server.config.settings.prod", "PYTHONUNBUFFERED": "1"}
-    daphne = os.path.join(os.path.dirname(sys.executable), "daphne")
     proc = subprocess.Popen(
-        [daphne, "-b", "127.0.0.1", "-p", str(port), "server.config.asgi:application"],
+        [
+            sys.executable,
+            "-m",
+            "server.asgi_server",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "server.config.asgi:application",
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
             log.info("started redis-server for %s", redis_url)
             full = True
         bin_dir = os.path.dirname(sys.executable)
-        daphne = [os.path.join(bin_dir, "daphne"), "-b", args.host, "-p", str(args.port)]
+        daphne = [sys.executable, "-m", "server.asgi_server", "-b", args.host, "-p", str(args.port)]
         if full:
             env["REDIS_URL"] = redis_url
             log.info("full stack: daphne, a Celery worker and the Redis channel layer at %s", redis_url)

@@ -20,7 +20,8 @@ def test_compose_has_the_production_services():
 def test_each_command_exists():
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     web = " ".join(compose["services"]["web"]["command"])
-    assert "manage.py migrate" in web and "daphne" in web and "server.config.asgi:application" in web
+    assert "manage.py migrate" in web and "server.config.asgi:application" in web
+    assert "python -m server.asgi_server" in web  # daphne with back-pressure
     assert (ROOT / "server/config/asgi.py").exists() and (ROOT / "manage.py").exists()
     worker = compose["services"]["worker"]["command"]
     assert worker[:3] == ["celery", "-A", "server.config"]

@@ -1,0 +1,58 @@
+"""The server's send waits for a slow client instead of buffering for it (server/asgi_server.py).
+
+The end-to-end figure (a 256 KB/s reader of a streamed export: the server's memory stays
+flat) is `benchmarks/exports.py`; here the waiting itself, against a stand-in connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.asgi_server import BackpressureServer
+
+BODY = {"type": "http.response.body", "body": b"x" * 10, "more_body": True}
+
+
+class Transport:
+    """A connection whose send buffer stays full for `full_for` looks."""
+
+    def __init__(self, full_for: int) -> None:
+        self.full_for = full_for
+        self.looks = 0
+
+    def _isSendBufferFull(self) -> bool:  # noqa: N802 - Twisted's name
+        self.looks += 1
+        return self.looks <= self.full_for
+
+
+class Protocol:
+    def __init__(self, transport: Transport) -> None:
+        self.transport = transport
+        self.sent: list[dict] = []
+
+    def handle_reply(self, message: dict) -> None:
+        self.sent.append(message)
+
+
+def test_send_returns_only_once_the_client_has_taken_the_data():
+    server = BackpressureServer(application=None, endpoints=["tcp:port=0:interface=127.0.0.1"])
+    protocol = Protocol(Transport(full_for=3))
+    server.connections = {protocol: {}}  # set by run(), which a test does not start
+    asyncio.run(server.handle_reply(protocol, BODY))
+    assert protocol.sent == [BODY]
+    assert protocol.transport.looks == 4  # waited while full, returned when it drained
+
+
+def test_a_client_that_went_away_does_not_hold_the_application():
+    server = BackpressureServer(application=None, endpoints=["tcp:port=0:interface=127.0.0.1"])
+    protocol = Protocol(Transport(full_for=10**9))
+    server.connections = {protocol: {}}  # set by run(), which a test does not start
+
+    async def send_then_hang_up() -> None:
+        sending = asyncio.ensure_future(server.handle_reply(protocol, BODY))
+        await asyncio.sleep(0.02)
+        assert not sending.done()  # still waiting for the client
+        server.connections[protocol]["disconnected"] = True
+        await asyncio.wait_for(sending, 1)
+
+    asyncio.run(send_then_hang_up())
