@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from server.analysis import selectors, services
+from server.matches.api import acting_player, error_response
 from server.matches.errors import MatchError
-
-
-def _error(exc: MatchError) -> Response:
-    return Response({"detail": exc.message, "code": exc.code}, status=exc.http_status)
-
-
-def _player(request):
-    if request.user is None:
-        raise NotAuthenticated("visit the site or send 'Authorization: Bearer <token>'")
-    return request.user
 
 
 class AnalysisView(APIView):
@@ -30,11 +20,11 @@ class AnalysisView(APIView):
         return Response(selectors.analysis_json(analysis))
 
     def post(self, request, match_id: int):
-        player = _player(request)
+        player = acting_player(request)
         try:
             analysis, started = services.analysis_request(match_id, player)
         except MatchError as exc:
-            return _error(exc)
+            return error_response(exc)
         return Response(
             selectors.analysis_json(selectors.analysis_of(analysis.match_id)), status=202 if started else 200
         )
@@ -44,8 +34,8 @@ class HintView(APIView):
     """``POST``: the best move for the caller, the seated player to move, in a match that allows hints."""
 
     def post(self, request, match_id: int):
-        player = _player(request)
+        player = acting_player(request)
         try:
             return Response(services.hint_request(match_id, player))
         except MatchError as exc:
-            return _error(exc)
+            return error_response(exc)

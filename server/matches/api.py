@@ -86,13 +86,15 @@ class JoinSerializer(serializers.Serializer):
     seat = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEATS - 1)
 
 
-def _error(exc: MatchError) -> Response:
+def error_response(exc: MatchError) -> Response:
+    """A match rule's refusal as the API answers it: its message, code and HTTP status."""
     return Response({"detail": exc.message, "code": exc.code}, status=exc.http_status)
 
 
-def _player(request):
+def acting_player(request):
+    """The player behind a request (session guest or bearer token), or 401."""
     if request.user is None:
-        raise NotAuthenticated("visit the site or send 'Authorization: Bearer <token>' to play")
+        raise NotAuthenticated("visit the site or send 'Authorization: Bearer <token>'")
     return request.user
 
 
@@ -107,13 +109,13 @@ class MatchListView(APIView):
         if "player" in request.query_params:
             if request.query_params["player"] != "me":
                 return Response({"player": ["only 'me': your own matches"]}, status=400)
-            player_id = _player(request).pk
+            player_id = acting_player(request).pk
         matches = selectors.match_list(wanted, request.query_params.get("game"), player_id=player_id)
         return Response([selectors.match_summary_json(m) for m in matches])
 
     @extend_schema(request=MatchCreateSerializer)
     def post(self, request):
-        player = _player(request)
+        player = acting_player(request)
         body = MatchCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
@@ -122,7 +124,7 @@ class MatchListView(APIView):
                 data["game"], data["seat_requests"], player, clock=data["clock"], hints=data["hints"]
             )
         except MatchError as exc:
-            return _error(exc)
+            return error_response(exc)
         return Response(selectors.match_json(selectors.match_get(match.pk)), status=status.HTTP_201_CREATED)
 
 
@@ -151,13 +153,13 @@ class MatchJoinView(APIView):
 
     @extend_schema(request=JoinSerializer)
     def post(self, request, match_id: int):
-        player = _player(request)
+        player = acting_player(request)
         body = JoinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
             services.match_join(match_id, player, body.validated_data.get("seat"))
         except MatchError as exc:
-            return _error(exc)
+            return error_response(exc)
         return Response(selectors.match_json(selectors.match_get(match_id)))
 
 
@@ -165,12 +167,12 @@ class MatchResignView(APIView):
     """``POST /api/matches/{id}/resign/``: the caller's seat resigns."""
 
     def post(self, request, match_id: int):
-        player = _player(request)
+        player = acting_player(request)
         try:
             match = selectors.match_get(match_id)
             if match is None:
                 return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
             services.match_resign(match_id, services.require_seat(match, player.pk))
         except MatchError as exc:
-            return _error(exc)
+            return error_response(exc)
         return Response(selectors.match_json(selectors.match_get(match_id)))
