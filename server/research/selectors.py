@@ -109,6 +109,16 @@ class Columns:
     move: dict[str, Any]
 
 
+# What both formats read of every move.
+MOVE_BASICS = {
+    "match_id": "match_id",
+    "ply": "ply",
+    "seat": "seat",
+    "move": "move",
+    "at": IsoTimestamp("created_at"),
+    "think_ms": "think_ms",
+}
+
 # games.jsonl: the whole match; JSON columns as text, spliced into the line as they are.
 GAME_COLUMNS = Columns(
     match={
@@ -130,12 +140,7 @@ GAME_COLUMNS = Columns(
         "bot_snapshot": _json_text("bot_snapshot"),
     },
     move={
-        "match_id": "match_id",
-        "ply": "ply",
-        "seat": "seat",
-        "move": "move",
-        "at": IsoTimestamp("created_at"),
-        "think_ms": "think_ms",
+        **MOVE_BASICS,
         "stats": _json_text("stats"),
     },
 )
@@ -167,12 +172,7 @@ MOVE_ROW_COLUMNS = Columns(
         "bot_level": JsonValue("bot_snapshot", "level"),
     },
     move={
-        "match_id": "match_id",
-        "ply": "ply",
-        "seat": "seat",
-        "move": "move",
-        "at": IsoTimestamp("created_at"),
-        "think_ms": "think_ms",
+        **MOVE_BASICS,
         **{name: JsonValue("stats", name) for name in STAT_COLUMNS},
         "fallback": JsonValue("stats", "fallback"),
         "pv": JsonValue("stats", "pv"),
