@@ -69,9 +69,10 @@ def exact_move(game: Game, state: State, deadline: Deadline, from_stones: int) -
 
 def winning_move(solver: Connect4Solver, game: Game, state: State) -> Move | None:
     """The first move, centre first, after which the opponent is lost; None if none is."""
+    legal = set(game.legal_moves(state))
     for column in CENTRE_FIRST:
         move = COLUMNS[column]
-        if move not in game.legal_moves(state):
+        if move not in legal:
             continue
         after = game.apply(state, move)
         if game.is_terminal(after):
