@@ -157,34 +157,48 @@ def _step(me: Side, op: Side, frm: Point, to: Point, hit: bool) -> tuple[Side, S
 Step: TypeAlias = tuple[Point, Point, bool]
 
 
-def _sequences(me: Side, op: Side, dice: tuple[int, ...]) -> list[tuple[tuple[Step, ...], tuple[int, ...], Side, Side]]:
+Sequence: TypeAlias = tuple[tuple[Step, ...], tuple[int, ...], Side, Side]
+
+
+def _sequences(me: Side, op: Side, dice: tuple[int, ...]) -> list[Sequence]:
     """Every maximal way to play `dice`: (steps, dice used, my side after, their side after)."""
-    out: list[tuple[tuple[Step, ...], tuple[int, ...], Side, Side]] = []
-    doubles = len(dice) == 4
-
-    def walk(
-        me: Side, op: Side, left: tuple[int, ...], path: tuple[Step, ...], used: tuple[int, ...], top: int
-    ) -> None:
-        if not left:
-            out.append((path, used, me, op))
-            return
-        moved = False
-        for frm, to, hit in _steps(me, op, left[0]):
-            if frm > top:  # doubles: sources never increase, so each play is found once per order
-                continue
-            moved = True
-            m2, o2 = _step(me, op, frm, to, hit)
-            walk(m2, o2, left[1:], path + ((frm, to, hit),), used + (left[0],), frm if doubles else BAR)
-        if not moved:
-            out.append((path, used, me, op))
-
-    if doubles:
-        walk(me, op, dice, (), (), BAR)
+    out: list[Sequence] = []
+    if len(dice) == 4:
+        _walk(out, me, op, dice, (), (), BAR, True)
     else:
         a, b = dice
-        walk(me, op, (a, b), (), (), BAR)
-        walk(me, op, (b, a), (), (), BAR)
+        _walk(out, me, op, (a, b), (), (), BAR, False)
+        _walk(out, me, op, (b, a), (), (), BAR, False)
     return out
+
+
+def _walk(
+    out: list[Sequence],
+    me: Side,
+    op: Side,
+    left: tuple[int, ...],
+    path: tuple[Step, ...],
+    used: tuple[int, ...],
+    top: int,
+    doubles: bool,
+) -> None:
+    """Extend `path` by each step the next die allows.
+
+    A module-level function, not a closure: a recursive closure is a reference cycle, and
+    searches hold the garbage collector off, so every move generation would stay in memory.
+    """
+    if not left:
+        out.append((path, used, me, op))
+        return
+    moved = False
+    for frm, to, hit in _steps(me, op, left[0]):
+        if frm > top:  # doubles: sources never increase, so each play is found once per order
+            continue
+        moved = True
+        m2, o2 = _step(me, op, frm, to, hit)
+        _walk(out, m2, o2, left[1:], path + ((frm, to, hit),), used + (left[0],), frm if doubles else BAR, doubles)
+    if not moved:
+        out.append((path, used, me, op))
 
 
 def _name(point: Point) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 import tracemalloc
 import weakref
 
@@ -57,10 +58,15 @@ def test_a_search_leaves_no_cycle_behind():
 
 
 @pytest.mark.parametrize(
-    ("game_id", "algorithm", "moves"),
-    [("connect4", "alphabeta", "4453"), ("othello", "alphabeta", ""), ("chinese-checkers", "maxn", "")],
+    ("game_id", "algorithm", "moves", "depth"),
+    [
+        ("connect4", "alphabeta", list("4453"), 3),
+        ("othello", "alphabeta", [], 3),
+        ("chinese-checkers", "maxn", [], 3),
+        ("backgammon", "expectimax", ["open 3-1"], 2),  # move generation once recursed in a closure
+    ],
 )
-def test_searches_one_after_another_do_not_pile_up_memory(game_id, algorithm, moves):
+def test_searches_one_after_another_do_not_pile_up_memory(game_id, algorithm, moves, depth):
     """What a search leaves in a cycle stays until a full collection, which searches hold off:
     a worker playing for days would keep a transposition table (2 MiB) per move."""
     game = registry.get(game_id)
@@ -69,10 +75,14 @@ def test_searches_one_after_another_do_not_pile_up_memory(game_id, algorithm, mo
         state = game.apply(state, move)
 
     def searches() -> None:
+        # Refill the game's own caches each time, so that work a search repeats is really redone.
+        for cached in vars(sys.modules[type(game).__module__]).values():
+            if hasattr(cached, "cache_clear"):
+                cached.cache_clear()
         for seed in range(3):
-            ai.choose_move(game, state, ai.SearchConfig(algorithm=algorithm, max_depth=3, seed=seed))
+            ai.choose_move(game, state, ai.SearchConfig(algorithm=algorithm, max_depth=depth, seed=seed))
 
-    searches()  # the games' own bounded caches fill here
+    searches()
     tracemalloc.start()
     try:
         searches()  # the last table is kept until the next search frees it (`alphabeta._DISCARDED`)
