@@ -74,19 +74,20 @@ PROFILES: list[dict[str, Any]] = [
          "stability and parity.", max_depth=4),
     _bot("othello", 5, "Obsidian", "alphabeta", 2000, "Alpha-beta as deep as two seconds allow."),
     _adaptive("othello", "Coach Disc", "alphabeta", 500, max_depth=4),
-    # --- backgammon: expectiminimax over the dice; MCTS with chance nodes for beginners ---
+    # --- backgammon: expectiminimax over the dice.  Luck narrows every gap, so the levels
+    # are far apart: slips (any other legal play) on 85%, 65%, 45% and 20% of the moves
+    # below a Master that looks one roll ahead.
     _random("backgammon"),
-    _bot("backgammon", 1, "Dice", "expectimax", 200, "Takes the play that looks best right now and slips "
-         "often.", max_depth=1, error_rate=0.3),
-    _bot("backgammon", 2, "Checker", "mcts", 300, "Monte Carlo search with chance nodes: rolls out the next "
-         "few turns a few dozen times and trusts what it sees.",
-         search_options={"rollout": "heuristic", "rollout_depth": 8}),
-    _bot("backgammon", 3, "Prime", "expectimax", 500, "Weighs the play that looks best now: pips, blots, "
-         "made points.", max_depth=1),
-    _bot("backgammon", 4, "Gammon", "expectimax", 1500, "Expectiminimax one roll ahead: averages over all "
-         "21 rolls of yours and picks your opponent's best reply.", max_depth=2),
-    _bot("backgammon", 5, "Backgammon Master", "expectimax", 3000, "Expectiminimax one roll ahead with "
-         "more time for a finer evaluation.", max_depth=3),
+    _bot("backgammon", 1, "Dice", "expectimax", 200, "Knows which play leaves the best position, but on "
+         "most moves plays some other legal move instead.", max_depth=1, error_rate=0.85),
+    _bot("backgammon", 2, "Checker", "expectimax", 200, "Plays the move that leaves the best position a "
+         "third of the time; otherwise another legal move.", max_depth=1, error_rate=0.65),
+    _bot("backgammon", 3, "Prime", "expectimax", 300, "Weighs each play by the position it leaves (pips, "
+         "blots, made points, primes) and slips on almost half of its moves.", max_depth=1, error_rate=0.45),
+    _bot("backgammon", 4, "Gammon", "expectimax", 300, "Plays the position it likes best on four moves in "
+         "five, but does not look past its own play.", max_depth=1, error_rate=0.2),
+    _bot("backgammon", 5, "Backgammon Master", "expectimax", 2000, "Expectiminimax one roll ahead: for each "
+         "play it averages over all 21 rolls of yours and assumes your best reply to each.", max_depth=2),
     _adaptive("backgammon", "Coach Pips", "expectimax", 500, max_depth=2),
     # --- chinese checkers (three players): max^n, paranoid and MCTS ---
     _random("chinese-checkers"),
