@@ -59,7 +59,8 @@ def how_it_plays(profile: BotProfile) -> list[str]:
         words = ALGORITHM_WORDS.get(algorithm, algorithm)
     lines = [f"{profile.name} is an AI, not a person. It {words}."]
     if algorithm != "random":
-        depth = f"at most {profile.max_depth} plies deep" if profile.max_depth else "as deep as its time allows"
+        plies = "ply" if profile.max_depth == 1 else "plies"
+        depth = f"at most {profile.max_depth} {plies} deep" if profile.max_depth else "as deep as its time allows"
         lines.append(
             f"It thinks up to {profile.time_budget_ms / 1000:g} s per move, {depth}, with {STYLE_WORDS[profile.style]}."
         )
@@ -68,7 +69,7 @@ def how_it_plays(profile: BotProfile) -> list[str]:
         if profile.error_rate:
             lines.append(
                 f"About {profile.error_rate:.0%} of its moves are a plausible second choice instead of its best, "
-                "the way a person slips; it never throws a piece away for nothing."
+                "the way a person slips; never one its search sees losing outright or far worse than its best."
             )
         if profile.temperature:
             lines.append("It varies its choice among moves of similar value.")

@@ -105,6 +105,8 @@ def test_a_bot_explains_how_it_plays_in_plain_words():
     assert APIClient().get("/api/bots/no-such-bot/").status_code == 404
     nova = " ".join(APIClient().get("/api/bots/tictactoe-perfect/").json()["how_it_plays"])
     assert "where you are most likely to go wrong" in nova
+    dice = " ".join(APIClient().get("/api/bots/backgammon-beginner/").json()["how_it_plays"])
+    assert "at most 1 ply deep" in dice and "85% of its moves" in dice
 
 
 def test_player_me_lists_only_your_matches(token_client):
