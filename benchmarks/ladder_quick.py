@@ -123,6 +123,8 @@ def describe(spec: dict, args: argparse.Namespace) -> str:
     parts = [spec["algorithm"]]
     if spec.get("max_depth"):
         parts.append(f"d{spec['max_depth']}")
+    if spec.get("max_iterations"):
+        parts.append(f"{spec['max_iterations']} iterations")
     if spec.get("error_rate"):
         parts.append(f"err {spec['error_rate']}")
     if spec.get("temperature"):

@@ -89,19 +89,20 @@ PROFILES: list[dict[str, Any]] = [
     _bot("backgammon", 5, "Backgammon Master", "expectimax", 2000, "Expectiminimax one roll ahead: for each "
          "play it averages over all 21 rolls of yours and assumes your best reply to each.", max_depth=2),
     _adaptive("backgammon", "Coach Pips", "expectimax", 500, max_depth=2),
-    # --- chinese checkers (three players): max^n, paranoid and MCTS ---
+    # --- chinese checkers (three players): with two others moving in between, looking
+    # deeper does not pay (max^n or paranoid depth 2 against depth 1: 40%); playouts do ---
     _random("chinese-checkers"),
-    _bot("chinese-checkers", 1, "Hop", "maxn", 200, "Takes the longest hop it sees and slips often.",
-         max_depth=1, error_rate=0.5),
-    _bot("chinese-checkers", 2, "Skip", "maxn", 1000, "Paranoid search: assumes both others play against "
-         "it, and still makes progress.", max_depth=3, search_options={"paranoid": True}),
-    _bot("chinese-checkers", 3, "Leap", "mcts", 500, "Monte Carlo tree search with max^n backups: a short "
-         "think with distance-guided rollouts.", search_options={"rollout": "heuristic", "rollout_depth": 6}),
-    _bot("chinese-checkers", 4, "Vault", "mcts", 1000, "Monte Carlo tree search with max^n backups and "
-         "distance-guided rollouts, trusting its evaluation more.",
+    _bot("chinese-checkers", 1, "Hop", "maxn", 200, "Takes the move that gains the most ground half of "
+         "the time; otherwise some other move.", max_depth=1, error_rate=0.5),
+    _bot("chinese-checkers", 2, "Skip", "maxn", 200, "Takes the move that gains the most ground on three "
+         "moves in four.", max_depth=1, error_rate=0.25),
+    _bot("chinese-checkers", 3, "Leap", "maxn", 200, "Always takes the move that gains the most ground "
+         "right now, long hops first.", max_depth=1),
+    _bot("chinese-checkers", 4, "Vault", "mcts", 1000, "Monte Carlo tree search with max^n backups: a hundred "
+         "short playouts a move, guided by distance to goal.", max_iterations=100,
          search_options={"rollout": "heuristic", "rollout_depth": 6, "progressive_bias": 2.0}),
-    _bot("chinese-checkers", 5, "Comet", "mcts", 2500, "Monte Carlo tree search with max^n backups and "
-         "distance-guided rollouts, thinking longer and trusting its evaluation more.",
+    _bot("chinese-checkers", 5, "Comet", "mcts", 2500, "Monte Carlo tree search with max^n backups: thousands "
+         "of distance-guided playouts in two and a half seconds.",
          search_options={"rollout": "heuristic", "rollout_depth": 6, "progressive_bias": 2.0}),
     _adaptive("chinese-checkers", "Coach Star", "maxn", 500, max_depth=3),
     # --- chinese checkers for two: alpha-beta.  Depth pays at odd depths (3 over 2: 95%,
