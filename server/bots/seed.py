@@ -104,7 +104,7 @@ PROFILES: list[dict[str, Any]] = [
     _bot("chinese-checkers", 5, "Comet", "mcts", 2500, "Monte Carlo tree search with max^n backups: thousands "
          "of distance-guided playouts in two and a half seconds.",
          search_options={"rollout": "heuristic", "rollout_depth": 6, "progressive_bias": 2.0}),
-    _adaptive("chinese-checkers", "Coach Star", "maxn", 500, max_depth=3),
+    _adaptive("chinese-checkers", "Coach Star", "maxn", 500, max_depth=1),  # depth 1 is max^n at its best here
     # --- chinese checkers for two: alpha-beta.  Depth pays at odd depths (3 over 2: 95%,
     # 4 over 3: 60%), and slips at depth 3 are costly, so slips space the middle levels ---
     _random("chinese-checkers-2"),
