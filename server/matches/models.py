@@ -15,6 +15,9 @@ class Match(models.Model):
         ACTIVE = "active"
         FINISHED = "finished"
         ABORTED = "aborted"
+        # Nobody is playing it any more (the lobby's rule, server/matches/services.py): not live,
+        # not over; its person resumes it from "Your matches".
+        ADJOURNED = "adjourned"
 
     game = models.CharField(max_length=40)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
@@ -27,6 +30,7 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    adjourned_at = models.DateTimeField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # Where the match came from: "play" on the site, "selfplay" (or a dataset's own name) from
     # `manage.py selfplay`, so research exports can take generated games in or leave them out.
@@ -108,6 +112,10 @@ class Move(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     think_ms = models.PositiveIntegerField(default=0)  # from the turn's start to the move
     stats = models.JSONField(null=True, blank=True)  # the bot's search figures
+    # Why a bot's move came from no search (the watchdog's last resort), blank for real moves.
+    fallback = models.CharField(max_length=200, blank=True, default="")
+    # How long a bot's turn waited for a free worker before its search started (ms).
+    queue_wait_ms = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "ply"]

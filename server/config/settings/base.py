@@ -112,6 +112,7 @@ SPECTACULAR_SETTINGS = {
 # --- Redis: channel layer and Celery broker, or embedded mode ------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 EMBEDDED = not REDIS_URL
+REDIS_SOCKET_TIMEOUT_S = 20  # longer than channels_redis's 5 s blocking read (brpop_timeout)
 
 if EMBEDDED:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -121,7 +122,19 @@ else:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # channels_redis blocks up to 5 s in BZPOPMIN; redis-py's default 5 s
+                        # socket timeout then races it, kills idle sockets with 1011 and can drop
+                        # a frame Redis had already popped. Reads wait longer than the block,
+                        # and a dead Redis is still noticed by the health check and keepalive.
+                        "socket_timeout": REDIS_SOCKET_TIMEOUT_S,
+                        "socket_connect_timeout": 5,
+                        "socket_keepalive": True,
+                        "health_check_interval": 15,
+                    }
+                ],
                 "capacity": 1500,
                 "expiry": 30,
                 # Separate stacks sharing one Redis (tests, staging) must not hear each other.
