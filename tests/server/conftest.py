@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+import os
+import uuid
+
 import pytest
+import redis
 from rest_framework.test import APIClient
 
 from server.bots.models import BotProfile
 from server.bots.seed import seed_profiles
+from server.config.channel_layer import redis_channel_layer
 from server.matches import services
 from server.players.services import player_create_guest, player_create_guest_with_token
 
@@ -63,3 +68,26 @@ def human_match(game: str, first, second=None):
         services.match_join(match.pk, second)
     match.refresh_from_db()
     return match
+
+
+REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/9")
+
+
+@pytest.fixture(params=["memory", "redis"])
+def channel_layer(request, settings):
+    """Socket tests run on both layers: in memory, and channels_redis on the real Redis as deployed.
+
+    The Redis layer has the production settings (socket timeouts included) with a private
+    prefix per test, so runs sharing a Redis never hear each other; its keys are deleted after.
+    """
+    if request.param == "memory":
+        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+        yield request.param
+        return
+    prefix = f"plyground-socket-test-{uuid.uuid4().hex[:12]}"
+    settings.CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_TEST_URL, prefix)}
+    yield request.param
+    client = redis.Redis.from_url(REDIS_TEST_URL)
+    for key in client.scan_iter(f"{prefix}*"):
+        client.delete(key)
+    client.close()

@@ -11,7 +11,8 @@ from server.players.services import player_create_guest_with_token
 from tests.server.conftest import human_match
 from tests.server.test_consumers import connect, receive_type
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Each test runs on the in-memory layer and on channels_redis with the real Redis.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layer")]
 
 
 @pytest.fixture

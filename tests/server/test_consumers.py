@@ -12,7 +12,8 @@ from server.matches.models import Match, Move
 from server.players.services import player_create_guest_with_token
 from tests.server.conftest import human_match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Each test runs on the in-memory layer and on channels_redis with the real Redis.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layer")]
 ORIGIN = (b"origin", b"http://127.0.0.1")
 
 

@@ -23,7 +23,8 @@ from server.matches import services
 from server.players.models import Player
 from server.players.services import player_create_guest_with_token
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Each test runs on the in-memory layer and on channels_redis with the real Redis.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layer")]
 BOT_SLUG = "connect4-shallow"
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from server.config.channel_layer import redis_channel_layer
+
 BASE_DIR = Path(__file__).resolve().parents[3]
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "plyground-development-key-change-me-in-production")
@@ -112,36 +114,12 @@ SPECTACULAR_SETTINGS = {
 # --- Redis: channel layer and Celery broker, or embedded mode ------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 EMBEDDED = not REDIS_URL
-REDIS_SOCKET_TIMEOUT_S = 20  # longer than channels_redis's 5 s blocking read (brpop_timeout)
 
 if EMBEDDED:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     BOT_RUNNER = "embedded"
 else:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [
-                    {
-                        "address": REDIS_URL,
-                        # channels_redis blocks up to 5 s in BZPOPMIN; redis-py's default 5 s
-                        # socket timeout then races it, kills idle sockets with 1011 and can drop
-                        # a frame Redis had already popped. Reads wait longer than the block,
-                        # and a dead Redis is still noticed by the health check and keepalive.
-                        "socket_timeout": REDIS_SOCKET_TIMEOUT_S,
-                        "socket_connect_timeout": 5,
-                        "socket_keepalive": True,
-                        "health_check_interval": 15,
-                    }
-                ],
-                "capacity": 1500,
-                "expiry": 30,
-                # Separate stacks sharing one Redis (tests, staging) must not hear each other.
-                "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
-            },
-        }
-    }
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, prefix=os.environ.get("CHANNEL_PREFIX", "asgi"))}
     BOT_RUNNER = "celery"
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
