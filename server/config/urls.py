@@ -11,6 +11,7 @@ from server.matches.api import (
     MatchListView,
     MatchPositionsView,
     MatchResignView,
+    MatchResumeView,
 )
 from server.players.api import GuestView, MeView
 from server.research.api import GamesExportView, MovesExportView
@@ -27,6 +28,7 @@ api = [
     path("matches/<int:match_id>/join/", MatchJoinView.as_view(), name="match-join"),
     path("matches/<int:match_id>/positions/", MatchPositionsView.as_view(), name="match-positions"),
     path("matches/<int:match_id>/resign/", MatchResignView.as_view(), name="match-resign"),
+    path("matches/<int:match_id>/resume/", MatchResumeView.as_view(), name="match-resume"),
     path("matches/<int:match_id>/analysis/", AnalysisView.as_view(), name="match-analysis"),
     path("matches/<int:match_id>/hint/", HintView.as_view(), name="match-hint"),
     path("exports/games.jsonl", GamesExportView.as_view(), name="export-games"),

@@ -1,4 +1,8 @@
-"""The lobby socket ``/ws/lobby/``: the list on connect, then every change as it happens."""
+"""The lobby socket ``/ws/lobby/``: the list on connect, then every change as it happens.
+
+A person with a lobby socket counts as online (`server/matches/presence.py`) until the socket's
+task ends, whether its consumer disconnected cleanly or crashed.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from server.lobby.selectors import lobby_json
-from server.matches import broadcast
+from server.matches import broadcast, presence
 from server.players.services import player_seen
 
 
@@ -20,6 +24,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         player = self.scope.get("player")
         if player is not None:
             await database_sync_to_async(player_seen)(player.pk)
+        await presence.person_arrived(player)
         lobby = await database_sync_to_async(lobby_json)()
         await self.send_json(lobby)
         # Everyone else in the lobby hears the new count.

@@ -1,4 +1,8 @@
-"""What the lobby shows: open and running matches."""
+"""What the lobby shows: open and running matches, and how many people have a socket open.
+
+Adjourned matches are not running: they are listed to their person only ("Your matches",
+`GET /api/matches/?status=adjourned&player=me`).  The rules: docs/lobby.md.
+"""
 
 from __future__ import annotations
 

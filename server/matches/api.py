@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
@@ -98,13 +98,24 @@ def acting_player(request):
     return request.user
 
 
-class MatchListView(APIView):
-    """``GET /api/matches/?status=open|active|finished&game=&player=me`` and ``POST /api/matches/``."""
+STATUS_FILTERS = ("open", *Match.Status.values)
 
+
+class MatchListView(APIView):
+    """``GET /api/matches/?status=open|waiting|active|adjourned|finished|aborted&game=&player=me`` and
+    ``POST /api/matches/``."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, enum=STATUS_FILTERS, description="open is waiting with a free seat"),
+            OpenApiParameter("game", str, description="a game id, e.g. connect4"),
+            OpenApiParameter("player", str, enum=["me"], description="only the caller's own matches"),
+        ]
+    )
     def get(self, request):
         wanted = request.query_params.get("status")
-        if wanted not in (None, "open", *Match.Status.values):
-            return Response({"status": ["one of open, waiting, active, finished, aborted"]}, status=400)
+        if wanted not in (None, *STATUS_FILTERS):
+            return Response({"status": [f"one of {', '.join(STATUS_FILTERS)}"]}, status=400)
         player_id = None
         if "player" in request.query_params:
             if request.query_params["player"] != "me":
@@ -173,6 +184,26 @@ class MatchResignView(APIView):
             if match is None:
                 return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
             services.match_resign(match_id, services.require_seat(match, player.pk))
+        except MatchError as exc:
+            return error_response(exc)
+        return Response(selectors.match_json(selectors.match_get(match_id)))
+
+
+class MatchResumeView(APIView):
+    """``POST /api/matches/{id}/resume/``: the caller's adjourned match is active again.
+
+    Seated players only; a running or waiting match is returned as it is.  Opening the
+    match socket resumes it too (docs/lobby.md).
+    """
+
+    @extend_schema(request=None)
+    def post(self, request, match_id: int):
+        player = acting_player(request)
+        try:
+            match = selectors.match_get(match_id)
+            if match is None:
+                return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
+            services.match_resume(match_id, services.require_seat(match, player.pk))
         except MatchError as exc:
             return error_response(exc)
         return Response(selectors.match_json(selectors.match_get(match_id)))

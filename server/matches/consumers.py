@@ -55,6 +55,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         if self.player is not None:
             await database_sync_to_async(player_seen)(self.player.pk)
+        await presence.person_arrived(self.player)  # counts as online until this socket's task ends
         since = _since_version(self.scope)
         replay = None if since is None else await database_sync_to_async(selectors.events_after)(self.match_id, since)
         if replay is None:

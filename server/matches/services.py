@@ -8,12 +8,13 @@ so nobody hears of a move that is not in the database.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import CHANCE, IllegalMove, registry
@@ -34,7 +35,7 @@ from server.matches.errors import (
     StalePly,
 )
 from server.matches.models import Match, MatchEvent, Move, Seat
-from server.matches.selectors import by_json, clock_json, match_summary_json, seat_json
+from server.matches.selectors import by_json, clock_json, match_get, match_json, match_summary_json, seat_json
 from server.matches.signals import match_finished, turn_started
 from server.players.models import Player
 
@@ -435,60 +436,209 @@ def seat_presence(match_id: int, seat: int, online: bool, now=None) -> bool:
     return bool(flipped)
 
 
-def presence_heartbeat(seats: set[tuple[int, int]]) -> None:
-    """The (match id, seat) pairs this process has sockets for are still here."""
-    now = timezone.now()
-    for match_id, seat in seats:
-        if Seat.objects.filter(match_id=match_id, index=seat, online=False).update(online=True, last_seen_at=now):
-            _send_presence(match_id, seat, True)
-    query = models.Q()
-    for match_id, seat in seats:
-        query |= models.Q(match_id=match_id, index=seat)
+def seat_arrived(match_id: int, seat: int, now=None) -> None:
+    """A seated person opened a socket: the seat is online, and their adjourned match resumes."""
+    seat_presence(match_id, seat, True, now)
+    if Match.objects.filter(pk=match_id, status=Match.Status.ADJOURNED).exists():
+        match_resume(match_id, seat, now)
+
+
+def person_presence(player_id: int, online: bool, now=None) -> None:
+    """A person's first socket in this web process opened, or their last one here closed.
+
+    Online lasts until the next heartbeat is due (`PRESENCE_STALE_MS`); going offline is
+    immediate, and another process that still holds a socket of theirs puts them back
+    within one heartbeat.
+    """
+    now = now or timezone.now()
+    until = now + timedelta(milliseconds=settings.PRESENCE_STALE_MS) if online else now
+    Player.objects.filter(pk=player_id).update(online_until=until)
+
+
+def presence_heartbeat(seats: set[tuple[int, int]], people: Iterable[int] = (), now=None) -> None:
+    """The (match id, seat) pairs and the people this process has sockets for are still here.
+
+    A few queries per interval, however many sockets: seats are found by match, then
+    written by primary key (a long OR of pairs would overflow SQLite's expression depth).
+    """
+    now = now or timezone.now()
     if seats:
-        Seat.objects.filter(query).update(last_seen_at=now)
+        rows = Seat.objects.filter(match_id__in={m for m, _ in seats}).values_list("pk", "match_id", "index", "online")
+        held = [(pk, key, online) for pk, *key, online in rows if tuple(key) in seats]
+        back = [pk for pk, _, online in held if not online]
+        if back:
+            Seat.objects.filter(pk__in=back, kind=Seat.Kind.HUMAN).update(online=True)
+            for pk, (match_id, seat), _ in held:
+                if pk in back:
+                    _send_presence(match_id, seat, True)
+        Seat.objects.filter(pk__in=[pk for pk, _, _ in held]).update(last_seen_at=now)
+    people = set(people)
+    if people:
+        until = now + timedelta(milliseconds=settings.PRESENCE_STALE_MS)
+        Player.objects.filter(pk__in=people).update(online_until=until)
+
+
+LIVE_STATUSES = (Match.Status.WAITING, Match.Status.ACTIVE)
+
+
+def presence_expire_stale(now=None) -> int:
+    """Seats still online with no heartbeat for `PRESENCE_STALE_MS`: the process holding their
+    socket died (or lost its database).  They go offline now; returns how many."""
+    now = now or timezone.now()
+    stale = now - timedelta(milliseconds=settings.PRESENCE_STALE_MS)
+    gone = Seat.objects.filter(
+        online=True, last_seen_at__lt=stale, match__status__in=LIVE_STATUSES, kind=Seat.Kind.HUMAN
+    ).values_list("match_id", "index")
+    expired = 0
+    for match_id, seat in list(gone):
+        expired += seat_presence(match_id, seat, False, now)
+    return expired
+
+
+def _gone_since(seat: Seat, match: Match) -> Any:
+    """When this human seat was last known to have a socket (the match's start if never)."""
+    start = match.started_at or match.created_at
+    return max(seat.last_seen_at or start, start)
 
 
 def abandon_gone_seats(now=None) -> int:
     """Matches between people where a seat's sockets are gone past the grace: that seat loses.
 
-    A heartbeat older than `PRESENCE_STALE_MS` means the process holding the socket died.
     When every person is gone the match is aborted instead.  Returns how many matches ended.
+    Stale seats (a dead process) are taken offline first by `presence_expire_stale`.
     """
     now = now or timezone.now()
-    stale = now - timedelta(milliseconds=settings.PRESENCE_STALE_MS)
-    for seat in Seat.objects.filter(
-        online=True, last_seen_at__lt=stale, match__status=Match.Status.ACTIVE, kind=Seat.Kind.HUMAN
-    ):
-        seat_presence(seat.match_id, seat.index, False, now)
     ended = 0
-    grace = timedelta(milliseconds=settings.ABANDON_GRACE_MS)
+    since = now - timedelta(milliseconds=settings.ABANDON_GRACE_MS)
     candidates = Match.objects.filter(
         status=Match.Status.ACTIVE, seats__kind=Seat.Kind.HUMAN, seats__online=False
     ).distinct()
     for match in candidates.prefetch_related("seats"):
         humans = [s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN]
         if len(humans) < 2:
-            continue
-        since = now - grace
-        gone = [s for s in humans if not s.online and max(s.last_seen_at or match.started_at, match.started_at) < since]
-        if not gone:
+            continue  # one person against bots: adjourned, never lost (`adjourn_gone_matches`)
+        if not any(not s.online and _gone_since(s, match) < since for s in humans):
             continue
         with transaction.atomic():
             locked = _locked(match.pk)
             if locked.status != Match.Status.ACTIVE:
                 continue
+            humans = [s for s in locked.seats.all() if s.kind == Seat.Kind.HUMAN]
+            gone = [s for s in humans if not s.online and _gone_since(s, locked) < since]
+            if not gone:
+                continue
             if len(gone) == len(humans):
-                locked.status = Match.Status.ABORTED
-                locked.offer = None
-                locked.finished_at, locked.to_move = now, None
-                locked.result = {"returns": [], "winner": None, "reason": "abandoned", "ranking": []}
-                _record(locked, {"type": "game_over", "result": locked.result, "status": locked.status})
-                _after_commit_lobby(locked)
+                _abort(locked, "abandoned", now)
             else:
                 _forfeit(locked, gone[0].index, "abandoned")
             locked.save()
             ended += 1
     return ended
+
+
+def adjourn_gone_matches(now=None) -> int:
+    """A match of one person against bots, whose person has had no socket and which has seen
+    no move for `ADJOURN_AFTER_MS`, is adjourned: off the live list, kept, resumable.
+
+    Only unclocked matches adjourn (clocks are for games between people: a clock decides
+    those).  "No move for as long" means no bot search can still be running for it.
+    Returns how many matches were adjourned.
+    """
+    now = now or timezone.now()
+    since = now - timedelta(milliseconds=settings.ADJOURN_AFTER_MS)
+    candidates = (
+        Match.objects.filter(status=Match.Status.ACTIVE, clock__isnull=True, turn_started_at__lt=since)
+        .filter(seats__kind=Seat.Kind.BOT)
+        .filter(seats__kind=Seat.Kind.HUMAN, seats__online=False)
+        .distinct()
+    )
+    adjourned = 0
+    for match in candidates.prefetch_related("seats"):
+        if not _person_gone(match, since):
+            continue
+        with transaction.atomic():
+            locked = _locked(match.pk)
+            if locked.status != Match.Status.ACTIVE or not locked.turn_started_at or locked.turn_started_at >= since:
+                continue
+            if not _person_gone(locked, since):
+                continue
+            locked.status, locked.adjourned_at = Match.Status.ADJOURNED, now
+            _record_state(locked)
+            locked.save()
+            _after_commit_lobby(locked)
+            adjourned += 1
+    return adjourned
+
+
+def _person_gone(match: Match, since: Any) -> bool:
+    humans = [s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN]
+    return len(humans) == 1 and not humans[0].online and _gone_since(humans[0], match) < since
+
+
+@transaction.atomic
+def match_resume(match_id: int, seat: int, now=None) -> Match:
+    """`seat`'s person is back: their adjourned match is active again, where it stopped.
+
+    The turn starts again now (so does a bot's budget, so its search is queued afresh
+    through `turn_started`).  A match that is running or waiting is left as it is.
+    """
+    match = _locked(match_id)
+    if match.is_over:
+        raise GameOver("the match is over: nothing to resume")
+    if not any(s.index == seat and s.kind == Seat.Kind.HUMAN for s in match.seats.all()):
+        raise NotSeated("you have no seat in this match: only its players resume it")
+    if match.status != Match.Status.ADJOURNED:
+        return match
+    match.status, match.adjourned_at = Match.Status.ACTIVE, None
+    match.turn_started_at = now or timezone.now()
+    _record_state(match)
+    match.save()
+    _announce_turn(match)
+    _after_commit_lobby(match)
+    return match
+
+
+def expire_open_matches(now=None) -> int:
+    """A waiting match whose seated people have had no socket for `OPEN_MATCH_EXPIRE_MS`
+    is aborted ("nobody joined"): its creator is gone, nobody would play it.  Returns how many."""
+    now = now or timezone.now()
+    since = now - timedelta(milliseconds=settings.OPEN_MATCH_EXPIRE_MS)
+    expired = 0
+    for match in Match.objects.filter(status=Match.Status.WAITING, created_at__lt=since).prefetch_related("seats"):
+        if not _everyone_gone(match, since):
+            continue
+        with transaction.atomic():
+            locked = _locked(match.pk)
+            if locked.status != Match.Status.WAITING or not _everyone_gone(locked, since):
+                continue
+            _abort(locked, "nobody joined", now)
+            locked.save()
+            expired += 1
+    return expired
+
+
+def _everyone_gone(match: Match, since: Any) -> bool:
+    seated = [s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN and s.player_id is not None]
+    return all(not s.online and (s.last_seen_at or match.created_at) < since for s in seated)
+
+
+def _abort(match: Match, reason: str, now: Any) -> None:
+    match.status = Match.Status.ABORTED
+    match.offer = None
+    match.finished_at, match.to_move = now, None
+    match.result = {"returns": [], "winner": None, "reason": reason, "ranking": []}
+    _record(match, {"type": "game_over", "result": match.result, "status": match.status})
+    _after_commit_lobby(match)
+
+
+def _record_state(match: Match) -> None:
+    """Record the whole match as a `state` frame (its status changed: adjourned, resumed).
+
+    It carries the version it is stored at, as every state frame does.
+    """
+    match.save()
+    fresh = match_get(match.pk)
+    _record(match, {"type": "state", "match": {**match_json(fresh), "v": match.v + 1}})
 
 
 def _send_presence(match_id: int, seat: int, online: bool) -> None:

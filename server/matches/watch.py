@@ -1,8 +1,11 @@
-"""Runs in the web process: clocks are enforced and presence kept fresh, whoever is connected.
+"""Runs in the web process: clocks are enforced, presence kept fresh and the lobby kept true.
 
-Every second it ends clocked matches whose seat to move ran out of time (plus the
-grace the page shows at 0:00), marks the seats this process has sockets for as still
-here, and ends matches between people that a seat abandoned past the grace.
+Every second it ends clocked matches whose seat to move ran out of time (plus the grace
+the page shows at 0:00); every `PRESENCE_HEARTBEAT_MS` it marks the seats and people this
+process has sockets for as still here.  Then it applies the lobby's rules (docs/lobby.md):
+seats with no heartbeat go offline, a person gone from a game between people loses it,
+a match against bots whose person is gone is adjourned, and an open match whose creator
+is gone is aborted.  When the number of people online changed, the lobby hears it.
 """
 
 from __future__ import annotations
@@ -10,15 +13,28 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import NamedTuple
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.utils import timezone
 
-from server.matches import presence, services
+from server.matches import broadcast, presence, services
+from server.players.selectors import players_online
 
 log = logging.getLogger("plyground.matches")
 INTERVAL_S = 1.0
 _task: asyncio.Task | None = None
+_online_told: int | None = None  # the count this process last told the lobby
+
+
+class WatchPass(NamedTuple):
+    """What one pass did."""
+
+    flagged: int = 0  # out of time
+    abandoned: int = 0  # a person left a game between people
+    adjourned: int = 0  # the person left a game against bots
+    expired: int = 0  # an open match whose creator left
 
 
 def start_match_watch() -> None:
@@ -30,11 +46,30 @@ def start_match_watch() -> None:
         _task = asyncio.get_running_loop().create_task(_watch())
 
 
-def watch_pass(heartbeat: bool = True) -> tuple[int, int]:
-    """One pass: (matches flagged, matches abandoned)."""
+def watch_pass(
+    heartbeat: bool = True, now=None, held: tuple[set[tuple[int, int]], set[int]] | None = None
+) -> WatchPass:
+    """One pass at `now`; `held` is (seats, people) with a socket here, read on the event loop."""
+    now = now or timezone.now()
     if heartbeat:
-        services.presence_heartbeat(presence.here())
-    return services.flag_fallen_clocks(), services.abandon_gone_seats()
+        seats, people = held if held is not None else (presence.here(), presence.people())
+        services.presence_heartbeat(seats, people, now)
+        _tell_lobby_online(now)
+    services.presence_expire_stale(now)
+    return WatchPass(
+        services.flag_fallen_clocks(now),
+        services.abandon_gone_seats(now),
+        services.adjourn_gone_matches(now),
+        services.expire_open_matches(now),
+    )
+
+
+def _tell_lobby_online(now) -> None:
+    global _online_told
+    count = players_online(now)
+    if count != _online_told:
+        _online_told = count
+        broadcast.send_to_group(broadcast.LOBBY_GROUP, {"type": "online", "count": count})
 
 
 async def _watch() -> None:
@@ -45,8 +80,9 @@ async def _watch() -> None:
             beat = time.monotonic() - last_beat >= settings.PRESENCE_HEARTBEAT_MS / 1000
             if beat:
                 last_beat = time.monotonic()
-            flagged, abandoned = await database_sync_to_async(watch_pass)(beat)
-            if flagged or abandoned:
-                log.info("match watch: %d out of time, %d abandoned", flagged, abandoned)
+            held = (presence.here(), presence.people())
+            done = await database_sync_to_async(watch_pass)(beat, None, held)
+            if any(done):
+                log.info("match watch: %d out of time, %d abandoned, %d adjourned, %d open matches expired", *done)
         except Exception:
             log.exception("match watch pass failed")

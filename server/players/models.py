@@ -16,7 +16,10 @@ class Player(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     is_guest = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    last_seen_at = models.DateTimeField(null=True, blank=True, db_index=True)  # for the lobby's "online"
+    last_seen_at = models.DateTimeField(null=True, blank=True, db_index=True)  # last page or socket opened
+    # While a web process holds a socket of this player (match or lobby), its heartbeat keeps
+    # this ahead of now (server/matches/presence.py); the lobby's "online" counts these.
+    online_until = models.DateTimeField(null=True, blank=True, db_index=True)
 
     # DRF treats the authenticated principal as a user; a Player is one.
     is_authenticated = True

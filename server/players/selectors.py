@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.utils import timezone
 
 from server.players.models import ApiToken, Player, hash_token
@@ -28,9 +26,10 @@ def player_by_session(session) -> Player | None:
     return Player.objects.filter(pk=player_id).first()
 
 
-ONLINE_WINDOW = timedelta(minutes=2)
+def players_online(now=None) -> int:
+    """People with a socket open (a match or the lobby), in any web process; bots are not players.
 
-
-def players_online() -> int:
-    """People seen on a page or a socket in the last two minutes."""
-    return Player.objects.filter(last_seen_at__gte=timezone.now() - ONLINE_WINDOW).count()
+    Each web process keeps `Player.online_until` ahead of now for the people it has sockets
+    for (server/matches/presence.py), and moves it to now when their last socket there closes.
+    """
+    return Player.objects.filter(online_until__gt=now or timezone.now()).count()

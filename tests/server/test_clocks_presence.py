@@ -62,7 +62,7 @@ def test_a_move_inside_the_grace_still_counts(alice, bob, settings):
 def test_the_watch_flags_a_seat_that_never_moves(alice, bob, settings):
     match = clocked(alice, bob)
     services.submit_move(match.pk, 0, "4", 0)
-    assert watch_pass(heartbeat=False) == (0, 0)
+    assert watch_pass(heartbeat=False) == (0, 0, 0, 0)
     started_ago(match, 61 + settings.CLOCK_FLAG_GRACE_MS / 1000)
     assert services.flag_fallen_clocks() == 1
     match.refresh_from_db()
@@ -110,16 +110,16 @@ def test_a_seat_gone_past_the_grace_loses_by_abandonment(alice, bob, settings):
 
 
 def test_a_dead_process_takes_its_seats_offline_and_everyone_gone_aborts(alice, bob, settings):
-    match = clocked(alice, bob)
+    match = clocked(alice, bob, minutes=10)  # the clock must not decide first
     services.seat_presence(match.pk, 0, True)
     services.seat_presence(match.pk, 1, True)
     services.presence_heartbeat({(match.pk, 0)})
     assert [p["online"] for p in match_json(match_get(match.pk))["presence"]] == [True, True]
     later = timezone.now() + timedelta(milliseconds=settings.ABANDON_GRACE_MS + settings.PRESENCE_STALE_MS)
-    assert services.abandon_gone_seats(later) == 0  # both seats just went offline: the grace starts now
+    assert watch_pass(heartbeat=False, now=later).abandoned == 0  # both just went offline: the grace starts now
     assert not Seat.objects.filter(match=match, online=True).exists()
     much_later = later + timedelta(milliseconds=settings.ABANDON_GRACE_MS + 1000)
-    assert services.abandon_gone_seats(much_later) == 1
+    assert watch_pass(heartbeat=False, now=much_later).abandoned == 1
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED and match.result["reason"] == "abandoned"
 

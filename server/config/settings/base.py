@@ -152,6 +152,11 @@ CLOCK_FLAG_GRACE_MS = int(os.environ.get("CLOCK_FLAG_GRACE_MS", "1500"))  # 0:00
 PRESENCE_HEARTBEAT_MS = 2000  # each web process marks the seats it has sockets for as here
 PRESENCE_STALE_MS = 10000  # no heartbeat this long: the process holding the socket is gone
 ABANDON_GRACE_MS = int(os.environ.get("ABANDON_GRACE_MS", "60000"))  # gone this long: the match is lost
+# The lobby's rules (docs/lobby.md): a match against bots whose person has had no socket (and
+# which saw no move) this long is adjourned, resumable from "Your matches"; a waiting match
+# whose seated people have had no socket this long is aborted ("nobody joined").
+ADJOURN_AFTER_MS = int(os.environ.get("ADJOURN_AFTER_MS", "600000"))
+OPEN_MATCH_EXPIRE_MS = int(os.environ.get("OPEN_MATCH_EXPIRE_MS", "600000"))
 
 LOGGING = {
     "version": 1,
