@@ -30,10 +30,11 @@ class BotTurn:
     game: str
     state: dict[str, Any]
     config: dict[str, Any]  # ai.SearchConfig fields
-    deadline: float  # epoch seconds
-    queued_at: float  # epoch seconds
+    deadline: float  # epoch seconds: the search's start plus the budget
+    queued_at: float  # epoch seconds: when the turn was queued (waiting for a worker is not thinking)
     min_think_ms: int = 0  # a human-like pause: the move is not shown sooner than this
     notes: dict[str, Any] = field(default_factory=dict)  # recorded with the move's stats
+    started_at: float = 0.0  # epoch seconds: when a worker took the turn (0: when it was queued)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -45,11 +46,14 @@ def compute_move(turn: BotTurn, on_progress: Callable[[dict[str, Any]], None] | 
     `on_progress` hears the search's figures while it runs (`ai.progress`), never its move.
     """
     started = time.time()
+    # The budget runs from the search's start: a wait for a process of a local pool after
+    # the worker took the turn moves the deadline too.
+    deadline = turn.deadline + max(0.0, started - (turn.started_at or turn.queued_at))
     game = registry.get(turn.game)
     state = game.from_json(turn.state)
     config = ai.SearchConfig(**turn.config)
-    result = ai.choose_move(game, state, config, deadline=turn.deadline, on_progress=on_progress)
-    pause_until = min(turn.queued_at + turn.min_think_ms / 1000, turn.deadline)
+    result = ai.choose_move(game, state, config, deadline=deadline, on_progress=on_progress)
+    pause_until = min(started + turn.min_think_ms / 1000, deadline)
     if time.time() < pause_until:
         time.sleep(pause_until - time.time())
     finished = time.time()
@@ -57,7 +61,9 @@ def compute_move(turn: BotTurn, on_progress: Callable[[dict[str, Any]], None] | 
     stats.update(
         budget_ms=config.time_budget_ms,
         queued_ms=round((started - turn.queued_at) * 1000, 1),
-        deadline_slack_ms=round((turn.deadline - finished) * 1000, 1),
+        deadline_slack_ms=round((deadline - finished) * 1000, 1),
+        # The move's think time (taken out of the stats when it is stored): search and pause.
+        think_ms=round((finished - started) * 1000, 1),
         seed=config.seed,
         engine=ENGINE_VERSION,
         **turn.notes,

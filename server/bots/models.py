@@ -191,3 +191,32 @@ def trap_model_problem(game: Any, algorithm: str, spec: Any) -> str:
     except (TypeError, ValueError) as exc:
         return f"trap_model: {exc}"
     return ""
+
+
+class BotTurnRecord(models.Model):
+    """When a bot turn was queued and when its search started: what the watchdog and the move's timing read.
+
+    One row per (match, ply), written again when a takeback brings the ply back.  Kept in
+    the database so that a restarted web process still knows which turns wait for a free
+    worker (never overdue) and which searches started and were lost (queued once more).
+    """
+
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+")
+    ply = models.PositiveIntegerField()
+    budget_ms = models.PositiveIntegerField()
+    queued_at = models.DateTimeField()
+    # When the latest search of this turn started; null while the turn waits for a worker.
+    started_at = models.DateTimeField(null=True, blank=True)
+    searches = models.PositiveSmallIntegerField(default=0, help_text="searches started for this turn")
+    # Which queued task runs the search: a duplicate from another queueing stands aside,
+    # the same task delivered again (its worker died) takes over.
+    search_token = models.CharField(max_length=32, blank=True)
+    # When the watchdog queued the turn again (a lost search, or a message feared lost).
+    requeued_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "ply"], name="one_record_per_bot_turn")]
+        indexes = [models.Index(fields=["started_at"])]
+
+    def __str__(self) -> str:
+        return f"bot turn of match {self.match_id} at ply {self.ply}"

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from django.dispatch import receiver
 
+from server.bots.queues import bot_queue_for
 from server.bots.runners import queue_bot_turn
-from server.bots.services import adaptive_strengths_update, bot_turn_announce, deadline_for
+from server.bots.services import adaptive_strengths_update, bot_turn_announce, bot_turn_queued, budget_ms_of
 from server.matches.models import Match, Seat
 from server.matches.signals import match_finished, turn_started
 
 
 @receiver(turn_started, sender=Match, dispatch_uid="bots.queue_on_turn")
 def queue_when_bot_to_move(sender, match_id: int, ply: int, seat: int, **kwargs) -> None:
-    bot = Seat.objects.filter(match_id=match_id, index=seat, kind=Seat.Kind.BOT).first()
+    bot = Seat.objects.filter(match_id=match_id, index=seat, kind=Seat.Kind.BOT).select_related("match").first()
     if bot is None:
         return
-    queued_at, deadline = deadline_for(bot)
-    bot_turn_announce(match_id, bot, ply)
-    queue_bot_turn(match_id, ply, queued_at, deadline)
+    bot_turn_queued(match_id, ply, budget_ms_of(bot))
+    bot_turn_announce(match_id, bot.index, ply)
+    queue_bot_turn(match_id, ply, bot_queue_for(bot.match.source))
 
 
 @receiver(match_finished, sender=Match, dispatch_uid="bots.adapt_on_finish")

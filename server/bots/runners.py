@@ -9,36 +9,38 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import threading
-import time
+import uuid
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 
 from server.bots.engine import compute_move_in_pool, report_thinking_to, turn_key, warm
-from server.bots.services import bot_turn_finish, bot_turn_prepare, bot_turn_run, thinking_sender
+from server.bots.queues import queue_name
+from server.bots.services import bot_turn_begin, bot_turn_finish, bot_turn_run, thinking_sender
 
 log = logging.getLogger("plyground.bots")
 
 
-def queue_bot_turn(match_id: int, ply: int, queued_at: float, deadline: float) -> None:
+def queue_bot_turn(match_id: int, ply: int, queue: str | None = None) -> None:
+    """Hand the turn to the runner; its budget starts when a worker starts the search.
+
+    `queue` is the Celery queue (`server.bots.queues.bot_queue_for` the match's source);
+    each queueing carries its own token, so a copy stands aside while another search runs.
+    """
     runner = settings.BOT_RUNNER
+    token = uuid.uuid4().hex
     if runner == "celery":
         from server.bots.tasks import bot_move
 
-        # A task that reaches a worker after its deadline is never run; the watchdog steps in.
-        expires = datetime.fromtimestamp(deadline, tz=UTC)
-        bot_move.apply_async(args=[match_id, ply, deadline, queued_at], expires=expires)
+        # Waiting for a worker is not overdue; a task older than this is not run (the
+        # watchdog has queued the turn again, or played it, long before).
+        expires = datetime.now(tz=UTC) + timedelta(milliseconds=settings.BOT_TASK_EXPIRES_MS)
+        bot_move.apply_async(args=[match_id, ply, token], expires=expires, queue=queue or queue_name("bots"))
     elif runner == "embedded":
-        cold = EmbeddedRunner._instance is None
-        started = time.time()
-        pool = EmbeddedRunner.instance()
-        if cold:  # starting the search processes is not the bot's thinking time
-            spent = time.time() - started
-            queued_at, deadline = queued_at + spent, deadline + spent
-        pool.queue(match_id, ply, queued_at, deadline)
+        EmbeddedRunner.instance().queue(match_id, ply, token)
     elif runner == "inline":
-        bot_turn_run(match_id, ply, deadline, queued_at)
+        bot_turn_run(match_id, ply, token)
     else:
         raise ValueError(f"unknown BOT_RUNNER {runner!r}")
 
@@ -75,8 +77,9 @@ class EmbeddedRunner:
         """Start the worker processes now, so the first bot turn does not pay for their imports."""
         return [self.searches.submit(warm) for _ in range(self.searches._max_workers)]
 
-    def queue(self, match_id: int, ply: int, queued_at: float, deadline: float) -> None:
-        turn = bot_turn_prepare(match_id, ply, deadline, queued_at)
+    def queue(self, match_id: int, ply: int, token: str) -> None:
+        # Started here (its budget runs from now; a wait for a pool process moves its deadline).
+        turn = bot_turn_begin(match_id, ply, token, thinking_sender(match_id))
         if turn is None:
             return
         search = self.searches.submit(compute_move_in_pool, turn)

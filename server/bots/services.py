@@ -9,19 +9,20 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
-import time
 from collections.abc import Callable
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 import ai
 from games import CHANCE, registry
 from server.bots import adaptive
 from server.bots.engine import BotTurn, ThinkingReporter, compute_move
-from server.bots.models import AdaptiveStrength
+from server.bots.models import AdaptiveStrength, BotTurnRecord
 from server.matches import broadcast
 from server.matches.errors import MatchError
 from server.matches.models import Match, Seat
@@ -47,11 +48,22 @@ def bot_seat_to_move(match_id: int, ply: int) -> tuple[Match, Seat] | None:
     return (match, seat) if seat is not None else None
 
 
-def bot_turn_prepare(match_id: int, ply: int, deadline: float, queued_at: float) -> BotTurn | None:
+def budget_ms_of(seat: Seat) -> int:
+    return int((seat.bot_snapshot or {}).get("time_budget_ms") or 1000)
+
+
+def bot_turn_prepare(
+    match_id: int, ply: int, deadline: float, queued_at: float, started_at: float | None = None
+) -> BotTurn | None:
+    """The search to run for the bot to move at `ply`, or None when no bot is to move there."""
     found = bot_seat_to_move(match_id, ply)
     if found is None:
         return None
-    match, seat = found
+    return _turn_for(*found, deadline, queued_at, started_at or queued_at)
+
+
+def _turn_for(match: Match, seat: Seat, deadline: float, queued_at: float, started_at: float) -> BotTurn:
+    match_id, ply = match.pk, match.ply
     snapshot = seat.bot_snapshot or {}
     config = {k: snapshot[k] for k in CONFIG_FIELDS if k in snapshot}
     config["seed"] = turn_seed(match_id, ply)
@@ -66,7 +78,9 @@ def bot_turn_prepare(match_id: int, ply: int, deadline: float, queued_at: float)
         config = adaptive.config_for(config, strength)
         notes["adaptive_strength"] = round(strength, 3)
     min_think = min(snapshot.get("min_think_ms") or 0, snapshot.get("time_budget_ms") or 0)
-    return BotTurn(match_id, ply, seat.index, match.game, match.state, config, deadline, queued_at, min_think, notes)
+    return BotTurn(
+        match_id, ply, seat.index, match.game, match.state, config, deadline, queued_at, min_think, notes, started_at
+    )
 
 
 def opponent_moves(match: Match, bot_seat: int, last: int = 40) -> list[dict[str, Any]]:
@@ -121,21 +135,36 @@ def bot_turn_finish(turn: BotTurn, stats: dict[str, Any]) -> bool:
 
     The position goes with the ply: after a takeback the same ply number can come back
     with another position on the board, and a move searched for the old one must not land there.
+    The move's think time is the search's (from its start to its move), and the time the
+    turn waited for a worker is its queue wait: an outage or a busy worker is not thinking.
     """
+    stats = dict(stats)
+    think_ms = stats.pop("think_ms", None)
+    queued_ms = stats.get("queued_ms")
     try:
-        submit_move(turn.match_id, turn.seat, stats["move"], turn.ply, stats=stats, position=turn.state)
+        submit_move(
+            turn.match_id,
+            turn.seat,
+            stats["move"],
+            turn.ply,
+            stats=stats,
+            position=turn.state,
+            think_ms=None if think_ms is None else max(0, round(think_ms)),
+            queue_wait_ms=None if queued_ms is None else max(0, round(queued_ms)),
+        )
     except MatchError as exc:
         log.info("bot move for match %s ply %s dropped: %s", turn.match_id, turn.ply, exc.message)
         return False
     return True
 
 
-def bot_turn_run(match_id: int, ply: int, deadline: float, queued_at: float) -> bool:
+def bot_turn_run(match_id: int, ply: int, token: str = "") -> bool:
     """The whole turn in this process: what a Celery worker and the inline runner do."""
-    turn = bot_turn_prepare(match_id, ply, deadline, queued_at)
+    send = thinking_sender(match_id)
+    turn = bot_turn_begin(match_id, ply, token, send)
     if turn is None:
         return False
-    return bot_turn_finish(turn, compute_move(turn, on_progress=ThinkingReporter(turn, thinking_sender(turn.match_id))))
+    return bot_turn_finish(turn, compute_move(turn, on_progress=ThinkingReporter(turn, send)))
 
 
 def thinking_sender(match_id: int) -> Callable[[dict[str, Any]], None]:
@@ -144,33 +173,167 @@ def thinking_sender(match_id: int) -> Callable[[dict[str, Any]], None]:
     return lambda frame: broadcast.send_to_group(group, frame)
 
 
-def bot_turn_announce(match_id: int, seat: Seat, ply: int) -> None:
-    budget = (seat.bot_snapshot or {}).get("time_budget_ms")
-    frame = {"type": "bot_thinking", "seat": seat.index, "ply": ply, "budget_ms": budget}
+# --- a bot turn's timing: queued, then searched ------------------------------------
+
+
+def bot_turn_queued(match_id: int, ply: int, budget_ms: int, now: datetime | None = None) -> BotTurnRecord:
+    """Record that the turn at `ply` waits for a worker from now (again, after a takeback)."""
+    record, _ = BotTurnRecord.objects.update_or_create(
+        match_id=match_id,
+        ply=ply,
+        defaults={
+            "budget_ms": budget_ms,
+            "queued_at": now or timezone.now(),
+            "started_at": None,
+            "searches": 0,
+            "search_token": "",
+            "requeued_at": None,
+        },
+    )
+    return record
+
+
+def bot_turn_announce(match_id: int, seat: int, ply: int) -> None:
+    """`bot_queued`: the bot's turn waits for a free worker; its budget has not started."""
+    frame = {"type": "bot_queued", "seat": seat, "ply": ply}
     broadcast.send_to_group(broadcast.match_group(match_id), frame)
 
 
-# --- the watchdog: a match never hangs waiting for a bot ---------------------------
+def bot_turn_claim(
+    match_id: int, ply: int, token: str, budget_ms: int, now: datetime | None = None
+) -> BotTurnRecord | None:
+    """Start the turn's search now, or None when another search of it is running.
 
-
-def overdue_bot_turns(now=None) -> list[tuple[int, int]]:
-    """(match id, ply) of bot turns past their budget plus the grace."""
+    The same task delivered again (its worker died) takes over at once; a second task
+    for the turn (the watchdog's) stands aside while the first one is within its budget
+    plus the grace, and takes over after that.
+    """
     now = now or timezone.now()
     grace = timedelta(milliseconds=settings.BOT_WATCHDOG_GRACE_MS)
-    overdue = []
-    candidates = Match.objects.filter(status=Match.Status.ACTIVE, turn_started_at__lt=now - grace)
-    for match in candidates.prefetch_related("seats"):
+    with transaction.atomic():
+        record = BotTurnRecord.objects.select_for_update().filter(match_id=match_id, ply=ply).first()
+        if record is None:  # queued before it could be recorded: its wait is unknown, it starts now
+            record = BotTurnRecord(match_id=match_id, ply=ply, budget_ms=budget_ms, queued_at=now)
+        elif (
+            record.started_at is not None
+            and token != record.search_token
+            and now < record.started_at + timedelta(milliseconds=record.budget_ms) + grace
+        ):
+            return None
+        record.started_at, record.search_token = now, token
+        record.searches += 1
+        record.save()
+    return record
+
+
+def bot_turn_begin(match_id: int, ply: int, token: str, send: Callable[[dict[str, Any]], None]) -> BotTurn | None:
+    """A worker starts the turn: its budget runs from now, and the match hears `bot_thinking`.
+
+    None when no bot is to move at `ply` (played, resigned, taken back) or when another
+    search of this turn is running.
+    """
+    found = bot_seat_to_move(match_id, ply)
+    if found is None:
+        return None
+    match, seat = found
+    budget_ms = budget_ms_of(seat)
+    record = bot_turn_claim(match_id, ply, token, budget_ms)
+    if record is None:
+        log.info("bot turn %s/%s: another search is running, this one stands aside", match_id, ply)
+        return None
+    started = record.started_at.timestamp()
+    send({"type": "bot_thinking", "seat": seat.index, "ply": ply, "budget_ms": budget_ms})
+    return _turn_for(match, seat, started + budget_ms / 1000, record.queued_at.timestamp(), started)
+
+
+# --- the watchdog: a match never hangs waiting for a bot, and never pretends ------------
+
+
+@dataclass(frozen=True)
+class Rescue:
+    """What the watchdog does for one bot turn: queue it (again), or play a fallback move."""
+
+    match_id: int
+    ply: int
+    action: str  # "queue" (never queued), "requeue" or "fallback"
+    reason: str
+    seat: int
+    source: str
+    lost_search: bool = False  # a search started and never answered: players see the bot waiting again
+
+
+FALLBACK_LOST_TWICE = "the search was lost twice: no worker answered"
+FALLBACK_NO_WORKER = "no worker started a search in {s} s"
+
+
+def bot_turns_to_rescue(now: datetime | None = None) -> list[Rescue]:
+    """The bot turns the watchdog acts on now, by these rules (a turn is one match's ply):
+
+    - queued and not started (every worker busy): never overdue, players see it waiting.
+      Queued once more every ``BOT_REQUEUE_MS`` while it waits, in case its message was
+      lost (a Redis restart); the copy stands aside if the first one starts.
+    - started and not answered by start + budget + grace (its worker died): queued once
+      more, a real search again;
+    - a fallback move only when that second search is lost too, or when the turn has
+      waited ``BOT_QUEUE_CAP_MS`` without any bot search starting anywhere in that time
+      (no worker alive);
+    - never recorded as queued (the web process stopped between the commit and the
+      queueing): queued after the grace.
+    """
+    now = now or timezone.now()
+    grace = timedelta(milliseconds=settings.BOT_WATCHDOG_GRACE_MS)
+    requeue = timedelta(milliseconds=settings.BOT_REQUEUE_MS)
+    cap = timedelta(milliseconds=settings.BOT_QUEUE_CAP_MS)
+    found: list[Rescue] = []
+    matches = list(Match.objects.filter(status=Match.Status.ACTIVE, to_move__gte=0).prefetch_related("seats"))
+    bots = {}
+    for match in matches:
         seat = next((s for s in match.seats.all() if s.index == match.to_move and s.kind == Seat.Kind.BOT), None)
-        if seat is None:
+        if seat is not None:
+            bots[(match.pk, match.ply)] = (match, seat)
+    if not bots:
+        return found
+    records = {
+        (r.match_id, r.ply): r
+        for r in BotTurnRecord.objects.filter(match_id__in={k[0] for k in bots}, ply__in={k[1] for k in bots})
+    }
+    workers_silent = None
+    for key, (match, seat) in bots.items():
+        record = records.get(key)
+
+        def rescue(action: str, reason: str, lost: bool = False) -> None:
+            found.append(Rescue(key[0], key[1], action, reason, seat.index, match.source, lost))  # noqa: B023
+
+        turn_start = match.turn_started_at or now
+        if record is None or record.queued_at < turn_start - grace:
+            if now > turn_start + grace:
+                rescue("queue", "the turn was never queued")
             continue
-        budget = timedelta(milliseconds=(seat.bot_snapshot or {}).get("time_budget_ms", 1000))
-        if match.turn_started_at + budget + grace < now:
-            overdue.append((match.pk, match.ply))
-    return overdue
+        requeued_since_start = record.requeued_at is not None and record.requeued_at > (record.started_at or now)
+        if record.started_at is None or requeued_since_start:  # waiting for a worker
+            if now - record.queued_at > cap:
+                if workers_silent is None:
+                    workers_silent = not BotTurnRecord.objects.filter(started_at__gt=now - cap).exists()
+                if workers_silent:
+                    rescue("fallback", FALLBACK_NO_WORKER.format(s=round(cap.total_seconds())))
+                    continue
+            if now - (record.requeued_at or record.queued_at) > requeue:
+                rescue("requeue", "still waiting for a worker: queued again in case its message was lost")
+            continue
+        if now > record.started_at + timedelta(milliseconds=record.budget_ms) + grace:
+            if record.searches >= 2:
+                rescue("fallback", FALLBACK_LOST_TWICE)
+            else:
+                rescue("requeue", "its search was lost: queued once more", lost=True)
+    return found
 
 
-def bot_turn_fallback(match_id: int, ply: int) -> bool:
-    """Play a quick legal move for a bot whose search never answered."""
+def bot_turn_requeued(match_id: int, ply: int, now: datetime | None = None) -> None:
+    BotTurnRecord.objects.filter(match_id=match_id, ply=ply).update(requeued_at=now or timezone.now())
+
+
+def bot_turn_fallback(match_id: int, ply: int, reason: str = FALLBACK_LOST_TWICE) -> bool:
+    """Play a quick legal move for a bot whose search never answered, marked as a fallback with `reason`."""
     found = bot_seat_to_move(match_id, ply)
     if found is None:
         return False
@@ -178,16 +341,21 @@ def bot_turn_fallback(match_id: int, ply: int) -> bool:
     game = registry.get(match.game)
     moves = game.legal_moves(game.from_json(match.state))
     move = random.Random(turn_seed(match_id, ply)).choice(moves)
-    log.warning("bot in match %s missed ply %s: playing fallback move %s", match_id, ply, move)
-    stats = {"algorithm": "random", "move": move, "fallback": True, "reason": "no search answered by the deadline"}
+    log.warning("bot in match %s missed ply %s (%s): playing fallback move %s", match_id, ply, reason, move)
+    record = BotTurnRecord.objects.filter(match_id=match_id, ply=ply).first()
+    waited = None
+    if record is not None:
+        waited = ((record.started_at or timezone.now()) - record.queued_at).total_seconds() * 1000
     try:
-        submit_move(match_id, seat.index, move, ply, stats=stats)
+        submit_move(
+            match_id,
+            seat.index,
+            move,
+            ply,
+            fallback=reason,
+            think_ms=0,
+            queue_wait_ms=None if waited is None else max(0, round(waited)),
+        )
     except MatchError:
         return False
     return True
-
-
-def deadline_for(seat: Seat) -> tuple[float, float]:
-    """(queued_at, deadline) in epoch seconds for a turn starting now."""
-    now = time.time()
-    return now, now + (seat.bot_snapshot or {}).get("time_budget_ms", 1000) / 1000

@@ -1,54 +1,61 @@
-"""Runs in the web process: a match never hangs waiting for a bot (DESIGN §4).
+"""Runs in the web process: a match never hangs waiting for a bot, and a bot never pretends (DESIGN §4).
 
-A bot turn still unanswered at its deadline plus the grace is queued once more (its
-task may have been lost with a worker or a restarted server); if that one is not
-answered in time either, the bot plays a fallback move.
+The rules are `server.bots.services.bot_turns_to_rescue`'s: a turn waiting for a free
+worker is never overdue; a search that started and never answered is queued once more;
+a fallback move (marked as one) only when that second search is lost too, or when no
+worker has started any search for ``BOT_QUEUE_CAP_MS``.  What the watchdog knows is in
+the database (`BotTurnRecord`), so a restarted web process carries on where it was.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import models
+from django.utils import timezone
 
+from server.bots.queues import bot_queue_for
 from server.bots.runners import queue_bot_turn
-from server.bots.services import bot_turn_fallback, overdue_bot_turns
+from server.bots.services import (
+    bot_seat_to_move,
+    bot_turn_announce,
+    bot_turn_fallback,
+    bot_turn_queued,
+    bot_turn_requeued,
+    bot_turns_to_rescue,
+    budget_ms_of,
+)
 
 log = logging.getLogger("plyground.bots")
 INTERVAL_S = 1.0
 _task: asyncio.Task | None = None
-# (match id, ply) -> when its second chance runs out (epoch seconds)
-_second_chances: dict[tuple[int, int], float] = {}
 
 
-def rescue_overdue_bots() -> int:
-    """Queue each overdue bot turn once more, then play a fallback; returns the moves played."""
-    now = time.time()
+def rescue_overdue_bots(now=None) -> int:
+    """Act on every bot turn that needs it; returns the fallback moves played."""
+    now = now or timezone.now()
     played = 0
-    overdue = overdue_bot_turns()
-    for key in overdue:
-        expires = _second_chances.get(key)
-        if expires is None:
-            budget_s = _budget_s(*key)
-            _second_chances[key] = now + budget_s + settings.BOT_WATCHDOG_GRACE_MS / 1000
-            log.warning("bot turn %s unanswered: queued again", key)
-            queue_bot_turn(key[0], key[1], now, now + budget_s)
-        elif now >= expires:
-            played += bot_turn_fallback(*key)
-    for key in set(_second_chances) - set(overdue):
-        del _second_chances[key]  # answered, or the match moved on
+    for rescue in bot_turns_to_rescue(now):
+        key = (rescue.match_id, rescue.ply)
+        if rescue.action == "fallback":
+            played += bot_turn_fallback(*key, reason=rescue.reason)
+            continue
+        (log.info if rescue.action == "requeue" and not rescue.lost_search else log.warning)(
+            "bot turn %s: %s", key, rescue.reason
+        )
+        if rescue.action == "queue":
+            found = bot_seat_to_move(*key)
+            if found is None:
+                continue
+            bot_turn_queued(*key, budget_ms_of(found[1]), now)
+        else:
+            bot_turn_requeued(*key, now)
+        if rescue.lost_search or rescue.action == "queue":
+            bot_turn_announce(rescue.match_id, rescue.seat, rescue.ply)  # waiting again, not thinking
+        queue_bot_turn(*key, bot_queue_for(rescue.source))
     return played
-
-
-def _budget_s(match_id: int, ply: int) -> float:
-    from server.matches.models import Seat
-
-    seat = Seat.objects.filter(match_id=match_id, kind=Seat.Kind.BOT, match__to_move=models.F("index")).first()
-    return ((seat.bot_snapshot or {}).get("time_budget_ms", 1000) if seat else 1000) / 1000
 
 
 def start_watchdog() -> None:

@@ -37,8 +37,15 @@ def move_json(move: Move, seats: dict[int, Seat]) -> dict[str, Any]:
         "by": by_json(seats.get(move.seat)),
         "think_ms": move.think_ms,
         "at": move.created_at.isoformat() if move.created_at else None,
+        # Why no search chose this move (the watchdog's last resort); null for searched and people's moves.
+        "fallback": move.fallback or None,
+        **({"queue_wait_ms": move.queue_wait_ms} if _is_bot(seats.get(move.seat)) else {}),
         **({"stats": move.stats} if move.stats else {}),
     }
+
+
+def _is_bot(seat: Seat | None) -> bool:
+    return seat is not None and seat.kind == Seat.Kind.BOT
 
 
 def by_json(seat: Seat | None) -> dict[str, Any]:

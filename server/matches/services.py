@@ -155,11 +155,16 @@ def submit_move(
     *,
     stats: dict[str, Any] | None = None,
     position: dict[str, Any] | None = None,
+    think_ms: int | None = None,
+    queue_wait_ms: int | None = None,
+    fallback: str = "",
 ) -> Move:
     """Validate and apply one move for `seat` at `ply`; exactly once, whatever the races.
 
     `position` (bots) is the state the move was computed for: a ply number comes back
     after a takeback, so a move for another position at the same ply is refused too.
+    Bots also give their `think_ms` (the search's time, without the wait for a worker,
+    which is `queue_wait_ms`), and a move no search chose says why in `fallback`.
     Raises a `MatchError` (with its wire code) and changes nothing when the move is refused;
     a mover whose clock ran out loses on time instead.
     """
@@ -171,7 +176,8 @@ def submit_move(
         with transaction.atomic():
             match = _locked(match_id)
             if not _flag_if_out_of_time(match):
-                return _submit_locked(match, seat, move, ply, stats, position)
+                timing = MoveTiming(think_ms, queue_wait_ms, fallback)
+                return _submit_locked(match, seat, move, ply, stats, position, timing)
             match.save()
     except IntegrityError:
         # The unique (match, ply) constraint: another submission for this ply won the race.
@@ -179,8 +185,23 @@ def submit_move(
     raise GameOver("the match is over: out of time")
 
 
+@dataclass(frozen=True)
+class MoveTiming:
+    """A bot move's own think time and queue wait, and why no search chose it (a fallback)."""
+
+    think_ms: int | None = None  # None: from the turn's start (people)
+    queue_wait_ms: int | None = None
+    fallback: str = ""
+
+
 def _submit_locked(
-    match: Match, seat: int, move: str, ply: int, stats: dict[str, Any] | None, position: dict[str, Any] | None
+    match: Match,
+    seat: int,
+    move: str,
+    ply: int,
+    stats: dict[str, Any] | None,
+    position: dict[str, Any] | None,
+    timing: MoveTiming | None = None,
 ) -> Move:
     if match.is_over:
         raise GameOver("the match is over")
@@ -198,17 +219,35 @@ def _submit_locked(
         new_state = game.play(state, move)
     except IllegalMove as exc:
         raise IllegalMoveError(str(exc)) from None
-    stored = _store_move(match, game, seat, move, new_state, stats)
+    stored = _store_move(match, game, seat, move, new_state, stats, timing)
     _play_chance(match, game, new_state)
     match.save()
     return stored
 
 
-def _store_move(match: Match, game: Game, seat: int, move: str, new_state: State, stats: dict[str, Any] | None) -> Move:
+def _store_move(
+    match: Match,
+    game: Game,
+    seat: int,
+    move: str,
+    new_state: State,
+    stats: dict[str, Any] | None,
+    timing: MoveTiming | None = None,
+) -> Move:
     now = timezone.now()
+    timing = timing or MoveTiming()
     think_ms = int((now - match.turn_started_at).total_seconds() * 1000) if match.turn_started_at else 0
+    if timing.think_ms is not None:  # a bot's search time: its wait for a worker is not charged
+        think_ms = timing.think_ms
     stored = Move.objects.create(
-        match=match, ply=match.ply, seat=seat, move=move, think_ms=max(0, think_ms), stats=stats
+        match=match,
+        ply=match.ply,
+        seat=seat,
+        move=move,
+        think_ms=max(0, think_ms),
+        stats=stats,
+        queue_wait_ms=timing.queue_wait_ms,
+        fallback=timing.fallback[:200],
     )
     if match.clock_ms is not None and seat != CHANCE:
         left = max(0, match.clock_ms[seat] - think_ms) + match.clock["increment_ms"]
@@ -229,7 +268,10 @@ def _store_move(match: Match, game: Game, seat: int, move: str, new_state: State
         "to_move": match.to_move,
         "legal_moves": [] if finished or match.to_move == CHANCE else game.legal_moves(new_state),
         "think_ms": stored.think_ms,
+        "fallback": stored.fallback or None,  # why no search chose this move; null for a searched or a person's move
     }
+    if seat_obj is not None and seat_obj.kind == Seat.Kind.BOT:
+        frame["queue_wait_ms"] = stored.queue_wait_ms
     if stats:
         frame["stats"] = stats
     if match.clock_ms is not None:

@@ -31,7 +31,6 @@ from server.research.selectors import (
 
 LINES_PER_CHUNK = 100  # matches per chunk of bytes handed to the server
 CHANCE_SEAT = ("chance", None, None, None)
-TRUE = (True, 1, "true")  # a JSON true as SQLite (1) and PostgreSQL ("true") hand it over
 
 CSV_COLUMNS = (
     "schema_version",
@@ -54,6 +53,8 @@ CSV_COLUMNS = (
     "pv",
     "visits",
     "other_stats",
+    "queue_wait_ms",  # added within schema version 1, so at the end
+    "fallback_reason",
 )
 NO_STATS = [None] * (len(STAT_COLUMNS) + 4)  # the search columns of a person's move or a chance event
 
@@ -83,11 +84,12 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
             player = "null" if player_id is None else f'"{names.player(player_id)}"'
             seats.append(f'{{"index":{index},"kind":"human","is_ai":false,"player":{player},"bot":null}}')
     moves, played = [], []
-    for _, ply, seat, move, at, think_ms, stats in rows.moves:
+    for _, ply, seat, move, at, think_ms, stats, fallback, queue_wait_ms in rows.moves:
         by = "chance" if seat == CHANCE else kinds.get(seat, Seat.Kind.HUMAN)
         moves.append(
             f'{{"ply":{ply},"seat":{seat},"by":"{by}","move":{_text(move)},"at":"{at}",'
-            f'"think_ms":{think_ms},"stats":{stats or "null"}}}'
+            f'"think_ms":{think_ms},"stats":{stats or "null"},"fallback":{_opt_text(fallback or None)},'
+            f'"queue_wait_ms":{"null" if queue_wait_ms is None else queue_wait_ms}}}'
         )
         if seat != CHANCE:
             played.append(move)
@@ -138,14 +140,15 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
         else:
             seats[index] = ("human", names.player(player_id) if player_id is not None else None, None, None)
     head = [SCHEMA_VERSION, names.match(match_id), game, source, pairing(s[0] for s in seats.values()), winner]
-    for _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other in rows.moves:
+    for _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other, queue_wait_ms in rows.moves:
         by, player, slug, level = CHANCE_SEAT if seat == CHANCE else seats[seat]
-        if other is None:  # no search figures: a person's move or a chance event
-            yield [*head, ply, seat, by, player, slug, level, move, at, think_ms, *NO_STATS]
-        else:
-            flag = "true" if fallback in TRUE else "false"
-            other = None if other == "{}" else other
-            yield [*head, ply, seat, by, player, slug, level, move, at, think_ms, *figures, flag, pv, visits, other]
+        if by != "bot":  # no search figures: a person's move or a chance event
+            yield [*head, ply, seat, by, player, slug, level, move, at, think_ms, *NO_STATS, None, None]
+            continue
+        other = None if other in (None, "{}") else other
+        flag = "true" if fallback else "false"
+        row = [*head, ply, seat, by, player, slug, level, move, at, think_ms, *figures, flag, pv, visits, other]
+        yield [*row, queue_wait_ms, fallback or None]
 
 
 def csv_chunks(matches: Iterable[MatchRows]) -> Iterator[bytes]:

@@ -142,6 +142,8 @@ GAME_COLUMNS = Columns(
     move={
         **MOVE_BASICS,
         "stats": _json_text("stats"),
+        "fallback": "fallback",
+        "queue_wait_ms": "queue_wait_ms",
     },
 )
 
@@ -160,7 +162,8 @@ STAT_COLUMNS = (
     "engine",
 )
 # Figures with a column of their own ("move" is the move column); any others go to `other_stats`.
-COLUMN_STATS = frozenset({*STAT_COLUMNS, "move", "fallback", "pv", "visits"})
+# ("fallback" and "reason": how moves stored before the `fallback` field said it.)
+COLUMN_STATS = frozenset({*STAT_COLUMNS, "move", "fallback", "reason", "pv", "visits"})
 MOVE_ROW_COLUMNS = Columns(
     match={"id": "id", "game": "game", "source": "source", "winner": JsonValue("result", "winner")},
     seat={
@@ -174,10 +177,11 @@ MOVE_ROW_COLUMNS = Columns(
     move={
         **MOVE_BASICS,
         **{name: JsonValue("stats", name) for name in STAT_COLUMNS},
-        "fallback": JsonValue("stats", "fallback"),
+        "fallback": "fallback",  # the move's own field: why no search chose it, blank if one did
         "pv": JsonValue("stats", "pv"),
         "visits": JsonValue("stats", "visits"),
         "other_stats": JsonWithout("stats", COLUMN_STATS),
+        "queue_wait_ms": "queue_wait_ms",
     },
 )
 

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from server.bots.models import BotProfile
-from server.bots.services import bot_turn_fallback, bot_turn_run, overdue_bot_turns
-from server.bots.watchdog import rescue_overdue_bots
+from server.bots.services import bot_turn_run
 from server.matches import services
 from server.matches.models import Match, Move
 
@@ -45,8 +42,7 @@ def test_a_bot_seated_first_moves_as_soon_as_the_match_starts(alice, fast_bot):
 def test_a_duplicate_or_late_task_does_nothing(alice, fast_bot):
     match = bot_match(alice, fast_bot)
     services.submit_move(match.pk, 0, "4", 0)
-    now = time.time()
-    assert bot_turn_run(match.pk, 1, now + 0.05, now) is False  # ply 1 was already played
+    assert bot_turn_run(match.pk, 1) is False  # ply 1 was already played
     assert Move.objects.filter(match=match).count() == 2
 
 
@@ -54,8 +50,7 @@ def test_a_result_for_a_position_that_is_no_longer_current_is_dropped(alice, fas
     settings.BOT_RUNNER = "none-yet"
     match = Match.objects.get(pk=_match_without_reply(alice, fast_bot, settings))
     services.match_resign(match.pk, 0)
-    now = time.time()
-    assert bot_turn_run(match.pk, 1, now + 0.05, now) is False
+    assert bot_turn_run(match.pk, 1) is False
     assert Move.objects.filter(match=match).count() == 1
 
 
@@ -72,35 +67,6 @@ def _match_without_reply(alice, profile, settings) -> int:
     finally:
         receivers.queue_bot_turn = orig
     return match.pk
-
-
-def test_the_watchdog_queues_a_lost_turn_again(alice, fast_bot, settings):
-    match_id = _match_without_reply(alice, fast_bot, settings)
-    assert overdue_bot_turns() == []  # within budget plus grace: still waiting
-    later = timezone.now() + timedelta(seconds=10)
-    assert overdue_bot_turns(later) == [(match_id, 1)]
-    Match.objects.filter(pk=match_id).update(turn_started_at=timezone.now() - timedelta(seconds=10))
-    assert rescue_overdue_bots() == 0  # the turn is queued once more (inline here: it searches and plays)
-    reply = Move.objects.get(match_id=match_id, ply=1)
-    assert reply.stats["algorithm"] == "alphabeta" and "fallback" not in reply.stats
-
-
-def test_the_watchdog_plays_a_fallback_when_the_second_chance_is_lost_too(alice, fast_bot, settings):
-    from server.bots import watchdog
-
-    match_id = _match_without_reply(alice, fast_bot, settings)
-    Match.objects.filter(pk=match_id).update(turn_started_at=timezone.now() - timedelta(seconds=10))
-    orig = watchdog.queue_bot_turn
-    watchdog.queue_bot_turn = lambda *args: None  # the second task is lost as well
-    try:
-        assert rescue_overdue_bots() == 0
-        watchdog._second_chances[(match_id, 1)] = 0  # and its time has run out
-        assert rescue_overdue_bots() == 1
-    finally:
-        watchdog.queue_bot_turn = orig
-    reply = Move.objects.get(match_id=match_id, ply=1)
-    assert reply.stats["fallback"] is True
-    assert bot_turn_fallback(match_id, 1) is False  # exactly once
 
 
 def test_bot_versus_bot_plays_to_the_end(alice, db):

@@ -85,7 +85,7 @@ async def test_every_socket_frame_that_shows_a_bot_discloses_it(played):
     await room.connect()
     assert_disclosed(await room.receive_json_from(), at_least=3)
     await room.send_json_to({"type": "move", "move": "2", "ply": 4})
-    frames = [await room.receive_json_from(timeout=5) for _ in range(3)]  # move, bot_thinking, bot move
+    frames = [await room.receive_json_from(timeout=5) for _ in range(4)]  # move, bot_queued, bot_thinking, bot move
     bot_move = next(f for f in frames if f["type"] == "move" and f["seat"] == 1)
     assert bot_move["by"] == {"kind": "bot", "is_ai": True}
     await room.send_json_to({"type": "resign"})

@@ -131,6 +131,51 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a long search must not hold other match
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-search leaves the task for another
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+# --- Celery queues: bot moves first (server/bots/queues.py) ---------------------------
+# One queue per kind of work, named after the installation's base queue.  A worker
+# started without -Q consumes them all, and kombu's Redis transport with the "priority"
+# order strategy pops them in the order listed (one BRPOP over the keys in this order,
+# never rotated), so a free worker process always takes a waiting bot move before an
+# analysis step, a calibration game's move or a self-play move.  The base queue itself
+# comes last, for anything not routed.
+from kombu import Queue  # noqa: E402 - kept inside this block
+
+BOT_QUEUE_KINDS = ("bots", "analysis", "calibration", "selfplay")
+# Each queue its own routing key: sharing the default one would copy a message to all of them.
+CELERY_TASK_QUEUES = [
+    Queue(name, routing_key=name)
+    for name in (*(f"{CELERY_TASK_DEFAULT_QUEUE}.{kind}" for kind in BOT_QUEUE_KINDS), CELERY_TASK_DEFAULT_QUEUE)
+]
+CELERY_TASK_ROUTES = {
+    "bots.bot_move": {"queue": f"{CELERY_TASK_DEFAULT_QUEUE}.bots"},  # a match's source may pick another
+    "analysis.analyse_position": {"queue": f"{CELERY_TASK_DEFAULT_QUEUE}.analysis"},
+}
+# Redelivery, on purpose.  Every task is idempotent (a bot turn for a ply already played, an
+# analysis step already done: nothing happens), so delivering twice only costs time, and
+# losing a delivery costs a bot turn or an analysis stuck half way.  So:
+# - a worker process that dies mid-task (killed, out of memory) puts its task back at once
+#   (reject_on_worker_lost) instead of acknowledging it as failed;
+# - a task fetched by a worker that vanished altogether (SIGKILL, lost host) goes back to its
+#   queue after `visibility_timeout`.  5 minutes: far above the longest task (a search
+#   within one budget, at most 30 s; an analysis step is one position's search), so a live
+#   task is never handed out twice, and far below Redis's 1 hour, so a lost analysis step
+#   resumes the same session.  A bot turn does not wait for it: the watchdog gives a lost
+#   search its second chance after budget + grace (server/bots/watchdog.py).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    **globals().get("CELERY_BROKER_TRANSPORT_OPTIONS", {}),  # keeps what the broker connection sets above
+    "queue_order_strategy": "priority",
+    "visibility_timeout": 300,
+}
+# A bot turn waiting for a worker is never overdue: it is queued again every BOT_REQUEUE_MS
+# in case its message was lost, and gets a fallback move only after BOT_QUEUE_CAP_MS in which
+# no bot search started anywhere (no worker alive).  A task message older than
+# BOT_TASK_EXPIRES_MS is dropped unrun (the turn was queued again or played long before).
+BOT_REQUEUE_MS = int(os.environ.get("BOT_REQUEUE_MS", "15000"))
+BOT_QUEUE_CAP_MS = int(os.environ.get("BOT_QUEUE_CAP_MS", "60000"))
+BOT_TASK_EXPIRES_MS = 600_000
+# --- end of Celery queues ------------------------------------------------------------
+
 # --- Bots -----------------------------------------------------------------------
 # A bot that has not moved by its deadline plus this grace gets a fallback move.
 BOT_WATCHDOG_GRACE_MS = int(os.environ.get("BOT_WATCHDOG_GRACE_MS", "3000"))

@@ -147,16 +147,22 @@ def test_the_csv_has_the_documented_header_and_a_row_per_move(dataset, researche
 def test_mcts_visits_fallbacks_and_other_figures_reach_the_csv(dataset, researcher):
     match = dataset.matches["bb_draw"]
     mcts = bot_stats("1", algorithm="mcts", visits={"1": 90, "4": 10}, tt_hits=7)
-    Move.objects.filter(match=match, ply=0).update(stats=mcts)
-    fallback = {"algorithm": "random", "move": "2", "fallback": True, "reason": "no search answered by the deadline"}
-    Move.objects.filter(match=match, ply=1).update(stats=fallback)
+    Move.objects.filter(match=match, ply=0).update(stats=mcts, queue_wait_ms=1234)
+    # A fallback move carries no search figures: the move's own field says why.
+    reason = "the search was lost twice: no worker answered"
+    Move.objects.filter(match=match, ply=1).update(stats=None, fallback=reason, queue_wait_ms=9000)
     rows = list(csv.DictReader(io.StringIO(csv_text(export(researcher, "source=selfplay", url=MOVES)))))
     assert json.loads(rows[0]["visits"]) == {"1": 90, "4": 10} and rows[0]["algorithm"] == "mcts"
     assert json.loads(rows[0]["other_stats"]) == {"tt_hits": 7} and rows[0]["fallback"] == "false"
-    assert rows[1]["fallback"] == "true" and json.loads(rows[1]["other_stats"])["reason"].startswith("no search")
-    assert rows[1]["depth"] == "" and rows[2]["other_stats"] == ""
+    assert rows[0]["queue_wait_ms"] == "1234" and rows[0]["fallback_reason"] == ""
+    assert rows[1]["fallback"] == "true" and rows[1]["fallback_reason"] == reason and rows[1]["queue_wait_ms"] == "9000"
+    assert rows[1]["by"] == "bot" and rows[1]["algorithm"] == "" and rows[1]["depth"] == ""
+    assert rows[2]["other_stats"] == ""
     (line,) = jsonl(export(researcher, "source=selfplay"))
-    assert line["moves"][0]["stats"] == mcts and line["moves"][1]["stats"] == fallback
+    assert line["moves"][0]["stats"] == mcts and line["moves"][0]["fallback"] is None
+    assert line["moves"][0]["queue_wait_ms"] == 1234
+    assert line["moves"][1]["stats"] is None and line["moves"][1]["fallback"] == reason
+    assert line["moves"][1]["queue_wait_ms"] == 9000
     assert not list(VALIDATOR.iter_errors(line))
 
 
