@@ -15,6 +15,7 @@ from django.conf import settings  # noqa: E402
 from server.bots.watchdog import start_watchdog  # noqa: E402
 from server.lobby.routing import websocket_urlpatterns as lobby_ws  # noqa: E402
 from server.matches.broadcast import remember_server_loop  # noqa: E402
+from server.matches.heartbeat import start_heartbeat  # noqa: E402
 from server.matches.routing import websocket_urlpatterns as match_ws  # noqa: E402
 from server.matches.watch import start_match_watch  # noqa: E402
 from server.players.ws_auth import PlayerWebSocketMiddleware  # noqa: E402
@@ -45,6 +46,7 @@ async def application(scope, receive, send):
     remember_server_loop()
     start_watchdog()
     start_match_watch()
+    start_heartbeat()
     return await router(scope, receive, send)
 
 

@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from server.matches import broadcast, presence, selectors, services
+from server.matches import broadcast, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
 from server.players.services import player_seen
 
@@ -63,8 +63,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         else:
             for frame in replay:
                 await self.send_json(frame)
+        heartbeat.register(self.match_id, self)
 
     async def disconnect(self, code: int) -> None:
+        if hasattr(self, "match_id"):
+            heartbeat.unregister(self.match_id, self)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "seat", None) is not None:

@@ -1,0 +1,123 @@
+"""Every match socket hears its match's latest version every few seconds, outside the channel layer.
+
+A frame lost on its way through the channel layer leaves no version gap until the next
+frame, which may never come (the match waits for the player who missed it).  So each web
+process sends each of its own match sockets ``{"type": "heartbeat", "v", "interval_ms"}``
+every ``MATCH_HEARTBEAT_MS``; a client whose version is behind asks ``sync``, and a client
+that hears nothing at all for about two intervals knows its socket is dead and reconnects.
+
+The heartbeat goes straight from this process to its sockets (not through Redis), so it
+still arrives when a layer message was lost.  One query per interval reads the versions
+of every match this process has sockets for, however many sockets there are; a socket
+whose previous heartbeat is still being written (a slow reader) skips a beat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections import defaultdict
+from typing import Any, Protocol
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from server.matches.models import Match
+
+log = logging.getLogger("plyground.matches")
+DEFAULT_INTERVAL_MS = 12000
+
+
+class Socket(Protocol):
+    async def send_json(self, content: Any, close: bool = False) -> None: ...
+
+
+_sockets: dict[int, set[Socket]] = defaultdict(set)  # match id -> this process's sockets for it
+_busy: set[Socket] = set()  # sockets whose last heartbeat is still being sent
+_task: asyncio.Task | None = None
+
+
+def interval_ms() -> int:
+    """``MATCH_HEARTBEAT_MS`` from the settings, else from the environment (12 s by default)."""
+    configured = getattr(settings, "MATCH_HEARTBEAT_MS", None)
+    if configured is None:
+        configured = os.environ.get("MATCH_HEARTBEAT_MS", DEFAULT_INTERVAL_MS)
+    return max(100, int(configured))
+
+
+def enabled() -> bool:
+    """On wherever the web process's other loops run (off in tests unless a test turns it on)."""
+    return bool(getattr(settings, "MATCH_HEARTBEAT", settings.MATCH_WATCH))
+
+
+def register(match_id: int, socket: Socket) -> None:
+    _sockets[match_id].add(socket)
+
+
+def unregister(match_id: int, socket: Socket) -> None:
+    sockets = _sockets.get(match_id)
+    if sockets is None:
+        return
+    sockets.discard(socket)
+    _busy.discard(socket)
+    if not sockets:
+        del _sockets[match_id]
+
+
+def socket_count() -> int:
+    return sum(len(s) for s in _sockets.values())
+
+
+def versions_of(match_ids: list[int]) -> dict[int, int]:
+    """The event version of each match, in one query."""
+    return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "v"))
+
+
+async def beat() -> int:
+    """One heartbeat to every match socket of this process; returns how many were sent."""
+    if not _sockets:
+        return 0
+    versions = await database_sync_to_async(versions_of)(list(_sockets))
+    every = interval_ms()
+    sent = 0
+    for match_id, sockets in list(_sockets.items()):
+        v = versions.get(match_id)
+        if v is None:
+            continue  # the match is gone; its sockets will be closed by whoever deleted it
+        frame = {"type": "heartbeat", "v": v, "interval_ms": every}
+        for socket in list(sockets):
+            if socket in _busy:
+                continue
+            _busy.add(socket)
+            asyncio.get_running_loop().create_task(_send(socket, frame))
+            sent += 1
+    return sent
+
+
+async def _send(socket: Socket, frame: dict[str, Any]) -> None:
+    try:
+        await socket.send_json(frame)
+    except Exception:  # a socket closing under us: its disconnect unregisters it
+        log.debug("heartbeat not sent", exc_info=True)
+    finally:
+        _busy.discard(socket)
+
+
+def start_heartbeat() -> None:
+    """Start the loop once per event loop (idempotent), like the match watch."""
+    global _task
+    if not enabled():
+        return
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:
+        _task = loop.create_task(_run())
+
+
+async def _run() -> None:
+    while True:
+        await asyncio.sleep(interval_ms() / 1000)
+        try:
+            await beat()
+        except Exception:
+            log.exception("match heartbeat failed")

@@ -1,0 +1,123 @@
+"""The match heartbeat: idle sockets hear the current version, in one query per interval."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from server.matches import heartbeat, services
+from server.players.services import player_create_guest_with_token
+from tests.server.conftest import human_match
+from tests.server.test_consumers import connect, receive_type
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def fast_heartbeat(settings):
+    settings.MATCH_HEARTBEAT = True
+    settings.MATCH_HEARTBEAT_MS = 200
+    yield
+    if heartbeat._task is not None:
+        heartbeat._task.cancel()
+        heartbeat._task = None
+
+
+def two_player_match():
+    (alice, alice_token), (bob, _) = player_create_guest_with_token("Alice"), player_create_guest_with_token("Bob")
+    return human_match("connect4", alice, bob), alice_token
+
+
+async def test_an_idle_match_socket_hears_the_current_version(fast_heartbeat):
+    match, token = await database_sync_to_async(two_player_match)()
+    comm = await connect(f"/ws/matches/{match.pk}/", token)
+    state = await comm.receive_json_from()
+    first = await receive_type(comm, "heartbeat", timeout=2)
+    assert first == {"type": "heartbeat", "v": state["v"], "interval_ms": 200}
+    # A move whose frame this socket never gets (stored behind its back): the next heartbeat says so.
+    await database_sync_to_async(services.submit_move)(match.pk, 0, "4", 0)
+    while (frame := await comm.receive_json_from(timeout=2))["type"] != "heartbeat" or frame["v"] == state["v"]:
+        pass
+    assert frame["v"] == state["v"] + 1
+    await comm.disconnect()
+    assert heartbeat.socket_count() == 0
+
+
+async def test_one_query_per_interval_for_many_sockets_and_matches(settings, monkeypatch):
+    settings.MATCH_HEARTBEAT_MS = 10_000  # no loop: beat() is called by hand
+
+    class FakeSocket:
+        def __init__(self) -> None:
+            self.frames: list[dict] = []
+
+        async def send_json(self, content, close=False):
+            self.frames.append(content)
+
+    matches = [await database_sync_to_async(two_player_match)() for _ in range(5)]
+    sockets = {m.pk: [FakeSocket() for _ in range(200)] for m, _ in matches}  # 1,000 sockets
+    for match_id, group in sockets.items():
+        for socket in group:
+            heartbeat.register(match_id, socket)
+    queries: list[int] = []
+    original = heartbeat.versions_of
+
+    def counted(ids):
+        with CaptureQueriesContext(connection) as captured:
+            result = original(ids)
+        queries.append(len(captured))
+        return result
+
+    monkeypatch.setattr(heartbeat, "versions_of", counted)
+    try:
+        started = time.perf_counter()
+        sent = await heartbeat.beat()
+        await asyncio.sleep(0)  # the sends run as tasks
+        elapsed = time.perf_counter() - started
+    finally:
+        for match_id, group in sockets.items():
+            for socket in group:
+                heartbeat.unregister(match_id, socket)
+    assert sent == 1000 and queries == [1]
+    for (match, _), group in zip(matches, sockets.values(), strict=True):
+        assert all(s.frames == [{"type": "heartbeat", "v": match.v, "interval_ms": 10_000}] for s in group)
+    assert elapsed < 2  # generous: about 20 ms on a laptop
+    assert heartbeat.socket_count() == 0
+
+
+async def test_a_slow_socket_skips_a_beat_instead_of_holding_the_others(settings):
+    settings.MATCH_HEARTBEAT_MS = 10_000
+    match, _ = await database_sync_to_async(two_player_match)()
+    release = asyncio.Event()
+
+    class Slow:
+        calls = 0
+
+        async def send_json(self, content, close=False):
+            Slow.calls += 1
+            await release.wait()
+
+    class Quick:
+        frames: list[dict] = []
+
+        async def send_json(self, content, close=False):
+            Quick.frames.append(content)
+
+    slow, quick = Slow(), Quick()
+    heartbeat.register(match.pk, slow)
+    heartbeat.register(match.pk, quick)
+    try:
+        await heartbeat.beat()
+        await asyncio.sleep(0)
+        await heartbeat.beat()
+        await asyncio.sleep(0)
+        assert Slow.calls == 1 and len(Quick.frames) == 2
+        release.set()
+        await asyncio.sleep(0)
+    finally:
+        heartbeat.unregister(match.pk, slow)
+        heartbeat.unregister(match.pk, quick)
