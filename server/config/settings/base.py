@@ -123,6 +123,10 @@ else:
     BOT_RUNNER = "celery"
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
+# kombu's Redis transport, made to survive a Redis restart while a task runs (server/config/broker.py).
+CELERY_BROKER_TRANSPORT = "server.config.broker:Transport" if REDIS_URL.startswith("redis://") else None
+# On losing Redis a running search goes on: its move is stored through the database, not Redis.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")  # workers consume the same one
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
