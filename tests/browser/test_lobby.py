@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import bot_badge, start_bot_match, wait_my_turn_or_over
+from tests.support import LiveStack
 
 
 def test_lobby_shows_games_and_bots_each_marked_as_ai(new_page, screenshot):
@@ -116,3 +118,38 @@ def test_cancelling_an_open_match_takes_it_off_every_lobby(new_page):
     cancel.click()
     expect(host.locator("#result")).to_contain_text("aborted")
     expect(row).to_have_count(0)
+
+
+@pytest.fixture(scope="module")
+def adjourning_stack():
+    """A stack of its own where a match against bots is adjourned 3 s after its person left."""
+    with LiveStack(embedded=True, extra_env={"ADJOURN_AFTER_MS": "3000"}) as stack:
+        yield stack
+
+
+def test_an_adjourned_match_waits_under_your_matches_and_resumes_where_it_stopped(
+    new_page, adjourning_stack, screenshot
+):
+    page = new_page("/", server=adjourning_stack)
+    match_id = start_bot_match(page, "connect4", "connect4-random")
+    assert wait_my_turn_or_over(page) == "active"
+    page.locator('#board [data-move="4"]').click()
+    expect(page.locator("#move-list li.move")).to_have_count(2)  # the bot replied
+    page.goto("/")  # the match socket closes: the person has left the match
+
+    row = page.locator(f'#my-matches [data-testid="mine-{match_id}"]')
+    expect(row).to_contain_text("adjourned", timeout=20_000)  # pushed over /ws/lobby/, no reload
+    expect(page.locator(f'#live-matches [data-testid="match-{match_id}"]')).to_have_count(0)
+    expect(page.locator("#lobby-counts")).to_contain_text("0 matches being played")
+    screenshot(page, "adjourned")
+    page.reload()  # the list comes from the API too
+    resume = page.locator(f'[data-testid="resume-{match_id}"]')
+    expect(resume).to_be_visible()
+
+    resume.click()
+    page.wait_for_url(re.compile(rf"/matches/{match_id}/$"))
+    expect(page.locator("#match-room")).to_have_attribute("data-status", "active")
+    assert wait_my_turn_or_over(page) == "active"
+    expect(page.locator("#move-list li.move")).to_have_count(2)
+    page.locator('#board [data-move="4"]').click()
+    expect(page.locator("#move-list li.move")).to_have_count(4)  # play goes on: the bot replies again

@@ -1,7 +1,7 @@
 // The lobby: the games and their bots, starting a match, and the open and
 // live matches kept current over /ws/lobby/ (no polling).
 
-import { ApiError, createMatch, getBots, getGames, items, joinMatch, listMatches } from "./api.js";
+import { ApiError, api, createMatch, getBots, getGames, items, joinMatch, listMatches } from "./api.js";
 import { announce, h, pageData, present, since } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { aiBadge, algorithmName, formatMs, playerLabel, seatMark } from "./players.js";
@@ -10,6 +10,7 @@ const $ = (id) => document.getElementById(id);
 const gamesById = new Map();
 const matches = new Map(); // id -> summary, open and active only
 const finished = new Map(); // id -> summary of our own finished matches
+const adjourned = new Map(); // id -> summary of our own adjourned matches (we left; they wait for us)
 const me = pageData().player;
 let heardFromSocket = false;
 let online = null;
@@ -161,11 +162,14 @@ function cardError(game, text) {
 const isOpen = (m) => m.status === "waiting" && m.seats.some((seat) => !seat.player);
 
 function upsert(summary) {
+  adjourned.delete(summary.id);
   if (summary.status === "waiting" || summary.status === "active") {
     matches.set(summary.id, summary);
   } else {
     matches.delete(summary.id);
-    if (isMine(summary)) finished.set(summary.id, summary);
+    if (!isMine(summary)) return;
+    if (summary.status === "adjourned") adjourned.set(summary.id, summary);
+    else finished.set(summary.id, summary);
   }
 }
 
@@ -185,9 +189,11 @@ function outcome(m) {
 
 function renderMine() {
   const live = [...matches.values()].filter(isMine).sort((a, b) => b.id - a.id);
+  const waiting = [...adjourned.values()].sort((a, b) => b.id - a.id);
   const done = [...finished.values()].filter(isMine).sort((a, b) => b.id - a.id).slice(0, 20);
   const rows = [
     ...live.map((m) => mineRow(m, m.status === "waiting" ? "waiting for an opponent" : "your match is on", "Resume")),
+    ...waiting.map((m) => mineRow(m, "adjourned: you left, it waits for you", resumeButton(m))),
     ...done.map((m) => mineRow(m, outcome(m), "Replay")),
   ];
   $("my-matches").replaceChildren(...rows);
@@ -202,7 +208,28 @@ function mineRow(m, info, action) {
     h("ul", { class: "row-seats" }, h("li", {}, "vs "), ...others.map((seat) =>
       h("li", { "data-seat": seat.index }, seatMark(m.game, seat.index), playerLabel(seat.player, { compact: true })))),
     h("span", { class: `row-info muted outcome-${info.split(",")[0].replace(/\s+/g, "-")}` }, info),
-    h("span", { class: "row-actions" }, h("a", { class: "button secondary", href: `/matches/${m.id}/` }, action)));
+    h("span", { class: "row-actions" }, typeof action === "string" ? h("a", { class: "button secondary", href: `/matches/${m.id}/` }, action) : action));
+}
+
+// An adjourned match (docs/lobby.md) is active again once resumed; opening its page would resume it too.
+function resumeButton(m) {
+  return h("button", {
+    type: "button",
+    class: "primary",
+    "data-testid": `resume-${m.id}`,
+    onclick: (event) => resume(m, event.currentTarget),
+  }, "Resume");
+}
+
+async function resume(m, button) {
+  button.disabled = true;
+  try {
+    await api(`/api/matches/${m.id}/resume/`, { method: "POST", body: {} });
+    window.location.assign(`/matches/${m.id}/`);
+  } catch (error) {
+    $("lobby-error").textContent = error instanceof ApiError ? error.message : "Could not resume the match.";
+    button.disabled = false;
+  }
 }
 
 function renderMatches() {
@@ -285,8 +312,12 @@ async function loadHistory() {
   if (!me) return;
   try {
     // `player=me` narrows the list where the server supports it; the seat check keeps only ours either way.
-    const done = items(await listMatches("finished", { player: "me" }));
-    for (const m of done) if (isMine(m)) finished.set(m.id, m);
+    const [done, waiting] = await Promise.all([
+      listMatches("finished", { player: "me" }),
+      listMatches("adjourned", { player: "me" }),
+    ]);
+    for (const m of items(done)) if (isMine(m)) finished.set(m.id, m);
+    for (const m of items(waiting)) if (isMine(m) && !matches.has(m.id)) adjourned.set(m.id, m);
     renderMatches();
   } catch {
     // History is a convenience: the lobby works without it.
