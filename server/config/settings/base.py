@@ -13,6 +13,7 @@ from pathlib import Path
 import dj_database_url
 
 from server.config.channel_layer import redis_channel_layer
+from server.config.installation import installation_id
 
 BASE_DIR = Path(__file__).resolve().parents[3]
 
@@ -80,6 +81,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # instead of failing; the timeout is how long one waits for the other.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
 
+# One database is one installation (server/config/installation.py): its processes share a
+# channel-layer prefix and a base task queue that no other installation on the same Redis
+# uses.  CHANNEL_PREFIX and CELERY_QUEUE, or PLYGROUND_INSTALLATION for both, set them by hand.
+INSTALLATION_ID = installation_id(DATABASES["default"])
+CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX") or f"plyground-{INSTALLATION_ID}"
+CELERY_QUEUE = os.environ.get("CELERY_QUEUE") or f"plyground-{INSTALLATION_ID}"
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -119,7 +127,7 @@ if EMBEDDED:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     BOT_RUNNER = "embedded"
 else:
-    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, prefix=os.environ.get("CHANNEL_PREFIX", "asgi"))}
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, prefix=CHANNEL_PREFIX)}
     BOT_RUNNER = "celery"
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -127,7 +135,7 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_BROKER_TRANSPORT = "server.config.broker:Transport" if REDIS_URL.startswith("redis://") else None
 # On losing Redis a running search goes on: its move is stored through the database, not Redis.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")  # workers consume the same one
+CELERY_TASK_DEFAULT_QUEUE = CELERY_QUEUE  # the base name of the installation's queues
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
