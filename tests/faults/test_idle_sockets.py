@@ -53,7 +53,7 @@ async def idle_then_move(stack) -> None:
         # The idle lobby socket still hears the channel layer: a new open match is pushed to it.
         _, other = stack.guest()
         opened = stack.api("POST", "/api/matches/", {"game": "tictactoe", "seats": [{"kind": "human"}] * 2}, other)
-        pushed = await frames_until(lobby, lambda f: f"\"id\": {opened['id']}," in json.dumps(f))
+        pushed = await frames_until(lobby, lambda f: f'"id": {opened["id"]},' in json.dumps(f))
         assert pushed
 
 
