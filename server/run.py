@@ -3,25 +3,70 @@
 With Redis reachable at ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``), or a
 ``redis-server`` binary on the PATH to start one, it runs the full stack: daphne, a
 Celery worker and the Redis channel layer.  Otherwise it runs the embedded mode of
-DESIGN §4 and says so.  Ctrl-C stops every process it started.
+DESIGN §4 and says so.
+
+It supervises what it starts: a child that exits after it had been running is started
+again, with a growing pause and a log line (a child that fails at its first start stops
+the stack: that is a configuration error, not a crash).  Ctrl-C, SIGTERM or SIGHUP stop
+every process it started; so does its own death, SIGKILL included: each child gets a
+parent-death signal (Linux ``PR_SET_PDEATHSIG``, a watchdog thread elsewhere), and the
+Celery worker's pool processes too (``server.worker``).  Every child carries
+``PLYGROUND_STACK_ID`` in its environment, so a stack's processes can be found.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
 import logging
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 import redis
 
 log = logging.getLogger("plyground.run")
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+STACK_ID_ENV = "PLYGROUND_STACK_ID"
+PR_SET_PDEATHSIG = 1
+STABLE_AFTER_S = 10.0  # a child that ran this long counts as started; its exit is a crash to restart
+RESTART_PAUSES_S = (1.0, 2.0, 4.0, 8.0, 15.0)  # between restarts while a child keeps exiting early
+STOP_GRACE_S = 10.0  # SIGTERM, then SIGKILL: a worker finishes the searches it is running
+WORKER_MAX_MEMORY_KB = 300_000  # a pool process that grew past this is replaced after its task
+
+
+LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+
+
+def die_with_parent(sig: int = signal.SIGTERM) -> None:
+    """Have the kernel send `sig` to this process when its parent exits, however it exits.
+
+    Linux only (``prctl(PR_SET_PDEATHSIG)``); elsewhere a thread polls the parent's pid.
+    Called in a child between fork and exec (``preexec_fn``), or at the start of a process.
+    """
+    parent = os.getppid()
+    if LIBC is not None:
+        if LIBC.prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    else:  # pragma: no cover - not Linux
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1)
+            os.kill(os.getpid(), sig)
+
+        threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os.kill(os.getpid(), sig)
 
 
 def redis_reachable(url: str, timeout: float = 0.5) -> bool:
@@ -31,58 +76,128 @@ def redis_reachable(url: str, timeout: float = 0.5) -> bool:
         return False
 
 
-def start_redis(url: str) -> subprocess.Popen | None:
-    """Start a throwaway redis-server on the URL's port, or None when there is no binary."""
+def redis_server_argv(url: str) -> list[str] | None:
+    """How to start a throwaway redis-server on the URL's port, or None when there is no binary."""
     binary = shutil.which("redis-server")
     parsed = urlparse(url)
     if binary is None or parsed.hostname not in ("127.0.0.1", "localhost"):
         return None
     port = str(parsed.port or 6379)
-    proc = subprocess.Popen(
-        [binary, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    for _ in range(50):
-        if redis_reachable(url):
-            return proc
-        time.sleep(0.1)
-    proc.terminate()
-    return None
+    return [binary, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+
+
+@dataclass
+class Child:
+    """One supervised process: started again when it exits, until the stack stops."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    quiet: bool = False
+    proc: subprocess.Popen | None = None
+    started_at: float = 0.0
+    ever_stable: bool = False
+    quick_exits: int = 0
+    restart_at: float | None = None
+    restarts: int = field(default=0)
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            self.argv,
+            env=self.env,
+            # A session of its own: a terminal's Ctrl-C reaches only us, and we stop the
+            # child's whole process group (the worker's pool processes with it).
+            start_new_session=True,
+            preexec_fn=die_with_parent,
+            stdout=subprocess.DEVNULL if self.quiet else None,
+        )
+        self.started_at = time.monotonic()
+        self.restart_at = None
+
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def signal_group(self, sig: int) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, sig)
 
 
 class Stack:
-    """The child processes, stopped together."""
+    """The child processes: supervised while running, stopped together."""
 
     def __init__(self) -> None:
-        self.procs: list[tuple[str, subprocess.Popen]] = []
+        self.children: list[Child] = []
+        self.stopping = threading.Event()
 
-    def add(self, name: str, proc: subprocess.Popen) -> None:
-        self.procs.append((name, proc))
+    def spawn(self, name: str, argv: list[str], env: dict[str, str], quiet: bool = False) -> Child:
+        child = Child(name, argv, env, quiet=quiet)
+        child.start()
+        self.children.append(child)
+        return child
 
-    def spawn(self, name: str, argv: list[str], env: dict[str, str]) -> None:
-        self.add(name, subprocess.Popen(argv, env=env, start_new_session=True))
-
-    def wait(self) -> int:
-        """Until a child exits (then stop the rest) or we are told to stop."""
-        while True:
-            for name, proc in self.procs:
-                code = proc.poll()
-                if code is not None:
-                    log.error("%s exited with code %s: stopping", name, code)
+    def supervise(self, poll_s: float = 0.3) -> int:
+        """Restart children that exit, until told to stop (0) or a child cannot start (its code)."""
+        while not self.stopping.wait(poll_s):
+            now = time.monotonic()
+            for child in self.children:
+                if child.restart_at is not None:
+                    if now >= child.restart_at:
+                        log.warning("%s: starting again (restart %d)", child.name, child.restarts)
+                        child.start()
+                    continue
+                if child.running():
+                    if now - child.started_at >= STABLE_AFTER_S:
+                        child.ever_stable, child.quick_exits = True, 0
+                    continue
+                code = child.proc.returncode
+                if not child.ever_stable:
+                    log.error("%s exited with code %s before it had started: stopping", child.name, code)
                     return code or 1
-            time.sleep(0.3)
+                pause = RESTART_PAUSES_S[min(child.quick_exits, len(RESTART_PAUSES_S) - 1)]
+                ran = now - child.started_at
+                child.quick_exits += ran < STABLE_AFTER_S
+                child.restarts += 1
+                child.restart_at = now + pause
+                log.error("%s exited with code %s after %.0f s: restarting in %.0f s", child.name, code, ran, pause)
+        return 0
 
     def stop(self) -> None:
-        for _, proc in reversed(self.procs):
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        for _, proc in self.procs:
+        """SIGTERM to every child's process group, newest first; SIGKILL to what is left after the grace."""
+        for child in reversed(self.children):
+            if child.running():
+                child.signal_group(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_S
+        for child in self.children:
+            if child.proc is None:
+                continue
             try:
-                proc.wait(max(0.1, deadline - time.monotonic()))
+                child.proc.wait(max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+                log.warning("%s still running after %.0f s: killing it", child.name, STOP_GRACE_S)
+            child.signal_group(signal.SIGKILL)  # its pool processes too, should any have lingered
+            child.proc.wait()
+
+
+def worker_argv(env: dict[str, str]) -> list[str]:
+    """The Celery worker: all of the installation's queues, pool processes replaced when they grow."""
+    return [
+        sys.executable,
+        "-m",
+        "server.worker",
+        "--loglevel",
+        "INFO",
+        "--concurrency",
+        env.get("WORKER_CONCURRENCY", "2"),
+        "--max-memory-per-child",
+        env.get("WORKER_MAX_MEMORY_KB", str(WORKER_MAX_MEMORY_KB)),
+    ]
+
+
+def install_stop_handlers(stop: Callable[[], None]) -> None:
+    """Ctrl-C, SIGTERM and SIGHUP stop the stack (set explicitly: a background start may ignore SIGINT)."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda signum, frame: stop())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,26 +209,28 @@ def main(argv: list[str] | None = None) -> int:
 
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "server.config.settings.dev")
+    env.setdefault(STACK_ID_ENV, f"run-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     redis_url = env.get("REDIS_URL") or DEFAULT_REDIS_URL
     stack = Stack()
-
-    def stop_on_signal(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop_on_signal)
+    install_stop_handlers(stack.stopping.set)
     try:
         full = redis_reachable(redis_url)
-        if not full and (own_redis := start_redis(redis_url)) is not None:
-            stack.add("redis-server", own_redis)
-            log.info("started redis-server for %s", redis_url)
-            full = True
-        bin_dir = os.path.dirname(sys.executable)
+        if not full and (redis_argv := redis_server_argv(redis_url)) is not None:
+            own_redis = stack.spawn("redis-server", redis_argv, env, quiet=True)
+            for _ in range(50):
+                if full := redis_reachable(redis_url):
+                    log.info("started redis-server for %s", redis_url)
+                    own_redis.ever_stable = True  # restart it should it die: the stack needs it
+                    break
+                time.sleep(0.1)
+            else:
+                stack.stop()
+                stack.children.clear()
         daphne = [sys.executable, "-m", "server.asgi_server", "-b", args.host, "-p", str(args.port)]
         if full:
             env["REDIS_URL"] = redis_url
             log.info("full stack: daphne, a Celery worker and the Redis channel layer at %s", redis_url)
-            celery = [os.path.join(bin_dir, "celery"), "-A", "server.config", "worker", "--loglevel", "INFO"]
-            stack.spawn("celery worker", [*celery, "--concurrency", env.get("WORKER_CONCURRENCY", "2")], env)
+            stack.spawn("celery worker", worker_argv(env), env)
         else:
             env.pop("REDIS_URL", None)
             log.warning(
@@ -123,10 +240,9 @@ def main(argv: list[str] | None = None) -> int:
             )
         stack.spawn("daphne", [*daphne, "server.config.asgi:application"], env)
         log.info("Plyground is on http://%s:%s/ (Ctrl-C stops it)", args.host, args.port)
-        return stack.wait()
-    except KeyboardInterrupt:
+        code = stack.supervise()
         log.info("stopping")
-        return 0
+        return code
     finally:
         stack.stop()
 

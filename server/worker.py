@@ -1,0 +1,31 @@
+"""A Celery worker that never outlives what started it: ``python -m server.worker [worker options]``.
+
+``server.run`` starts the worker this way.  The worker itself gets its parent-death signal
+from ``server.run``; its pool processes are forked by billiard, which clears that signal,
+so each arms its own here: if the worker's main process dies, SIGKILLed included, its
+pool processes die with it instead of searching on as orphans.  Options are those of
+``celery -A server.config worker``.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+from celery.signals import worker_process_init
+
+from server.config import celery_app
+from server.run import die_with_parent
+
+
+@worker_process_init.connect
+def _pool_process_dies_with_worker(**_: object) -> None:
+    die_with_parent(signal.SIGKILL)
+
+
+def main(argv: list[str]) -> None:
+    celery_app.worker_main(["worker", *argv])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
