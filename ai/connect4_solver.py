@@ -38,7 +38,13 @@ from games.connect4 import BOARD_MASK, CELLS, HEIGHT, WIDTH, Connect4State, has_
 H1: Final = HEIGHT + 1
 BOTTOM: Final = sum(1 << (c * H1) for c in range(WIDTH))
 COLUMN_MASKS_CENTRE_FIRST: Final = tuple(((1 << HEIGHT) - 1) << (c * H1) for c in (3, 2, 4, 1, 5, 0, 6))
-TT_LIMIT: Final = 4_000_000  # entries per bound table before it is cleared
+# Entries per table before it is cleared, so that a long-lived process (a bot worker
+# serving match after match) stays small: a bound entry costs about 100 bytes, a move
+# order about 500, so the three tables hold at most ~75 MB.  At 4 M entries each they
+# reached 1.4 GB after 36 exact endgames from 14 stones, and solved no more of them
+# within the Master's time than these limits do (benchmarks/README.md, "Bot capacity").
+TT_LIMIT: Final = 250_000  # entries per bound table (lower, upper)
+ORDERS_LIMIT: Final = 50_000  # move orders kept by position (`search`)
 CLOCK_MASK: Final = 1023  # with a deadline, look at the clock every 1024 nodes
 # Column masks by rank in the centre-first order, for decoding the sort keys of `search`.
 RANKED_COLUMNS: Final = COLUMN_MASKS_CENTRE_FIRST
@@ -346,7 +352,7 @@ class Connect4Solver:
                     order = keyed
                 else:
                     order = ((0, candidates, -1, opponent_win & ~candidates),)
-                if len(orders) > TT_LIMIT:
+                if len(orders) > ORDERS_LIMIT:
                     orders.clear()
                 orders[key] = order
             next_current = current ^ mask

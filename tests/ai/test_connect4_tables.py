@@ -1,0 +1,26 @@
+"""The Connect Four solver's tables stay bounded: a bot worker serves match after match in one process."""
+
+from __future__ import annotations
+
+from ai import connect4_solver
+from ai.connect4_solver import Connect4Solver
+from games.connect4 import CONNECT4
+
+# A middle-game position of the published test set (Test_L2_R1): thousands of nodes to solve.
+POSITION = "13633551437347572"
+
+
+def test_the_tables_never_outgrow_their_limits(monkeypatch):
+    monkeypatch.setattr(connect4_solver, "TT_LIMIT", 200)
+    monkeypatch.setattr(connect4_solver, "ORDERS_LIMIT", 50)
+    solver = Connect4Solver()
+    state = CONNECT4.from_moves(POSITION)
+    score = solver.solve_state(state)
+    assert solver.nodes > 5000  # enough work to fill the tables many times over
+    assert len(solver.lower) <= 201 and len(solver.upper) <= 201 and len(solver.orders) <= 51
+    assert score == Connect4Solver().solve_state(state)  # clearing costs time, never the exact answer
+
+
+def test_the_limits_keep_a_worker_small():
+    # About 100 bytes a bound entry and 500 a move order: at most ~75 MB together.
+    assert connect4_solver.TT_LIMIT * 2 * 100 + connect4_solver.ORDERS_LIMIT * 500 <= 80 * 2**20
