@@ -3,16 +3,49 @@
 `live_stack` is a real Plyground (daphne + Celery worker + Redis, `python -m server.run`)
 on a free loopback port with a fresh SQLite file, shared by the tests of a session;
 `stack.url`, `stack.ws_url`, `stack.api(method, path, body, token)`, `stack.guest()`.
+
+Every process of every LiveStack of this run carries a marker (tests/support.py); when the
+run ends, one still alive fails the run (and is killed): the full-stack tests leave nothing
+behind to take other stacks' tasks.
 """
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from tests.support import LiveStack
+from tests.support import SESSION_STACK_PREFIX, LiveStack, kill_stack_processes, stack_processes
+
+LEFTOVER_GRACE_S = 10.0
 
 
 @pytest.fixture(scope="session")
 def live_stack():
     with LiveStack() as stack:
         yield stack
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    deadline = time.monotonic() + LEFTOVER_GRACE_S
+    while stack_processes(SESSION_STACK_PREFIX, prefix=True) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    leftovers = [(pid, _cmdline(pid)) for pid in stack_processes(SESSION_STACK_PREFIX, prefix=True)]
+    if not leftovers:
+        return
+    kill_stack_processes(SESSION_STACK_PREFIX, prefix=True)
+    report = "\n".join(f"  {pid}: {cmd}" for pid, cmd in leftovers)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    message = f"processes of this run's live stacks still running {LEFTOVER_GRACE_S:.0f} s after the tests:\n{report}"
+    if reporter is not None:
+        reporter.write_sep("=", "leftover processes", red=True)
+        reporter.write_line(message)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return "?"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -9,14 +10,49 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
 from pathlib import Path
 from typing import Any
 
+from server.run import die_with_parent
+
 ROOT = Path(__file__).resolve().parents[1]
 REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/9")
+STACK_ID_ENV = "PLYGROUND_STACK_ID"
+# Every process of every LiveStack of this test run carries PLYGROUND_STACK_ID=<this>-<port>,
+# so the run can find what it started (and only that: other runs share the machine).
+SESSION_STACK_PREFIX = f"pytest-{os.getpid()}-{uuid.uuid4().hex[:8]}-"
+
+
+def stack_processes(stack_id: str, prefix: bool = False) -> list[int]:
+    """Pids of live processes whose PLYGROUND_STACK_ID is `stack_id`, or starts with it (Linux /proc)."""
+    marker = f"{STACK_ID_ENV}={stack_id}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        variables = environ.split(b"\0")
+        if state != "Z" and (any(v.startswith(marker) for v in variables) if prefix else marker in variables):
+            found.append(int(entry.name))
+    return found
+
+
+def kill_stack_processes(stack_id: str, prefix: bool = False) -> list[int]:
+    """SIGKILL every live process of the stack (or stacks, by prefix); returns the pids it found."""
+    pids = stack_processes(stack_id, prefix)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return pids
 
 
 def free_port() -> int:
@@ -32,9 +68,11 @@ class LiveStack:
     ...     stack.api("GET", "/api/games/")
     """
 
-    def __init__(self, embedded: bool = False, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(self, embedded: bool = False, extra_env: dict[str, str] | None = None, own_names: bool = True) -> None:
+        """`own_names=False` leaves the channel prefix and task queue to the installation's defaults."""
         self.embedded = embedded
         self.port = free_port()
+        self.stack_id = f"{SESSION_STACK_PREFIX}{self.port}"
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.tmp = tempfile.TemporaryDirectory(prefix="plyground-live-")
@@ -44,30 +82,39 @@ class LiveStack:
             "DJANGO_SETTINGS_MODULE": "server.config.settings.dev",
             "DATABASE_URL": f"sqlite:///{self.tmp.name}/db.sqlite3",
             "PYTHONUNBUFFERED": "1",
+            STACK_ID_ENV: self.stack_id,
             **(extra_env or {}),
         }
+        for name in ("CHANNEL_PREFIX", "CELERY_QUEUE", "PLYGROUND_INSTALLATION"):
+            if name not in (extra_env or {}):
+                self.env.pop(name, None)  # never the caller's own installation's names
         if embedded:
             # Nothing listens on port 1, and no redis-server is found: embedded mode.
             self.env.update(REDIS_URL="redis://127.0.0.1:1/0", PATH=os.path.dirname(sys.executable))
         else:
-            # Its own channel prefix and task queue: stacks sharing a Redis never cross.
-            self.env.update(
-                REDIS_URL=REDIS_TEST_URL,
-                CHANNEL_PREFIX=f"plyground-test-{self.port}",
-                CELERY_QUEUE=f"plyground-test-{self.port}",
-            )
+            self.env["REDIS_URL"] = REDIS_TEST_URL
+            if own_names:  # explicit names; without them the fresh database gives fresh ones
+                self.env.setdefault("CHANNEL_PREFIX", f"plyground-test-{self.port}")
+                self.env.setdefault("CELERY_QUEUE", f"plyground-test-{self.port}")
         self.proc: subprocess.Popen | None = None
 
     def __enter__(self) -> LiveStack:
         self.manage("migrate", "--noinput", "-v0")
         self.log = open(self.log_path, "w")  # noqa: SIM115 - closed in __exit__
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.stop()
-        self.log.close()
-        self.tmp.cleanup()
+        try:
+            self.stop()
+        finally:
+            kill_stack_processes(self.stack_id)  # anything that outlived the stop
+            self.log.close()
+            self.tmp.cleanup()
 
     def start(self) -> None:
         """Start the server (again: same port, database and queue) and wait until it serves."""
@@ -80,11 +127,14 @@ class LiveStack:
             stdout=self.log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            # A killed test run takes its stacks with it.  The signal follows the thread that
+            # started the child, so only the main thread (which lives as long as the run) arms it.
+            preexec_fn=die_with_parent if threading.current_thread() is threading.main_thread() else None,
         )
         self._wait_ready()
 
     def stop(self) -> None:
-        """Stop every process of the stack, as Ctrl-C does."""
+        """Stop every process of the stack, as Ctrl-C does, and wait until none is left."""
         if self.proc and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGINT)
             try:
@@ -92,6 +142,13 @@ class LiveStack:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(10)
+        deadline = time.monotonic() + 10
+        while stack_processes(self.stack_id) and time.monotonic() < deadline:
+            time.sleep(0.1)
+
+    def processes(self) -> list[int]:
+        """Pids of this stack's live processes: server.run, daphne, the worker and its pool."""
+        return stack_processes(self.stack_id)
 
     def manage(self, *args: str) -> str:
         out = subprocess.run(
