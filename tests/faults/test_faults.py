@@ -83,10 +83,12 @@ def test_a_worker_killed_mid_search_the_bots_move_still_comes_from_a_real_search
         await me.move("4", 0)
         await me.until(lambda f: f["type"] == "bot_thinking")
         await asyncio.sleep(1.0)  # 1 s into the 4 s search
+        killed = time.monotonic()
         stack.kill("worker1", signal.SIGKILL)
         await asyncio.sleep(2.0)
         stack.start_worker()
         reply = await me.until(lambda f: f["type"] == "move" and f["ply"] == 1, timeout=45)
+        print(f"fault: worker killed 1 s into a 4 s search; the move arrived {time.monotonic() - killed:.1f} s later")
         assert reply["by"] == {"kind": "bot", "is_ai": True} and not reply.get("fallback")
         await asyncio.sleep(1.0)  # a second delivery of the task, if any, has had time to play
         assert_each_ply_once(stack, match["id"], me)
@@ -115,11 +117,13 @@ def test_web_killed_right_after_a_move_between_two_people_loses_and_doubles_noth
             await bob.until(lambda f, p=ply: f["type"] == "move" and f["ply"] == p)
         # Alice moves, and daphne dies within the same second: stored or not, nobody may be misled.
         await alice.move(next(columns), 4)
+        killed = time.monotonic()
         stack.kill("web", signal.SIGKILL)
         stack.start_web()
         # Stored before the kill: both hear it in the replay; lost with daphne: Alice's page sends it again.
         await alice.until(lambda f: f["type"] == "move" and f["ply"] == 4, timeout=20)
         await bob.until(lambda f: f["type"] == "move" and f["ply"] == 4, timeout=20)
+        print(f"fault: daphne killed and restarted; the move reached both {time.monotonic() - killed:.1f} s later")
         await wait_for(lambda: alice.reconnects >= 1 and bob.reconnects >= 1, timeout=10)
         for ply in (5, 6):
             await players[ply % 2].move(next(columns), ply)
@@ -149,6 +153,7 @@ def test_redis_restarted_mid_game_the_clients_recover_within_10_s_and_the_bot_st
         await me.move(me_legal(me), ply)
         await me.until(lambda f, p=ply: f["type"] == "move" and f["ply"] == p + 1, timeout=10)
         recovered_s = time.monotonic() - back
+        print(f"fault: Redis restarted; a move and the bot's reply went through {recovered_s:.1f} s after it was back")
         assert recovered_s <= 10, recovered_s
         ply += 2
         await me.move(me_legal(me), ply)
