@@ -4,6 +4,15 @@
 // offers the legal moves it is sent, and sends {"type": "move", "move", "ply"}
 // when the seated player to move picks one.  Spectators see the same board,
 // read-only.
+//
+// No move is lost silently.  A move stays `pending` until the server
+// acknowledges it: the `move` frame for its ply, or an error.  When the
+// connection drops first (or the move was made while offline), the page asks
+// for the match's state once it is back: if the move is stored, fine; if the
+// match is still at that ply with us to move, it is sent again, once (the
+// server's ply check makes that safe); otherwise the player is told it did not
+// reach the server.  On an open socket, a move unanswered after a few seconds
+// makes the page ask `sync`, and tell the player if the move is not there.
 
 import { ApiError, api, createMatch, getMatch, joinMatch } from "./api.js";
 import { announce, h, pageData, present } from "./dom.js";
@@ -27,7 +36,9 @@ const GAME_NAMES = {
   "chinese-checkers": "Chinese checkers",
   "chinese-checkers-2": "Chinese checkers (two players)",
 };
-const PENDING_TIMEOUT_MS = 6000;
+const ACK_TIMEOUT_MS = 4000; // a move unanswered this long on an open socket: ask where the match is
+const SYNC_ANSWER_MS = 4000; // and a sync unanswered this long: the socket is dead, connect again
+const MOVE_ERRORS = ["illegal_move", "not_your_turn", "stale_ply", "not_seated", "game_over", "bad_message", "rate_limited"];
 const ERROR_TEXT = {
   not_your_turn: "It is not your turn.",
   stale_ply: "The position changed before your move arrived; showing the latest position.",
@@ -59,13 +70,17 @@ const el = {
   rematch: $("rematch-button"),
   newMatch: $("new-match"),
   moveList: $("move-list"),
+  botQueued: $("bot-queued"),
 };
 
 let match = null;
 let you = { seat: null };
 let viewPly = null; // null: the live position; k: the position after k moves
-let pending = null; // {move, ply, timer} while our move is on its way
-let thinking = null; // {seat, budgetMs, started, stats}
+// Our move until the server acknowledges it: {move, ply, sends, unsure, timer}.  `unsure`: the
+// connection dropped (or never carried it) or no answer came, so the next state frame decides.
+let pending = null;
+let thinking = null; // {seat, ply, budgetMs, started, stats, queued}; queued: waiting for a free computer
+let earlyBotFrame = null; // a bot_queued/bot_thinking for a ply whose move frame has not arrived yet
 let boardModule = null;
 let board = null;
 let boardGame = null;
@@ -74,11 +89,23 @@ let resignArmed = null;
 
 const socket = new LiveSocket(`/ws/matches/${matchId}/`, {
   versioned: true,
+  watchdog: true,
   banner: $("reconnect-banner"),
   onFrame: handleFrame,
-  onOpen: () => render(),
+  onOpen: () => {
+    // Back after a drop with a move not acknowledged: the state (after any replay) decides its fate.
+    if (pending) {
+      pending.unsure = true;
+      socket.sync({ force: true });
+    }
+    render();
+  },
   onDown: () => {
-    clearPending();
+    if (pending) {
+      window.clearTimeout(pending.timer);
+      pending.unsure = true;
+      pending.timedOut = false; // a reconnect may send it again
+    }
     render();
   },
   onFatal: (event) => {
@@ -105,6 +132,9 @@ function handleMatchFrame(frame) {
     case "move":
       applyMove(frame);
       break;
+    case "bot_queued":
+      botQueued(frame);
+      break;
     case "bot_thinking":
       startThinking(frame);
       break;
@@ -130,9 +160,11 @@ function setMatch(next, nextYou) {
   match = { moves: [], legal_moves: [], seats: [], ...next };
   if (nextYou) you = { seat: nextYou.seat ?? null };
   else if (you.seat === null) you = { seat: ownSeat() };
-  clearPending();
+  settlePending();
   if (match.status !== "active" || !botToMove()) thinking = null;
-  else if (!thinking || thinking.seat !== match.to_move) thinking = thinkingFromMatch();
+  else if (!thinking || thinking.seat !== match.to_move || (thinking.ply !== undefined && thinking.ply !== match.ply)) {
+    thinking = thinkingFromMatch();
+  }
   if (viewPly !== null && viewPly > match.moves.length) viewPly = null;
   loadBoard(match.game)
     .then(() => {
@@ -147,6 +179,10 @@ function setMatch(next, nextYou) {
 
 function applyMove(frame) {
   if (!match) return;
+  if (pending && frame.ply >= pending.ply) {
+    if (frame.ply === pending.ply && frame.seat === you.seat && frame.move === pending.move) clearPending(); // acknowledged
+    else moveLost();
+  }
   if (match.moves.some((m) => m.ply === frame.ply)) return;
   match.moves.push({
     ply: frame.ply,
@@ -155,15 +191,22 @@ function applyMove(frame) {
     by: frame.by,
     think_ms: frame.think_ms ?? (frame.stats && frame.stats.elapsed_ms),
     stats: frame.stats,
+    fallback: frame.fallback ?? null,
+    queue_wait_ms: frame.queue_wait_ms ?? null,
   });
   match.ply = frame.ply + 1;
   if ("state" in frame) match.state = frame.state;
   if ("to_move" in frame) match.to_move = frame.to_move;
   if ("legal_moves" in frame) match.legal_moves = frame.legal_moves || [];
   if (match.status === "waiting") match.status = "active";
-  if (pending) clearPending();
   if (thinking && thinking.seat === frame.seat) thinking = null;
-  if (!thinking && botToMove()) thinking = { seat: match.to_move, budgetMs: null, started: null };
+  if (!thinking && botToMove()) thinking = { seat: match.to_move, ply: match.ply, budgetMs: null, started: null };
+  const early = earlyBotFrame;
+  earlyBotFrame = null;
+  if (early && early.ply === match.ply) {
+    if (early.type === "bot_queued") botQueued(early);
+    else startThinking(early);
+  }
 
   let words = frame.seat < 0
     ? `Dice: ${frame.move}.`
@@ -183,8 +226,8 @@ function applyTakeback(frame) {
   match.to_move = frame.to_move;
   match.legal_moves = frame.legal_moves || [];
   match.offer = null;
-  clearPending();
-  thinking = botToMove() ? { seat: match.to_move, budgetMs: null, started: null } : null;
+  if (pending) moveLost();
+  thinking = botToMove() ? { seat: match.to_move, ply: match.ply, budgetMs: null, started: null } : null;
   if (viewPly !== null && viewPly > match.moves.length) viewPly = null;
   render();
   scrollMoves();
@@ -197,7 +240,11 @@ function applyGameOver(frame) {
   match.to_move = null;
   match.legal_moves = [];
   thinking = null;
-  clearPending();
+  if (pending) {
+    const words = moveWords(pending.move);
+    clearPending();
+    showError(`Your move ${words} was not played: the game ended before it reached the server.`, { sticky: true });
+  }
   announce(resultWords());
   render();
 }
@@ -216,12 +263,29 @@ function applySeat(frame) {
   match.seats.forEach((seat, i) => {
     if (!before[i] && seat.player) announce(`${capitalise(playerWords(seat.player))} took seat ${seat.index + 1}.`);
   });
-  if (match.status === "active" && botToMove() && !thinking) thinking = { seat: match.to_move, budgetMs: null, started: null };
+  if (match.status === "active" && botToMove() && !thinking) thinking = { seat: match.to_move, ply: match.ply, budgetMs: null, started: null };
+  render();
+}
+
+/** A bot frame for another ply than the match's: a late one is dropped, an early one kept for its ply. */
+function botFrameForThisPly(frame) {
+  if (typeof frame.ply !== "number" || frame.ply === match.ply) return true;
+  if (frame.ply > match.ply) earlyBotFrame = frame;
+  return false;
+}
+
+/** The bot's turn waits for a free worker: its time has not started, so no thinking bar. */
+function botQueued(frame) {
+  if (!match || match.status !== "active" || !botFrameForThisPly(frame)) return;
+  const wasQueued = thinking && thinking.queued && thinking.seat === frame.seat;
+  thinking = { ply: frame.ply, seat: frame.seat, budgetMs: null, started: null, stats: null, queued: true };
+  if (!wasQueued) announce(`${capitalise(playerWords(seatPlayer(frame.seat)))} is waiting for a free computer.`);
   render();
 }
 
 function startThinking(frame) {
   if (!match || match.status === "finished" || match.status === "aborted") return;
+  if (!botFrameForThisPly(frame)) return;
   const same = thinking && thinking.seat === frame.seat && thinking.started && thinking.ply === frame.ply;
   if (same) {
     // A progress report of the same search: new figures, same clock.
@@ -244,7 +308,7 @@ function startThinking(frame) {
 }
 
 function showServerError(frame) {
-  clearPending();
+  if (MOVE_ERRORS.includes(frame.code)) clearPending(); // the answer to our move: it was not played
   showError(frame.code === "illegal_move" && frame.message ? frame.message : ERROR_TEXT[frame.code] || frame.message || "Something went wrong.");
   if (["stale_ply", "not_your_turn", "game_over", "illegal_move"].includes(frame.code)) socket.sync();
   render();
@@ -272,22 +336,70 @@ function playMove(move) {
     showError(`${move} is not a legal move here.`);
     return;
   }
-  const frame = { type: "move", move, ply: match.ply };
-  if (!socket.send(frame)) {
-    showError("Not connected. Your move was not sent; it can be played again once the connection is back.");
+  clearError();
+  pending = { move, ply: match.ply, sends: 0, unsure: false, timer: null };
+  if (!sendPending()) {
+    // Kept, not dropped: it goes out once the connection is back and the match is still at this ply.
+    showError(`Not connected: your move ${moveWords(move)} will be sent when the connection is back.`, { sticky: true });
+  }
+  render();
+}
+
+/** Send the pending move; false when the connection is down (it stays pending, unsure). */
+function sendPending() {
+  window.clearTimeout(pending.timer);
+  if (!socket.send({ type: "move", move: pending.move, ply: pending.ply })) {
+    pending.unsure = true;
+    return false;
+  }
+  pending.sends += 1;
+  pending.unsure = false;
+  const sent = pending;
+  sent.timer = window.setTimeout(() => {
+    if (pending !== sent) return;
+    // No answer on an open socket: where is the match?  The state frame decides (settlePending).
+    sent.unsure = true;
+    sent.timedOut = true;
+    socket.sync({ force: true });
+    sent.timer = window.setTimeout(() => {
+      if (pending === sent && sent.unsure) socket.drop(); // the sync went unanswered too: a dead socket
+    }, SYNC_ANSWER_MS);
+  }, ACK_TIMEOUT_MS);
+  return true;
+}
+
+/**
+ * A state frame arrived (a reconnect, a sync): was our pending move stored,
+ * can it still be sent, or is it lost?
+ */
+function settlePending() {
+  if (!pending) return;
+  const stored = match.moves.find((m) => m.ply === pending.ply);
+  if (stored) {
+    if (stored.seat === you.seat && stored.move === pending.move) clearPending();
+    else moveLost();
     return;
   }
-  clearError();
-  pending = {
-    move,
-    ply: match.ply,
-    timer: window.setTimeout(() => {
-      pending = null;
-      socket.sync();
-      render();
-    }, PENDING_TIMEOUT_MS),
-  };
-  render();
+  if (!pending.unsure) return; // still on its way over an open socket; this state was asked for by someone else
+  const stillOurs = match.status === "active" && match.ply === pending.ply && match.to_move === you.seat &&
+    (match.legal_moves || []).includes(pending.move);
+  if (stillOurs && !pending.timedOut && pending.sends < 2 && socket.connected) {
+    sendPending(); // once more: the server refuses it with stale_ply if the first one did arrive
+    return;
+  }
+  moveLost();
+}
+
+/** Tell the player their move is not on the board, and let them play again. */
+function moveLost() {
+  if (!pending) return;
+  const words = moveWords(pending.move);
+  clearPending();
+  showError(`Your move ${words} did not reach the server: play again.`, { sticky: true });
+}
+
+function moveWords(move) {
+  return boardModule ? boardModule.describeMove(move) : move;
 }
 
 function clearPending() {
@@ -474,7 +586,7 @@ function thinkingFromMatch() {
     const elapsed = Math.min(Math.max(0, Date.now() - Date.parse(seat.since)), seat.budget_ms);
     if (!Number.isNaN(elapsed)) started = performance.now() - elapsed;
   }
-  const next = { seat: match.to_move, budgetMs: seat ? seat.budget_ms ?? null : null, started, stats: null };
+  const next = { seat: match.to_move, ply: match.ply, budgetMs: seat ? seat.budget_ms ?? null : null, started, stats: null };
   if (started !== null) window.requestAnimationFrame(animateThinking);
   return next;
 }
@@ -491,7 +603,7 @@ function botToMove() {
 function interactive() {
   return Boolean(
     match && match.status === "active" && you.seat !== null && match.to_move === you.seat &&
-    viewPly === null && !pending && socket.connected,
+    viewPly === null && !pending,
   );
 }
 
@@ -527,7 +639,8 @@ function renderStatus() {
   if (st === "waiting") {
     parts.push(you.seat !== null ? "Waiting for an opponent to join. Share the invitation link." : "Waiting for players. Take an open seat to play.");
   } else if (st === "active") {
-    if (pending) parts.push("Sending your move…");
+    if (pending && pending.unsure && !socket.connected) parts.push(`Your move ${moveWords(pending.move)} will be sent when the connection is back.`);
+    else if (pending) parts.push("Sending your move…");
     else if (match.to_move === you.seat && you.seat !== null) parts.push("Your move.");
     else {
       const p = seatPlayer(match.to_move);
@@ -547,7 +660,10 @@ function renderStatus() {
 }
 
 function renderThinking() {
-  if (!thinking || !match || match.status !== "active") {
+  const queued = Boolean(thinking && thinking.queued && match && match.status === "active");
+  el.botQueued.hidden = !queued;
+  if (queued) el.botQueued.querySelector(".queued-who").replaceChildren(playerLabel(seatPlayer(thinking.seat), { compact: true }));
+  if (!thinking || !match || match.status !== "active" || queued) {
     el.thinking.hidden = true;
     return;
   }
@@ -670,7 +786,7 @@ function renderSeats() {
     h("span", { class: "visually-hidden" }, `Seat ${seat.index + 1}, ${markName(match.game, seat.index)}: `),
     playerLabel(seat.player),
     seat.index === you.seat ? h("span", { class: "tag you-tag" }, "you") : null,
-    toMove ? h("span", { class: "tag turn-tag" }, thinking && thinking.seat === seat.index ? "thinking…" : "to move") : null);
+    toMove ? h("span", { class: "tag turn-tag" }, turnTag(seat.index)) : null);
     if (!seat.player && canJoin) {
       item.append(h("button", { type: "button", class: "join-button primary", "data-testid": "join-button", onclick: (e) => takeSeat(e.currentTarget) }, "Take this seat"));
     }
@@ -681,13 +797,27 @@ function renderSeats() {
   el.inviteLink.value = window.location.href.split("?")[0].split("#")[0];
 }
 
+function turnTag(seat) {
+  if (!thinking || thinking.seat !== seat) return "to move";
+  return thinking.queued ? "waiting…" : "thinking…";
+}
+
+/** Why no search chose this move, or null: the server's `fallback` (older moves: their stats say so). */
+function fallbackReason(m) {
+  if (typeof m.fallback === "string" && m.fallback) return m.fallback;
+  if (m.stats && m.stats.fallback) return typeof m.stats.reason === "string" && m.stats.reason ? m.stats.reason : "no search answered";
+  return null;
+}
+
 function renderMoves() {
   const items = match.moves.map((m, i) => {
     const player = seatPlayer(m.seat);
     const bot = (m.by && m.by.is_ai) || isBot(player);
+    const fallback = fallbackReason(m);
     const figures = [];
-    if (typeof m.think_ms === "number" && m.seat >= 0) figures.push(formatMs(m.think_ms));
-    if (m.stats) figures.push(statsText(m.stats));
+    // A fallback move was not searched: no think time, no search figures, never the level's badge alone.
+    if (!fallback && typeof m.think_ms === "number" && m.seat >= 0) figures.push(formatMs(m.think_ms));
+    if (!fallback && m.stats) figures.push(statsText(m.stats));
     const viewing = viewPly === null ? i === match.moves.length - 1 : i === viewPly - 1;
     return h("li", { class: `move${viewing ? " current" : ""}${m.seat < 0 ? " chance" : ""}`, "data-ply": m.ply, "data-seat": m.seat },
       h("button", {
@@ -697,12 +827,21 @@ function renderMoves() {
         "aria-current": viewing ? "step" : null,
         "aria-label": m.seat < 0
           ? `Move ${i + 1}: dice, ${m.move}`
-          : `Move ${i + 1}: ${playerWords(player)} played ${boardModule ? boardModule.describeMove(m.move) : m.move}`,
+          : `Move ${i + 1}: ${playerWords(player)} played ${boardModule ? boardModule.describeMove(m.move) : m.move}` +
+            (fallback ? `, a random move without search (${fallback})` : ""),
       },
       h("span", { class: "move-number" }, `${i + 1}.`),
       m.seat >= 0 ? seatMark(match.game, m.seat) : h("span", { class: "chance-mark", "aria-hidden": "true" }, "⚄"),
       h("span", { class: "move-text" }, m.move)),
-      bot ? aiBadge(player && player.profile, { compact: true }) : null,
+      bot && fallback
+        ? h("span", {
+          class: "ai-badge fallback-badge",
+          "data-testid": "fallback-move",
+          title: `The computer (AI) did not search: it played a random legal move because ${fallback}.`,
+          "aria-label": `AI, no search: a random move because ${fallback}`,
+        }, "AI · no search (random move): ", h("span", { class: "fallback-reason" }, fallback))
+        : null,
+      bot && !fallback ? aiBadge(player && player.profile, { compact: true }) : null,
       figures.filter(Boolean).length ? h("span", { class: "move-figures muted" }, figures.filter(Boolean).join(" · ")) : null);
   });
   el.moveList.replaceChildren(...items);
@@ -784,10 +923,11 @@ function capitalise(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
-function showError(text) {
+/** A message under the board; `sticky` ones stay until the player plays again (a move they must redo). */
+function showError(text, { sticky = false } = {}) {
   el.error.textContent = text;
   window.clearTimeout(errorTimer);
-  errorTimer = window.setTimeout(clearError, 8000);
+  if (!sticky) errorTimer = window.setTimeout(clearError, 8000);
 }
 
 function clearError() {

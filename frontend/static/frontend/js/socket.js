@@ -5,21 +5,33 @@
 // server replays what was missed, drops frames it has already seen, and asks
 // for `sync` when it sees a gap.  While the connection is down the page's
 // reconnect banner says so, with a countdown and a "Retry now" button.
+//
+// A frame the server lost leaves no gap until the next frame, so match sockets
+// also hear a heartbeat, `{"type": "heartbeat", "v", "interval_ms"}`, every
+// few seconds (docs/wire.md): when its `v` is ahead of ours (and stays ahead a
+// moment, so a frame still on its way is not mistaken for a lost one) we ask
+// for `sync`.  With `watchdog`, a socket that hears nothing at all for about two
+// heartbeat intervals is taken for dead and replaced.
 
 const MIN_DELAY_MS = 500;
 const MAX_DELAY_MS = 10000;
+const HEARTBEAT_MS = 12000; // until the server's first heartbeat says its interval
+const WATCHDOG_BEATS = 2.5; // this many intervals without a frame: the socket is dead
+const BEHIND_GRACE_MS = 1500; // a heartbeat ahead of us: wait this long for the frame in flight
+const SYNC_TIMEOUT_MS = 5000; // a sync unanswered this long may be asked again
 
 export class LiveSocket {
   /**
    * @param {string} path   e.g. "/ws/matches/12/"
    * @param {object} options
    *   onFrame(frame)        every frame to act on, in order
-   *   onOpen(), onDown()    connection up / lost
+   *   onOpen({reconnected}), onDown()  connection up (again) / lost
    *   onFatal(event)        the server refused for good (close codes 4400-4499)
    *   versioned             track `v` and replay on reconnect (match sockets)
    *   banner                element shown while disconnected
+   *   watchdog              reconnect when the server's heartbeats stop (match sockets)
    */
-  constructor(path, { onFrame, onOpen, onDown, onFatal, versioned = false, banner = null } = {}) {
+  constructor(path, { onFrame, onOpen, onDown, onFatal, versioned = false, banner = null, watchdog = false } = {}) {
     this.path = path;
     this.onFrame = onFrame || (() => {});
     this.onOpen = onOpen || (() => {});
@@ -27,6 +39,11 @@ export class LiveSocket {
     this.onFatal = onFatal || (() => {});
     this.versioned = versioned;
     this.banner = banner;
+    this.watchdog = watchdog;
+    this.heartbeatMs = HEARTBEAT_MS;
+    this.watchdogTimer = null;
+    this.behindTimer = null;
+    this.syncTimer = null;
     this.v = null;
     this.ws = null;
     this.attempt = 0;
@@ -60,6 +77,7 @@ export class LiveSocket {
   connect() {
     this.closed = false;
     window.clearTimeout(this.timer);
+    this.disarmWatchdog();
     let ws;
     try {
       ws = new WebSocket(this.url());
@@ -70,14 +88,17 @@ export class LiveSocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       if (ws !== this.ws) return;
+      const reconnected = this.everOpened;
       this.attempt = 0;
       this.syncPending = false;
       this.everOpened = true;
       this.hideBanner();
-      this.onOpen();
+      this.armWatchdog();
+      this.onOpen({ reconnected });
     });
     ws.addEventListener("message", (event) => {
       if (ws !== this.ws) return;
+      this.armWatchdog();
       let frame;
       try {
         frame = JSON.parse(event.data);
@@ -89,6 +110,7 @@ export class LiveSocket {
     ws.addEventListener("close", (event) => {
       if (ws !== this.ws) return;
       this.ws = null;
+      this.disarmWatchdog();
       if (this.closed) return;
       if (event.code >= 4400 && event.code < 4500) {
         this.closed = true;
@@ -102,9 +124,14 @@ export class LiveSocket {
   }
 
   receive(frame) {
+    if (frame.type === "heartbeat") {
+      this.heard(frame);
+      return;
+    }
     if (this.versioned) {
       if (frame.type === "state") {
         this.syncPending = false;
+        window.clearTimeout(this.syncTimer);
         const v = frame.match && typeof frame.match.v === "number" ? frame.match.v : frame.v;
         if (typeof v === "number") this.v = v;
       } else if (typeof frame.v === "number") {
@@ -119,10 +146,59 @@ export class LiveSocket {
     this.onFrame(frame);
   }
 
-  /** Ask the server for a fresh state frame (once until it arrives). */
-  sync() {
-    if (this.syncPending) return;
-    if (this.send({ type: "sync" })) this.syncPending = true;
+  /** A heartbeat: the server's latest version, and how often to expect the next. */
+  heard(frame) {
+    if (typeof frame.interval_ms === "number" && frame.interval_ms > 0 && frame.interval_ms !== this.heartbeatMs) {
+      this.heartbeatMs = frame.interval_ms;
+      this.armWatchdog();
+    }
+    if (!this.versioned || typeof frame.v !== "number" || this.v === null || frame.v <= this.v) return;
+    const ahead = frame.v;
+    window.clearTimeout(this.behindTimer);
+    this.behindTimer = window.setTimeout(() => {
+      if (this.v !== null && this.v < ahead) this.sync(); // a frame was lost on its way: catch up
+    }, BEHIND_GRACE_MS);
+  }
+
+  /**
+   * Ask the server for a fresh state frame (once until it arrives, or until
+   * SYNC_TIMEOUT_MS passed; `force` asks again anyway).
+   */
+  sync({ force = false } = {}) {
+    if (this.syncPending && !force) return;
+    if (!this.send({ type: "sync" })) return;
+    this.syncPending = true;
+    window.clearTimeout(this.syncTimer);
+    this.syncTimer = window.setTimeout(() => { this.syncPending = false; }, SYNC_TIMEOUT_MS);
+  }
+
+  armWatchdog() {
+    if (!this.watchdog) return;
+    window.clearTimeout(this.watchdogTimer);
+    this.watchdogTimer = window.setTimeout(() => this.drop(), this.heartbeatMs * WATCHDOG_BEATS);
+  }
+
+  disarmWatchdog() {
+    window.clearTimeout(this.watchdogTimer);
+    window.clearTimeout(this.behindTimer);
+  }
+
+  /**
+   * Give up on the current connection (it has gone quiet, or an answer it owes
+   * never came) and connect again, as if it had closed.
+   */
+  drop() {
+    const old = this.ws;
+    if (this.closed || !old) return;
+    this.ws = null;
+    this.disarmWatchdog();
+    try {
+      old.close(4000, "no frames");
+    } catch {
+      // closing a socket that is already closing
+    }
+    this.onDown();
+    this.scheduleReconnect();
   }
 
   /** Send a frame; false when the connection is down (the caller may tell the user). */
@@ -186,6 +262,7 @@ export class LiveSocket {
   close() {
     this.closed = true;
     window.clearTimeout(this.timer);
+    this.disarmWatchdog();
     this.hideBanner();
     if (this.ws) this.ws.close(1000);
     this.ws = null;
