@@ -1,24 +1,50 @@
 #!/usr/bin/env bash
 # Runs every test the project has: lint, the fast suite with the full-stack and browser
-# tests, then the slow marker.  Starts Redis when it is not reachable; installs nothing.
+# tests, then the slow marker.  What those need from the system (redis-server, Debian's
+# chromium) is installed with apt-get when missing and we can (root, or sudo without a
+# password); otherwise it stops and says what to install.  It never runs with tests skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
+CHROMIUM=/usr/bin/chromium
 export REDIS_TEST_URL="${REDIS_TEST_URL:-redis://127.0.0.1:6379/9}"
 
-if ! "$BIN/python" -c "import sys, redis; redis.Redis.from_url(sys.argv[1], socket_connect_timeout=1).ping()" "$REDIS_TEST_URL" 2>/dev/null; then
-  if command -v redis-server >/dev/null; then
-    echo "tests: starting redis-server on 127.0.0.1:6379"
-    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null
-    sleep 1
+redis_up() {
+  "$BIN/python" -c "import sys, redis; redis.Redis.from_url(sys.argv[1], socket_connect_timeout=1).ping()" \
+    "$REDIS_TEST_URL" 2>/dev/null
+}
+
+missing=()
+redis_up || command -v redis-server >/dev/null || missing+=(redis-server)
+[ -x "$CHROMIUM" ] || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
+  as_root=()
+  [ "$(id -u)" -eq 0 ] || as_root=(sudo -n)
+  if command -v apt-get >/dev/null && "${as_root[@]}" true 2>/dev/null; then
+    echo "tests: installing ${missing[*]} (apt-get)"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! ("${as_root[@]}" apt-get update -qq && "${as_root[@]}" apt-get install -y -qq "${missing[@]}") >/dev/null; then
+      echo "tests: apt-get could not install ${missing[*]}; install them, then run make test again" >&2
+      exit 1
+    fi
   else
-    echo "tests: Redis is not reachable and redis-server is not installed (apt-get install redis-server)" >&2
+    echo "tests: the full-stack and browser tests need ${missing[*]}, which cannot be installed from here" >&2
+    echo "       (no apt-get, or neither root nor passwordless sudo). Install them, e.g." >&2
+    echo "         sudo apt-get install ${missing[*]}" >&2
+    echo "       then run make test again (Debian's chromium must be at $CHROMIUM)." >&2
     exit 1
   fi
+fi
+
+if ! redis_up; then
+  echo "tests: starting redis-server on 127.0.0.1:6379"
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null
+  for _ in $(seq 50); do redis_up && break; sleep 0.1; done
 fi
 
 "$BIN/ruff" check .
 "$BIN/ruff" format --check .
 # Unset DATABASE_URL: this pass runs on SQLite; CI runs the server tests on PostgreSQL separately.
-env -u DATABASE_URL -u REDIS_URL "$BIN/pytest" -m "not slow" "$@"
-env -u DATABASE_URL -u REDIS_URL "$BIN/pytest" -m slow "$@"
+# Unset the skip switch too: make test runs the browser tests, or fails.
+env -u DATABASE_URL -u REDIS_URL -u PLYGROUND_SKIP_BROWSER_TESTS "$BIN/pytest" -m "not slow" "$@"
+env -u DATABASE_URL -u REDIS_URL -u PLYGROUND_SKIP_BROWSER_TESTS "$BIN/pytest" -m slow "$@"
