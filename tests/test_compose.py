@@ -33,3 +33,14 @@ def test_each_command_exists():
     from django.core.management import get_commands
 
     assert "seed_bots" in get_commands()
+
+
+def test_every_service_is_restarted_and_checked():
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    for name, service in compose["services"].items():
+        assert service.get("restart") in ("unless-stopped", "always"), f"{name} is not restarted when it dies"
+        assert service.get("healthcheck", {}).get("test"), f"{name} has no health check"
+    worker = compose["services"]["worker"]["command"]
+    assert worker[worker.index("--max-memory-per-child") + 1].isdigit(), "pool processes are replaced when they grow"
+    web, worker_env = compose["services"]["web"]["environment"], compose["services"]["worker"]["environment"]
+    assert web["DATABASE_URL"] == worker_env["DATABASE_URL"], "one installation: one channel prefix and queue"
