@@ -25,6 +25,7 @@ run: setup
 	$(BIN)/python -m server.run --port $(PORT)
 
 # Every test the project has, the same way CI runs it (CI adds a PostgreSQL pass when it can).
+# Installs redis-server and chromium with apt-get when missing and it can, or stops saying so.
 test: install
 	bash tests/run.sh
 
