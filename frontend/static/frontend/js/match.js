@@ -180,8 +180,10 @@ function setMatch(next, nextYou) {
 function applyMove(frame) {
   if (!match) return;
   if (pending && frame.ply >= pending.ply) {
-    if (frame.ply === pending.ply && frame.seat === you.seat && frame.move === pending.move) clearPending(); // acknowledged
-    else moveLost();
+    if (frame.ply === pending.ply && frame.seat === you.seat && frame.move === pending.move) {
+      if (pending.notice) clearError(); // "will be sent when the connection is back": it was
+      clearPending(); // acknowledged
+    } else moveLost();
   }
   if (match.moves.some((m) => m.ply === frame.ply)) return;
   match.moves.push({
@@ -340,6 +342,7 @@ function playMove(move) {
   pending = { move, ply: match.ply, sends: 0, unsure: false, timer: null };
   if (!sendPending()) {
     // Kept, not dropped: it goes out once the connection is back and the match is still at this ply.
+    pending.notice = true;
     showError(`Not connected: your move ${moveWords(move)} will be sent when the connection is back.`, { sticky: true });
   }
   render();
@@ -639,7 +642,7 @@ function renderStatus() {
   if (st === "waiting") {
     parts.push(you.seat !== null ? "Waiting for an opponent to join. Share the invitation link." : "Waiting for players. Take an open seat to play.");
   } else if (st === "active") {
-    if (pending && pending.unsure && !socket.connected) parts.push(`Your move ${moveWords(pending.move)} will be sent when the connection is back.`);
+    if (pending && pending.unsure && !socket.connected) parts.push("Your move waits for the connection.");
     else if (pending) parts.push("Sending your move…");
     else if (match.to_move === you.seat && you.seat !== null) parts.push("Your move.");
     else {
@@ -653,8 +656,11 @@ function renderStatus() {
   } else if (st === "aborted") {
     parts.push("This match was aborted.");
   }
-  if (!socket.connected && st !== "finished" && st !== "aborted") parts.push(" (offline)");
+  if (!socket.connected && st !== "finished" && st !== "aborted" && !pending) parts.push(" (offline)");
   el.status.replaceChildren(...parts);
+  // The bot's box (thinking, or waiting for a computer) says who is to move: the status line steps
+  // aside for it (screen readers still read it), so the turn bar keeps one height and the board stays put.
+  el.status.classList.toggle("covered", Boolean(st === "active" && thinking && !pending && socket.connected));
   el.status.dataset.yourTurn = String(st === "active" && match.to_move === you.seat && you.seat !== null);
   el.status.classList.toggle("your-turn", el.status.dataset.yourTurn === "true");
 }
