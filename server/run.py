@@ -5,9 +5,9 @@ With Redis reachable at ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``), or
 Celery worker and the Redis channel layer.  Otherwise it runs the embedded mode of
 DESIGN §4 and says so.
 
-It supervises what it starts: a child that exits after it had been running is started
-again, with a growing pause and a log line (a child that fails at its first start stops
-the stack: that is a configuration error, not a crash).  Ctrl-C, SIGTERM or SIGHUP stop
+It supervises what it starts: a child that exits is started again, with a growing pause
+and a log line (a child that exits early at each of its first three starts stops the stack:
+that is a configuration error, such as a port in use, not a crash).  Ctrl-C, SIGTERM or SIGHUP stop
 every process it started; so does its own death, SIGKILL included: each child gets a
 parent-death signal (Linux ``PR_SET_PDEATHSIG``, a watchdog thread elsewhere), and the
 Celery worker's pool processes too (``server.worker``).  Every child carries
@@ -38,8 +38,9 @@ log = logging.getLogger("plyground.run")
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 STACK_ID_ENV = "PLYGROUND_STACK_ID"
 PR_SET_PDEATHSIG = 1
-STABLE_AFTER_S = 10.0  # a child that ran this long counts as started; its exit is a crash to restart
+STABLE_AFTER_S = 10.0  # a child that ran this long has started; an exit before is an early exit
 RESTART_PAUSES_S = (1.0, 2.0, 4.0, 8.0, 15.0)  # between restarts while a child keeps exiting early
+FIRST_START_TRIES = 3  # a child that never started after this many early exits is misconfigured: stop
 STOP_GRACE_S = 10.0  # SIGTERM, then SIGKILL: a worker finishes the searches it is running
 WORKER_MAX_MEMORY_KB = 300_000  # a pool process that grew past this is replaced after its task
 
@@ -151,12 +152,12 @@ class Stack:
                         child.ever_stable, child.quick_exits = True, 0
                     continue
                 code = child.proc.returncode
-                if not child.ever_stable:
-                    log.error("%s exited with code %s before it had started: stopping", child.name, code)
-                    return code or 1
-                pause = RESTART_PAUSES_S[min(child.quick_exits, len(RESTART_PAUSES_S) - 1)]
                 ran = now - child.started_at
+                pause = RESTART_PAUSES_S[min(child.quick_exits, len(RESTART_PAUSES_S) - 1)]
                 child.quick_exits += ran < STABLE_AFTER_S
+                if not child.ever_stable and child.quick_exits >= FIRST_START_TRIES:
+                    log.error("%s exited with code %s at each of its first starts: stopping", child.name, code)
+                    return code or 1
                 child.restarts += 1
                 child.restart_at = now + pause
                 log.error("%s exited with code %s after %.0f s: restarting in %.0f s", child.name, code, ran, pause)

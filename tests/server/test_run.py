@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
+import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -11,9 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+import websockets
 
 from server import run
-from tests.support import LiveStack, stack_processes
+from tests.support import LiveStack, free_port, stack_processes
 
 
 def wait_until(check, timeout: float, step: float = 0.1) -> bool:
@@ -61,13 +66,17 @@ def test_a_worker_that_dies_is_started_again_and_its_pool_dies_with_it():
         assert stack.proc.poll() is None and "exited with code -9" in stack.server_log()
 
 
-def test_a_child_failing_at_its_first_start_stops_the_stack():
+def test_a_child_that_never_starts_stops_the_stack_after_three_tries(monkeypatch, tmp_path):
+    monkeypatch.setattr(run, "RESTART_PAUSES_S", (0.1, 0.2))
+    starts = tmp_path / "starts"
     stack = run.Stack()
-    stack.spawn("broken", [sys.executable, "-c", "raise SystemExit(3)"], dict(os.environ))
+    code = f"open({str(starts)!r}, 'a').write('x'); raise SystemExit(3)"
+    stack.spawn("broken", [sys.executable, "-c", code], dict(os.environ))
     try:
         assert stack.supervise(poll_s=0.05) == 3
     finally:
         stack.stop()
+    assert starts.read_text() == "xxx"
 
 
 def test_a_child_that_had_started_is_restarted_with_a_pause(monkeypatch, tmp_path):
@@ -94,3 +103,88 @@ def test_die_with_parent_arms_the_kernel_signal():
     )
     out = subprocess.run([sys.executable, "-c", code], preexec_fn=run.die_with_parent, capture_output=True, text=True)
     assert out.stdout.strip() == str(int(signal.SIGTERM))
+
+
+class OwnRedis:
+    """A redis-server of the test's own on a free port, to restart at will (never the shared one)."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> float:
+        argv = [shutil.which("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        self.proc = subprocess.Popen(
+            [*argv, "--appendonly", "no"], stdout=subprocess.DEVNULL, preexec_fn=run.die_with_parent
+        )
+        assert wait_until(lambda: run.redis_reachable(self.url), timeout=5)
+        return time.monotonic()
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(5)
+
+
+def bot_reply(stack: LiveStack, match: dict, token: str, rng: random.Random, timeout: float = 20) -> dict:
+    """Play a random legal move for seat 0; return the bot's answer as the match API stores it."""
+
+    async def move() -> int:
+        async with websockets.connect(f"{stack.ws_url}/ws/matches/{match['id']}/?token={token}") as ws:
+            state = json.loads(await ws.recv())["match"]
+            await ws.send(json.dumps({"type": "move", "move": rng.choice(state["legal_moves"]), "ply": state["ply"]}))
+            return state["ply"]
+
+    ply = asyncio.run(move())
+    return wait_for_move(stack, match, token, ply + 1, timeout)
+
+
+def wait_for_move(stack: LiveStack, match: dict, token: str, ply: int, timeout: float) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        moves = stack.api("GET", f"/api/matches/{match['id']}/", token=token)["moves"]
+        if len(moves) > ply:
+            return moves[ply]
+        time.sleep(0.1)
+    raise AssertionError(f"no move at ply {ply} after {timeout} s:\n{stack.server_log()[-3000:]}")
+
+
+@pytest.mark.fullstack
+def test_the_worker_survives_a_redis_restart_during_a_search_and_bots_search_again():
+    """Celery 5.7's worker died of this every time (server/config/broker.py): AttributeError on
+    transport.client while putting back the running search's task."""
+    redis_server = OwnRedis()
+    redis_server.start()
+    stack = LiveStack()
+    stack.env["REDIS_URL"] = redis_server.url
+    try:
+        with stack:
+            _, token = stack.guest()
+            seats = [{"kind": "human"}, {"kind": "bot", "profile": "connect4-deep"}]  # 1 s searches
+            match = stack.api("POST", "/api/matches/", {"game": "connect4", "seats": seats}, token)
+            rng = random.Random(4)
+            assert bot_reply(stack, match, token, rng)["fallback"] is None
+            worker = sorted(worker_pids(stack))[0]
+
+            async def move_then_restart_redis() -> tuple[int, float]:
+                async with websockets.connect(f"{stack.ws_url}/ws/matches/{match['id']}/?token={token}") as ws:
+                    state = json.loads(await ws.recv())["match"]
+                    move = rng.choice(state["legal_moves"])
+                    await ws.send(json.dumps({"type": "move", "move": move, "ply": state["ply"]}))
+                    await asyncio.sleep(0.3)  # the bot is searching
+                    redis_server.stop()
+                await asyncio.sleep(1.5)
+                return state["ply"], redis_server.start()
+
+            ply, back = asyncio.run(move_then_restart_redis())
+            searched = wait_for_move(stack, match, token, ply + 1, timeout=20)
+            next_reply = bot_reply(stack, match, token, rng)
+            since_back = time.monotonic() - back
+            log = stack.server_log()
+            assert "Unrecoverable error" not in log and "starting again" not in log, log[-3000:]
+            assert worker in worker_pids(stack), "the same worker process, not a restarted one"
+            assert searched["fallback"] is None and next_reply["fallback"] is None
+            assert since_back < 10, f"the next real bot move came {since_back:.1f} s after Redis returned"
+    finally:
+        redis_server.stop()
