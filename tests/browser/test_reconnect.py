@@ -25,7 +25,7 @@ SOCKET_HOOK = """
   // dropWhen(frame): drop the first incoming frame it is true for; deaf: a socket that hears nothing more.
   const hook = {
     matchOpens: 0, heartbeats: 0, dropWhen: null, dropped: [], deaf: null,
-    loseNextMove: false, lost: [], block: false, sockets: [],
+    loseNextMove: false, swallowNextMove: false, lost: [], block: false, sockets: [],
   };
   window.__ws = hook;
   class TestSocket extends Native {
@@ -42,6 +42,11 @@ SOCKET_HOOK = """
         hook.loseNextMove = false;
         hook.lost.push(JSON.parse(data));
         this.close(); // the connection dies with the move: the server never sees it
+        return;
+      }
+      if (hook.swallowNextMove && String(data).includes('"type":"move"')) {
+        hook.swallowNextMove = false;
+        hook.lost.push(JSON.parse(data)); // gone, while the socket stays open
         return;
       }
       super.send(data);
@@ -275,3 +280,46 @@ def test_an_idle_match_keeps_its_socket_for_30_s_then_play_goes_on(new_page, ply
     page.locator('#board [data-move="4"]').click()
     ply_is(page, 2)
     assert len(moves_of(plyground, match_id)) == 2
+
+
+def test_a_queued_bot_turn_turns_into_thinking_when_a_worker_is_free(new_page, quick_heartbeat_stack):
+    stack = quick_heartbeat_stack
+    page = hooked_page(new_page, server=stack)
+    match_id = start_bot_match(page, "connect4", "connect4-deep")  # a 1 s search: long enough to be seen
+    wait_my_turn_or_over(page)
+    workers = _celery_pids(stack)
+    for pid in workers:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        page.locator('#board [data-move="4"]').click()
+        expect(page.get_by_test_id("bot-queued")).to_be_visible()
+        page.wait_for_timeout(1500)  # a wait shorter than BOT_QUEUE_CAP_MS (4 s): no fallback
+    finally:
+        for pid in workers:
+            os.kill(pid, signal.SIGCONT)
+    expect(page.get_by_test_id("thinking")).to_be_visible()
+    expect(page.get_by_test_id("bot-queued")).to_be_hidden()
+    ply_is(page, 2)
+    expect(page.get_by_test_id("thinking")).to_be_hidden()
+    reply = page.locator('#move-list li[data-ply="1"]')
+    expect(reply.get_by_test_id("ai-badge")).to_be_visible()
+    expect(reply.get_by_test_id("fallback-move")).to_have_count(0)
+    stored = stack.api("GET", f"/api/matches/{match_id}/")["moves"][1]
+    assert stored["fallback"] is None and stored["queue_wait_ms"] >= 1000
+    expect(reply.locator(".move-figures")).to_contain_text("waited")
+
+
+def test_a_move_unanswered_on_an_open_socket_is_checked_and_reported(new_page, plyground):
+    page = hooked_page(new_page)
+    match_id = start_bot_match(page, "connect4", "connect4-shallow")
+    wait_my_turn_or_over(page)
+    page.evaluate("() => { window.__ws.swallowNextMove = true; }")
+    page.locator('#board [data-move="6"]').click()
+    expect(page.get_by_test_id("status")).to_contain_text("Sending your move")
+    # No answer within 4 s: the page asks sync, finds the move missing, and says so.
+    expect(page.get_by_test_id("error")).to_have_text("Your move column 6 did not reach the server: play again.")
+    assert moves_of(plyground, match_id) == []
+    assert page.evaluate("() => window.__ws.matchOpens") == 1
+    page.locator('#board [data-move="6"]').click()  # and playing again works
+    ply_is(page, 2)
+    expect(page.get_by_test_id("error")).to_have_text("")

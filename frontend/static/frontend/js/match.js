@@ -310,6 +310,14 @@ function startThinking(frame) {
 }
 
 function showServerError(frame) {
+  if (frame.code === "stale_ply" && pending && pending.sends > 1) {
+    // Our second copy was refused: the first one may have been stored after all.  The state decides.
+    window.clearTimeout(pending.timer);
+    pending.unsure = true;
+    pending.timedOut = true; // no third copy
+    socket.sync({ force: true });
+    return;
+  }
   if (MOVE_ERRORS.includes(frame.code)) clearPending(); // the answer to our move: it was not played
   showError(frame.code === "illegal_move" && frame.message ? frame.message : ERROR_TEXT[frame.code] || frame.message || "Something went wrong.");
   if (["stale_ply", "not_your_turn", "game_over", "illegal_move"].includes(frame.code)) socket.sync();
@@ -824,6 +832,7 @@ function renderMoves() {
     // A fallback move was not searched: no think time, no search figures, never the level's badge alone.
     if (!fallback && typeof m.think_ms === "number" && m.seat >= 0) figures.push(formatMs(m.think_ms));
     if (!fallback && m.stats) figures.push(statsText(m.stats));
+    if (!fallback && typeof m.queue_wait_ms === "number" && m.queue_wait_ms >= 1000) figures.push(`waited ${formatMs(m.queue_wait_ms)} for a computer`);
     const viewing = viewPly === null ? i === match.moves.length - 1 : i === viewPly - 1;
     return h("li", { class: `move${viewing ? " current" : ""}${m.seat < 0 ? " chance" : ""}`, "data-ply": m.ply, "data-seat": m.seat },
       h("button", {
