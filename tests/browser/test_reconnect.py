@@ -141,7 +141,7 @@ def test_a_move_made_while_offline_waits_for_the_connection_and_is_sent_once(new
     expect(page.get_by_test_id("reconnect-banner")).to_be_visible()
     page.locator('#board [data-move="3"]').click()
     expect(page.get_by_test_id("error")).to_contain_text("will be sent when the connection is back")
-    expect(page.get_by_test_id("status")).to_contain_text("Your move waits for the connection")
+    expect(page.get_by_test_id("status")).to_contain_text("Your move is queued")
     page.evaluate("() => { window.__ws.block = false; }")
     page.evaluate(RETRY_NOW)
     ply_is(page, 2)

@@ -650,7 +650,7 @@ function renderStatus() {
   if (st === "waiting") {
     parts.push(you.seat !== null ? "Waiting for an opponent to join. Share the invitation link." : "Waiting for players. Take an open seat to play.");
   } else if (st === "active") {
-    if (pending && pending.unsure && !socket.connected) parts.push("Your move waits for the connection.");
+    if (pending && pending.unsure && !socket.connected) parts.push("Your move is queued.");
     else if (pending) parts.push("Sending your move…");
     else if (match.to_move === you.seat && you.seat !== null) parts.push("Your move.");
     else {
