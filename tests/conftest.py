@@ -4,20 +4,31 @@
 on a free loopback port with a fresh SQLite file, shared by the tests of a session;
 `stack.url`, `stack.ws_url`, `stack.api(method, path, body, token)`, `stack.guest()`.
 
-Every process of every LiveStack of this run carries a marker (tests/support.py); when the
-run ends, one still alive fails the run (and is killed): the full-stack tests leave nothing
-behind to take other stacks' tasks.
+Every process this run starts carries a marker in its environment (PLYGROUND_STACK_ID,
+tests/support.py): a LiveStack's its own, any other the run's.  When the run ends, one still
+alive fails the run (and is killed): the full-stack tests leave nothing behind to take other
+stacks' tasks.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
 
-from tests.support import SESSION_STACK_PREFIX, LiveStack, kill_stack_processes, stack_processes
+from tests.support import (
+    SESSION_STACK_PREFIX,
+    STACK_ID_ENV,
+    LiveStack,
+    kill_stack_processes,
+    stack_processes,
+)
 
 LEFTOVER_GRACE_S = 10.0
+# Every process a test starts inherits the marker, not only LiveStack's (whose own id is
+# longer): the fault tests' stacks, a browser, a stray server.run.
+os.environ.setdefault(STACK_ID_ENV, f"{SESSION_STACK_PREFIX}tests")
 
 
 @pytest.fixture(scope="session")
