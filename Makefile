@@ -22,7 +22,7 @@ setup: install
 	$(BIN)/python manage.py seed_bots
 
 run: setup
-	$(BIN)/python -m server.run --port $(PORT)
+	exec $(BIN)/python -m server.run --port $(PORT)
 
 # Every test the project has, the same way CI runs it (CI adds a PostgreSQL pass when it can).
 # Installs redis-server and chromium with apt-get when missing and it can, or stops saying so.

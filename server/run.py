@@ -208,7 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     args = parser.parse_args(argv)
 
+    if os.environ.get("MAKELEVEL"):  # `make run`: stop when make stops, SIGKILLed included
+        die_with_parent(signal.SIGTERM)
     env = dict(os.environ)
+    env.pop("MAKELEVEL", None)
     env.setdefault("DJANGO_SETTINGS_MODULE", "server.config.settings.dev")
     env.setdefault(STACK_ID_ENV, f"run-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     redis_url = env.get("REDIS_URL") or DEFAULT_REDIS_URL
