@@ -27,6 +27,10 @@ if [ ${#missing[@]} -gt 0 ]; then
       echo "tests: apt-get could not install ${missing[*]}; install them, then run make test again" >&2
       exit 1
     fi
+    if [ ! -x "$CHROMIUM" ]; then
+      echo "tests: apt-get installed chromium, but not at $CHROMIUM (the browser tests need Debian's)" >&2
+      exit 1
+    fi
   else
     echo "tests: the full-stack and browser tests need ${missing[*]}, which cannot be installed from here" >&2
     echo "       (no apt-get, or neither root nor passwordless sudo). Install them, e.g." >&2
