@@ -1,10 +1,11 @@
-"""Reads about bots: their record against people."""
+"""Reads about bots: their record against people, and where a bot's turn stands."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
-from server.bots.models import BotProfile
+from server.bots.models import BotProfile, BotTurnRecord
 from server.matches.models import Match, Seat
 
 
@@ -91,3 +92,11 @@ def how_it_plays(profile: BotProfile) -> list[str]:
             "bots; the random mover is 0."
         )
     return lines
+
+
+def bot_turn_status(match_id: int, ply: int) -> tuple[str, datetime | None] | None:
+    """("queued", None) while the turn waits for a free worker, ("thinking", search start) after; None: unknown."""
+    record = BotTurnRecord.objects.filter(match_id=match_id, ply=ply).only("started_at").first()
+    if record is None:
+        return None
+    return ("thinking", record.started_at) if record.started_at else ("queued", None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -54,15 +55,27 @@ def by_json(seat: Seat | None) -> dict[str, Any]:
     return {"kind": seat.kind, "is_ai": seat.kind == Seat.Kind.BOT}
 
 
+def _no_bot_turn_status(match_id: int, ply: int) -> tuple[str, datetime | None] | None:
+    return None
+
+
+# Where a bot's turn stands: ("queued", None) while it waits for a free worker, ("thinking",
+# search start) once a worker searches.  Bots install theirs (server/bots/apps.py), so matches
+# reads it without importing bots.
+bot_turn_status: Callable[[int, int], tuple[str, datetime | None] | None] = _no_bot_turn_status
+
+
 def thinking_json(match: Match, seats: dict[int, Seat]) -> dict[str, Any] | None:
-    """The bot to move, if any, so a page that (re)loads shows the thinking state."""
+    """The bot to move, if any, so a page that (re)loads shows it waiting for a computer or thinking."""
     seat = seats.get(match.to_move) if match.status == Match.Status.ACTIVE else None
     if seat is None or seat.kind != Seat.Kind.BOT:
         return None
+    status, since = bot_turn_status(match.pk, match.ply) or ("thinking", match.turn_started_at)
     return {
         "seat": seat.index,
+        "status": status,
         "budget_ms": (seat.bot_snapshot or {}).get("time_budget_ms"),
-        "since": match.turn_started_at.isoformat() if match.turn_started_at else None,
+        "since": since.isoformat() if since else None,
     }
 
 

@@ -28,6 +28,7 @@ from server.bots.watchdog import rescue_overdue_bots
 from server.config.celery import app
 from server.matches import services
 from server.matches.models import Match, Move
+from server.matches.selectors import match_json
 from server.research.filters import ExportFilters
 from server.research.formats import CSV_COLUMNS, csv_chunks, game_records
 from server.research.selectors import MOVE_ROW_COLUMNS, match_rows
@@ -172,6 +173,18 @@ def test_a_turn_waiting_for_a_busy_worker_is_not_overdue(alice, fast_bot, held, 
     assert rescue_overdue_bots() == 0
     assert held == [(match.pk, 1, queues.bot_queue_for("play"))]
     assert not Move.objects.filter(match=match, ply=1).exists()
+
+
+def test_a_reloading_page_sees_a_queued_turn_as_queued_and_a_search_from_its_start(alice, fast_bot, held):
+    match = bot_match(alice, fast_bot)
+    services.submit_move(match.pk, 0, "4", 0)
+    thinking = match_json(Match.objects.get(pk=match.pk))["thinking"]
+    assert thinking["status"] == "queued" and thinking["since"] is None and thinking["seat"] == 1
+    age(match.pk, 1, queued_at=5)
+    assert bot_turn_claim(match.pk, 1, "worker", 60) is not None
+    thinking = match_json(Match.objects.get(pk=match.pk))["thinking"]
+    started = BotTurnRecord.objects.get(match=match, ply=1).started_at
+    assert thinking["status"] == "thinking" and thinking["since"] == started.isoformat()
 
 
 def test_a_started_search_that_never_answered_is_searched_again(alice, fast_bot, held, settings):

@@ -588,10 +588,13 @@ function ownSeat() {
   return seat ? seat.index : null;
 }
 
-/** The bot to move, when the match says since when it has been thinking. */
+/** The bot to move: waiting for a free computer, or thinking since when the match says. */
 function thinkingFromMatch() {
   const t = match.thinking;
   const seat = t && t.seat === match.to_move ? t : null;
+  if (seat && seat.status === "queued") {
+    return { seat: match.to_move, ply: match.ply, budgetMs: null, started: null, stats: null, queued: true };
+  }
   let started = null;
   if (seat && seat.since && typeof seat.budget_ms === "number") {
     const elapsed = Math.min(Math.max(0, Date.now() - Date.parse(seat.since)), seat.budget_ms);
