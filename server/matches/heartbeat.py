@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections import defaultdict
 from typing import Any, Protocol
 
@@ -26,7 +25,6 @@ from django.conf import settings
 from server.matches.models import Match
 
 log = logging.getLogger("plyground.matches")
-DEFAULT_INTERVAL_MS = 12000
 
 
 class Socket(Protocol):
@@ -39,20 +37,16 @@ _task: asyncio.Task | None = None
 
 
 def interval_ms() -> int:
-    """``MATCH_HEARTBEAT_MS`` from the settings, else from the environment (12 s by default)."""
-    configured = getattr(settings, "MATCH_HEARTBEAT_MS", None)
-    if configured is None:
-        configured = os.environ.get("MATCH_HEARTBEAT_MS", DEFAULT_INTERVAL_MS)
-    return max(100, int(configured))
-
-
-def enabled() -> bool:
-    """On wherever the web process's other loops run (off in tests unless a test turns it on)."""
-    return bool(getattr(settings, "MATCH_HEARTBEAT", settings.MATCH_WATCH))
+    return max(100, settings.MATCH_HEARTBEAT_MS)
 
 
 def register(match_id: int, socket: Socket) -> None:
+    """Called from the socket's own task: it is let go when the consumer leaves or when that task
+    ends, whichever comes first (a consumer that crashed never runs `disconnect()`)."""
     _sockets[match_id].add(socket)
+    task = asyncio.current_task()
+    if task is not None:
+        task.add_done_callback(lambda _: unregister(match_id, socket))
 
 
 def unregister(match_id: int, socket: Socket) -> None:
@@ -107,7 +101,7 @@ async def _send(socket: Socket, frame: dict[str, Any]) -> None:
 def start_heartbeat() -> None:
     """Start the loop once per event loop (idempotent), like the match watch."""
     global _task
-    if not enabled():
+    if not settings.MATCH_HEARTBEAT:
         return
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:

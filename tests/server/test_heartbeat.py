@@ -121,3 +121,18 @@ async def test_a_slow_socket_skips_a_beat_instead_of_holding_the_others(settings
     finally:
         heartbeat.unregister(match.pk, slow)
         heartbeat.unregister(match.pk, quick)
+
+
+async def test_a_socket_whose_task_ended_without_disconnect_is_let_go():
+    class Socket:
+        async def send_json(self, content, close=False):
+            pass
+
+    async def crashing_consumer():
+        heartbeat.register(99, Socket())
+        raise RuntimeError("a handler failed: disconnect() never runs")
+
+    with pytest.raises(RuntimeError):
+        await asyncio.create_task(crashing_consumer())
+    await asyncio.sleep(0)  # the task's done callbacks run on the next turn of the loop
+    assert heartbeat.socket_count() == 0

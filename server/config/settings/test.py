@@ -11,6 +11,7 @@ CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 BOT_WATCHDOG_GRACE_MS = 1000
 BOT_WATCHDOG = False  # tests call rescue_overdue_bots() themselves
 MATCH_WATCH = False  # tests call flag_fallen_clocks() and abandon_gone_seats() themselves
+MATCH_HEARTBEAT = False  # tests call heartbeat.beat() themselves
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not shared-cache memory: threads then lock the way the real server's SQLite does.
