@@ -168,6 +168,7 @@ async def test_unknown_match_is_closed(db):
     comm = WebsocketCommunicator(application, "/ws/matches/999999/", headers=[ORIGIN, (b"host", b"127.0.0.1")])
     connected, code = await comm.connect()
     assert not connected and code == 4404
+    await comm.disconnect()  # the consumer ends now, not when the loop is torn down
 
 
 async def test_the_bot_reply_arrives_after_bot_thinking(db, fast_bot):
