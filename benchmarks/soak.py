@@ -111,7 +111,8 @@ def rss_mb(root_pid: int) -> dict[str, float]:
 
     def walk(pid: int, kind: str | None) -> None:
         line = cmd.get(pid, "")
-        kind = kind or ("worker" if "celery" in line else "web" if "asgi_server" in line else None)
+        if kind is None:
+            kind = "worker" if "server.worker" in line or "celery" in line else "web" if "asgi_server" in line else None
         if kind:
             try:
                 rss = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith("VmRSS"))
