@@ -61,7 +61,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class LiveStack:
+class StackClient:
+    """The HTTP API of a stack served at `self.url`."""
+
+    url: str
+
+    def api(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read() or b"null")
+
+    def guest(self) -> tuple[dict[str, Any], str]:
+        made = self.api("POST", "/api/players/guest/", {})
+        return made["player"], made["token"]
+
+
+class LiveStack(StackClient):
     """``python -m server.run`` against a fresh SQLite file: daphne + Celery + Redis, or embedded.
 
     >>> with LiveStack() as stack:  # doctest: +SKIP
@@ -172,16 +191,3 @@ class LiveStack:
                 pass
             time.sleep(0.3)
         raise RuntimeError(f"server not ready after {timeout}s:\n{self.server_log()}")
-
-    def api(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.loads(response.read() or b"null")
-
-    def guest(self) -> tuple[dict[str, Any], str]:
-        made = self.api("POST", "/api/players/guest/", {})
-        return made["player"], made["token"]

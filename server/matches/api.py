@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
@@ -178,15 +180,7 @@ class MatchResignView(APIView):
     """``POST /api/matches/{id}/resign/``: the caller's seat resigns."""
 
     def post(self, request, match_id: int):
-        player = acting_player(request)
-        try:
-            match = selectors.match_get(match_id)
-            if match is None:
-                return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
-            services.match_resign(match_id, services.require_seat(match, player.pk))
-        except MatchError as exc:
-            return error_response(exc)
-        return Response(selectors.match_json(selectors.match_get(match_id)))
+        return seat_action(request, match_id, services.match_resign)
 
 
 class MatchResumeView(APIView):
@@ -198,12 +192,17 @@ class MatchResumeView(APIView):
 
     @extend_schema(request=None)
     def post(self, request, match_id: int):
-        player = acting_player(request)
-        try:
-            match = selectors.match_get(match_id)
-            if match is None:
-                return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
-            services.match_resume(match_id, services.require_seat(match, player.pk))
-        except MatchError as exc:
-            return error_response(exc)
-        return Response(selectors.match_json(selectors.match_get(match_id)))
+        return seat_action(request, match_id, services.match_resume)
+
+
+def seat_action(request, match_id: int, action: Callable[[int, int], object]) -> Response:
+    """`action(match_id, seat)` for the caller's seat; the match after it, or the error."""
+    player = acting_player(request)
+    try:
+        match = selectors.match_get(match_id)
+        if match is None:
+            return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
+        action(match_id, services.require_seat(match, player.pk))
+    except MatchError as exc:
+        return error_response(exc)
+    return Response(selectors.match_json(selectors.match_get(match_id)))

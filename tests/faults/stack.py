@@ -8,7 +8,6 @@ and Celery workers, on a fresh SQLite file or a fresh PostgreSQL database.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import signal
@@ -25,7 +24,7 @@ from typing import Any
 import psycopg
 import redis
 
-from tests.support import ROOT, free_port
+from tests.support import ROOT, StackClient, free_port
 
 POSTGRES_URL = os.environ.get("FAULTS_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 CELERY = str(Path(sys.executable).with_name("celery"))
@@ -39,7 +38,7 @@ def postgres_reachable() -> bool:
     return True
 
 
-class FaultStack:
+class FaultStack(StackClient):
     """Redis, daphne and workers as separate processes; `kill`, `start_*` and `restart_redis` between moves."""
 
     def __init__(self, database: str = "sqlite") -> None:
@@ -165,18 +164,3 @@ class FaultStack:
                 pass
             time.sleep(0.2)
         raise RuntimeError(f"{what} not ready after {timeout}s:\n{self.logs()}")
-
-    # --- clients ---------------------------------------------------------------------
-
-    def api(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.loads(response.read() or b"null")
-
-    def guest(self) -> tuple[dict[str, Any], str]:
-        made = self.api("POST", "/api/players/guest/", {})
-        return made["player"], made["token"]
