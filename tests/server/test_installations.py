@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import random
 import re
 import subprocess
 import sys
 
 import dj_database_url
 import pytest
-import websockets
 
 from server.config.installation import database_identity, installation_id
+from tests.server.test_fullstack import play_against_bot
 from tests.support import ROOT, LiveStack
 
 
@@ -72,33 +70,6 @@ def test_explicit_names_win(tmp_path):
     assert (prefix, queue, bots) == ("mine", "work", "work.bots")
 
 
-async def play_tictactoe_against_bot(stack: LiveStack, seed: int) -> tuple[int, list[dict]]:
-    """Random legal moves against the perfect bot until the game ends: (match id, bot move frames)."""
-    _, token = stack.guest()
-    seats = [{"kind": "human"}, {"kind": "bot", "profile": "tictactoe-perfect"}]
-    match = stack.api("POST", "/api/matches/", {"game": "tictactoe", "seats": seats}, token)
-    rng = random.Random(seed)
-    bot_moves: list[dict] = []
-    async with websockets.connect(f"{stack.ws_url}/ws/matches/{match['id']}/?token={token}") as ws:
-        state = json.loads(await ws.recv())
-        legal, ply, v = state["match"]["legal_moves"], state["match"]["ply"], state["v"]
-        while True:
-            await ws.send(json.dumps({"type": "move", "move": rng.choice(legal), "ply": ply}))
-            while True:
-                frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=20))
-                assert frame["type"] != "error", frame
-                if "v" in frame:
-                    assert frame["v"] == v + 1, f"a frame from another match: {frame}"
-                    v = frame["v"]
-                if frame["type"] == "game_over":
-                    return match["id"], bot_moves
-                if frame["type"] == "move" and frame["seat"] == 1:
-                    bot_moves.append(frame)
-                if frame["type"] == "move" and frame["to_move"] == 0:
-                    legal, ply = frame["legal_moves"], frame["ply"] + 1
-                    break
-
-
 def received_bot_tasks(stack: LiveStack) -> int:
     return len(re.findall(r"Task bots\.bot_move\[[0-9a-f-]+\] received", stack.server_log()))
 
@@ -111,7 +82,11 @@ def test_two_stacks_on_one_redis_keep_their_tasks_and_frames():
 
         async def both():
             return await asyncio.gather(
-                *(play_tictactoe_against_bot(stack, seed) for stack in (one, two) for seed in (1, 2))
+                *(
+                    play_against_bot(stack, "tictactoe", "tictactoe-perfect", seed)
+                    for stack in (one, two)
+                    for seed in (1, 2)
+                )
             )
 
         results = asyncio.run(both())
