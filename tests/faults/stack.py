@@ -50,6 +50,7 @@ class FaultStack(StackClient):
         self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
         self.db_name = f"plyground_faults_{uuid.uuid4().hex[:10]}"
         self.procs: dict[str, subprocess.Popen] = {}
+        self.web_ports: dict[str, int] = {"web": self.port}  # web process name -> its port
         self.workers = 0
         self.env = {
             **os.environ,
@@ -140,10 +141,25 @@ class FaultStack(StackClient):
         time.sleep(down_s)
         self.start_redis()
 
-    def start_web(self) -> None:
-        argv = [sys.executable, "-m", "server.asgi_server", "-b", "127.0.0.1", "-p", str(self.port)]
-        self._spawn("web", [*argv, "server.config.asgi:application"])
-        self._until(lambda: self.api("GET", "/api/games/"), "web")
+    def start_web(self, name: str = "web") -> str:
+        """A daphne process; `web` serves `self.url`, any other name its own port (a second replica).
+
+        Every web process of the stack shares its database, Redis and channel prefix, as replicas
+        behind a proxy do.  Returns the WebSocket base URL of that process.
+        """
+        port = self.web_ports.setdefault(name, self.port if name == "web" else free_port())
+        argv = [sys.executable, "-m", "server.asgi_server", "-b", "127.0.0.1", "-p", str(port)]
+        self._spawn(name, [*argv, "server.config.asgi:application"])
+        self._until(lambda: self._get(f"http://127.0.0.1:{port}/api/games/"), name)
+        return self.ws_url_of(name)
+
+    def ws_url_of(self, name: str) -> str:
+        return f"ws://127.0.0.1:{self.web_ports[name]}"
+
+    @staticmethod
+    def _get(url: str) -> bool:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status == 200
 
     def start_worker(self) -> str:
         self.workers += 1
