@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from server.analysis import selectors, services
+from server.analysis.serializers import AnalysisSerializer, HintSerializer
+from server.config.openapi import errors
 from server.matches.api import acting_player, error_response
 from server.matches.errors import MatchError
 
@@ -13,12 +16,21 @@ from server.matches.errors import MatchError
 class AnalysisView(APIView):
     """``GET``: status, progress and, once done, the per-move results.  ``POST``: start it (idempotent)."""
 
+    @extend_schema(responses={200: AnalysisSerializer, **errors(401, 404)})
     def get(self, request, match_id: int):
         analysis = selectors.analysis_of(match_id)
         if analysis is None:
             return Response({"detail": f"match {match_id} has not been analysed", "code": "not_found"}, status=404)
         return Response(selectors.analysis_json(analysis))
 
+    @extend_schema(
+        request=None,
+        responses={
+            200: OpenApiResponse(AnalysisSerializer, description="already analysed or under way"),
+            202: OpenApiResponse(AnalysisSerializer, description="started"),
+            **errors(401, 403, 404, 409),
+        },
+    )
     def post(self, request, match_id: int):
         player = acting_player(request)
         try:
@@ -33,6 +45,7 @@ class AnalysisView(APIView):
 class HintView(APIView):
     """``POST``: the best move for the caller, the seated player to move, in a match that allows hints."""
 
+    @extend_schema(request=None, responses={200: HintSerializer, **errors(401, 403, 404, 409)})
     def post(self, request, match_id: int):
         player = acting_player(request)
         try:

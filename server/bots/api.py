@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from server.bots.models import BotProfile
 from server.bots.selectors import bot_record, how_it_plays
+from server.config.openapi import errors
 
 LEVEL_NAMES = {0: "Random", 1: "Beginner", 2: "Casual", 3: "Intermediate", 4: "Advanced", 5: "Master"}
 
@@ -37,6 +39,19 @@ class BotDetailSerializer(BotProfileSerializer):
     def get_how_it_plays(self, obj: BotProfile) -> list[str]:
         return how_it_plays(obj)
 
+    @extend_schema_field(
+        inline_serializer(
+            "BotRecord",
+            {
+                "games": serializers.IntegerField(help_text="finished games played"),
+                "human_games": serializers.IntegerField(help_text="of which against people"),
+                "human_score": serializers.FloatField(
+                    allow_null=True,
+                    help_text="the people's points per game against it (win 1, draw 1/2); null before any",
+                ),
+            },
+        )
+    )
     def get_record(self, obj: BotProfile) -> dict:
         record = bot_record(obj)
         return {"games": record.games, "human_games": record.human_games, "human_score": record.human_score}
@@ -47,6 +62,10 @@ class BotListView(APIView):
 
     authentication_classes: list = []
 
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, description="only this game's bots, e.g. connect4")],
+        responses=BotProfileSerializer(many=True),
+    )
     def get(self, request):
         bots = BotProfile.objects.filter(listed=True).order_by("game", "level")
         if game := request.query_params.get("game"):
@@ -59,6 +78,7 @@ class BotDetailView(APIView):
 
     authentication_classes: list = []
 
+    @extend_schema(responses={200: BotDetailSerializer, **errors(404)})
     def get(self, request, slug: str):
         bot = BotProfile.objects.filter(slug=slug).first()
         if bot is None:

@@ -12,9 +12,11 @@ from rest_framework.views import APIView
 
 from games import registry
 from server.bots.models import BotProfile
+from server.config.openapi import errors
 from server.matches import selectors, services
 from server.matches.errors import MatchError
 from server.matches.models import Match
+from server.matches.serializers import GameSerializer, MatchSerializer, MatchSummarySerializer, PositionsSerializer
 
 MAX_SEATS = 6
 
@@ -24,6 +26,7 @@ class GameListView(APIView):
 
     authentication_classes: list = []
 
+    @extend_schema(responses=GameSerializer(many=True))
     def get(self, request):
         return Response(
             [
@@ -112,7 +115,9 @@ class MatchListView(APIView):
             OpenApiParameter("status", str, enum=STATUS_FILTERS, description="open is waiting with a free seat"),
             OpenApiParameter("game", str, description="a game id, e.g. connect4"),
             OpenApiParameter("player", str, enum=["me"], description="only the caller's own matches"),
-        ]
+        ],
+        responses={200: MatchSummarySerializer(many=True), **errors(400, 401)},
+        description="At most 50 matches, newest first.",
     )
     def get(self, request):
         wanted = request.query_params.get("status")
@@ -126,7 +131,7 @@ class MatchListView(APIView):
         matches = selectors.match_list(wanted, request.query_params.get("game"), player_id=player_id)
         return Response([selectors.match_summary_json(m) for m in matches])
 
-    @extend_schema(request=MatchCreateSerializer)
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer, **errors(400, 401, 403)})
     def post(self, request):
         player = acting_player(request)
         body = MatchCreateSerializer(data=request.data)
@@ -144,6 +149,7 @@ class MatchListView(APIView):
 class MatchDetailView(APIView):
     """``GET /api/matches/{id}/``: the full match."""
 
+    @extend_schema(responses={200: MatchSerializer, **errors(401, 404)})
     def get(self, request, match_id: int):
         match = selectors.match_get(match_id)
         if match is None:
@@ -154,6 +160,7 @@ class MatchDetailView(APIView):
 class MatchPositionsView(APIView):
     """``GET /api/matches/{id}/positions/``: the position after each ply (index 0: the start)."""
 
+    @extend_schema(responses={200: PositionsSerializer, **errors(401, 404)})
     def get(self, request, match_id: int):
         match = selectors.match_get(match_id)
         if match is None:
@@ -164,7 +171,7 @@ class MatchPositionsView(APIView):
 class MatchJoinView(APIView):
     """``POST /api/matches/{id}/join/``: take an open seat."""
 
-    @extend_schema(request=JoinSerializer)
+    @extend_schema(request=JoinSerializer, responses={200: MatchSerializer, **errors(400, 401, 403, 404, 409)})
     def post(self, request, match_id: int):
         player = acting_player(request)
         body = JoinSerializer(data=request.data)
@@ -179,6 +186,7 @@ class MatchJoinView(APIView):
 class MatchResignView(APIView):
     """``POST /api/matches/{id}/resign/``: the caller's seat resigns."""
 
+    @extend_schema(request=None, responses={200: MatchSerializer, **errors(401, 403, 404, 409)})
     def post(self, request, match_id: int):
         return seat_action(request, match_id, services.match_resign)
 
@@ -190,7 +198,7 @@ class MatchResumeView(APIView):
     match socket resumes it too (docs/lobby.md).
     """
 
-    @extend_schema(request=None)
+    @extend_schema(request=None, responses={200: MatchSerializer, **errors(401, 403, 404, 409)})
     def post(self, request, match_id: int):
         return seat_action(request, match_id, services.match_resume)
 

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
+from server.config.openapi import errors
 from server.players.models import Player
 from server.players.services import player_create_guest_with_token
 
@@ -38,6 +40,19 @@ class GuestView(APIView):
     authentication_classes: list = []
     throttle_classes = [GuestThrottle]
 
+    @extend_schema(
+        request=GuestRequestSerializer,
+        responses={
+            201: inline_serializer(
+                "GuestCreated",
+                {
+                    "player": PlayerSerializer(),
+                    "token": serializers.CharField(help_text="send it as 'Authorization: Bearer <token>'"),
+                },
+            ),
+            **errors(400, 429),
+        },
+    )
     def post(self, request):
         body = GuestRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -48,6 +63,7 @@ class GuestView(APIView):
 class MeView(APIView):
     """``GET /api/players/me/``: the player this request is."""
 
+    @extend_schema(responses={200: PlayerSerializer, **errors(401)})
     def get(self, request):
         if request.user is None:
             return Response({"detail": "not signed in: visit a page or send a bearer token"}, status=401)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from server.players.selectors import player_by_token
@@ -36,3 +38,36 @@ class SessionPlayerAuthentication(authentication.SessionAuthentication):
             return None
         self.enforce_csrf(request)
         return player, None
+
+
+# --- OpenAPI: how /api/schema/ describes the two ways in ------------------------------
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    """``Authorization: Bearer <token>`` in the schema (the token of ``POST /api/players/guest/``)."""
+
+    target_class = BearerTokenAuthentication
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "the token of POST /api/players/guest/ (or of an account), sent as 'Bearer <token>'",
+        }
+
+
+class SessionPlayerScheme(OpenApiAuthenticationExtension):
+    """The browser session's cookie in the schema; unsafe methods also need the CSRF token."""
+
+    target_class = SessionPlayerAuthentication
+    name = "sessionAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": settings.SESSION_COOKIE_NAME,
+            "description": f"the browser's session; POST, PUT, PATCH and DELETE also send the "
+            f"{settings.CSRF_COOKIE_NAME} cookie's value as {settings.CSRF_HEADER_NAME[5:].replace('_', '-')}",
+        }

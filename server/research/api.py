@@ -7,6 +7,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.views import APIView
 
+from server.config.openapi import errors
 from server.research.filters import ExportFilterSerializer, parse_filters
 from server.research.permissions import IsResearcher
 from server.research.streaming import export_response
@@ -39,7 +40,7 @@ class GamesExportView(ExportView):
 
     @extend_schema(
         parameters=FILTER_PARAMETERS,
-        responses={(200, "application/x-ndjson"): OpenApiTypes.STR},
+        responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **errors(400, 401, 403)},
         description="One match a line; the layout is docs/exports.md (JSON Schema docs/exports.schema.json).",
     )
     def get(self, request):
@@ -53,7 +54,7 @@ class MovesExportView(ExportView):
 
     @extend_schema(
         parameters=FILTER_PARAMETERS,
-        responses={(200, "text/csv"): OpenApiTypes.STR},
+        responses={(200, "text/csv"): OpenApiTypes.STR, **errors(400, 401, 403)},
         description="One move a row; the columns are documented in docs/exports.md.",
     )
     def get(self, request):

@@ -117,7 +117,25 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Plyground API",
     "DESCRIPTION": "Board games against people and disclosed AI opponents.",
     "VERSION": "1",
+    # Request bodies are declared as JSON only: the nested bodies (a match's seats) have no form encoding.
+    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
+    # Three choice sets are all called "status": each its own component name.
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "server.matches.models.Match.Status",
+        "AnalysisStatusEnum": "server.analysis.models.Analysis.Status",
+        "BotTurnStatusEnum": ["queued", "thinking"],
+    },
 }
+# Where to report a security problem (docs/security.md): an address or a URL the operator
+# sets; the schema's contact at /api/schema/.
+SECURITY_CONTACT = os.environ.get("SECURITY_CONTACT", "").strip()
+if SECURITY_CONTACT:
+    SPECTACULAR_SETTINGS["CONTACT"] = {
+        "name": "Security reports",
+        ("url" if SECURITY_CONTACT.startswith(("http://", "https://")) else "email"): SECURITY_CONTACT.removeprefix(
+            "mailto:"
+        ),
+    }
 
 # --- Redis: channel layer and Celery broker, or embedded mode ------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
