@@ -13,6 +13,7 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from server.bots.watchdog import start_watchdog  # noqa: E402
+from server.config.db_threads import DatabaseThreads  # noqa: E402
 from server.lobby.routing import websocket_urlpatterns as lobby_ws  # noqa: E402
 from server.matches.broadcast import remember_server_loop  # noqa: E402
 from server.matches.heartbeat import start_heartbeat  # noqa: E402
@@ -34,8 +35,12 @@ class BrowserOriginValidator(OriginValidator):
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": BrowserOriginValidator(
-            SessionMiddlewareStack(PlayerWebSocketMiddleware(URLRouter(match_ws + lobby_ws))), settings.ALLOWED_HOSTS
+        # Each socket's database calls on one of a few threads that keep their connections.
+        "websocket": DatabaseThreads(
+            BrowserOriginValidator(
+                SessionMiddlewareStack(PlayerWebSocketMiddleware(URLRouter(match_ws + lobby_ws))),
+                settings.ALLOWED_HOSTS,
+            )
         ),
     }
 )

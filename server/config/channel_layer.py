@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
+
+import redis.asyncio
+from channels_redis.core import RedisChannelLayer
 
 # channels_redis blocks up to 5 s in BZPOPMIN (its `brpop_timeout`).  redis-py's default
 # 5 s socket timeout raced that block: idle sockets were closed with 1011, and a frame that
@@ -10,11 +14,33 @@ from typing import Any
 # longer than the block, while the health check and TCP keepalive still notice a dead Redis.
 SOCKET_TIMEOUT_S = 20
 
+# redis-py's asyncio pool (one per process and event loop) opens a connection per command in
+# flight and *fails* the command (MaxConnectionsError) once 100 are in use: 300 sockets closing
+# at once each discard a group membership, and two thirds of the discards failed, leaving dead
+# members in the groups (and, behind them, seats shown online).  The layer's pool here waits
+# for a free connection instead (up to POOL_WAIT_S), and its size is set on purpose: a command
+# takes well under a millisecond on loopback, so 50 connections carry tens of thousands of
+# commands a second, while N web processes x 50 stay far below Redis's 10,000 clients.  One
+# of them is held by the layer's blocking read at all times.
+POOL_SIZE = int(os.environ.get("REDIS_POOL_SIZE", "50"))
+POOL_WAIT_S = 10
+
+
+class PooledRedisChannelLayer(RedisChannelLayer):
+    """channels_redis with a blocking, bounded connection pool (see POOL_SIZE)."""
+
+    def create_pool(self, index: int) -> redis.asyncio.ConnectionPool:
+        host = dict(self.hosts[index])
+        address = host.pop("address")
+        return redis.asyncio.BlockingConnectionPool.from_url(
+            address, max_connections=POOL_SIZE, timeout=POOL_WAIT_S, **host
+        )
+
 
 def redis_channel_layer(url: str, prefix: str) -> dict[str, Any]:
     """The CHANNEL_LAYERS entry for channels_redis on `url`, its keys under `prefix`."""
     return {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "server.config.channel_layer.PooledRedisChannelLayer",
         "CONFIG": {
             "hosts": [
                 {

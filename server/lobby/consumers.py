@@ -13,6 +13,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from server.lobby.selectors import lobby_json
 from server.matches import broadcast, presence
+from server.matches.services import person_presence
 from server.players.services import player_seen
 
 
@@ -22,10 +23,9 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
         player = self.scope.get("player")
-        if player is not None:
-            await database_sync_to_async(player_seen)(player.pk)
-        await presence.person_arrived(player)
-        lobby = await database_sync_to_async(lobby_json)()
+        # One database call: the person is seen and online (until this socket's task ends), and the list.
+        lobby = await database_sync_to_async(_arrive)(player.pk if player is not None else None)
+        presence.hold(0, None, player.pk if player is not None else None)
         await self.send_json(lobby)
         # Everyone else in the lobby hears the new count.
         await self.channel_layer.group_send(
@@ -49,3 +49,10 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 
     async def frame_send(self, event: dict[str, Any]) -> None:
         await self.send_json(event["frame"])
+
+
+def _arrive(player_id: int | None) -> dict[str, Any]:
+    if player_id is not None:
+        player_seen(player_id)
+        person_presence(player_id, True)
+    return lobby_json()

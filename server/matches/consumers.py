@@ -14,7 +14,6 @@ from django.conf import settings
 
 from server.matches import broadcast, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
-from server.players.services import player_seen
 
 CLOSE_NOT_FOUND = 4404
 FRAME_TYPES = "move, resign, sync, takeback_request, draw_offer, accept, decline"
@@ -44,25 +43,21 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.player = self.scope.get("player")
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
         self.group = broadcast.match_group(self.match_id)
-        if not await database_sync_to_async(_exists)(self.match_id):
+        # Two database calls before the first frame, on this socket's database thread
+        # (server/config/db_threads.py).  First, before joining the group (the others hear that
+        # this seat is here, and this socket's state says so): the match exists, the seat, and
+        # every presence write of an arrival.
+        found, self.seat = await database_sync_to_async(services.socket_arrived)(self.match_id, self.player_id)
+        if not found:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        # Before joining the group: the others hear that this seat is here, this socket's state says so.
-        self.seat = await database_sync_to_async(_seat_or_none)(self.match_id, self.player_id)
-        if self.seat is not None:
-            await presence.arrived(self.match_id, self.seat)
+        presence.hold(self.match_id, self.seat, self.player_id)  # let go when this socket's task ends
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        if self.player is not None:
-            await database_sync_to_async(player_seen)(self.player.pk)
-        await presence.person_arrived(self.player)  # counts as online until this socket's task ends
+        # Then, in the group: the state or the events since ?v=, so no frame falls between the two.
         since = _since_version(self.scope)
-        replay = None if since is None else await database_sync_to_async(selectors.events_after)(self.match_id, since)
-        if replay is None:
-            await self.send_state()
-        else:
-            for frame in replay:
-                await self.send_json(frame)
+        for frame in await database_sync_to_async(_opening_frames)(self.match_id, self.player_id, since):
+            await self.send_json(frame)
         heartbeat.register(self.match_id, self)
 
     async def disconnect(self, code: int) -> None:
@@ -155,8 +150,10 @@ def _since_version(scope: dict[str, Any]) -> int | None:
     return int(raw) if raw is not None and raw.isdigit() else None
 
 
-def _exists(match_id: int) -> bool:
-    return selectors.match_get(match_id) is not None
+def _opening_frames(match_id: int, player_id: int | None, since: int | None) -> list[dict[str, Any]]:
+    """What a socket hears first: the events after `since`, or the state when they are not kept."""
+    replay = None if since is None else selectors.events_after(match_id, since)
+    return [_state_frame(match_id, player_id)] if replay is None else replay
 
 
 def _state_frame(match_id: int, player_id: int | None) -> dict[str, Any]:
@@ -184,11 +181,6 @@ def _move(match_id: int, player_id: int | None, move: Any, ply: Any) -> None:
 
 def _resign(match_id: int, player_id: int | None) -> None:
     services.match_resign(match_id, _seat_for(match_id, player_id))
-
-
-def _seat_or_none(match_id: int, player_id: int | None) -> int | None:
-    match = selectors.match_get(match_id)
-    return selectors.seat_of(match, player_id) if match is not None else None
 
 
 def _offer(match_id: int, player_id: int | None, kind: str) -> None:

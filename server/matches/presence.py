@@ -13,6 +13,7 @@ so a process that dies takes its seats and people offline after `PRESENCE_STALE_
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,6 +46,16 @@ def _hold() -> _Hold:
         hold = _holds[task] = _Hold()
         task.add_done_callback(_ended)
     return hold
+
+
+def hold(match_id: int, seat: int | None, player_id: int | None) -> None:
+    """This socket holds `seat` (if seated) and its person, as written by `services.socket_arrived`:
+    the caller stored that in the same database call that read the socket's match (one call, not three)."""
+    current = _hold()
+    if seat is not None:
+        current.seat = (match_id, seat)
+    if player_id is not None:
+        current.player = player_id
 
 
 async def arrived(match_id: int, seat: int) -> None:
@@ -89,7 +100,9 @@ def _write(fn: Callable[..., Any], *args: Any) -> None:
         loop = asyncio.get_running_loop()
     except RuntimeError:  # the loop is closing: the heartbeat's absence takes them offline
         return
-    write = loop.create_task(database_sync_to_async(fn)(*args))
+    # A fresh context: the ended socket's own (its database thread, server/config/db_threads.py)
+    # is closed by now, so the write goes to Channels' default thread.
+    write = loop.create_task(database_sync_to_async(fn)(*args), context=contextvars.Context())
     _writes.add(write)
     write.add_done_callback(_written)
 

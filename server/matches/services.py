@@ -38,6 +38,7 @@ from server.matches.models import Match, MatchEvent, Move, Seat
 from server.matches.selectors import by_json, clock_json, match_get, match_json, match_summary_json, seat_json
 from server.matches.signals import match_finished, turn_started
 from server.players.models import Player
+from server.players.services import player_seen
 
 _dice = secrets.SystemRandom()  # chance events are rolled from a secure source
 
@@ -476,6 +477,25 @@ def seat_presence(match_id: int, seat: int, online: bool, now=None) -> bool:
     if flipped:
         _send_presence(match_id, seat, online)
     return bool(flipped)
+
+
+def socket_arrived(match_id: int, player_id: int | None, now=None) -> tuple[bool, int | None]:
+    """A match socket opened: whether the match exists, and the seat of `player_id` in it (or None).
+
+    Everything its arrival writes, in one call (a connect storm pays one database round per
+    socket, not one per write): a seated person's seat is online (their adjourned match
+    resumes), and the person is seen and online.
+    """
+    if not Match.objects.filter(pk=match_id).exists():
+        return False, None
+    seat = None
+    if player_id is not None:
+        seat = Seat.objects.filter(match_id=match_id, player_id=player_id).values_list("index", flat=True).first()
+        if seat is not None:
+            seat_arrived(match_id, seat, now)
+        player_seen(player_id)
+        person_presence(player_id, True, now)
+    return True, seat
 
 
 def seat_arrived(match_id: int, seat: int, now=None) -> None:
