@@ -1,9 +1,10 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
 from server.analysis.api import AnalysisView, HintView
 from server.bots.api import BotDetailView, BotListView
+from server.config.converters import IdConverter
 from server.matches.api import (
     GameListView,
     MatchDetailView,
@@ -16,6 +17,9 @@ from server.matches.api import (
 from server.players.api import GuestView, MeView
 from server.research.api import GamesExportView, MovesExportView
 
+# Ids in paths fit a BigAutoField: a larger number is a 404, never an overflow in the database.
+register_converter(IdConverter, "id")
+
 api = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("players/guest/", GuestView.as_view(), name="player-guest"),
@@ -24,13 +28,13 @@ api = [
     path("bots/", BotListView.as_view(), name="bots"),
     path("bots/<slug:slug>/", BotDetailView.as_view(), name="bot-detail"),
     path("matches/", MatchListView.as_view(), name="matches"),
-    path("matches/<int:match_id>/", MatchDetailView.as_view(), name="match-detail"),
-    path("matches/<int:match_id>/join/", MatchJoinView.as_view(), name="match-join"),
-    path("matches/<int:match_id>/positions/", MatchPositionsView.as_view(), name="match-positions"),
-    path("matches/<int:match_id>/resign/", MatchResignView.as_view(), name="match-resign"),
-    path("matches/<int:match_id>/resume/", MatchResumeView.as_view(), name="match-resume"),
-    path("matches/<int:match_id>/analysis/", AnalysisView.as_view(), name="match-analysis"),
-    path("matches/<int:match_id>/hint/", HintView.as_view(), name="match-hint"),
+    path("matches/<id:match_id>/", MatchDetailView.as_view(), name="match-detail"),
+    path("matches/<id:match_id>/join/", MatchJoinView.as_view(), name="match-join"),
+    path("matches/<id:match_id>/positions/", MatchPositionsView.as_view(), name="match-positions"),
+    path("matches/<id:match_id>/resign/", MatchResignView.as_view(), name="match-resign"),
+    path("matches/<id:match_id>/resume/", MatchResumeView.as_view(), name="match-resume"),
+    path("matches/<id:match_id>/analysis/", AnalysisView.as_view(), name="match-analysis"),
+    path("matches/<id:match_id>/hint/", HintView.as_view(), name="match-hint"),
     path("exports/games.jsonl", GamesExportView.as_view(), name="export-games"),
     path("exports/moves.csv", MovesExportView.as_view(), name="export-moves"),
 ]

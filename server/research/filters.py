@@ -71,7 +71,12 @@ class CommaListField(serializers.Field):
 
 
 class MomentField(serializers.Field):
-    """An ISO 8601 date (``2026-01-31``, midnight UTC) or date-time (naive means UTC)."""
+    """An ISO 8601 date (``2026-01-31``, midnight UTC) or date-time (naive means UTC).
+
+    The moment is returned in UTC, and must have a UTC date in years 1 to 9999: the database
+    compares in UTC, and ``0001-01-01T00:00+14:00`` (a day before year 1 there) would raise
+    inside the streamed export, after its 200 was sent, instead of being refused here.
+    """
 
     def to_internal_value(self, data: Any) -> datetime:
         if isinstance(data, str):
@@ -83,7 +88,12 @@ class MomentField(serializers.Field):
             if moment is None and day is not None:
                 moment = datetime.combine(day, time.min)
             if moment is not None:
-                return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+                try:
+                    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+                except OverflowError:
+                    raise serializers.ValidationError(
+                        f"{data} is outside years 1 to 9999 in UTC; give a moment within them"
+                    ) from None
         raise serializers.ValidationError("an ISO 8601 date or date-time, e.g. 2026-01-31 or 2026-01-31T12:00:00Z")
 
     def to_representation(self, value: datetime) -> str:

@@ -111,12 +111,20 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON within bounds of size and nesting (server/config/parsers.py): a hostile body is a 400, never a 500.
+    "DEFAULT_PARSER_CLASSES": [
+        "server.config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_RATES": {"guest": "30/minute"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Plyground API",
     "DESCRIPTION": "Board games against people and disclosed AI opponents.",
     "VERSION": "1",
+    # <id:...> path parameters (server/config/converters.py) are integers that fit a BigAutoField.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
     # Request bodies are declared as JSON only: the nested bodies (a match's seats) have no form encoding.
     "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
     # Three choice sets are all called "status": each its own component name.
