@@ -10,9 +10,12 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 
 from server.lobby.selectors import lobby_json
 from server.matches import broadcast, presence
+from server.matches.consumers import RATE_LIMITED, RateLimiter, parse_frame
+from server.matches.errors import BadMessage
 from server.matches.services import person_presence
 from server.players.services import player_seen
 
@@ -20,6 +23,7 @@ from server.players.services import player_seen
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         broadcast.remember_server_loop()
+        self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
         player = self.scope.get("player")
@@ -42,10 +46,16 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "code": "bad_message", "message": "the lobby only takes sync"})
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Every frame counts against the rate limit, then is parsed within bounds (as on the match socket)."""
+        if not self.limiter.allow():
+            await self.send_json(RATE_LIMITED)
+            return
         try:
-            await super().receive(text_data, bytes_data)
-        except ValueError:
-            await self.send_json({"type": "error", "code": "bad_message", "message": "frames are JSON objects"})
+            content = parse_frame(text_data, bytes_data)
+        except BadMessage as exc:
+            await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            return
+        await self.receive_json(content)
 
     async def frame_send(self, event: dict[str, Any]) -> None:
         await self.send_json(event["frame"])

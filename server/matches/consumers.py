@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
 from typing import Any
@@ -12,6 +11,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from server.config.converters import MAX_ID
+from server.config.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
 
@@ -20,7 +21,11 @@ FRAME_TYPES = "move, resign, sync, takeback_request, draw_offer, accept, decline
 
 
 class RateLimiter:
-    """At most `limit` frames in any `window` seconds."""
+    """At most `limit` frames in any `window` seconds.
+
+    Every socket (match and lobby) counts every frame a client sends, whatever it holds:
+    frames that are not JSON, or too large, cost as much as good ones.
+    """
 
     def __init__(self, limit: int, window: float) -> None:
         self.limit, self.window = limit, window
@@ -36,10 +41,26 @@ class RateLimiter:
         return True
 
 
+RATE_LIMITED = {"type": "error", "code": "rate_limited", "message": "too many frames: slow down"}
+
+
+def parse_frame(text_data: str | None, bytes_data: bytes | None) -> Any:
+    """A client's frame as JSON, within `MAX_FRAME_BYTES` and the nesting bound; BadMessage otherwise."""
+    if text_data is None:
+        raise BadMessage('frames are text: JSON objects such as {"type": "sync"}')
+    try:
+        return loads_bounded(text_data, max_bytes=MAX_FRAME_BYTES)
+    except BadJSON as exc:
+        raise BadMessage(f'frames are JSON objects such as {{"type": "sync"}}: {exc}'[:200]) from None
+
+
 class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        if self.match_id > MAX_ID:  # no row has it, and the database would overflow looking
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
         self.player = self.scope.get("player")
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
         self.group = broadcast.match_group(self.match_id)
@@ -69,17 +90,18 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await presence.left(self.match_id, self.seat)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.limiter.allow():
+            await self.send_json(RATE_LIMITED)
+            return
         try:
-            content = json.loads(text_data or "")
-        except (TypeError, ValueError):
-            await self.send_error(BadMessage('frames are JSON objects such as {"type": "sync"}'))
+            content = parse_frame(text_data, bytes_data)
+        except BadMessage as exc:
+            await self.send_error(exc)
             return
         await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if not self.limiter.allow():
-            await self.send_json({"type": "error", "code": "rate_limited", "message": "too many frames: slow down"})
-            return
+        """One parsed frame (`receive` counted it against the rate limit)."""
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             await self.send_error(BadMessage("a frame is a JSON object with a string 'type'"))
             return
@@ -146,8 +168,12 @@ def _no_fields(content: dict[str, Any]) -> None:
 
 
 def _since_version(scope: dict[str, Any]) -> int | None:
+    """``?v=N``: the version the client has seen, or None (send the state) for anything but a plain number."""
     raw = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v", [None])[0]
-    return int(raw) if raw is not None and raw.isdigit() else None
+    if raw is None or not (raw.isascii() and raw.isdigit()) or len(raw) > len(str(MAX_ID)):
+        return None  # "²" and "٣" are digits to str.isdigit, but no version
+    since = int(raw)
+    return since if since <= MAX_ID else None
 
 
 def _opening_frames(match_id: int, player_id: int | None, since: int | None) -> list[dict[str, Any]]:

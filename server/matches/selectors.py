@@ -168,12 +168,18 @@ def seat_of(match: Match, player_id: int | None) -> int | None:
 
 
 def events_after(match_id: int, v: int) -> list[dict[str, Any]] | None:
-    """Frames after version `v`, or None when some were not kept (the client needs a fresh state)."""
+    """Frames after version `v`, or None when the client needs a fresh state.
+
+    None when some were not kept, and when `v` is no version this match has had (beyond
+    its current one): a client that claims to be ahead has a state from somewhere else.
+    """
+    current = Match.objects.filter(pk=match_id).values_list("v", flat=True).first()
+    if current is None or v < 0 or v > current:
+        return None
     events = list(MatchEvent.objects.filter(match_id=match_id, v__gt=v).order_by("v"))
     if events and events[0].v != v + 1:
         return None
-    current = Match.objects.filter(pk=match_id).values_list("v", flat=True).first()
-    if current is not None and current > v and not events:
+    if current > v and not events:
         return None
     return [e.as_frame() for e in events]
 
