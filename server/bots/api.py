@@ -78,7 +78,11 @@ class BotDetailView(APIView):
 
     authentication_classes: list = []
 
-    @extend_schema(responses={200: BotDetailSerializer, **errors(404)})
+    @extend_schema(
+        # Django's slug converter: any other text is no URL of this view (an HTML 404 page).
+        parameters=[OpenApiParameter("slug", str, OpenApiParameter.PATH, pattern=r"^[-a-zA-Z0-9_]+$")],
+        responses={200: BotDetailSerializer, **errors(404)},
+    )
     def get(self, request, slug: str):
         bot = BotProfile.objects.filter(slug=slug).first()
         if bot is None:
