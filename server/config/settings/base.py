@@ -244,6 +244,54 @@ ABANDON_GRACE_MS = int(os.environ.get("ABANDON_GRACE_MS", "60000"))  # gone this
 ADJOURN_AFTER_MS = int(os.environ.get("ADJOURN_AFTER_MS", "600000"))
 OPEN_MATCH_EXPIRE_MS = int(os.environ.get("OPEN_MATCH_EXPIRE_MS", "600000"))
 
+# --- Abuse and exhaustion: client addresses, throttles, logins, tokens -----------------
+# How many reverse proxies in front of the web process append to X-Forwarded-For.  0 (the
+# default, no proxy): the header is anyone's to write and is ignored, the client is
+# REMOTE_ADDR.  N: the client is the Nth address from the right, the one the outermost
+# trusted proxy saw.  DRF's throttles and the login lockout use the same rule.
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES") or os.environ.get("TRUSTED_PROXIES") or "0")
+REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES  # the dict above
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+    "guest": "30/minute",  # POST /api/players/guest/, per client address
+    "guest_session": "30/minute",  # a browser's first action that makes it a guest, per client address
+    "hint": "20/minute",  # hints asked, per player (one search per ply at most, whatever the rate)
+    "analysis": "10/hour",  # analyses started, per player (asking for an existing one is free)
+    "tokens": "20/hour",  # tokens created or rotated, per player
+}
+# Analyses waiting or running at once, over the installation; one more is refused (503) until
+# one ends.  One that has not ended after ANALYSIS_STALE_MINUTES no longer counts (its worker died).
+ANALYSIS_MAX_PENDING = int(os.environ.get("ANALYSIS_MAX_PENDING", "8"))
+ANALYSIS_STALE_MINUTES = int(os.environ.get("ANALYSIS_STALE_MINUTES", "60"))
+# A hint runs where bot moves run (the bots queue: a person is waiting for it, as for a bot's
+# move), once per ply; a second ask within HINT_PENDING_S waits for that one, and a hint task
+# not started by then is dropped (the player has moved on or will ask again).
+HINT_PENDING_S = int(os.environ.get("HINT_PENDING_S", "30"))
+# Bearer tokens expire this many days after they are issued; each player holds at most so many.
+API_TOKEN_DAYS = int(os.environ.get("API_TOKEN_DAYS", "90"))
+API_TOKENS_PER_PLAYER = int(os.environ.get("API_TOKENS_PER_PLAYER", "10"))
+
+# Logins (the admin site): Django's password validators, and django-axes locking out a
+# username from an address after AXES_FAILURE_LIMIT failures, for AXES_COOLOFF_HOURS.
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 12}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+INSTALLED_APPS += ["axes"]
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as axes asks
+AUTHENTICATION_BACKENDS = [
+    "server.players.lockout.LoginLockoutBackend",  # refuses a locked-out login before any password check
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "1"))  # hours
+# A username from one address: an attacker cannot lock the real admin out from elsewhere.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "server.players.throttles.client_ip"  # NUM_PROXIES' rule, not X-Forwarded-For
+# --- end of abuse and exhaustion ------------------------------------------------------
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

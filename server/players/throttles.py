@@ -1,0 +1,53 @@
+"""Who a request comes from, for throttles and the login lockout, and the per-player throttles.
+
+One rule for the client's address everywhere (`client_ip`): DRF's, with
+``settings.NUM_PROXIES`` trusted proxies.  With none (the default) ``X-Forwarded-For`` is
+ignored: anyone can write it, so trusting it lets one client pass for many.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address: REMOTE_ADDR, or X-Forwarded-For's as the trusted proxies saw it."""
+    return BaseThrottle().get_ident(request) or None
+
+
+class PlayerRateThrottle(SimpleRateThrottle):
+    """At most the scope's rate per player (``DEFAULT_THROTTLE_RATES[scope]``); no player, no limit here.
+
+    The views that use it need a player anyway and refuse without one.
+    """
+
+    def get_cache_key(self, request, view):
+        player = getattr(request, "user", None)
+        if player is None or getattr(player, "pk", None) is None:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": f"player-{player.pk}"}
+
+
+class HintThrottle(PlayerRateThrottle):
+    scope = "hint"
+
+
+class AnalysisThrottle(PlayerRateThrottle):
+    scope = "analysis"
+
+
+class TokenThrottle(PlayerRateThrottle):
+    scope = "tokens"
+
+
+class SessionGuestThrottle(SimpleRateThrottle):
+    """Guests made for browsers on their first action, per client address.
+
+    Checked while the request is being authenticated, so it never asks who the user is.
+    """
+
+    scope = "guest_session"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
