@@ -39,6 +39,7 @@ CSV_COLUMNS = (
     "source",
     "pairing",
     "winner",
+    "created_on",
     "ply",
     "seat",
     "by",
@@ -46,14 +47,14 @@ CSV_COLUMNS = (
     "bot_profile",
     "bot_level",
     "move",
-    "at",
+    "at_ms",
     "think_ms",
     *STAT_COLUMNS,  # the search figures, in the order the query reads them
     "fallback",
     "pv",
     "visits",
     "other_stats",
-    "queue_wait_ms",  # added within schema version 1, so at the end
+    "queue_wait_ms",  # added within schema version 1, hence at the end
     "fallback_reason",
 )
 NO_STATS = [None] * (len(STAT_COLUMNS) + 4)  # the search columns of a person's move or a chance event
@@ -72,7 +73,7 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
     Written by hand for speed, splicing in the JSON the database holds (results, bot
     snapshots, search figures) as it is; ``docs/exports.schema.json`` checks the result.
     """
-    match_id, game, source, status, created_at, started_at, finished_at, result, plies = rows.match
+    match_id, game, source, status, created_on, created_ms, started_ms, finished_ms, result, plies = rows.match
     kinds: dict[int, str] = {}
     seats = []
     for _, index, kind, player_id, snapshot in rows.seats:
@@ -87,7 +88,7 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
     for _, ply, seat, move, at, think_ms, stats, fallback, queue_wait_ms in rows.moves:
         by = "chance" if seat == CHANCE else kinds.get(seat, Seat.Kind.HUMAN)
         moves.append(
-            f'{{"ply":{ply},"seat":{seat},"by":"{by}","move":{_text(move)},"at":"{at}",'
+            f'{{"ply":{ply},"seat":{seat},"by":"{by}","move":{_text(move)},"at_ms":{at - created_ms},'
             f'"think_ms":{think_ms},"stats":{stats or "null"},"fallback":{_opt_text(fallback or None)},'
             f'"queue_wait_ms":{"null" if queue_wait_ms is None else queue_wait_ms}}}'
         )
@@ -96,11 +97,17 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
     notation = standard_notation(game, played)
     return (
         f'{{"schema_version":{SCHEMA_VERSION},"match":"{names.match(match_id)}","game":{_text(game)},'
-        f'"variant":{{}},"source":{_text(source)},"status":{_text(status)},"created_at":{_opt_text(created_at)},'
-        f'"started_at":{_opt_text(started_at)},"finished_at":{_opt_text(finished_at)},"result":{result or "null"},'
+        f'"variant":{{}},"source":{_text(source)},"status":{_text(status)},"created_on":"{created_on}",'
+        f'"started_ms":{_since(started_ms, created_ms)},"finished_ms":{_since(finished_ms, created_ms)},'
+        f'"result":{result or "null"},'
         f'"pairing":"{pairing(kinds.values())}","plies":{plies},"seats":[{",".join(seats)}],'
         f'"moves":[{",".join(moves)}],"notation":{_compact(notation)}}}'
     )
+
+
+def _since(at_ms: int | None, origin_ms: int) -> str:
+    """Milliseconds from the match's creation to `at_ms`, as JSON (null for a time it has not had)."""
+    return "null" if at_ms is None else str(at_ms - origin_ms)
 
 
 def game_records(filters: ExportFilters) -> Iterator[dict[str, Any]]:
@@ -114,8 +121,8 @@ def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def jsonl_chunks(matches: Iterable[MatchRows]) -> Iterator[bytes]:
-    names = Pseudonyms()
+def jsonl_chunks(matches: Iterable[MatchRows], names: Pseudonyms | None = None) -> Iterator[bytes]:
+    names = names or Pseudonyms()
     lines: list[str] = []
     for rows in matches:
         lines.append(game_line(rows, names))
@@ -132,7 +139,7 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
     The database has picked the figures out of the stored JSON; the csv module writes
     None as an empty cell.
     """
-    match_id, game, source, winner = rows.match
+    match_id, game, source, winner, created_on, created_ms = rows.match
     seats: dict[int, tuple[str, str | None, Any, Any]] = {}  # index -> (by, player, bot slug, bot level)
     for _, index, kind, player_id, slug, level in rows.seats:
         if kind == Seat.Kind.BOT:
@@ -140,19 +147,21 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
         else:
             seats[index] = ("human", names.player(player_id) if player_id is not None else None, None, None)
     head = [SCHEMA_VERSION, names.match(match_id), game, source, pairing(s[0] for s in seats.values()), winner]
+    head += [created_on]
     for _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other, queue_wait_ms in rows.moves:
         by, player, slug, level = CHANCE_SEAT if seat == CHANCE else seats[seat]
+        at_ms = at - created_ms
         if by != "bot":  # no search figures: a person's move or a chance event
-            yield [*head, ply, seat, by, player, slug, level, move, at, think_ms, *NO_STATS, None, None]
+            yield [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *NO_STATS, None, None]
             continue
         other = None if other in (None, "{}") else other
         flag = "true" if fallback else "false"
-        row = [*head, ply, seat, by, player, slug, level, move, at, think_ms, *figures, flag, pv, visits, other]
+        row = [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *figures, flag, pv, visits, other]
         yield [*row, queue_wait_ms, fallback or None]
 
 
-def csv_chunks(matches: Iterable[MatchRows]) -> Iterator[bytes]:
-    names = Pseudonyms()
+def csv_chunks(matches: Iterable[MatchRows], names: Pseudonyms | None = None) -> Iterator[bytes]:
+    names = names or Pseudonyms()
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -166,7 +175,7 @@ def csv_chunks(matches: Iterable[MatchRows]) -> Iterator[bytes]:
 
 
 class Format(NamedTuple):
-    write: Callable[[Iterable[MatchRows]], Iterator[bytes]]
+    write: Callable[[Iterable[MatchRows], Pseudonyms | None], Iterator[bytes]]
     columns: Columns  # what `write` reads of each match
     content_type: str
 

@@ -1,9 +1,10 @@
-"""Pseudonymous ids for exports: stable across exports, not reversible without the server's secret.
+"""Pseudonymous ids for exports: stable across exports, not reversible without the installation's secret.
 
-A player's pseudonym is an HMAC-SHA256 of its id under a key derived from
-``settings.RESEARCH_PSEUDONYM_SECRET`` (``SECRET_KEY`` when unset), truncated to 64 bits.
-The same player gets the same pseudonym in every export; without the secret nobody can
-go from a pseudonym back to the player, nor tell whether two ids belong together.
+A player's pseudonym is an HMAC-SHA256 of its id under a key derived from the research
+pseudonym secret (`server.research.secret`: ``RESEARCH_PSEUDONYM_SECRET`` or a file
+generated per installation, never ``SECRET_KEY``), truncated to 64 bits.  The same player
+gets the same pseudonym in every export; without the secret nobody can go from a
+pseudonym back to the player, nor tell whether two ids belong together.
 
 Matches get pseudonyms too: a match id is public (``/api/matches/{id}/`` shows the
 players' names), so exporting it would undo the players' pseudonyms.
@@ -19,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from django.conf import settings
+from server.research.secret import pseudonym_secret
 
 DIGEST_HEX = 16  # 64 bits: no collision to expect below billions of players
 
@@ -29,7 +30,7 @@ class Pseudonyms:
 
     def __init__(self, secret: str | None = None) -> None:
         if secret is None:
-            secret = getattr(settings, "RESEARCH_PSEUDONYM_SECRET", None) or settings.SECRET_KEY
+            secret = pseudonym_secret()
         self._player = self._keyed(secret, b"plyground.research.player")
         self._match = self._keyed(secret, b"plyground.research.match")
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
 from django.db.models import (
+    BigIntegerField,
     Case,
     CharField,
     Exists,
@@ -34,28 +35,46 @@ from django.db.models.functions import Cast
 
 from server.matches.models import Match, Move, Seat
 from server.research.filters import ExportFilters
+from server.research.pseudonyms import Pseudonyms
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: no absolute times, no search seeds (docs/exports.md, "Privacy")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MAX_SEATS = 8  # the most seats a game has (the match API allows 6)
 CHUNK_MATCHES = 500  # matches per round trip: ~20,000 moves, a few MB at most
 
 
-class IsoTimestamp(Func):
-    """A timestamp as ISO 8601 text in UTC (``2026-03-01T12:00:00.250000+00:00``), written by the database."""
+class EpochMs(Func):
+    """A timestamp as whole milliseconds since 1970 (UTC), computed by the database.
+
+    Exports never write it: they write the differences between a match's timestamps
+    (`docs/exports.md`, "Privacy"), which the database's integers make exact and cheap.
+    """
+
+    arity = 1
+    output_field = BigIntegerField()
+    template = "CAST(EXTRACT(EPOCH FROM %(expressions)s) * 1000 AS BIGINT)"
+
+    def as_sqlite(self, compiler, connection, **extra):
+        # julianday() is SQLite's own millisecond count over 86,400,000: back to an exact integer.
+        template = "CAST(ROUND((julianday(%(expressions)s) - 2440587.5) * 86400000.0) AS INTEGER)"
+        return self.as_sql(compiler, connection, template=template)
+
+    def as_postgresql(self, compiler, connection, **extra):
+        return self.as_sql(compiler, connection, template="ROUND(EXTRACT(EPOCH FROM %(expressions)s) * 1000)::bigint")
+
+
+class IsoDay(Func):
+    """A timestamp's day in UTC, as ISO 8601 text (``2026-03-01``), written by the database."""
 
     arity = 1
     output_field = CharField()
-    template = "CAST(%(expressions)s AS CHAR(40))"  # other databases: their own text form
+    template = "CAST(CAST(%(expressions)s AS DATE) AS CHAR(10))"
 
     def as_sqlite(self, compiler, connection, **extra):
-        # Django keeps SQLite timestamps as "YYYY-MM-DD HH:MM:SS[.ffffff]" in UTC.
-        return self.as_sql(compiler, connection, template="(REPLACE(%(expressions)s, ' ', 'T') || '+00:00')")
+        return self.as_sql(compiler, connection, template="date(%(expressions)s)")  # stored in UTC
 
     def as_postgresql(self, compiler, connection, **extra):
-        # The timestamp type's own text output (much cheaper than TO_CHAR), in UTC, made ISO.
-        template = "(REPLACE((%(expressions)s AT TIME ZONE 'UTC')::text, ' ', 'T') || '+00:00')"
-        return self.as_sql(compiler, connection, template=template)
+        return self.as_sql(compiler, connection, template="to_char(%(expressions)s AT TIME ZONE 'UTC', 'YYYY-MM-DD')")
 
 
 def _json_text(name: str) -> Cast:
@@ -109,26 +128,35 @@ class Columns:
     move: dict[str, Any]
 
 
-# What both formats read of every move.
+# What both formats read of every move.  `at` is never written as it is: the formats write
+# `at_ms`, its distance from the match's creation (`created_ms` of the match's columns).
 MOVE_BASICS = {
     "match_id": "match_id",
     "ply": "ply",
     "seat": "seat",
     "move": "move",
-    "at": IsoTimestamp("created_at"),
+    "at": EpochMs("created_at"),
     "think_ms": "think_ms",
 }
+# What both formats read of every match's time: its day, and the origin of its other times.
+MATCH_TIMES = {"created_on": IsoDay("created_at"), "created_ms": EpochMs("created_at")}
 
-# games.jsonl: the whole match; JSON columns as text, spliced into the line as they are.
+# Search figures an export leaves out.  The seed is computed from the match's public id and the
+# ply (`server.bots.services.turn_seed`): exported, it would give the match away, and with it
+# its players' names on the match page.
+HIDDEN_STATS = frozenset({"seed"})
+
+# games.jsonl: the whole match; JSON columns as text, spliced into the line as they are
+# (the search figures without HIDDEN_STATS).
 GAME_COLUMNS = Columns(
     match={
         "id": "id",
         "game": "game",
         "source": "source",
         "status": "status",
-        "created_at": IsoTimestamp("created_at"),
-        "started_at": IsoTimestamp("started_at"),
-        "finished_at": IsoTimestamp("finished_at"),
+        **MATCH_TIMES,
+        "started_ms": EpochMs("started_at"),
+        "finished_ms": EpochMs("finished_at"),
         "result": _json_text("result"),
         "ply": "ply",
     },
@@ -141,7 +169,7 @@ GAME_COLUMNS = Columns(
     },
     move={
         **MOVE_BASICS,
-        "stats": _json_text("stats"),
+        "stats": JsonWithout("stats", HIDDEN_STATS),
         "fallback": "fallback",
         "queue_wait_ms": "queue_wait_ms",
     },
@@ -158,14 +186,20 @@ STAT_COLUMNS = (
     "budget_ms",
     "queued_ms",
     "deadline_slack_ms",
-    "seed",
     "engine",
 )
 # Figures with a column of their own ("move" is the move column); any others go to `other_stats`.
 # ("fallback" and "reason": how moves stored before the `fallback` field said it.)
-COLUMN_STATS = frozenset({*STAT_COLUMNS, "move", "fallback", "reason", "pv", "visits"})
+# (HIDDEN_STATS are in neither: they are never exported.)
+COLUMN_STATS = frozenset({*STAT_COLUMNS, *HIDDEN_STATS, "move", "fallback", "reason", "pv", "visits"})
 MOVE_ROW_COLUMNS = Columns(
-    match={"id": "id", "game": "game", "source": "source", "winner": JsonValue("result", "winner")},
+    match={
+        "id": "id",
+        "game": "game",
+        "source": "source",
+        "winner": JsonValue("result", "winner"),
+        **MATCH_TIMES,
+    },
     seat={
         "match_id": "match_id",
         "index": "index",
@@ -285,10 +319,21 @@ def ensure_planner_statistics() -> None:
 
 
 def match_rows(
-    filters: ExportFilters, columns: Columns | None = None, chunk: int = CHUNK_MATCHES
+    filters: ExportFilters,
+    columns: Columns | None = None,
+    chunk: int = CHUNK_MATCHES,
+    order: Callable[[int], Any] | None = None,
 ) -> Iterator[MatchRows]:
-    """The matches `filters` select, in id order, a chunk of matches (and their seats and moves) at a time."""
+    """The matches `filters` select, a chunk of matches (and their seats and moves) at a time.
+
+    Chunks are read in id order, but each chunk's matches come out sorted by `order` of their
+    id: by default their pseudonym (a keyed hash), so a line's place in an export says
+    nothing of its match's id (or time) beyond its chunk.  Public ids grow with time, and an
+    export in id order could be laid beside the public match list, line for line.
+    """
     ensure_planner_statistics()
+    if order is None:
+        order = Pseudonyms().match
     # Matches made while the export runs are not in it: the set is fixed when it starts.
     ceiling = Match.objects.aggregate(top=Max("pk"))["top"]
     if ceiling is None:
@@ -302,7 +347,7 @@ def match_rows(
             return
         ids = [row[0] for row in rows]
         seats, moves = _by_match(Seat, columns.seat, ids, "index"), _by_match(Move, columns.move, ids, "ply")
-        for row in rows:
+        for row in sorted(rows, key=lambda row: order(row[0])):
             yield MatchRows(row, seats.get(row[0], []), moves.get(row[0], []))
         last = ids[-1]
         if left is not None:

@@ -17,12 +17,15 @@ from django.utils import timezone
 
 from server.research.filters import ExportFilters
 from server.research.formats import FORMATS
+from server.research.pseudonyms import Pseudonyms
 from server.research.selectors import SCHEMA_VERSION, match_rows
 
 
 def export_chunks(filters: ExportFilters, fmt: str) -> Iterator[bytes]:
+    """The export's bytes, chunk by chunk; the pseudonyms' secret is read now, before any is sent."""
     write, columns, _ = FORMATS[fmt]
-    return write(match_rows(filters, columns))
+    names = Pseudonyms()
+    return write(match_rows(filters, columns, order=names.match), names)
 
 
 async def _pulled(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:

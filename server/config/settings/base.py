@@ -244,6 +244,17 @@ ABANDON_GRACE_MS = int(os.environ.get("ABANDON_GRACE_MS", "60000"))  # gone this
 ADJOURN_AFTER_MS = int(os.environ.get("ADJOURN_AFTER_MS", "600000"))
 OPEN_MATCH_EXPIRE_MS = int(os.environ.get("OPEN_MATCH_EXPIRE_MS", "600000"))
 
+# --- Research exports ---------------------------------------------------------------
+# Pseudonyms in exports are keyed by a secret of their own, never SECRET_KEY (docs/exports.md,
+# "Privacy").  RESEARCH_PSEUDONYM_SECRET sets it (production refuses to start without it);
+# unset, it is generated on first use into RESEARCH_PSEUDONYM_SECRET_FILE (mode 0600, ignored
+# by git) and read from there after: one secret per installation, never committed.
+RESEARCH_PSEUDONYM_SECRET = os.environ.get("RESEARCH_PSEUDONYM_SECRET", "")
+RESEARCH_PSEUDONYM_SECRET_FILE = os.environ.get(
+    "RESEARCH_PSEUDONYM_SECRET_FILE", str(BASE_DIR / ".secrets" / "research_pseudonym_secret")
+)
+# --- end of research exports --------------------------------------------------------
+
 # --- Abuse and exhaustion: client addresses, throttles, logins, tokens -----------------
 # How many reverse proxies in front of the web process append to X-Forwarded-For.  0 (the
 # default, no proxy): the header is anyone's to write and is ignored, the client is

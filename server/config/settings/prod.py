@@ -67,3 +67,17 @@ if not SECURE_HSTS_PRELOAD:
 if proxy_header := os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip():
     SECURE_PROXY_SSL_HEADER = ("HTTP_" + proxy_header.upper().replace("-", "_"), "https")
 # --- end of deployment ---
+
+# --- Research exports: pseudonyms keyed by a secret of the operator's own (docs/exports.md) ---
+# Never generated here (every process and host must share it) and never SECRET_KEY.
+if not RESEARCH_PSEUDONYM_SECRET:  # noqa: F405
+    raise ImproperlyConfigured(
+        "RESEARCH_PSEUDONYM_SECRET is not set: production needs a secret of its own for the pseudonyms "
+        "of research exports (docs/exports.md, 'Privacy'); make one with: "
+        'python -c "import secrets; print(secrets.token_hex(32))"'
+    )
+from server.research.secret import check_secret  # noqa: E402 - settings are complete enough to check it
+
+check_secret(RESEARCH_PSEUDONYM_SECRET, SECRET_KEY)  # noqa: F405
+RESEARCH_PSEUDONYM_SECRET_FILE = None  # nothing generated in production
+# --- end of research exports ---

@@ -22,6 +22,14 @@ class Dataset:
     matches: dict[str, Match] = field(default_factory=dict)
 
 
+@pytest.fixture(autouse=True)
+def pseudonym_secret_file(settings, tmp_path):
+    """Each test its own installation: the pseudonym secret is generated into its own directory."""
+    settings.RESEARCH_PSEUDONYM_SECRET = ""
+    settings.RESEARCH_PSEUDONYM_SECRET_FILE = str(tmp_path / "secrets" / "research_pseudonym_secret")
+    return tmp_path / "secrets" / "research_pseudonym_secret"
+
+
 @pytest.fixture
 def dataset(db) -> Dataset:
     """Six matches covering every pairing, result, status, source and a chance game."""

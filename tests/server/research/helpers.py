@@ -79,9 +79,10 @@ def store_match(
             Seat.objects.create(match=match, index=index, kind="human", player=who)
     for ply, (seat, move) in enumerate(moves):
         is_bot = seat >= 0 and isinstance(seats[seat], BotProfile)
-        Move.objects.create(
+        stored = Move.objects.create(
             match=match, ply=ply, seat=seat, move=move, think_ms=100 + ply, stats=bot_stats(move) if is_bot else None
         )
+        Move.objects.filter(pk=stored.pk).update(created_at=created_at + timedelta(seconds=2 * (ply + 1)))
     match.refresh_from_db()
     return match
 

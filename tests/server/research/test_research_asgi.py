@@ -24,7 +24,7 @@ async def test_under_asgi_an_export_is_pulled_chunk_by_chunk(dataset, researcher
     assert response.streaming and response.is_async
     chunks = [chunk async for chunk in response.streaming_content]
     assert len(chunks) == 4  # the four finished matches, one chunk each
-    assert all(json.loads(chunk)["schema_version"] == 1 for chunk in chunks)
+    assert all(json.loads(chunk)["schema_version"] == 2 for chunk in chunks)
     refused = await AsyncClient().get("/api/exports/moves.csv")
     assert refused.status_code == 403
     await sync_to_async(connections.close_all)()  # the views' thread: the test client leaves it open

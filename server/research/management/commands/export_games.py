@@ -13,11 +13,13 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import BaseCommand, CommandError
 from rest_framework.exceptions import ValidationError
 
 from server.research.filters import parse_filters
 from server.research.formats import FORMATS
+from server.research.pseudonyms import Pseudonyms
 from server.research.selectors import MatchRows, export_count, match_rows
 
 FILTER_OPTIONS = ("game", "since", "until", "bot", "pairing", "result", "status", "source", "min_plies", "max")
@@ -81,8 +83,12 @@ class Command(BaseCommand):
             problems = "; ".join(f"--{k.replace('_', '-')}: {' '.join(map(str, v))}" for k, v in exc.detail.items())
             raise CommandError(problems) from None
         write, columns, _ = FORMATS[options["format"]]
+        try:
+            names = Pseudonyms()  # before a file is opened: no half-written export without a secret
+        except ImproperlyConfigured as exc:
+            raise CommandError(str(exc)) from None
         progress = Progress(self.stderr, export_count(filters), enabled=not options["no_progress"])
-        chunks = write(self._counted(match_rows(filters, columns), progress))
+        chunks = write(self._counted(match_rows(filters, columns, order=names.match), progress), names)
         if options["output"] == "-":
             for chunk in chunks:
                 self.stdout.write(chunk.decode(), ending="")
