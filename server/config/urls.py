@@ -15,6 +15,7 @@ from server.matches.api import (
     MatchResumeView,
 )
 from server.players.api import GuestView, MeView
+from server.players.tokens_api import TokenDetailView, TokenListView, TokenRotateView
 from server.research.api import GamesExportView, MovesExportView
 
 # Ids in paths fit a BigAutoField: a larger number is a 404, never an overflow in the database.
@@ -24,6 +25,9 @@ api = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("players/guest/", GuestView.as_view(), name="player-guest"),
     path("players/me/", MeView.as_view(), name="player-me"),
+    path("players/me/tokens/", TokenListView.as_view(), name="player-tokens"),
+    path("players/me/tokens/<id:token_id>/", TokenDetailView.as_view(), name="player-token"),
+    path("players/me/tokens/<id:token_id>/rotate/", TokenRotateView.as_view(), name="player-token-rotate"),
     path("games/", GameListView.as_view(), name="games"),
     path("bots/", BotListView.as_view(), name="bots"),
     path("bots/<slug:slug>/", BotDetailView.as_view(), name="bot-detail"),

@@ -8,6 +8,7 @@ from rest_framework.views import APIView
 
 from server.config.openapi import errors
 from server.players.models import Player
+from server.players.names import validate_person_name
 from server.players.services import player_create_guest_with_token
 
 
@@ -27,7 +28,12 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 
 class GuestRequestSerializer(serializers.Serializer):
-    name = serializers.RegexField(r"^[\w .-]{2,40}$", required=False, help_text="2 to 40 letters, digits, . or -")
+    name = serializers.RegexField(
+        r"^[\w .-]{2,40}$",
+        required=False,
+        validators=[validate_person_name],
+        help_text="2 to 40 letters, digits, . or -; no word that claims to be an AI or a bot (AI, bot, engine...)",
+    )
 
 
 class GuestThrottle(AnonRateThrottle):
@@ -66,5 +72,5 @@ class MeView(APIView):
     @extend_schema(responses={200: PlayerSerializer, **errors(401)})
     def get(self, request):
         if request.user is None:
-            return Response({"detail": "not signed in: visit a page or send a bearer token"}, status=401)
+            return Response({"detail": "not signed in: play a match, or send a bearer token"}, status=401)
         return Response(PlayerSerializer(request.user).data)

@@ -5,8 +5,11 @@ from __future__ import annotations
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
+from rest_framework.permissions import SAFE_METHODS
 
 from server.players.selectors import player_by_token
+from server.players.services import player_create_for_session
+from server.players.throttles import SessionGuestThrottle
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):
@@ -22,7 +25,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("the Authorization header is 'Bearer <token>'")
         player = player_by_token(header[1])
         if player is None:
-            raise exceptions.AuthenticationFailed("unknown or revoked token")
+            raise exceptions.AuthenticationFailed("unknown, expired or revoked token")
         return player, header[1]
 
     def authenticate_header(self, request):
@@ -30,14 +33,33 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
 
 class SessionPlayerAuthentication(authentication.SessionAuthentication):
-    """The guest or account player of a browser session, with Django's CSRF check."""
+    """The guest or account player of a browser session, with Django's CSRF check.
+
+    A browser without a player gets a guest on its first unsafe request (POST, PUT, PATCH,
+    DELETE) that passes the CSRF check: only a page of the site sets the CSRF cookie, so
+    this is a person who clicked something, not a crawler.  Guests made this way are
+    throttled per client address (scope ``guest_session``).  Without the CSRF cookie the
+    request is simply not signed in (401 where a player is needed).
+    """
 
     def authenticate(self, request):
         player = getattr(request._request, "player", None)
         if player is None:
-            return None
+            if request.method in SAFE_METHODS or settings.CSRF_COOKIE_NAME not in request.COOKIES:
+                return None
+            self.enforce_csrf(request)
+            player = self._new_guest(request)
+            request._request.player = player
+            return player, None
         self.enforce_csrf(request)
         return player, None
+
+    @staticmethod
+    def _new_guest(request):
+        throttle = SessionGuestThrottle()
+        if not throttle.allow_request(request, None):
+            raise exceptions.Throttled(throttle.wait())
+        return player_create_for_session(request._request.session)
 
 
 # --- OpenAPI: how /api/schema/ describes the two ways in ------------------------------

@@ -1,12 +1,17 @@
-"""Every browser gets a player: a guest is made on its first page visit (DESIGN §5)."""
+"""Which player a browser is: the one its session names, if any (DESIGN §5).
+
+A guest is not made on a page visit (every crawler, preview and health check would leave
+one behind) but on the browser's first action that needs a player: creating or joining
+a match, a hint, an analysis, a token (`SessionPlayerAuthentication`).
+"""
 
 from __future__ import annotations
 
-from server.players.selectors import SESSION_KEY, player_by_session
-from server.players.services import player_create_guest, player_seen
+from server.players.selectors import player_by_session
+from server.players.services import player_seen
 
-# API clients authenticate with tokens; they must not leave a trail of guests behind.
-NO_GUEST_PREFIXES = ("/api/", "/static/", "/admin/", "/ws/", "/favicon")
+# API clients authenticate with tokens; a socket notes its player itself.
+NOT_A_VISIT_PREFIXES = ("/api/", "/static/", "/admin/", "/ws/", "/favicon")
 
 
 class PlayerMiddleware:
@@ -15,9 +20,6 @@ class PlayerMiddleware:
 
     def __call__(self, request):
         request.player = player_by_session(request.session)
-        if request.player is None and request.method == "GET" and not request.path.startswith(NO_GUEST_PREFIXES):
-            request.player = player_create_guest()
-            request.session[SESSION_KEY] = request.player.pk
-        if request.player is not None and not request.path.startswith(NO_GUEST_PREFIXES):
+        if request.player is not None and not request.path.startswith(NOT_A_VISIT_PREFIXES):
             player_seen(request.player.pk)
         return self.get_response(request)

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
+
+from server.players.names import validate_person_name
 
 
 class Player(models.Model):
     """A person at the board.  Bots are not players: they are bot profiles seated in a match."""
 
-    name = models.CharField(max_length=40)
+    name = models.CharField(max_length=40, validators=[validate_person_name])  # never claims to be an AI
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     is_guest = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -33,20 +37,41 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def token_lifetime() -> timedelta:
+    return timedelta(days=settings.API_TOKEN_DAYS)
+
+
 class ApiToken(models.Model):
-    """A bearer token; only its hash is stored, so a database leak gives no logins."""
+    """A bearer token; only its hash is stored, so a database leak gives no logins.
+
+    It expires `settings.API_TOKEN_DAYS` after it was issued; its owner lists, rotates and
+    revokes their tokens at ``/api/players/me/tokens/``.
+    """
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tokens")
     digest = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=40, blank=True, help_text="the owner's word for where it is used")
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(db_index=True)
 
     def __str__(self) -> str:
         return f"token of {self.player}"
 
+    @property
+    def is_expired(self) -> bool:
+        return self.expires_at <= timezone.now()
+
     @classmethod
-    def issue(cls, player: Player) -> str:
+    def issue(cls, player: Player, label: str = "") -> str:
         """Create a token for `player` and return its only plain-text copy."""
+        return cls.issue_row(player, label)[1]
+
+    @classmethod
+    def issue_row(cls, player: Player, label: str = "") -> tuple[ApiToken, str]:
+        """Create a token for `player`: the row, and the token's only plain-text copy."""
         token = secrets.token_urlsafe(32)
-        cls.objects.create(player=player, digest=hash_token(token))
-        return token
+        row = cls.objects.create(
+            player=player, digest=hash_token(token), label=label, expires_at=timezone.now() + token_lifetime()
+        )
+        return row, token

@@ -10,13 +10,25 @@ SESSION_KEY = "player_id"
 
 
 def player_by_token(token: str) -> Player | None:
+    found = token_by_secret(token)
+    return found.player if found is not None else None
+
+
+def token_by_secret(token: str) -> ApiToken | None:
+    """The live (not expired) token row of a bearer token, noted as used now."""
     if not token or len(token) > 200:
         return None
-    found = ApiToken.objects.select_related("player").filter(digest=hash_token(token)).first()
+    now = timezone.now()
+    found = ApiToken.objects.select_related("player").filter(digest=hash_token(token), expires_at__gt=now).first()
     if found is None:
         return None
-    ApiToken.objects.filter(pk=found.pk).update(last_used_at=timezone.now())
-    return found.player
+    ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)
+    return found
+
+
+def tokens_of(player_id: int):
+    """A player's live tokens, newest first."""
+    return ApiToken.objects.filter(player_id=player_id, expires_at__gt=timezone.now()).order_by("-created_at", "-pk")
 
 
 def player_by_session(session) -> Player | None:

@@ -22,14 +22,19 @@ def page_data(html: str) -> dict:
 
 
 @pytest.mark.django_db
-def test_the_lobby_renders_with_a_guest_and_a_csrf_cookie(client):
+def test_the_lobby_renders_with_a_csrf_cookie_and_makes_a_guest_only_on_play(client):
     response = client.get("/")
     assert response.status_code == 200
     assert "csrftoken" in response.cookies
     data = page_data(response.content.decode())
     assert data["page"] == "lobby"
-    assert data["player"]["name"] and data["player"]["is_guest"] is True
+    assert data["player"] is None  # a page view makes no guest
     assert "/static/frontend/js/lobby.js" in response.content.decode()
+    seats = [{"kind": "human"}, {"kind": "bot", "profile": "tictactoe-random"}]
+    played = client.post("/api/matches/", {"game": "tictactoe", "seats": seats}, content_type="application/json")
+    assert played.status_code == 201
+    data = page_data(client.get("/").content.decode())
+    assert data["player"]["name"] and data["player"]["is_guest"] is True
 
 
 @pytest.mark.django_db
