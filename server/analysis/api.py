@@ -1,16 +1,47 @@
-"""HTTP API: ``/api/matches/{id}/analysis/`` (post-game analysis) and ``/api/matches/{id}/hint/``."""
+"""HTTP API: ``/api/matches/{id}/analysis/`` (post-game analysis) and ``/api/matches/{id}/hint/``.
+
+Both search with the strongest bot, so both run on workers (`runners.py`), never in the
+request, and both are bounded:
+
+- an analysis: anyone with a player (a guest included) may start the analysis of a
+  finished match, like a spectator asking for the computer's view of a game they watched;
+  there is one per match (asking again returns it, queued, running or done, and costs
+  nothing), each player starts at most ``analysis`` (10/hour) of them, and at most
+  ``ANALYSIS_MAX_PENDING`` wait or run at once over the installation (503 beyond);
+- a hint: only the seated player to move, in a match created with hints; one search per
+  ply, and at most ``hint`` (20/minute) asks per player.
+"""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from server.analysis import selectors, services
+from server.analysis.models import Analysis
 from server.analysis.serializers import AnalysisSerializer, HintSerializer
-from server.config.openapi import errors
+from server.config.openapi import ErrorSerializer, errors
 from server.matches.api import acting_player, error_response
 from server.matches.errors import MatchError
+from server.players.throttles import AnalysisThrottle, HintThrottle
+
+BUSY = OpenApiResponse(
+    ErrorSerializer, description="analysis_busy: as many analyses as the server runs at once; try again later"
+)
+BUSY_RETRY_S = 60
+
+
+class HintDoneSerializer(HintSerializer):
+    status = serializers.ChoiceField(choices=["done"])
+
+
+class HintQueuedSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["queued"])
+    seat = serializers.IntegerField()
+    ply = serializers.IntegerField(help_text="the ply the hint is for; it comes as a `hint` frame on the match socket")
 
 
 class AnalysisView(APIView):
@@ -28,27 +59,71 @@ class AnalysisView(APIView):
         responses={
             200: OpenApiResponse(AnalysisSerializer, description="already analysed or under way"),
             202: OpenApiResponse(AnalysisSerializer, description="started"),
-            **errors(401, 403, 404, 409),
+            **errors(401, 403, 404, 409, 429),
+            503: BUSY,
         },
     )
     def post(self, request, match_id: int):
         player = acting_player(request)
+        existing = selectors.analysis_of(match_id)
+        if existing is None or existing.status == Analysis.Status.FAILED:
+            throttle = AnalysisThrottle()  # only starting one counts: reading an existing one is free
+            if not throttle.allow_request(request, self):
+                raise Throttled(throttle.wait())
         try:
             analysis, started = services.analysis_request(match_id, player)
         except MatchError as exc:
-            return error_response(exc)
+            response = error_response(exc)
+            if response.status_code == 503:
+                response["Retry-After"] = str(BUSY_RETRY_S)
+            return response
         return Response(
             selectors.analysis_json(selectors.analysis_of(analysis.match_id)), status=202 if started else 200
         )
 
 
 class HintView(APIView):
-    """``POST``: the best move for the caller, the seated player to move, in a match that allows hints."""
+    """``POST``: the best move for the caller, the seated player to move, in a match that allows hints.
 
-    @extend_schema(request=None, responses={200: HintSerializer, **errors(401, 403, 404, 409)})
+    ``200`` with the hint when it is found already (asked before for this ply, or quick);
+    ``202`` while a worker searches it: it then comes as a ``hint`` frame on the match's
+    socket, and ``GET`` reads it.
+    """
+
+    throttle_classes = [HintThrottle]
+
+    def get_throttles(self):
+        return super().get_throttles() if self.request.method == "POST" else []
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: OpenApiResponse(HintDoneSerializer, description="the hint"),
+            202: OpenApiResponse(HintQueuedSerializer, description="searching: the hint comes on the match socket"),
+            **errors(401, 403, 404, 409, 429),
+        },
+    )
     def post(self, request, match_id: int):
         player = acting_player(request)
         try:
-            return Response(services.hint_request(match_id, player))
+            answer = services.hint_request(match_id, player)
         except MatchError as exc:
             return error_response(exc)
+        return Response(answer, status=200 if answer["status"] == "done" else 202)
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(HintDoneSerializer, description="the caller's hint for the current ply"),
+            202: OpenApiResponse(HintQueuedSerializer, description="still searching"),
+            **errors(401, 403, 404, 409),
+        },
+    )
+    def get(self, request, match_id: int):
+        player = acting_player(request)
+        try:
+            answer = services.hint_of(match_id, player)
+        except MatchError as exc:
+            return error_response(exc)
+        if answer is None:
+            return Response({"detail": "no hint asked for this ply", "code": "not_found"}, status=404)
+        return Response(answer, status=200 if answer["status"] == "done" else 202)

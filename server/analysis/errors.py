@@ -15,3 +15,10 @@ class HintsOff(MatchError):
 
     code = "hints_off"
     http_status = 403
+
+
+class AnalysisBusy(MatchError):
+    """As many analyses as the installation runs at once are already waiting or running."""
+
+    code = "analysis_busy"
+    http_status = 503

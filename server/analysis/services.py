@@ -11,22 +11,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from ai.search import algorithm_for
 from games import registry
 from server.analysis import engine
-from server.analysis.errors import HintsOff, NotFinished
+from server.analysis.errors import AnalysisBusy, HintsOff, NotFinished
 from server.analysis.models import Analysis
 from server.bots.models import BotProfile
 from server.matches import broadcast
 from server.matches import services as match_services
-from server.matches.errors import GameOver, NotFound, NotYourTurn
-from server.matches.models import Match
+from server.matches.errors import GameOver, MatchError, NotFound, NotYourTurn
+from server.matches.models import Match, MatchEvent
 from server.players.models import Player
 
 log = logging.getLogger("plyground.analysis")
@@ -78,9 +80,22 @@ def match_moves(match: Match) -> list[tuple[int, int, str]]:
     return list(match.moves.order_by("ply").values_list("ply", "seat", "move"))
 
 
+def analyses_pending() -> int:
+    """Analyses waiting or running now, over the installation (one stuck longer than the stale time not counted)."""
+    since = timezone.now() - timedelta(minutes=settings.ANALYSIS_STALE_MINUTES)
+    return Analysis.objects.filter(
+        status__in=(Analysis.Status.QUEUED, Analysis.Status.RUNNING), created_at__gte=since
+    ).count()
+
+
 @transaction.atomic
 def analysis_request(match_id: int, player: Player | None) -> tuple[Analysis, bool]:
-    """The match's analysis, started if there is none yet (or the last one failed); (analysis, started)."""
+    """The match's analysis, started if there is none yet (or the last one failed); (analysis, started).
+
+    The cost is bounded: one analysis per match (asking again returns it, running or done),
+    and at most `settings.ANALYSIS_MAX_PENDING` waiting or running at once (`AnalysisBusy`).
+    Who may start one and how often is the API's (`server/analysis/api.py`).
+    """
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
         raise NotFound(f"no match {match_id}")
@@ -89,8 +104,11 @@ def analysis_request(match_id: int, player: Player | None) -> tuple[Analysis, bo
         return existing, False
     if match.status != Match.Status.FINISHED:
         raise NotFinished("a match is analysed once it is finished")
+    if analyses_pending() >= settings.ANALYSIS_MAX_PENDING:
+        raise AnalysisBusy("the computer is analysing as many games as it can: try again in a few minutes")
     total = len(engine.positions_to_search(match.game, match_moves(match)))
     analysis = existing or Analysis(match=match)
+    analysis.created_at = timezone.now()  # asked now: a restarted analysis counts as pending again
     analysis.status = Analysis.Status.QUEUED
     analysis.progress, analysis.total = 0, total
     analysis.positions, analysis.plies, analysis.error = [], [], ""
@@ -175,11 +193,16 @@ def _push(analysis: Analysis) -> None:
 
 
 def hint_request(match_id: int, player: Player) -> dict[str, Any]:
-    """The best move for the caller's seat from a short search, recorded in the match's log.
+    """The caller's hint for the current ply: found already, or a search queued for it.
 
     Only in matches created with hints (one person against bots, unrated), only for the
-    seated player to move. The hint is a `hint` event of the match, and the move the
-    player then plays carries it in its stats (`receivers.py`), so exports show it.
+    seated player to move.  The search runs where bot searches run (`runners.queue_hint`),
+    never in the web request; its result is a `hint` event of the match, pushed to the
+    match's sockets, and the move the player then plays carries it in its stats
+    (`receivers.py`), so exports show it.  At most one search per ply: asking again
+    while it runs, or after, costs nothing.
+
+    Returns ``{"status": "done", <the hint frame>}`` or ``{"status": "queued", "seat", "ply"}``.
     """
     match = Match.objects.prefetch_related("seats").filter(pk=match_id).first()
     if match is None:
@@ -193,9 +216,74 @@ def hint_request(match_id: int, player: Player) -> dict[str, Any]:
     if match.to_move != seat:
         raise NotYourTurn(f"a hint is for the player to move: it is seat {match.to_move}'s turn")
     ply = match.ply
-    settings_ = search_settings(match.game, settings.HINT_TIME_BUDGET_MS)
-    found = engine.search_position(match.game, match.state, settings_["config"])
+    found = hint_found(match_id, ply, seat)
+    if found is None and cache.add(_hint_key(match_id, ply, seat), True, timeout=settings.HINT_PENDING_S):
+        from server.analysis.runners import queue_hint
+
+        transaction.on_commit(lambda: queue_hint(match_id, ply, seat))
+        found = hint_found(match_id, ply, seat)  # the inline runner has searched already
+    if found is None:
+        return {"status": "queued", "seat": seat, "ply": ply}
+    return {"status": "done", **found}
+
+
+def hint_of(match_id: int, player: Player) -> dict[str, Any] | None:
+    """The caller's hint for the current ply as `hint_request` answers, or None when none was asked."""
+    match = Match.objects.prefetch_related("seats").filter(pk=match_id).first()
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    seat = match_services.require_seat(match, player.pk)
+    found = hint_found(match_id, match.ply, seat)
+    if found is not None:
+        return {"status": "done", **found}
+    if hint_pending(match_id, match.ply, seat):
+        return {"status": "queued", "seat": seat, "ply": match.ply}
+    return None
+
+
+def hint_found(match_id: int, ply: int, seat: int) -> dict[str, Any] | None:
+    """The hint recorded for `seat` at `ply`, as its frame (with ``v``), or None."""
+    event = (
+        MatchEvent.objects.filter(match_id=match_id, frame__type="hint", frame__ply=ply, frame__seat=seat)
+        .order_by("-v")
+        .first()
+    )
+    return event.as_frame() if event is not None else None
+
+
+def hint_pending(match_id: int, ply: int, seat: int) -> bool:
+    return cache.get(_hint_key(match_id, ply, seat)) is not None
+
+
+def _hint_key(match_id: int, ply: int, seat: int) -> str:
+    return f"plyground:hint:{match_id}:{ply}:{seat}"
+
+
+def hint_due(match_id: int, ply: int, seat: int) -> Match | None:
+    """The match, if a hint for `seat` at `ply` is still wanted: its turn, and none recorded yet."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.ACTIVE or match.ply != ply or match.to_move != seat:
+        return None
+    if not match.hints_allowed or hint_found(match_id, ply, seat) is not None:
+        return None
+    return match
+
+
+def hint_search(match_id: int, ply: int, seat: int, search: Search | None = None) -> dict[str, Any] | None:
+    """Search the hint for `seat` at `ply` and record it; None when it is no longer wanted (safe to run twice)."""
+    match = hint_due(match_id, ply, seat)
+    if match is None:
+        return None
+    chosen = search_settings(match.game, settings.HINT_TIME_BUDGET_MS)
+    found = (search or engine.search_position)(match.game, match.state, chosen["config"], None)
     hint = {"type": "hint", "seat": seat, "ply": ply, "move": found["best_move"], "value": found["value"]}
-    hint.update(depth=found["depth"], nodes=found["nodes"], engine=settings_["profile"], is_ai=True)
-    logged = match_services.match_log(match_id, ply, hint)
+    hint.update(depth=found["depth"], nodes=found["nodes"], engine=chosen["profile"], is_ai=True)
+    try:
+        with transaction.atomic():
+            Match.objects.select_for_update().filter(pk=match_id).first()  # one hint recorded per ply
+            if hint_found(match_id, ply, seat) is not None:
+                return None
+            logged = match_services.match_log(match_id, ply, hint)
+    except MatchError:  # the player moved, resigned or the match ended meanwhile
+        return None
     return {**hint, "v": logged.v}

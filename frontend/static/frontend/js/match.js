@@ -147,6 +147,9 @@ function handleMatchFrame(frame) {
     case "seat":
       applySeat(frame);
       break;
+    case "hint":
+      applyHint(frame);
+      break;
     case "error":
       showServerError(frame);
       break;
@@ -424,6 +427,7 @@ async function takeSeat(button) {
     const joined = await joinMatch(matchId);
     match = { ...match, ...joined };
     announce("You took a seat.");
+    if (!page.player) await learnWhoIAm();
     // A new connection tells us which seat is ours.
     socket.restart();
   } catch (error) {
@@ -909,14 +913,53 @@ async function askHint() {
   hint = { ply: match.ply, asking: true };
   render();
   try {
+    // 200: the hint; 202: a worker searches it, and it comes as a `hint` frame (applyHint).
     const answer = await api(`/api/matches/${matchId}/hint/`, { method: "POST" });
-    hint = { ply: answer.ply, move: answer.move };
-    announce(`Hint: ${answer.move}.`);
+    if (answer.status === "done") applyHint(answer);
+    else window.setTimeout(() => checkHint(answer.ply, 1), HINT_CHECK_MS);
   } catch (error) {
     hint = null;
     showError(error instanceof ApiError ? error.message : "Could not get a hint.");
   }
   render();
+}
+
+/** A safety net for a lost `hint` frame: read it; give the button back when it is not coming. */
+const HINT_CHECK_MS = 3000;
+async function checkHint(ply, attempt) {
+  if (!hint || hint.ply !== ply || hint.move || match.ply !== ply) return;
+  let answer = null;
+  try {
+    answer = await api(`/api/matches/${matchId}/hint/`);
+  } catch {
+    answer = null;
+  }
+  if (answer && answer.status === "done") applyHint(answer);
+  else if (answer && answer.status === "queued" && attempt < 10) window.setTimeout(() => checkHint(ply, attempt + 1), HINT_CHECK_MS);
+  else if (hint && hint.ply === ply && !hint.move) {
+    hint = null;
+    render();
+  }
+}
+
+function applyHint(frame) {
+  if (you.seat === null || frame.seat !== you.seat || frame.ply !== match.ply) return;
+  if (hint && hint.ply === frame.ply && hint.move) return;
+  hint = { ply: frame.ply, move: frame.move };
+  announce(`Hint: ${frame.move}.`);
+  render();
+}
+
+/** A visitor becomes a guest on their first action (taking a seat): show their name now. */
+async function learnWhoIAm() {
+  try {
+    const me = await api("/api/players/me/");
+    page.player = { id: String(me.id), name: me.name, is_guest: me.is_guest };
+    const who = $("player-name");
+    if (who) who.replaceChildren(me.name, " ", ...(me.is_guest ? [h("span", { class: "tag" }, "guest")] : []));
+  } catch {
+    // the socket's state frame still says which seat is ours
+  }
 }
 
 function scrollMoves() {
