@@ -2,25 +2,79 @@
 
 from __future__ import annotations
 
+import re
+
+from django.db import DatabaseError
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.views import APIView
 
+from games import registry
+from server.bots.models import BotProfile
 from server.config.openapi import errors
-from server.research.filters import ExportFilterSerializer, parse_filters
+from server.research.filters import PAIRINGS, RESULTS, STATUSES, ExportFilterSerializer, parse_filters
 from server.research.permissions import IsResearcher
 from server.research.streaming import export_response
 
-FILTER_PARAMETERS = [
-    OpenApiParameter(
-        name, OpenApiTypes.INT if name in ("min_plies", "max") else OpenApiTypes.STR, description=f.help_text
-    )
-    for name, f in ExportFilterSerializer().fields.items()
-]
+SLUG = "[-a-zA-Z0-9_]+"
+
+
+def comma_list(values: str) -> dict:
+    """A query parameter that is a comma-separated list of `values` (a regex alternation)."""
+    return {"type": "string", "pattern": f"^({values})(,({values}))*$"}
+
+
+def one_of(choices) -> str:
+    """An alternation of plain words: ids and choices are letters, digits, - and _, nothing to escape."""
+    words = list(choices)
+    assert all(re.fullmatch(SLUG, word) for word in words), words
+    return "|".join(words)
+
+
+def bot_slugs() -> dict:
+    """``bot``: a list of the bot profiles' slugs, read when the schema is made (any slugs without a database)."""
+    try:
+        slugs = list(BotProfile.objects.order_by("slug").values_list("slug", flat=True))
+    except DatabaseError:
+        slugs = []
+    return comma_list(one_of(slugs) if slugs else SLUG)
+
+
+MOMENT = {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}]}
+# The filters as `ExportFilterSerializer` takes them; ``bot``'s list is read by `filter_parameters`.
+# What a schema cannot say is checked on request (400): `until` must be later than `since`.
+FILTER_SCHEMAS = {
+    "game": comma_list(one_of(g.id for g in registry.all())),
+    "since": MOMENT,
+    "until": MOMENT,
+    "pairing": comma_list(one_of(PAIRINGS)),
+    "result": comma_list(one_of(RESULTS)),
+    "status": comma_list(one_of(STATUSES)),
+    "source": comma_list(SLUG),
+    "min_plies": {"type": "integer", "minimum": 0},
+    "max": {"type": "integer", "minimum": 1},
+}
+
+
+def filter_parameters() -> list[OpenApiParameter]:
+    schemas = {**FILTER_SCHEMAS, "bot": bot_slugs()}
+    return [
+        OpenApiParameter(name, schemas[name], description=f.help_text)
+        for name, f in ExportFilterSerializer().fields.items()
+    ]
+
+
+class ExportSchema(AutoSchema):
+    """The export views' filters, with ``bot`` limited to the bot profiles there are when the schema is made."""
+
+    def get_override_parameters(self):
+        return [*super().get_override_parameters(), *filter_parameters()]
 
 
 class ExportView(APIView):
+    schema = ExportSchema()
     permission_classes = [IsResearcher]
     fmt = "jsonl"
 
@@ -33,29 +87,22 @@ class ExportView(APIView):
         return export_response(request._request, parse_filters(request.query_params), self.fmt)
 
 
+# On the classes, not on `get`: a class's decorator builds on the view's `ExportSchema`.
+@extend_schema(
+    responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **errors(400, 401, 403)},
+    description="One match a line; the layout is docs/exports.md (JSON Schema docs/exports.schema.json).",
+)
 class GamesExportView(ExportView):
     """``GET /api/exports/games.jsonl``: one match a line (JSON Lines), streamed."""
 
     fmt = "jsonl"
 
-    @extend_schema(
-        parameters=FILTER_PARAMETERS,
-        responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **errors(400, 401, 403)},
-        description="One match a line; the layout is docs/exports.md (JSON Schema docs/exports.schema.json).",
-    )
-    def get(self, request):
-        return super().get(request)
 
-
+@extend_schema(
+    responses={(200, "text/csv"): OpenApiTypes.STR, **errors(400, 401, 403)},
+    description="One move a row; the columns are documented in docs/exports.md.",
+)
 class MovesExportView(ExportView):
     """``GET /api/exports/moves.csv``: one move a row (CSV with a header), streamed."""
 
     fmt = "csv"
-
-    @extend_schema(
-        parameters=FILTER_PARAMETERS,
-        responses={(200, "text/csv"): OpenApiTypes.STR, **errors(400, 401, 403)},
-        description="One move a row; the columns are documented in docs/exports.md.",
-    )
-    def get(self, request):
-        return super().get(request)

@@ -8,6 +8,7 @@ The schema is OpenAPI 3.0; each response is checked with jsonschema after turnin
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from typing import Any
@@ -130,6 +131,16 @@ def test_a_match_request_is_declared_per_game_with_its_seats_and_bots(schema):
     assert "connect4-shallow" in bot["properties"]["profile"]["enum"]
     assert "tictactoe-random" not in bot["properties"]["profile"]["enum"]
     assert variants["chinese-checkers between people"]["properties"]["seats"]["maxItems"] == 3
+
+
+def test_the_export_filters_are_declared_as_the_exports_take_them(schema):
+    for path in ("/api/exports/games.jsonl", "/api/exports/moves.csv"):
+        params = {p["name"]: p["schema"] for p in schema["paths"][path]["get"]["parameters"]}
+        assert re.fullmatch(params["game"]["pattern"], "connect4,othello")
+        assert not re.fullmatch(params["game"]["pattern"], "chess")
+        assert re.fullmatch(params["bot"]["pattern"], "connect4-shallow,tictactoe-random")
+        assert not re.fullmatch(params["bot"]["pattern"], "no-such-bot")  # the bots there are
+        assert params["max"] == {"type": "integer", "minimum": 1}
 
 
 def test_the_answers_of_the_match_api_are_what_the_schema_declares(contract, fast_bot):
