@@ -12,5 +12,5 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
-    list_display = ["player", "created_at", "last_used_at"]
+    list_display = ["player", "label", "created_at", "last_used_at", "expires_at"]
     readonly_fields = ["digest"]

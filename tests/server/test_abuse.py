@@ -334,3 +334,32 @@ def test_the_admin_cannot_name_a_person_as_a_bot(client):
     client.post(f"/admin/players/player/{person.pk}/change/", {"name": "Rook Engine", "is_guest": "on"})
     person.refresh_from_db()
     assert person.name == "Rook"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_hint_and_analysis_answers_are_what_the_schema_declares(token_client, alice, bob, settings, monkeypatch):
+    from server.analysis import tasks
+    from tests.server.test_schema import Contract
+
+    contract = Contract(APIClient().get("/api/schema/", {"format": "json"}).json())
+    hint, analysis = "/api/matches/{match_id}/hint/", "/api/matches/{match_id}/analysis/"
+    match = hint_match(token_client).json()
+    url = f"/api/matches/{match['id']}/hint/"
+    contract.check(token_client.get(url), hint, "get")  # 404: none asked
+    settings.BOT_RUNNER = "celery"
+    monkeypatch.setattr(tasks.hint, "apply_async", lambda args, **options: None)
+    monkeypatch.setattr(tasks.analyse_position, "delay", lambda *args: None)
+    contract.check(token_client.post(url), hint, "post")  # 202
+    contract.check(token_client.get(url), hint, "get")  # 202
+    tasks.hint(match["id"], 0, 0)
+    contract.check(token_client.get(url), hint, "get")  # 200
+    contract.check(token_client.post(url), hint, "post")  # 200
+    rates(monkeypatch, hint="0/minute")
+    contract.check(token_client.post(url), hint, "post")  # 429
+
+    settings.ANALYSIS_MAX_PENDING = 1
+    first, second = finished(alice, bob), finished(alice, bob)
+    contract.check(token_client.post(f"/api/matches/{first.pk}/analysis/"), analysis, "post")  # 202
+    contract.check(token_client.post(f"/api/matches/{second.pk}/analysis/"), analysis, "post")  # 503
+    rates(monkeypatch, analysis="0/hour")
+    contract.check(token_client.post(f"/api/matches/{second.pk}/analysis/"), analysis, "post")  # 429

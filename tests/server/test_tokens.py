@@ -129,3 +129,23 @@ def test_the_token_endpoints_have_request_and_response_schemas():
     assert rotate["responses"]["201"]["content"]["application/json"]["schema"]["$ref"].endswith("/TokenIssued")
     issued = schema["components"]["schemas"]["TokenIssued"]
     assert {"token", "expires_at", "id"} <= set(issued["properties"])
+
+
+@pytest.mark.django_db
+def test_the_token_endpoints_answer_what_the_schema_declares(token_client, settings):
+    from tests.server.test_schema import Contract
+
+    contract = Contract(APIClient().get("/api/schema/", {"format": "json"}).json())
+    one = URL + "{token_id}/"
+    rotate = one + "rotate/"
+    contract.check(token_client.get(URL), URL, "get")
+    contract.check(APIClient().get(URL), URL, "get")  # 401
+    issued = contract.check(token_client.post(URL, {"label": "laptop"}, format="json"), URL, "post")
+    contract.check(token_client.post(URL, {"label": "x" * 41}, format="json"), URL, "post")  # 400
+    settings.API_TOKENS_PER_PLAYER = 2
+    contract.check(token_client.post(URL, {}, format="json"), URL, "post")  # 409
+    rotated = contract.check(token_client.post(f"{URL}{issued['id']}/rotate/"), rotate, "post")
+    contract.check(token_client.post(f"{URL}{issued['id']}/rotate/"), rotate, "post")  # 404: rotated away
+    contract.check(token_client.delete(f"{URL}{rotated['id']}/"), one, "delete")  # 204
+    contract.check(token_client.delete(f"{URL}{rotated['id']}/"), one, "delete")  # 404
+    contract.check(APIClient().delete(f"{URL}1/"), one, "delete")  # 401

@@ -264,7 +264,7 @@ NUM_PROXIES = int(os.environ.get("NUM_PROXIES") or os.environ.get("TRUSTED_PROXI
 REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES  # the dict above
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "guest": "30/minute",  # POST /api/players/guest/, per client address
-    "guest_session": "30/minute",  # a browser's first action that makes it a guest, per client address
+    "guest_session": "60/minute",  # a browser's first action that makes it a guest, per client address
     "hint": "20/minute",  # hints asked, per player (one search per ply at most, whatever the rate)
     "analysis": "10/hour",  # analyses started, per player (asking for an existing one is free)
     "tokens": "20/hour",  # tokens created or rotated, per player
