@@ -210,8 +210,11 @@ export class LiveSocket {
 
   scheduleReconnect() {
     if (this.closed) return;
+    // Full jitter (anywhere from 50 ms to the backoff): when a web process restarts, its
+    // sockets come back spread over the whole interval instead of its last half, so a
+    // thousand pages do not reconnect in the same quarter of a second (docs/scaling.md).
     const base = Math.min(MAX_DELAY_MS, MIN_DELAY_MS * 2 ** this.attempt);
-    const delay = Math.round(base / 2 + Math.random() * (base / 2));
+    const delay = Math.round(50 + Math.random() * (base - 50));
     this.attempt += 1;
     this.showBanner(delay);
     window.clearTimeout(this.timer);
