@@ -65,14 +65,14 @@ async def play_match(stack, match_id: int, token: str, rng: random.Random, deadl
     async with websockets.connect(url, open_timeout=30) as ws:
         state = json.loads(await ws.recv())
         me, match = state["you"]["seat"], state["match"]
-        ply, to_move, legal = match["ply"], match["to_move"], match["legal_moves"]
+        ply, to_move, legal, v = match["ply"], match["to_move"], match["legal_moves"], state["v"]
         while time.monotonic() < deadline:
             if to_move == me:
                 await asyncio.sleep(rng.uniform(0.3, 1.5))
                 await ws.send(json.dumps({"type": "move", "move": rng.choice(legal), "ply": ply}))
                 tally.sent += 1
             try:
-                frame = await wait_for_change(ws)
+                frame = await wait_for_change(ws, v)
             except TimeoutError:
                 tally.lost += 1
                 tally.errors.append(f"match {match_id}: nothing for {MOVE_TIMEOUT_S} s at ply {ply}")
@@ -82,13 +82,16 @@ async def play_match(stack, match_id: int, token: str, rng: random.Random, deadl
             if frame["type"] == "error":
                 tally.errors.append(f"match {match_id}: {frame}")
                 return False
-            ply, to_move, legal = frame["ply"] + 1, frame["to_move"], frame["legal_moves"]
+            ply, to_move, legal, v = frame["ply"] + 1, frame["to_move"], frame["legal_moves"], frame["v"]
     return False
 
 
-async def wait_for_change(ws) -> dict:
+async def wait_for_change(ws, v: int) -> dict:
+    """The next move, end or error; a frame the state already contained (v <= v) is skipped, as the page does."""
     while True:
         frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=MOVE_TIMEOUT_S))
+        if frame["type"] in ("move", "game_over") and frame.get("v", v + 1) <= v:
+            continue
         if frame["type"] in ("move", "game_over", "error"):
             return frame
 
@@ -150,8 +153,19 @@ def bot_move_figures(stack: LiveStack) -> dict[str, object]:
 async def soak(stack: LiveStack, matches: int, seconds: float, seed: int) -> Tally:
     tally = Tally()
     deadline = time.monotonic() + seconds
+    sampler = asyncio.create_task(sample_rss(stack))
     await asyncio.gather(*(play_one(stack, random.Random(seed + i), deadline, tally) for i in range(matches)))
+    sampler.cancel()
     return tally
+
+
+async def sample_rss(stack: LiveStack, every_s: float = 60) -> None:
+    """RSS once a minute, so growth that levels off (caches filling) tells itself from a leak."""
+    started = time.monotonic()
+    while True:
+        await asyncio.sleep(every_s)
+        rss = await asyncio.to_thread(rss_mb, stack.proc.pid)
+        print(f"  {round((time.monotonic() - started) / 60)} min: RSS {rss} MB, load {os.getloadavg()[0]:.1f}", flush=True)
 
 
 def main() -> None:
