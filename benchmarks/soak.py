@@ -165,7 +165,8 @@ async def sample_rss(stack: LiveStack, every_s: float = 60) -> None:
     while True:
         await asyncio.sleep(every_s)
         rss = await asyncio.to_thread(rss_mb, stack.proc.pid)
-        print(f"  {round((time.monotonic() - started) / 60)} min: RSS {rss} MB, load {os.getloadavg()[0]:.1f}", flush=True)
+        minutes = round((time.monotonic() - started) / 60)
+        print(f"  {minutes} min: RSS {rss} MB, load {os.getloadavg()[0]:.1f}", flush=True)
 
 
 def main() -> None:
