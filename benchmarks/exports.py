@@ -34,6 +34,7 @@ import http.client
 import json
 import os
 import random
+import secrets
 import signal
 import socket
 import subprocess
@@ -96,8 +97,8 @@ def generate(games: int, plies: int, seed: int = 7) -> None:
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA synchronous = OFF")  # a throwaway file: no need to wait for the disk
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    move_columns = "match_id, ply, seat, move, created_at, think_ms, stats"
-    insert_move = f"INSERT INTO {Move._meta.db_table} ({move_columns}) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+    move_columns = "match_id, ply, seat, move, created_at, think_ms, stats, fallback"
+    insert_move = f"INSERT INTO {Move._meta.db_table} ({move_columns}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
     profiles = list(BotProfile.objects.filter(game="connect4"))
     people = Player.objects.bulk_create([Player(name=f"Bench Person {i}") for i in range(2000)])
     batch = 2000
@@ -136,7 +137,8 @@ def generate(games: int, plies: int, seed: int = 7) -> None:
                 for ply in range(length):
                     by_bot = kinds[ply % 2] == "bot"
                     stats = rng.choice(pool) if by_bot else None
-                    moves.append((match.pk, ply, ply % 2, str(rng.randint(1, 7)), now, rng.randint(50, 20_000), stats))
+                    think_ms = rng.randint(50, 20_000)
+                    moves.append((match.pk, ply, ply % 2, str(rng.randint(1, 7)), now, think_ms, stats, ""))
             Seat.objects.bulk_create(seats)
             # Moves by the million: straight INSERTs, as Move.objects.bulk_create would write them.
             with connection.cursor() as cursor:
@@ -366,7 +368,10 @@ def child(database: str, url: str, args: argparse.Namespace) -> dict:
         **os.environ,
         "DATABASE_URL": url,
         "DJANGO_SETTINGS_MODULE": "server.config.settings.prod",
-        "SECRET_KEY": os.environ.get("SECRET_KEY", "benchmark-secret"),
+        # Production settings refuse a short key and a missing pseudonym secret; served over plain HTTP on loopback.
+        "SECRET_KEY": os.environ.get("SECRET_KEY", "benchmark-" + secrets.token_urlsafe(48)),
+        "RESEARCH_PSEUDONYM_SECRET": os.environ.get("RESEARCH_PSEUDONYM_SECRET", secrets.token_urlsafe(48)),
+        "HTTPS_ONLY": "0",
     }
     env.pop("REDIS_URL", None)  # embedded mode: the web process alone
     argv = [sys.executable, __file__, "--child", url, "--games", str(args.games), "--plies", str(args.plies),
