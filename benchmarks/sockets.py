@@ -1,0 +1,330 @@
+"""Socket storms and move load on the real stack: PostgreSQL, a private Redis, one or more daphne processes.
+
+    .venv/bin/python benchmarks/sockets.py storm [--sockets 500] [--close 300] [--webs 1]
+    .venv/bin/python benchmarks/sockets.py load [--matches 200] [--spectators 3] [--rate 500] [--seconds 15] [--webs 1]
+
+Everything is on loopback and bounded: a fresh PostgreSQL database on 127.0.0.1:5432 (dropped
+at the end), a private redis-server, `--webs` daphne processes (`tests.faults.stack.FaultStack`,
+no worker: the matches are between people), and `--clients` client processes.
+
+- **storm**: `--sockets` match sockets (the two seats of `--sockets / 2` matches) open within
+  the same second; each socket's time from its first connect attempt to its `state` frame
+  (p50, p99, max; how many within 5 s; how many were refused and retried with the page's
+  jittered backoff).  Then `--close` of them close at once; 3 s later (before the 10 s
+  staleness rule could hide a leak) it counts the channel-layer group members left in Redis
+  for those matches and the seats still online in the database, and the web log's
+  `MaxConnectionsError`s.
+- **load**: `--matches` Connect Four matches between two scripted people, each with
+  `--spectators` spectators, split over the web processes (the two players of a match on
+  different processes when `--webs` > 1).  The match's players move alternately at
+  `--rate` moves/s over all matches (a move's turn waits for the previous move's frame),
+  choosing moves that do not end the game.  For every move and every other socket of the
+  match: the time from the mover's send to that socket's `move` frame (move-to-peers); every
+  socket must hear every move exactly once.  Prints moves/s achieved, p50/p99/max
+  move-to-peers, lost and doubled frames, the web processes' CPU time, and the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import contextlib
+
+import psycopg  # noqa: E402
+import websockets  # noqa: E402
+
+from games import registry  # noqa: E402
+from tests.faults.stack import POSTGRES_URL, FaultStack  # noqa: E402
+
+MAKE_MATCHES = """
+import json
+from server.matches.services import SeatRequest, match_create, match_join
+from server.players.services import player_create_guest_with_token
+out = []
+for i in range({n}):
+    (a, ta), (b, tb) = player_create_guest_with_token(), player_create_guest_with_token()
+    m = match_create("connect4", [SeatRequest("human"), SeatRequest("human")], a)
+    match_join(m.pk, b)
+    out.append([m.pk, ta, tb])
+print(json.dumps(out))
+"""
+GAME = registry.get("connect4")
+
+
+class Stack(FaultStack):
+    """The fault stack without a worker: matches between people need none."""
+
+    def __init__(self, webs: int, env: dict[str, str]) -> None:
+        super().__init__("postgres")
+        self.n_webs = webs
+        self.env.update(env)
+        self.env["LOG_LEVEL"] = "WARNING"
+
+    def __enter__(self) -> Stack:
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.db_name}"')
+        self.manage("migrate", "--noinput", "-v0")
+        self.start_redis()
+        for i in range(self.n_webs):
+            self.start_web("web" if i == 0 else f"web{i + 1}")
+        return self
+
+    def web_names(self) -> list[str]:
+        return ["web" if i == 0 else f"web{i + 1}" for i in range(self.n_webs)]
+
+    def make_matches(self, n: int) -> list[list]:
+        out = self.manage("shell", "-c", MAKE_MATCHES.format(n=n))
+        return json.loads(out.strip().splitlines()[-1])
+
+    def cpu_s(self) -> dict[str, float]:
+        """User + system CPU seconds of each web process so far."""
+        tick = os.sysconf("SC_CLK_TCK")
+        result = {}
+        for name in self.web_names():
+            fields = Path(f"/proc/{self.procs[name].pid}/stat").read_text().rsplit(")", 1)[1].split()
+            result[name] = (int(fields[11]) + int(fields[12])) / tick
+        return result
+
+
+def loadavg() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# --- storm ------------------------------------------------------------------------
+
+
+async def open_until_state(url: str, spread_s: float, timeout_s: float) -> tuple[float | None, int, object]:
+    """Connect (after a random delay within `spread_s`), retrying as the page does; seconds to `state`."""
+    await asyncio.sleep(random.uniform(0, spread_s))
+    start, refused, delay = time.monotonic(), 0, 0.25
+    while time.monotonic() - start < timeout_s:
+        try:
+            ws = await websockets.connect(url, open_timeout=timeout_s, max_queue=None)
+            frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=timeout_s))
+            assert frame["type"] == "state", frame
+            return time.monotonic() - start, refused, ws
+        except (OSError, TimeoutError, websockets.WebSocketException):
+            refused += 1
+            await asyncio.sleep(delay * random.uniform(0.5, 1.5))  # the page's jittered backoff
+            delay = min(delay * 2, 4)
+    return None, refused, None
+
+
+async def storm(stack: Stack, sockets: int, close: int, spread_s: float) -> None:
+    matches = stack.make_matches(sockets // 2)
+    webs = [stack.ws_url_of(n) for n in stack.web_names()]
+    urls = []
+    for i, (match_id, ta, tb) in enumerate(matches):
+        urls.append(f"{webs[i % len(webs)]}/ws/matches/{match_id}/?token={ta}")
+        urls.append(f"{webs[(i + 1) % len(webs)]}/ws/matches/{match_id}/?token={tb}")
+    print(f"storm: {len(urls)} sockets within {spread_s:.0f} s on {len(webs)} web process(es)  load {loadavg()}")
+    results = await asyncio.gather(*(open_until_state(u, spread_s, 30) for u in urls))
+    times = [t for t, _, _ in results if t is not None]
+    retried = sum(1 for _, r, _ in results if r)
+    print(
+        f"  state received: {len(times)}/{len(urls)}; within 5 s: {sum(t <= 5 for t in times)}; "
+        f"p50 {pct(times, 0.5):.2f} s  p99 {pct(times, 0.99):.2f} s  max {max(times, default=float('nan')):.2f} s; "
+        f"sockets that retried: {retried}  load {loadavg()}"
+    )
+    await asyncio.sleep(3)  # presence writes of the connects settle
+    online_before = stack.sql("select count(*) from matches_seat where online")[0][0]
+    closing = [ws for _, _, ws in results[:close] if ws is not None]
+    closed_matches = sorted({m[0] for m in matches[: (close + 1) // 2]})
+    t0 = time.monotonic()
+    await asyncio.gather(*(ws.close() for ws in closing), return_exceptions=True)
+    print(f"  closed {len(closing)} at once in {time.monotonic() - t0:.2f} s; seats online before: {online_before}")
+    await asyncio.sleep(3)
+    import redis
+
+    r = redis.Redis(port=stack.redis_port)
+    prefix = stack.env["CHANNEL_PREFIX"]
+    members = sum(r.zcard(f"{prefix}:group:match.{m}") for m in closed_matches)
+    online = stack.sql("select count(*) from matches_seat where online and match_id = any(?)", closed_matches)[0][0]
+    errors = sum(len(re.findall("MaxConnectionsError", stack.log(n))) for n in stack.web_names())
+    print(
+        f"  3 s later: group members left {members}, seats still online {online} (of the closed matches); "
+        f"MaxConnectionsError in the web log: {errors}  load {loadavg()}"
+    )
+    for _, _, ws in results[close:]:
+        if ws is not None:
+            await ws.close()
+
+
+# --- load -------------------------------------------------------------------------
+
+
+async def play_match(
+    match: list, webs: list[str], spectators: int, interval_s: float, seconds: float, out: dict
+) -> None:
+    match_id, ta, tb = match
+    i = match_id
+    urls = [f"{webs[i % len(webs)]}/ws/matches/{match_id}/?token={ta}"]
+    urls.append(f"{webs[(i + 1) % len(webs)]}/ws/matches/{match_id}/?token={tb}")
+    urls += [f"{webs[(i + k) % len(webs)]}/ws/matches/{match_id}/" for k in range(spectators)]
+    socks = []
+    for url in urls:
+        socks.append(await websockets.connect(url, open_timeout=30, max_queue=None))
+    states = [json.loads(await asyncio.wait_for(s.recv(), timeout=30)) for s in socks]
+    state = GAME.from_json(states[0]["match"]["state"])
+    sent: dict[int, float] = {}
+    seen: list[dict[int, int]] = [{} for _ in socks]
+    arrived: list[asyncio.Event] = [asyncio.Event() for _ in socks]
+    last_ply = [-1 for _ in socks]
+    lat = out["lat"]
+
+    async def read(k: int) -> None:
+        async for raw in socks[k]:
+            frame = json.loads(raw)
+            if frame.get("type") != "move":
+                continue
+            ply = frame["ply"]
+            seen[k][ply] = seen[k].get(ply, 0) + 1
+            if ply in sent and ply % 2 != k:  # not the mover itself
+                lat.append(time.monotonic() - sent[ply])
+            last_ply[k] = max(last_ply[k], ply)
+            arrived[k].set()
+
+    readers = [asyncio.create_task(read(k)) for k in range(len(socks))]
+    start = out["start"]
+    await asyncio.sleep(max(0.0, start - time.monotonic()) + random.uniform(0, interval_s))
+    ply = 0
+    rng = random.Random(match_id)
+    while time.monotonic() < start + seconds and not GAME.is_terminal(state):
+        mover = ply % 2
+        legal = GAME.legal_moves(state)
+        safe = [m for m in legal if not GAME.is_terminal(GAME.play(state, m))] or legal
+        move = rng.choice(safe)
+        due = time.monotonic() + interval_s
+        sent[ply] = time.monotonic()
+        await socks[mover].send(json.dumps({"type": "move", "move": move, "ply": ply}))
+        deadline = time.monotonic() + 10
+        while last_ply[1 - mover] < ply and time.monotonic() < deadline:
+            arrived[1 - mover].clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(arrived[1 - mover].wait(), timeout=1)
+        if last_ply[1 - mover] < ply:
+            out["stuck"] += 1
+            break
+        out["moves"] += 1
+        state = GAME.play(state, move)
+        ply += 1
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+    await asyncio.sleep(2)  # late frames, and duplicates if any
+    for k in range(len(socks)):
+        out["lost"] += sum(1 for p in range(ply) if seen[k].get(p, 0) == 0)
+        out["doubled"] += sum(1 for c in seen[k].values() if c > 1)
+    for r in readers:
+        r.cancel()
+    for s in socks:
+        await s.close()
+
+
+def client_process(matches: list, webs: list[str], spectators: int, interval_s: float, seconds: float, start: float, q):
+    out = {"lat": [], "moves": 0, "lost": 0, "doubled": 0, "stuck": 0, "start": start, "errors": []}
+
+    async def run() -> None:
+        done = await asyncio.gather(
+            *(play_match(m, webs, spectators, interval_s, seconds, out) for m in matches), return_exceptions=True
+        )
+        out["errors"] = [repr(e)[:120] for e in done if isinstance(e, BaseException)]
+
+    try:
+        asyncio.run(asyncio.wait_for(run(), timeout=start - time.monotonic() + seconds + 60))
+    except TimeoutError:
+        out["errors"].append("client timed out")
+    del out["start"]
+    q.put(out)
+
+
+def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: float, clients: int) -> None:
+    matches = stack.make_matches(n_matches)
+    webs = [stack.ws_url_of(n) for n in stack.web_names()]
+    sockets = n_matches * (2 + spectators)
+    interval = n_matches / rate  # seconds between two moves of one match
+    print(
+        f"load: {n_matches} matches x (2 players + {spectators} spectators) = {sockets} sockets on "
+        f"{len(webs)} web process(es); target {rate:.0f} moves/s ({interval * 1000:.0f} ms a move per match), "
+        f"{seconds:.0f} s, {clients} client processes  load {loadavg()}"
+    )
+    start = time.monotonic() + 8 + sockets / 150  # everyone connected first
+    q = mp.get_context("fork").Queue()
+    procs = [
+        mp.get_context("fork").Process(
+            target=client_process, args=(matches[k::clients], webs, spectators, interval, seconds, start, q)
+        )
+        for k in range(clients)
+    ]
+    for p in procs:
+        p.start()
+    time.sleep(max(0.0, start - time.monotonic()))
+    cpu0, t0 = stack.cpu_s(), time.monotonic()
+    time.sleep(seconds)
+    cpu1, elapsed = stack.cpu_s(), time.monotonic() - t0
+    load_during = loadavg()
+    outs = [q.get(timeout=180) for _ in procs]
+    for p in procs:
+        p.join(30)
+    lat = [x for o in outs for x in o["lat"]]
+    moves = sum(o["moves"] for o in outs)
+    cpu = ", ".join(f"{n} {(cpu1[n] - cpu0[n]) / elapsed * 100:.0f}%" for n in cpu0)
+    print(
+        f"  moves {moves} = {moves / seconds:.0f} moves/s; move-to-peers p50 {pct(lat, 0.5) * 1000:.0f} ms  "
+        f"p99 {pct(lat, 0.99) * 1000:.0f} ms  max {max(lat, default=0) * 1000:.0f} ms ({len(lat)} deliveries); "
+        f"lost {sum(o['lost'] for o in outs)}  doubled {sum(o['doubled'] for o in outs)}  "
+        f"stuck {sum(o['stuck'] for o in outs)}; web CPU {cpu}; load {load_during}"
+    )
+    if lat:
+        print(f"  mean {statistics.mean(lat) * 1000:.0f} ms")
+    errors = [e for o in outs for e in o["errors"]]
+    if errors:
+        print(f"  {len(errors)} matches failed, e.g. {errors[:3]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=["storm", "load"])
+    parser.add_argument("--webs", type=int, default=1)
+    parser.add_argument("--sockets", type=int, default=500)
+    parser.add_argument("--close", type=int, default=300)
+    parser.add_argument("--spread", type=float, default=1.0)
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--spectators", type=int, default=3)
+    parser.add_argument("--rate", type=float, default=500)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--clients", type=int, default=2)
+    parser.add_argument("--env", action="append", default=[], help="NAME=value for the web processes")
+    args = parser.parse_args()
+    env = dict(e.split("=", 1) for e in args.env)
+    with Stack(args.webs, env) as stack:
+        try:
+            if args.mode == "storm":
+                asyncio.run(storm(stack, args.sockets, args.close, args.spread))
+            else:
+                load(stack, args.matches, args.spectators, args.rate, args.seconds, args.clients)
+        finally:
+            errors = [line for n in stack.web_names() for line in stack.log(n).splitlines() if "Error" in line]
+            if errors:
+                print(f"  web log: {len(errors)} error lines, e.g. {errors[:3]}")
+
+
+if __name__ == "__main__":
+    main()
