@@ -129,7 +129,7 @@ def test_the_example_env_filled_in_starts_the_production_settings(compose, tmp_p
         "DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3",
     }
     env.pop("REDIS_URL")
-    code = "import django; django.setup(); from django.conf import settings as s; print(s.REST_FRAMEWORK['NUM_PROXIES'])"
+    code = "import django\ndjango.setup()\nfrom django.conf import settings\nprint(settings.REST_FRAMEWORK)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip() == "1"
+    assert "'NUM_PROXIES': 1" in out.stdout
