@@ -20,6 +20,7 @@ from server.research.api import GamesExportView, MovesExportView
 
 # Ids in paths fit a BigAutoField: a larger number is a 404, never an overflow in the database.
 register_converter(IdConverter, "id")
+handler404 = "server.config.http_errors.not_found"  # JSON under /api/, as the views' own 404s
 
 api = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -316,3 +316,11 @@ async def test_trusted_origins_and_clients_without_an_origin_are_let_in(settings
         connected, _ = await comm.connect()
         assert connected, headers
         await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_an_id_too_large_is_the_api_s_json_404():
+    for path in (f"/api/matches/{10**25}/", f"/api/matches/{10**25}/analysis/", "/api/no-such-thing/"):
+        response = APIClient().get(path)
+        assert response.status_code == 404 and response.json()["code"] == "not_found", path
+    assert APIClient().get("/no-such-page/").status_code == 404  # pages keep Django's page
