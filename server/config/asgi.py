@@ -46,13 +46,23 @@ class BrowserOriginValidator(OriginValidator):
         sent = _origin(origin)
         if sent is None:
             return False  # "null" (a sandboxed page, a file), or not an origin at all
-        host = _header(scope, b"host")
-        if host is not None:
-            domain, _ = split_domain_port(host)
-            scheme = "https" if scope.get("scheme") == "wss" else "http"
-            if domain and validate_host(domain, self.allowed_origins) and sent == _origin(f"{scheme}://{host}"):
-                return True
+        host = _header(scope, b"x-forwarded-host") if settings.USE_X_FORWARDED_HOST else None
+        host = (host or _header(scope, b"host") or "").split(",")[0].strip()
+        domain, _ = split_domain_port(host)
+        if domain and validate_host(domain, self.allowed_origins) and sent == _origin(f"{_scheme(scope)}://{host}"):
+            return True
         return any(_trusted(sent, pattern) for pattern in settings.CSRF_TRUSTED_ORIGINS)
+
+
+def _scheme(scope) -> str:
+    """The scheme of the page the socket belongs to: https for wss, or when a TLS proxy says so.
+
+    daphne leaves a socket's scope without the scheme a proxy reports (X-Forwarded-Proto),
+    even with --proxy-headers; the header is trusted here because a page cannot set it, and
+    the page is the one thing this check is about.
+    """
+    forwarded = (_header(scope, b"x-forwarded-proto") or "").split(",")[0].strip().lower()
+    return "https" if scope.get("scheme") == "wss" or forwarded in ("https", "wss") else "http"
 
 
 def _header(scope, name: bytes) -> str | None:

@@ -308,6 +308,19 @@ async def test_a_browser_socket_comes_from_the_page_s_own_origin(host, origin, a
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("origin", "allowed"),
+    [("https://127.0.0.1", True), ("http://127.0.0.1", False), ("https://127.0.0.1:8443", False)],
+)
+async def test_behind_a_tls_proxy_the_page_is_https(origin, allowed):
+    headers = [(b"origin", origin.encode()), HOST, (b"x-forwarded-proto", b"https")]
+    comm = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+    connected, _ = await comm.connect()
+    assert connected is allowed
+    await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("channel_layer")
 async def test_trusted_origins_and_clients_without_an_origin_are_let_in(settings):
     settings.CSRF_TRUSTED_ORIGINS = ["https://play.example.org"]
