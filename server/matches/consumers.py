@@ -59,7 +59,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         broadcast.remember_server_loop()
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         if self.match_id > MAX_ID:  # no row has it, and the database would overflow looking
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
         self.player = self.scope.get("player")
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
@@ -70,7 +70,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         # every presence write of an arrival.
         found, self.seat = await database_sync_to_async(services.socket_arrived)(self.match_id, self.player_id)
         if not found:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
         presence.hold(self.match_id, self.seat, self.player_id)  # let go when this socket's task ends
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -80,6 +80,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         for frame in await database_sync_to_async(_opening_frames)(self.match_id, self.player_id, since):
             await self.send_json(frame)
         heartbeat.register(self.match_id, self)
+
+    async def refuse(self, code: int) -> None:
+        """Accept, then close with `code`: a close before accepting reaches a browser as 1006,
+        which it retries for ever, while 4400-4499 tell the page to stop (socket.js)."""
+        await self.accept()
+        await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "match_id"):
