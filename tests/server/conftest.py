@@ -60,6 +60,16 @@ def fast_bot(db):
     return bot
 
 
+@pytest.fixture
+def two_players(db):
+    """A Connect Four match between two guests: (match, Alice's token, Bob's token)."""
+    (alice, alice_token), (bob, bob_token) = (
+        player_create_guest_with_token("Alice"),
+        player_create_guest_with_token("Bob"),
+    )
+    return human_match("connect4", alice, bob), alice_token, bob_token
+
+
 def human_match(game: str, first, second=None):
     """A two-human match; `second` joins if given."""
     human = services.SeatRequest("human")

@@ -8,20 +8,10 @@ from channels.db import database_sync_to_async
 from server.matches import services
 from server.matches.models import Match, Seat
 from server.players.services import player_create_guest_with_token
-from tests.server.conftest import human_match
 from tests.server.test_consumers import connect, receive_type
 
 # Each test runs on the in-memory layer and on channels_redis with the real Redis.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layer")]
-
-
-@pytest.fixture
-def two_players(db):
-    (alice, alice_token), (bob, bob_token) = (
-        player_create_guest_with_token("Alice"),
-        player_create_guest_with_token("Bob"),
-    )
-    return human_match("connect4", alice, bob), alice_token, bob_token
 
 
 async def both(match, alice_token, bob_token):

@@ -10,7 +10,6 @@ from server.config.asgi import application
 from server.matches import services
 from server.matches.models import Match, Move
 from server.players.services import player_create_guest_with_token
-from tests.server.conftest import human_match
 
 # Each test runs on the in-memory layer and on channels_redis with the real Redis.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layer")]
@@ -31,16 +30,6 @@ async def receive_type(comm: WebsocketCommunicator, wanted: str, timeout: float 
         frame = await comm.receive_json_from(timeout=timeout)
         if frame["type"] == wanted:
             return frame
-
-
-@pytest.fixture
-def two_players(db):
-    (alice, alice_token), (bob, bob_token) = (
-        player_create_guest_with_token("Alice"),
-        player_create_guest_with_token("Bob"),
-    )
-    match = human_match("connect4", alice, bob)
-    return match, alice_token, bob_token
 
 
 async def test_state_on_connect_says_which_seat_you_have(two_players):

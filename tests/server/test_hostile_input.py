@@ -19,9 +19,7 @@ from server.config.parsers import MAX_BODY_BYTES, MAX_DEPTH, MAX_FRAME_BYTES, Ba
 from server.matches import presence, services
 from server.matches.models import Match, Seat
 from server.players.models import ApiToken, Player
-from server.players.services import player_create_guest_with_token
 from server.research.permissions import RESEARCHER_GROUP
-from tests.server.conftest import human_match
 
 HOST = (b"host", b"127.0.0.1")
 ORIGIN = (b"origin", b"http://127.0.0.1")
@@ -35,15 +33,6 @@ async def connect(path: str, token: str | None = None, headers=None) -> Websocke
     connected, _ = await comm.connect()
     assert connected
     return comm
-
-
-@pytest.fixture
-def two_players(db):
-    (alice, alice_token), (bob, bob_token) = (
-        player_create_guest_with_token("Alice"),
-        player_create_guest_with_token("Bob"),
-    )
-    return human_match("connect4", alice, bob), alice_token, bob_token
 
 
 def seat_online(match_id: int, index: int) -> bool:
