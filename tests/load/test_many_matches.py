@@ -47,7 +47,11 @@ def test_many_players_at_once_finish_every_game_with_every_ply_stored_once(live_
     async def run():
         return await asyncio.gather(*(play_one(live_stack, seed) for seed in range(PLAYERS)))
 
-    matches = asyncio.run(asyncio.wait_for(run(), timeout=120))
+    try:
+        matches = asyncio.run(asyncio.wait_for(run(), timeout=120))
+    except BaseException:
+        print(live_stack.server_log()[-8000:])  # what the stack was doing (pytest shows it on failure)
+        raise
     assert len(matches) == PLAYERS
     for match in matches:
         assert match["status"] == "finished"
