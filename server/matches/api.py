@@ -6,7 +6,6 @@ from collections.abc import Callable
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -17,6 +16,7 @@ from server.matches import selectors, services
 from server.matches.errors import MatchError
 from server.matches.models import Match
 from server.matches.serializers import GameSerializer, MatchSerializer, MatchSummarySerializer, PositionsSerializer
+from server.players.auth import acting_player
 
 MAX_SEATS = 6
 
@@ -94,13 +94,6 @@ class JoinSerializer(serializers.Serializer):
 def error_response(exc: MatchError) -> Response:
     """A match rule's refusal as the API answers it: its message, code and HTTP status."""
     return Response({"detail": exc.message, "code": exc.code}, status=exc.http_status)
-
-
-def acting_player(request):
-    """The player behind a request (session guest or bearer token), or 401."""
-    if request.user is None:
-        raise NotAuthenticated("visit the site or send 'Authorization: Bearer <token>'")
-    return request.user
 
 
 STATUS_FILTERS = ("open", *Match.Status.values)

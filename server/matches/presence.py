@@ -58,12 +58,6 @@ def hold(match_id: int, seat: int | None, player_id: int | None) -> None:
         current.player = player_id
 
 
-async def arrived(match_id: int, seat: int) -> None:
-    """A seated person's socket opened: the seat is online (and their adjourned match resumes)."""
-    _hold().seat = (match_id, seat)
-    await database_sync_to_async(services.seat_arrived)(match_id, seat)
-
-
 async def left(match_id: int, seat: int) -> None:
     """The socket's consumer says it left; the seat goes offline when it was its last socket here."""
     hold = _holds.get(asyncio.current_task())
@@ -71,17 +65,6 @@ async def left(match_id: int, seat: int) -> None:
         hold.seat = None
     if (match_id, seat) not in here():
         await database_sync_to_async(services.seat_presence)(match_id, seat, False)
-
-
-async def person_arrived(player: Any) -> None:
-    """A socket of `player` (a Player or None) opened: they count as online while it is open."""
-    if player is None:
-        return
-    hold = _hold()
-    if hold.player == player.pk:
-        return
-    hold.player = player.pk
-    await database_sync_to_async(services.person_presence)(player.pk, True)
 
 
 def _ended(task: asyncio.Task) -> None:

@@ -93,3 +93,10 @@ class SessionPlayerScheme(OpenApiAuthenticationExtension):
             "description": f"the browser's session; POST, PUT, PATCH and DELETE also send the "
             f"{settings.CSRF_COOKIE_NAME} cookie's value as {settings.CSRF_HEADER_NAME[5:].replace('_', '-')}",
         }
+
+
+def acting_player(request):
+    """The player behind a request (session guest or bearer token), or 401."""
+    if request.user is None:
+        raise exceptions.NotAuthenticated("visit the site or send 'Authorization: Bearer <token>'")
+    return request.user

@@ -58,10 +58,6 @@ class ApiToken(models.Model):
     def __str__(self) -> str:
         return f"token of {self.player}"
 
-    @property
-    def is_expired(self) -> bool:
-        return self.expires_at <= timezone.now()
-
     @classmethod
     def issue(cls, player: Player, label: str = "") -> str:
         """Create a token for `player` and return its only plain-text copy."""

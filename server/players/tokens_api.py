@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from server.config.openapi import errors
 from server.players import selectors, services
+from server.players.auth import acting_player
 from server.players.models import ApiToken, hash_token
 from server.players.throttles import TokenThrottle
 
@@ -43,12 +43,6 @@ class TokenRequestSerializer(serializers.Serializer):
     )
 
 
-def _owner(request):
-    if request.user is None:
-        raise NotAuthenticated("visit the site or send 'Authorization: Bearer <token>'")
-    return request.user
-
-
 def _current_id(request) -> int | None:
     """The id of the bearer token this request came with, if it came with one."""
     if not isinstance(request.auth, str):
@@ -73,7 +67,7 @@ class TokenListView(APIView):
 
     @extend_schema(responses={200: TokenSerializer(many=True), **errors(401)})
     def get(self, request):
-        player = _owner(request)
+        player = acting_player(request)
         context = {"current_id": _current_id(request)}
         return Response(TokenSerializer(selectors.tokens_of(player.pk), many=True, context=context).data)
 
@@ -83,7 +77,7 @@ class TokenListView(APIView):
         description="Issue a token; it expires after the installation's token lifetime (90 days unless set).",
     )
     def post(self, request):
-        player = _owner(request)
+        player = acting_player(request)
         body = TokenRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
@@ -98,7 +92,7 @@ class TokenDetailView(APIView):
 
     @extend_schema(request=None, responses={204: OpenApiResponse(description="revoked"), **errors(401, 403, 404)})
     def delete(self, request, token_id: int):
-        player = _owner(request)
+        player = acting_player(request)
         if not services.token_revoke(player, token_id):
             return _no_token(token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -111,7 +105,7 @@ class TokenRotateView(APIView):
 
     @extend_schema(request=None, responses={201: TokenIssuedSerializer, **errors(401, 403, 404, 429)})
     def post(self, request, token_id: int):
-        player = _owner(request)
+        player = acting_player(request)
         rotated = services.token_rotate(player, token_id)
         if rotated is None:
             return _no_token(token_id)

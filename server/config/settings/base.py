@@ -117,7 +117,6 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_THROTTLE_RATES": {"guest": "30/minute"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Plyground API",
