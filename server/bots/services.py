@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 import ai
@@ -285,12 +285,13 @@ def bot_turns_to_rescue(now: datetime | None = None) -> list[Rescue]:
     requeue = timedelta(milliseconds=settings.BOT_REQUEUE_MS)
     cap = timedelta(milliseconds=settings.BOT_QUEUE_CAP_MS)
     found: list[Rescue] = []
-    matches = list(Match.objects.filter(status=Match.Status.ACTIVE, to_move__gte=0).prefetch_related("seats"))
-    bots = {}
-    for match in matches:
-        seat = next((s for s in match.seats.all() if s.index == match.to_move and s.kind == Seat.Kind.BOT), None)
-        if seat is not None:
-            bots[(match.pk, match.ply)] = (match, seat)
+    # Only the bot seats to move, and their matches without the position: this runs every second.
+    to_move = (
+        Seat.objects.filter(kind=Seat.Kind.BOT, index=models.F("match__to_move"), match__status=Match.Status.ACTIVE)
+        .select_related("match")
+        .defer("match__state")
+    )
+    bots = {(seat.match.pk, seat.match.ply): (seat.match, seat) for seat in to_move}
     if not bots:
         return found
     records = {
