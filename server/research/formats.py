@@ -113,7 +113,7 @@ def _since(at_ms: int | None, origin_ms: int) -> str:
 def game_records(filters: ExportFilters) -> Iterator[dict[str, Any]]:
     """The export's matches as Python dicts, for code that reads them in-process (tests, notebooks)."""
     names = Pseudonyms()
-    for rows in match_rows(filters):
+    for rows in match_rows(filters, order=names.match):
         yield json.loads(game_line(rows, names))
 
 
