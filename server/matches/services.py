@@ -486,23 +486,19 @@ def socket_arrived(match_id: int, player_id: int | None, now=None) -> tuple[bool
     socket, not one per write): a seated person's seat is online (their adjourned match
     resumes), and the person is seen and online.
     """
-    if not Match.objects.filter(pk=match_id).exists():
+    status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
+    if status is None:
         return False, None
     seat = None
     if player_id is not None:
         seat = Seat.objects.filter(match_id=match_id, player_id=player_id).values_list("index", flat=True).first()
         if seat is not None:
-            seat_arrived(match_id, seat, now)
+            seat_presence(match_id, seat, True, now)
+            if status == Match.Status.ADJOURNED:
+                match_resume(match_id, seat, now)  # re-checks under the match's lock
         player_seen(player_id)
         person_presence(player_id, True, now)
     return True, seat
-
-
-def seat_arrived(match_id: int, seat: int, now=None) -> None:
-    """A seated person opened a socket: the seat is online, and their adjourned match resumes."""
-    seat_presence(match_id, seat, True, now)
-    if Match.objects.filter(pk=match_id, status=Match.Status.ADJOURNED).exists():
-        match_resume(match_id, seat, now)
 
 
 def person_presence(player_id: int, online: bool, now=None) -> None:
