@@ -52,14 +52,12 @@ def budget_ms_of(seat: Seat) -> int:
     return int((seat.bot_snapshot or {}).get("time_budget_ms") or 1000)
 
 
-def bot_turn_prepare(
-    match_id: int, ply: int, deadline: float, queued_at: float, started_at: float | None = None
-) -> BotTurn | None:
+def bot_turn_prepare(match_id: int, ply: int, deadline: float, queued_at: float) -> BotTurn | None:
     """The search to run for the bot to move at `ply`, or None when no bot is to move there."""
     found = bot_seat_to_move(match_id, ply)
     if found is None:
         return None
-    return _turn_for(*found, deadline, queued_at, started_at or queued_at)
+    return _turn_for(*found, deadline, queued_at, queued_at)
 
 
 def _turn_for(match: Match, seat: Seat, deadline: float, queued_at: float, started_at: float) -> BotTurn:
