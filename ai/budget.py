@@ -57,13 +57,10 @@ def collector_paused() -> Iterator[None]:
     two clock checks.  The collector is off while a search runs (the searchers' own
     structures have no cycles: reference counting frees them).  Leaving, what the search
     left alive is frozen (`gc.freeze`), so the young collection that would otherwise come
-    with the next allocation, after the deadline, has nothing to scan.  The next search
-    unfreezes it into the oldest generation, but with the collector off until it freezes
-    again: cycles left by a search (its caller's progress callbacks, their event loops)
-    would never be collected.  So a process that searches move after move calls
-    `collect_garbage_if_due` where a pause costs nobody (a worker after storing the move).
-    A process that relies on `gc.freeze` itself (copy-on-write after a fork) should not
-    run searches.
+    with the next allocation, after the deadline, has nothing to scan; the next search
+    unfreezes it again (into the oldest generation, collected as usual), so nothing is
+    kept from the collector for longer than one move.  A process that relies on
+    `gc.freeze` itself (copy-on-write after a fork) should not run searches.
     """
     enabled = gc.isenabled()
     gc.unfreeze()
@@ -74,24 +71,3 @@ def collector_paused() -> Iterator[None]:
         if enabled:
             gc.freeze()
             gc.enable()
-
-
-_live_after_collection = 0  # objects alive (then frozen) after the last full collection here
-
-
-def collect_garbage_if_due(growth: float = 0.5) -> bool:
-    """Between moves: a full collection once what searches froze has grown by `growth` since the last.
-
-    Amortised like CPython's own oldest-generation rule (a full collection when the
-    long-lived objects grew by a quarter): its cost follows what was allocated, not the
-    number of moves.  What survives is frozen again, as `collector_paused` leaves it.
-    Returns whether it collected.
-    """
-    global _live_after_collection
-    if gc.get_freeze_count() <= _live_after_collection * (1 + growth):
-        return False
-    gc.unfreeze()
-    gc.collect()
-    gc.freeze()
-    _live_after_collection = gc.get_freeze_count()
-    return True

@@ -113,37 +113,3 @@ def test_deadline_keeps_back_the_longest_step_seen_up_to_a_quarter_of_the_budget
     now[0] += 0.09  # a 90 ms step counts for at most 25 ms of a 100 ms budget
     short.expired()
     assert short.margin == pytest.approx(0.025)
-
-
-class Cycle:
-    """Garbage that only the collector frees: the kind a caller's progress callback or its event loop makes."""
-
-    def __init__(self) -> None:
-        self.me = self
-        self.payload = bytearray(1000)
-
-
-def test_cycles_made_during_searches_are_freed_between_moves():
-    """What a search leaves is frozen; cycles among it must not stay frozen for good (a worker grew
-    ~50 MB a minute this way): `collect_garbage_if_due` frees them where a pause costs nobody."""
-    from ai.budget import collect_garbage_if_due
-
-    try:
-        witnesses = []
-        for _ in range(20):  # twenty moves, each leaving cycles behind
-            with collector_paused():
-                made = [Cycle() for _ in range(200)]
-                witnesses.append(weakref.ref(made[0]))
-                del made
-            collect_garbage_if_due(growth=0.0)  # the worker's task end: the move is stored
-        assert sum(w() is not None for w in witnesses) == 0, "cycles from old moves were collected"
-        assert not collect_garbage_if_due(growth=0.0), "nothing frozen since: no collection"
-        with collector_paused():
-            few = [Cycle() for _ in range(10)]
-            witness = weakref.ref(few[0])
-            del few
-        # Amortised: a little growth against the whole heap waits for more.
-        assert not collect_garbage_if_due(growth=0.5) and witness() is not None
-    finally:
-        gc.unfreeze()
-        gc.enable()
