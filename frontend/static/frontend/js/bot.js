@@ -22,7 +22,7 @@ const HOW = {
     "The more time it has, the more games it plays and the stronger its choice.",
   ],
   maxn: [
-    "With more than two players, each assumed to maximise their own score, it searches the tree keeping one value per player (max-n).",
+    "With more than two players, each assumed to maximise their own score, it searches the tree keeping one value per player (max^n).",
   ],
 };
 
