@@ -21,11 +21,12 @@ class Analysis(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveIntegerField(default=0)  # positions searched so far
     total = models.PositiveIntegerField(default=0)  # positions to search: one per move by a seat
-    # The search that ran: the strongest profile's slug and its `ai.SearchConfig` fields.
-    engine = models.JSONField(default=dict)
+    # The search that judges: ``{"profile": the strongest profile's slug, "config": its
+    # `ai.SearchConfig` fields}``.  Stored in the column its former name gave it.
+    search = models.JSONField(default=dict, db_column="engine")
     # One search result per position, in order (best move, value for the mover, depth, nodes).
     positions = models.JSONField(default=list)
-    # The finished analysis, one entry per move: see `server.analysis.engine.ply_results`.
+    # The finished analysis, one entry per move: see `server.analysis.positions.ply_results`.
     plies = models.JSONField(default=list)
     error = models.TextField(blank=True)
     requested_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")

@@ -5,8 +5,8 @@
   positions; a hint is one task (`tasks.hint`) on the bots queue, because a person is
   waiting for it as for a bot's move, and it is short (`HINT_TIME_BUDGET_MS`), once per ply,
   and throttled per player, so it cannot crowd bot moves out;
-- "embedded": a thread of this process searches in the bots' process pool
-  (`server.bots.runners.EmbeddedRunner`), never on the event loop nor in the request;
+- "embedded": a thread of this process searches in the search pool shared with bot
+  turns (`server.search.pool`), never on the event loop nor in the request;
 - "inline": now, in this thread (unit tests).
 """
 
@@ -17,9 +17,13 @@ import threading
 from typing import Any
 
 from django.conf import settings
+from django.db import close_old_connections
 
-from server.analysis.engine import search_position
-from server.analysis.services import analysis_run, hint_search
+from server.analysis import tasks
+from server.analysis.jobs import analysis_run, hint_search
+from server.analysis.positions import search_position
+from server.bots.queues import queue_name
+from server.search.pool import SearchPool
 
 log = logging.getLogger("plyground.analysis")
 
@@ -27,9 +31,7 @@ log = logging.getLogger("plyground.analysis")
 def queue_analysis(analysis_id: int, index: int = 0) -> None:
     runner = settings.BOT_RUNNER
     if runner == "celery":
-        from server.analysis.tasks import analyse_position
-
-        analyse_position.delay(analysis_id, index)
+        tasks.analyse_position.delay(analysis_id, index)
     elif runner == "embedded":
         threading.Thread(target=_run_embedded, args=(analysis_id,), name=f"analysis-{analysis_id}", daemon=True).start()
     elif runner == "inline":
@@ -41,10 +43,7 @@ def queue_analysis(analysis_id: int, index: int = 0) -> None:
 def queue_hint(match_id: int, ply: int, seat: int) -> None:
     runner = settings.BOT_RUNNER
     if runner == "celery":
-        from server.analysis.tasks import hint
-        from server.bots.queues import queue_name
-
-        hint.apply_async((match_id, ply, seat), queue=queue_name("bots"), expires=settings.HINT_PENDING_S)
+        tasks.hint.apply_async((match_id, ply, seat), queue=queue_name("bots"), expires=settings.HINT_PENDING_S)
     elif runner == "embedded":
         threading.Thread(
             target=_hint_embedded, args=(match_id, ply, seat), name=f"hint-{match_id}-{ply}", daemon=True
@@ -55,14 +54,14 @@ def queue_hint(match_id: int, ply: int, seat: int) -> None:
         raise ValueError(f"unknown BOT_RUNNER {runner!r}")
 
 
+def search_in_pool(game_id: str, state: dict[str, Any], config: dict[str, Any], played: str | None) -> dict[str, Any]:
+    """`positions.search_position` in a process of the search pool, this thread waiting for it."""
+    return SearchPool.instance().submit(search_position, game_id, state, config, played).result()
+
+
 def _hint_embedded(match_id: int, ply: int, seat: int) -> None:
-    from django.db import close_old_connections
-
-    from server.bots.runners import EmbeddedRunner
-
-    pool = EmbeddedRunner.instance().searches
     try:
-        hint_search(match_id, ply, seat, lambda *args: pool.submit(search_position, *args).result())
+        hint_search(match_id, ply, seat, search_in_pool)
     except Exception:
         log.exception("hint for match %s ply %s failed", match_id, ply)
     finally:
@@ -70,17 +69,6 @@ def _hint_embedded(match_id: int, ply: int, seat: int) -> None:
 
 
 def _run_embedded(analysis_id: int) -> None:
-    from django.db import close_old_connections
-
-    from server.bots.runners import EmbeddedRunner
-
-    pool = EmbeddedRunner.instance().searches
-
-    def search_in_pool(
-        game_id: str, state: dict[str, Any], config: dict[str, Any], played: str | None
-    ) -> dict[str, Any]:
-        return pool.submit(search_position, game_id, state, config, played).result()
-
     try:
         analysis_run(analysis_id, search_in_pool)
     except Exception:  # recorded as failed by analysis_run

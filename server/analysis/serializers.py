@@ -1,6 +1,6 @@
 """The shapes the analysis and hint API answers with, for ``/api/schema/``.
 
-They describe `selectors.analysis_json`, `engine.ply_results` and `services.hint_request`;
+They describe `selectors.analysis_json`, `positions.ply_results` and `services.hint_request`;
 a change to one changes its serializer here in the same commit.
 """
 
@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from server.analysis import engine
+from server.analysis import positions
 from server.analysis.models import Analysis
 from server.matches.serializers import ResultSerializer
 
-CLASSES = [name for name, _ in engine.THRESHOLDS]
+CLASSES = [name for name, _ in positions.THRESHOLDS]
 
 
-class AnalysisEngineSerializer(serializers.Serializer):
+class AnalysisSearchSerializer(serializers.Serializer):
     profile = serializers.CharField(allow_null=True, help_text="the bot profile whose search judged the moves")
     is_ai = serializers.BooleanField(help_text="always true")
     algorithm = serializers.CharField(allow_null=True)
@@ -58,7 +58,8 @@ class AnalysisSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Analysis.Status.choices)
     progress = serializers.IntegerField(help_text="positions searched so far")
     total = serializers.IntegerField(help_text="positions to search")
-    engine = AnalysisEngineSerializer()
+    search = AnalysisSearchSerializer(help_text="the search that judged the moves")
+    engine = AnalysisSearchSerializer(help_text="deprecated: the former name of `search`, the same object")
     max_utility = serializers.FloatField()
     thresholds = ThresholdsSerializer(help_text="the share of max_utility a move loses to be classed so")
     result = ResultSerializer(allow_null=True)
@@ -75,6 +76,7 @@ class HintSerializer(serializers.Serializer):
     value = serializers.FloatField(help_text="its value for the seat to move")
     depth = serializers.IntegerField()
     nodes = serializers.IntegerField()
-    engine = serializers.CharField(allow_null=True, help_text="the bot profile whose search found it")
+    profile = serializers.CharField(allow_null=True, help_text="the bot profile whose search found it")
+    engine = serializers.CharField(allow_null=True, help_text="deprecated: the former name of `profile`, the same slug")
     is_ai = serializers.BooleanField(help_text="always true: the hint comes from a search")
     v = serializers.IntegerField(help_text="the match's event version after the hint was logged")

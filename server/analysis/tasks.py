@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from server.analysis.services import analysis_fail, analysis_step, hint_search
+from server.analysis.jobs import analysis_fail, analysis_step, hint_search
 
 
 @shared_task(name="analysis.analyse_position", ignore_result=True)

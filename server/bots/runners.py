@@ -1,4 +1,4 @@
-"""Where bot searches run: Celery workers, a local process pool (embedded mode), or inline.
+"""Where bot searches run: Celery workers, the search pool (`server.search.pool`, embedded mode), or inline.
 
 `settings.BOT_RUNNER` chooses: "celery" when Redis is configured, "embedded" without it,
 "inline" in unit tests (the search runs in the committing thread).
@@ -7,17 +7,17 @@
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import threading
 import uuid
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 
-from server.bots.engine import compute_move_in_pool, report_thinking_to, turn_key, warm
 from server.bots.queues import queue_name
 from server.bots.services import bot_turn_begin, bot_turn_finish, bot_turn_run, thinking_sender
+from server.bots.turn import compute_move_in_pool, turn_key
+from server.search.pool import SearchPool
 
 log = logging.getLogger("plyground.bots")
 
@@ -46,43 +46,35 @@ def queue_bot_turn(match_id: int, ply: int, queue: str | None = None) -> None:
 
 
 class EmbeddedRunner:
-    """Searches in worker processes (never on the event loop), moves submitted in this process.
+    """Searches in the search pool (never on the event loop), moves submitted in this process.
 
     The in-memory channel layer lives in the server process, so only the search is
     sent to the pool; the move goes through `submit_move` here, and the search's
-    thinking frames come back on a queue that a thread of this process broadcasts.
+    thinking frames come back on the pool's progress queue, which a thread of this
+    process broadcasts.
     """
 
     _instance: EmbeddedRunner | None = None
 
-    def __init__(self, size: int) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.thinking = context.SimpleQueue()
-        self.searches = ProcessPoolExecutor(
-            size, mp_context=context, initializer=report_thinking_to, initargs=(self.thinking,)
-        )
+    def __init__(self, pool: SearchPool) -> None:
+        self.pool = pool
         self.submits = ThreadPoolExecutor(2, thread_name_prefix="bot-submit")
         self.searched: dict[int, tuple] = {}  # match id -> the key of its last finished search
         threading.Thread(target=self._relay_thinking, name="bot-thinking", daemon=True).start()
 
     @classmethod
     def instance(cls) -> EmbeddedRunner:
-        """The pool, its processes started and their imports done."""
+        """The runner, the pool's processes started and their imports done."""
         if cls._instance is None:
-            cls._instance = cls(settings.BOT_POOL_SIZE)
-            wait(cls._instance.warm_up(), timeout=60)
+            cls._instance = cls(SearchPool.instance())
         return cls._instance
-
-    def warm_up(self) -> list[Future]:
-        """Start the worker processes now, so the first bot turn does not pay for their imports."""
-        return [self.searches.submit(warm) for _ in range(self.searches._max_workers)]
 
     def queue(self, match_id: int, ply: int, token: str) -> None:
         # Started here (its budget runs from now; a wait for a pool process moves its deadline).
         turn = bot_turn_begin(match_id, ply, token, thinking_sender(match_id))
         if turn is None:
             return
-        search = self.searches.submit(compute_move_in_pool, turn)
+        search = self.pool.submit(compute_move_in_pool, turn)
 
         def done(future: Future) -> None:
             # Its frames still in the queue are dropped: a thinking bar must not come back after the move.
@@ -97,7 +89,7 @@ class EmbeddedRunner:
     def _relay_thinking(self) -> None:
         """Broadcast the pool's thinking frames, as a Celery worker does from its own process."""
         while True:
-            key, frame = self.thinking.get()
+            key, frame = self.pool.progress.get()
             if self.searched.get(key[0]) != key:
                 thinking_sender(key[0])(frame)
 

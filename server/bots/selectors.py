@@ -69,8 +69,8 @@ def how_it_plays(profile: BotProfile) -> list[str]:
             lines.append(f"It plays out at most {profile.max_iterations:,} games per move.")
         if profile.error_rate:
             lines.append(
-                f"About {profile.error_rate:.0%} of its moves are a plausible second choice instead of its best, "
-                "the way a person slips; never one its search sees losing outright or far worse than its best."
+                f"It slips on about {profile.error_rate:.0%} of its moves: it plays a plausible second choice "
+                "instead of its best, never one its search sees losing outright or far worse than its best."
             )
         if profile.temperature:
             lines.append("It varies its choice among moves of similar value.")

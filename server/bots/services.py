@@ -21,8 +21,8 @@ from django.utils import timezone
 import ai
 from games import CHANCE, registry
 from server.bots import adaptive
-from server.bots.engine import BotTurn, ThinkingReporter, compute_move
 from server.bots.models import AdaptiveStrength, BotTurnRecord
+from server.bots.turn import BotTurn, ThinkingReporter, compute_move
 from server.matches import broadcast
 from server.matches.errors import MatchError
 from server.matches.models import Match, Seat

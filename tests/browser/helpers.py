@@ -52,7 +52,7 @@ def play_until_over(page: Page, preferred: list[str], max_moves: int = 45) -> in
     return played
 
 
-ALGORITHM_NAMES = {"alphabeta": "alpha-beta", "mcts": "MCTS", "maxn": "max-n"}
+ALGORITHM_NAMES = {"alphabeta": "alpha-beta", "mcts": "MCTS", "maxn": "max^n"}
 
 
 def bot_badge(stack, slug: str) -> str:

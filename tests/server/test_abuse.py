@@ -143,15 +143,15 @@ def hint_match(client):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_hint_is_searched_on_a_worker_not_in_the_request(token_client, settings, monkeypatch):
-    from server.analysis import engine, tasks
+    from server.analysis import positions, tasks
 
     match = hint_match(token_client).json()
     settings.BOT_RUNNER = "celery"
     sent = []
     monkeypatch.setattr(tasks.hint, "apply_async", lambda args, **options: sent.append((args, options)))
     searched = []
-    real_search = engine.search_position
-    monkeypatch.setattr(engine, "search_position", lambda *a: searched.append(a) or real_search(*a))
+    real_search = positions.search_position
+    monkeypatch.setattr(positions, "search_position", lambda *a: searched.append(a) or real_search(*a))
 
     queued = token_client.post(f"/api/matches/{match['id']}/hint/")
     assert queued.status_code == 202 and queued.json() == {"status": "queued", "seat": 0, "ply": 0}

@@ -11,9 +11,10 @@ from channels.layers import get_channel_layer
 
 import ai
 from games import CHANCE, registry
-from server.analysis import engine
+from server.analysis import positions
+from server.analysis.jobs import analysis_step
 from server.analysis.models import Analysis
-from server.analysis.services import analysis_request, analysis_step
+from server.analysis.services import analysis_request
 from server.matches import broadcast, services
 from tests.server.conftest import human_match
 
@@ -44,14 +45,14 @@ def received_frames(channel, until, timeout=5.0):
 
 
 def test_thresholds_are_in_units_of_max_utility():
-    assert engine.classify(0.0, 1.0) is None
-    assert engine.classify(0.099, 1.0) is None
-    assert engine.classify(0.1, 1.0) == "inaccuracy"
-    assert engine.classify(0.25, 1.0) == "mistake"
-    assert engine.classify(0.5, 1.0) == "blunder"
-    assert engine.classify(2.0, 1.0) == "blunder"  # a won game thrown away
-    assert engine.classify(0.5, 10.0) is None  # the same loss is small on a scale of 10
-    assert engine.classify(5.0, 10.0) == "blunder"
+    assert positions.classify(0.0, 1.0) is None
+    assert positions.classify(0.099, 1.0) is None
+    assert positions.classify(0.1, 1.0) == "inaccuracy"
+    assert positions.classify(0.25, 1.0) == "mistake"
+    assert positions.classify(0.5, 1.0) == "blunder"
+    assert positions.classify(2.0, 1.0) == "blunder"  # a won game thrown away
+    assert positions.classify(0.5, 10.0) is None  # the same loss is small on a scale of 10
+    assert positions.classify(5.0, 10.0) == "blunder"
 
 
 @committing
@@ -64,7 +65,7 @@ def test_a_finished_match_is_analysed_move_by_move(alice, bob):
     assert started
     analysis.refresh_from_db()
     assert analysis.status == "done" and analysis.progress == analysis.total == len(BLUNDERED_GAME)
-    assert analysis.engine["profile"] == "tictactoe-perfect"  # the level-5 profile's search
+    assert analysis.search["profile"] == "tictactoe-perfect"  # the level-5 profile's search
     plies = analysis.plies
     assert [p["move"] for p in plies] == BLUNDERED_GAME
     assert [p["ply"] for p in plies] == list(range(len(BLUNDERED_GAME)))
@@ -119,7 +120,8 @@ def test_the_api_starts_reports_and_refuses_clearly(token_client, bob):
     assert again.status_code == 200
     body = token_client.get(f"/api/matches/{match.pk}/analysis/").json()
     assert body["status"] == "done" and body["progress"] == body["total"] == 7
-    assert body["engine"]["is_ai"] and body["thresholds"] == {"blunder": 0.5, "mistake": 0.25, "inaccuracy": 0.1}
+    assert body["search"]["is_ai"] and body["engine"] == body["search"]  # its former name, kept
+    assert body["thresholds"] == {"blunder": 0.5, "mistake": 0.25, "inaccuracy": 0.1}
     assert [p["class"] for p in body["plies"]].count("blunder") >= 1
 
 
@@ -144,7 +146,7 @@ def assert_judged_consistently(plies, max_utility):
         if p["forced"]:
             assert p["loss"] == 0 and p["class"] is None and p["best_move"] == p["move"]
         if p["loss"] is not None:
-            assert p["class"] == engine.classify(p["loss"], max_utility)
+            assert p["class"] == positions.classify(p["loss"], max_utility)
             assert p["loss"] == pytest.approx(p["best_value"] - p["played_value"], abs=1e-6)
         for value in (p["value"], p["played_value"], *p["seat_values"]):
             assert value is None or -max_utility <= value <= max_utility
@@ -163,7 +165,7 @@ def test_a_backgammon_match_is_analysed_decision_by_decision(alice, bob, setting
     analysis, _ = analysis_request(match.pk, alice)
     analysis.refresh_from_db()
     assert analysis.status == "done" and analysis.total == len(decisions)
-    assert analysis.engine["profile"] == "backgammon-master" and analysis.engine["config"]["algorithm"] == "expectimax"
+    assert analysis.search["profile"] == "backgammon-master" and analysis.search["config"]["algorithm"] == "expectimax"
     plies = analysis.plies
     assert [(p["ply"], p["seat"], p["move"]) for p in plies] == decisions  # no verdict for a roll
     rolls = {ply + 1: move for ply, seat, move in moves if seat == CHANCE}
@@ -195,7 +197,7 @@ def test_a_three_player_chinese_checkers_match_is_analysed_with_every_seats_valu
     analysis.refresh_from_db()
     assert analysis.status == "done" and analysis.total == match.ply
     # The strongest profile runs MCTS; analysis values every root move with max^n instead.
-    assert analysis.engine["config"]["algorithm"] == "maxn" and analysis.engine["config"]["options"]["exact_root"]
+    assert analysis.search["config"]["algorithm"] == "maxn" and analysis.search["config"]["options"]["exact_root"]
     plies = analysis.plies
     assert [p["seat"] for p in plies] == [ply % 3 for ply in range(match.ply)]
     assert_judged_consistently(plies, max_utility=1)
@@ -212,7 +214,7 @@ def test_exact_root_values_every_root_move_as_a_full_window_does(game_id):
     while game.to_move(state) == CHANCE:
         state = game.apply(state, game.chance_outcomes(state)[0][0])
     algorithm = "expectimax" if game.has_chance else "maxn"
-    found = engine.search_position(
+    found = positions.search_position(
         game_id, game.to_json(state), {"algorithm": algorithm, "max_depth": 2, "options": {"exact_root": True}}
     )
     exact = ai.choose_move(game, state, ai.SearchConfig(algorithm=algorithm, max_depth=2, options={"exact_root": True}))
@@ -234,13 +236,13 @@ def test_backgammon_losses_are_measured_on_its_scale_of_three():
         {"best_move": "24/21 6/5", "value": 0.2, "played_value": -0.2, "depth": 2, "nodes": 9, "exact": False},
         {"best_move": "13/2", "value": 0.5, "played_value": -1.1, "depth": 2, "nodes": 9, "exact": False},
     ]
-    plies = engine.ply_results("backgammon", moves, searched)
+    plies = positions.ply_results("backgammon", moves, searched)
     assert [(p["ply"], p["roll"], p["loss"], p["class"]) for p in plies] == [
         (1, "open 3-1", pytest.approx(0.4), "inaccuracy"),
         (3, "roll 6-5", pytest.approx(1.6), "blunder"),
     ]
     forced = [{"best_move": "24/13", "value": 0.0, "forced": True, "depth": 0, "nodes": 0, "exact": False}]
-    only = engine.ply_results("backgammon", moves, [searched[0], *forced])[1]
+    only = positions.ply_results("backgammon", moves, [searched[0], *forced])[1]
     assert only["loss"] == 0 and only["class"] is None and only["value"] is None
 
 
@@ -250,7 +252,7 @@ def test_a_forced_move_takes_its_value_from_what_follows():
     searched = [{"best_move": m, "value": 0.0, "depth": 9, "nodes": 1, "exact": True} for _, _, m in moves]
     searched[7] = {"best_move": "4", "value": 0.0, "depth": 9, "nodes": 1, "exact": True}  # O had to take 4
     searched[8] = {"best_move": "4", "value": 0.0, "forced": True, "depth": 0, "nodes": 0, "exact": False}
-    plies = engine.ply_results("tictactoe", moves, searched)
+    plies = positions.ply_results("tictactoe", moves, searched)
     last, before = plies[8], plies[7]
     assert last["forced"] and last["value"] == 1.0 and last["class"] is None  # X's only move wins
     assert before["played_value"] == -1.0 and before["loss"] == 1.0 and before["class"] == "blunder"

@@ -12,9 +12,10 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games import registry
-from server.bots import engine as bot_engine
+from server.bots import turn as bot_turn
 from server.matches import broadcast, services
 from server.matches.models import Move
+from server.search import job as search_job
 from tests.support import LiveStack
 
 
@@ -39,7 +40,7 @@ def drain(channel):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_bot_reports_depth_and_nodes_while_it_searches(alice, fast_bot, monkeypatch):
-    monkeypatch.setattr(bot_engine, "THINKING_REPORT_EVERY_S", 0.0)  # every iteration, for the test
+    monkeypatch.setattr(bot_turn, "THINKING_REPORT_EVERY_S", 0.0)  # every iteration, for the test
     seats = [services.SeatRequest("human"), services.SeatRequest("bot", fast_bot)]
     match = services.match_create(fast_bot.game, seats, alice)
     channel = listen(match.pk)
@@ -56,8 +57,8 @@ def test_the_bot_reports_depth_and_nodes_while_it_searches(alice, fast_bot, monk
 
 def test_reports_are_throttled():
     sent = []
-    turn = bot_engine.BotTurn(7, 3, 1, "connect4", {}, {"time_budget_ms": 900}, 0.0, 0.0)
-    report = bot_engine.ThinkingReporter(turn, sent.append)
+    turn = bot_turn.BotTurn(7, 3, 1, "connect4", {}, {"time_budget_ms": 900}, 0.0, 0.0)
+    report = bot_turn.ThinkingReporter(turn, sent.append)
     report({"depth": 1, "nodes": 10, "elapsed_ms": 1.0})  # too soon after the turn's announcement
     report.last -= 1.0
     report({"depth": 2, "nodes": 50, "elapsed_ms": 300.0})
@@ -67,15 +68,15 @@ def test_reports_are_throttled():
 
 def test_a_pool_search_queues_its_figures_for_the_server_process(monkeypatch):
     """In the embedded runner's pool: frames go on the queue with their turn, never the move."""
-    monkeypatch.setattr(bot_engine, "THINKING_REPORT_EVERY_S", 0.0)
+    monkeypatch.setattr(bot_turn, "THINKING_REPORT_EVERY_S", 0.0)
     frames = queue.Queue()
-    monkeypatch.setattr(bot_engine, "_thinking_queue", frames)
+    monkeypatch.setattr(search_job, "_progress_queue", frames)
     game = registry.get("connect4")
     position = game.to_json(game.initial_state())
-    turn = bot_engine.BotTurn(5, 0, 0, "connect4", position, {"time_budget_ms": 5000, "max_depth": 4}, 0.0, 0.0)
-    stats = bot_engine.compute_move_in_pool(turn)
+    turn = bot_turn.BotTurn(5, 0, 0, "connect4", position, {"time_budget_ms": 5000, "max_depth": 4}, 0.0, 0.0)
+    stats = bot_turn.compute_move_in_pool(turn)
     sent = [frames.get_nowait() for _ in range(frames.qsize())]
-    assert sent and all(key == bot_engine.turn_key(turn) for key, _ in sent)
+    assert sent and all(key == bot_turn.turn_key(turn) for key, _ in sent)
     assert [frame["stats"]["depth"] for _, frame in sent] == list(range(1, stats["depth"] + 1))
     assert all(set(frame) == {"type", "seat", "ply", "budget_ms", "stats"} for _, frame in sent)
 

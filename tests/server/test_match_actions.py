@@ -10,8 +10,8 @@ from django.db import connections
 
 from games import registry
 from server.bots import receivers
-from server.bots.engine import compute_move
 from server.bots.services import bot_turn_finish, bot_turn_prepare
+from server.bots.turn import compute_move
 from server.matches import services
 from server.matches.errors import (
     GameOver,

@@ -20,7 +20,7 @@ const matchId = page.match_id;
 const $ = (id) => document.getElementById(id);
 const el = {
   root: $("analysis"),
-  engine: $("analysis-engine"),
+  search: $("analysis-search"),
   progress: $("analysis-progress"),
   progressText: $("analysis-progress-text"),
   error: $("analysis-error"),
@@ -105,9 +105,9 @@ function seatPlayer(seat) {
 function render() {
   if (!analysis) return;
   el.root.dataset.status = analysis.status;
-  const engine = analysis.engine || {};
-  el.engine.textContent = `Every position searched by the strongest computer player (AI, ${algorithmName(engine.algorithm) || "search"}` +
-    `${engine.time_budget_ms ? `, up to ${formatMs(engine.time_budget_ms)} a position` : ""}).`;
+  const search = analysis.search || analysis.engine || {};
+  el.search.textContent = `Every position searched by the strongest computer player (AI, ${algorithmName(search.algorithm) || "search"}` +
+    `${search.time_budget_ms ? `, up to ${formatMs(search.time_budget_ms)} a position` : ""}).`;
   const running = analysis.status === "queued" || analysis.status === "running";
   el.progress.hidden = !running;
   if (running) renderProgress();

@@ -22,7 +22,7 @@ const HOW = {
     "The more time it has, the more games it plays and the stronger its choice.",
   ],
   maxn: [
-    "With more than two players, each assumed to maximise their own score, it searches the tree keeping one value per player (max-n).",
+    "With more than two players, each assumed to maximise their own score, it searches the tree keeping one value per player (max^n).",
   ],
 };
 
@@ -60,6 +60,8 @@ async function main() {
     ...fact("Search", algorithmName(bot.algorithm)),
     ...fact("Time per move", bot.time_budget_ms ? formatMs(bot.time_budget_ms) : null),
     ...fact("Depth limit", bot.max_depth ?? (bot.algorithm === "alphabeta" ? "none: as deep as the time allows" : null)),
+    // A slip: a plausible second choice instead of its best (the profile's `error_rate`).
+    ...fact("Slips", bot.error_rate ? `on about ${Math.round(bot.error_rate * 100)}% of its moves` : null),
     ...fact("Style", bot.style),
     ...fact("Rating", typeof bot.rating === "number" ? Math.round(bot.rating) : "not measured yet"),
   );

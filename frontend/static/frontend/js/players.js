@@ -7,7 +7,7 @@ const ALGORITHMS = {
   alphabeta: "alpha-beta",
   expectimax: "expectimax",
   mcts: "MCTS",
-  maxn: "max-n",
+  maxn: "max^n",
   random: "random",
 };
 

@@ -1,7 +1,8 @@
-"""The search a bot turn runs: plain data in, plain data out, no Django.
+"""A bot turn's search: plain data in, plain data out, no Django.
 
-Kept free of Django so that the embedded mode can run it in a process pool and
-Celery workers and tests can run the very same function.
+Kept free of Django so that the embedded mode can run it in the search pool
+(`server.search.pool`) while Celery workers and tests run the very same function; the
+search itself and its budget rules are `server.search.job.run_search`.
 """
 
 from __future__ import annotations
@@ -11,13 +12,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import ai
-import ai.expectimax  # noqa: F401 - loaded now, not inside the first bot's budget
-import ai.maxn  # noqa: F401
-import ai.mcts  # noqa: F401
-from games import registry
-
-ENGINE_VERSION = "plyground-ai 0.1"
+from server.search.job import SearchRequest, progress_queue, run_search
 
 
 @dataclass(frozen=True)
@@ -39,35 +34,20 @@ class BotTurn:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    def request(self) -> SearchRequest:
+        """The search this turn runs, with its budget rules."""
+        return SearchRequest(
+            self.game, self.state, self.config, self.deadline, self.queued_at, self.started_at, self.min_think_ms
+        )
+
 
 def compute_move(turn: BotTurn, on_progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Search the position and return the move with its figures (JSON-safe).
 
     `on_progress` hears the search's figures while it runs (`ai.progress`), never its move.
     """
-    started = time.time()
-    # The budget runs from the search's start: a wait for a process of a local pool after
-    # the worker took the turn moves the deadline too.
-    deadline = turn.deadline + max(0.0, started - (turn.started_at or turn.queued_at))
-    game = registry.get(turn.game)
-    state = game.from_json(turn.state)
-    config = ai.SearchConfig(**turn.config)
-    result = ai.choose_move(game, state, config, deadline=deadline, on_progress=on_progress)
-    pause_until = min(started + turn.min_think_ms / 1000, deadline)
-    if time.time() < pause_until:
-        time.sleep(pause_until - time.time())
-    finished = time.time()
-    stats = result.to_json()
-    stats.update(
-        budget_ms=config.time_budget_ms,
-        queued_ms=round((started - turn.queued_at) * 1000, 1),
-        deadline_slack_ms=round((deadline - finished) * 1000, 1),
-        # The move's think time (taken out of the stats when it is stored): search and pause.
-        think_ms=round((finished - started) * 1000, 1),
-        seed=config.seed,
-        engine=ENGINE_VERSION,
-        **turn.notes,
-    )
+    _, stats = run_search(turn.request(), on_progress)
+    stats.update(turn.notes)
     return stats
 
 
@@ -79,7 +59,7 @@ class ThinkingReporter:
 
     Figures only, never the move.  `send(frame)` broadcasts a frame where the search
     runs in the process that broadcasts (a Celery worker, inline) and queues it for the
-    server process from the embedded runner's pool (`report_thinking_to`).
+    server process from the search pool (`server.search.pool`).
     """
 
     def __init__(self, turn: BotTurn, send: Callable[[dict[str, Any]], None]) -> None:
@@ -99,16 +79,6 @@ class ThinkingReporter:
         self.send({**self.frame, "stats": stats})
 
 
-# In an embedded runner's pool process: where its searches' thinking frames go.
-_thinking_queue: Any = None
-
-
-def report_thinking_to(queue: Any) -> None:
-    """The pool's initializer: this process's searches put ``(turn_key(turn), frame)`` on `queue`."""
-    global _thinking_queue
-    _thinking_queue = queue
-
-
 def turn_key(turn: BotTurn) -> tuple[int, int, float]:
     """One bot turn: after a takeback the same ply comes back as another turn, queued later."""
     return (turn.match_id, turn.ply, turn.queued_at)
@@ -116,12 +86,8 @@ def turn_key(turn: BotTurn) -> tuple[int, int, float]:
 
 def compute_move_in_pool(turn: BotTurn) -> dict[str, Any]:
     """`compute_move` in a pool process, its thinking frames sent to the server process to broadcast."""
-    queue = _thinking_queue
+    queue = progress_queue()
     if queue is None:
         return compute_move(turn)
     key = turn_key(turn)
     return compute_move(turn, on_progress=ThinkingReporter(turn, lambda frame: queue.put((key, frame))))
-
-
-def warm() -> None:
-    """Nothing: importing this module in a pool process loads the games and the searchers."""

@@ -1,7 +1,8 @@
 """What an analysis computes: plain data in, plain data out, no Django.
 
-Like `server.bots.engine`, kept free of Django so that the embedded mode can search
-positions in its process pool while Celery workers and tests run the same functions.
+Like `server.bots.turn`, kept free of Django so that the embedded mode can search
+positions in the search pool (`server.search.pool`) while Celery workers and tests run
+the same functions.
 
 Each position where a seat chose a move is searched once with the strongest bot's
 settings; dice and other chance events are not judged.  The played move's value comes
@@ -38,6 +39,7 @@ from typing import Any
 import ai
 from games import CHANCE, registry
 from games.base import Game
+from server.search.job import search
 
 INACCURACY = 0.1
 MISTAKE = 0.25
@@ -71,8 +73,7 @@ def search_position(
     values and ``played_value`` is `played`'s, both from the same iteration; with max^n
     ``vector`` is the best move's value for every seat.
     """
-    game = registry.get(game_id)
-    result = ai.choose_move(game, game.from_json(state), ai.SearchConfig(**config))
+    result = search(game_id, state, ai.SearchConfig(**config))
     found: dict[str, Any] = {
         "best_move": result.move,
         "value": round(result.value, 6),

@@ -1,0 +1,102 @@
+"""One search the server runs: plain data in, plain data out, no Django (docs/design.md §4).
+
+Kept free of Django so that the embedded mode can run it in a process pool while Celery
+workers and tests run the very same function.  Bot turns (`server.bots.turn`) and
+analyses and hints (`server.analysis.positions`) both search through `run_search`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import ai
+import ai.expectimax  # noqa: F401 - loaded now, not inside the first search's budget
+import ai.maxn  # noqa: F401
+import ai.mcts  # noqa: F401
+from games import registry
+
+# Recorded with every bot move as its stats' ``engine`` field (an export field: the name stays).
+SEARCH_VERSION = "plyground-ai 0.1"
+
+OnProgress = Callable[[dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """What to search and within which time: a position of `game` and `ai.SearchConfig` fields.
+
+    Without a `deadline` the search takes its configuration's own budget from its start.
+    """
+
+    game: str
+    state: dict[str, Any]
+    config: dict[str, Any]  # ai.SearchConfig fields
+    deadline: float | None = None  # epoch seconds: the search's start plus the budget
+    queued_at: float | None = None  # epoch seconds: when it was queued (waiting for a worker is not thinking)
+    started_at: float = 0.0  # epoch seconds: when a worker took it (0: when it was queued)
+    min_think_ms: int = 0  # a human-like pause: the result is not returned sooner than this
+
+
+def search(
+    game_id: str,
+    state: dict[str, Any],
+    config: ai.SearchConfig,
+    deadline: float | None = None,
+    on_progress: OnProgress | None = None,
+) -> ai.SearchResult:
+    """`ai.choose_move` on a position given as JSON."""
+    game = registry.get(game_id)
+    return ai.choose_move(game, game.from_json(state), config, deadline=deadline, on_progress=on_progress)
+
+
+def run_search(request: SearchRequest, on_progress: OnProgress | None = None) -> tuple[ai.SearchResult, dict[str, Any]]:
+    """Search `request` under the budget rules; the result and its figures (JSON-safe).
+
+    The budget runs from the search's start: a wait for a process of a local pool after
+    the worker took the request moves the deadline too.  `on_progress` hears the search's
+    figures while it runs (`ai.progress`), never its move.
+    """
+    started = time.time()
+    deadline = request.deadline
+    since = request.started_at or request.queued_at
+    if deadline is not None and since is not None:
+        deadline += max(0.0, started - since)
+    config = ai.SearchConfig(**request.config)
+    result = search(request.game, request.state, config, deadline, on_progress)
+    pause_until = started + request.min_think_ms / 1000
+    if deadline is not None:
+        pause_until = min(pause_until, deadline)
+    if time.time() < pause_until:
+        time.sleep(pause_until - time.time())
+    finished = time.time()
+    stats = result.to_json()
+    stats["budget_ms"] = config.time_budget_ms
+    if request.queued_at is not None:
+        stats["queued_ms"] = round((started - request.queued_at) * 1000, 1)
+    if deadline is not None:
+        stats["deadline_slack_ms"] = round((deadline - finished) * 1000, 1)
+    # The think time (taken out of a bot move's stats when it is stored): search and pause.
+    stats.update(think_ms=round((finished - started) * 1000, 1), seed=config.seed, engine=SEARCH_VERSION)
+    return result, stats
+
+
+# In a pool process: where its searches' progress goes (the pool's initializer sets it).
+_progress_queue: Any = None
+
+
+def report_progress_to(queue: Any) -> None:
+    """The pool's initializer: this process's searches may put their progress on `queue`."""
+    global _progress_queue
+    _progress_queue = queue
+
+
+def progress_queue() -> Any:
+    """The queue of this pool process (None outside a pool: in a Celery worker, inline, in tests)."""
+    return _progress_queue
+
+
+def warm() -> None:
+    """Nothing: importing this module in a pool process loads the games and the searchers."""

@@ -1,0 +1,49 @@
+"""One search under the budget rules: the same search as `ai.choose_move`, with its figures."""
+
+from __future__ import annotations
+
+import time
+
+import ai
+from games import registry
+from server.search.job import SEARCH_VERSION, SearchRequest, run_search, search
+
+CONFIG = {"algorithm": "alphabeta", "max_depth": 4, "time_budget_ms": 60_000, "seed": 3}
+
+
+def start() -> dict:
+    game = registry.get("connect4")
+    return game.to_json(game.initial_state())
+
+
+def test_the_search_is_ai_choose_move_node_for_node():
+    game = registry.get("connect4")
+    direct = ai.choose_move(game, game.initial_state(), ai.SearchConfig(**CONFIG))
+    found = search("connect4", start(), ai.SearchConfig(**CONFIG))
+    assert (found.move, found.value, found.depth, found.nodes) == (
+        direct.move,
+        direct.value,
+        direct.depth,
+        direct.nodes,
+    )
+
+
+def test_without_a_deadline_its_figures_leave_out_the_queue_and_the_slack():
+    result, stats = run_search(SearchRequest("connect4", start(), CONFIG))
+    assert stats["move"] == result.move and stats["engine"] == SEARCH_VERSION
+    assert stats["budget_ms"] == 60_000 and stats["seed"] == 3 and stats["think_ms"] >= 0
+    assert "queued_ms" not in stats and "deadline_slack_ms" not in stats
+
+
+def test_a_wait_for_a_pool_process_moves_the_deadline():
+    now = time.time()
+    # Taken by a worker 30 s ago with a 1 s budget: the search starts now, and its second starts now too.
+    request = SearchRequest("connect4", start(), CONFIG, deadline=now - 29, queued_at=now - 31, started_at=now - 30)
+    _, stats = run_search(request)
+    assert stats["deadline_slack_ms"] > 0 and stats["queued_ms"] >= 31_000
+
+
+def test_the_pause_keeps_a_quick_move_from_showing_sooner():
+    request = SearchRequest("connect4", start(), {**CONFIG, "max_depth": 1}, deadline=time.time() + 5, min_think_ms=300)
+    _, stats = run_search(request)
+    assert stats["think_ms"] >= 300
