@@ -11,9 +11,9 @@
 import { ApiError, getMatch } from "./api.js";
 import { pageData } from "./dom.js";
 import { LiveSocket } from "./socket.js";
-import { createRoomActions } from "./room-actions.js";
 import { createBoardHost } from "./match/board-host.js";
 import { createCatalogue } from "./match/catalogue.js";
+import { createClocks } from "./match/clocks.js";
 import { roomElements } from "./match/elements.js";
 import { createErrorLine } from "./match/error-line.js";
 import { createFrames } from "./match/frames.js";
@@ -22,6 +22,8 @@ import { createHint } from "./match/hint.js";
 import { createHistory } from "./match/history.js";
 import { createMoveList } from "./match/move-list.js";
 import { createMoveSender } from "./match/move-sender.js";
+import { createOffers } from "./match/offers.js";
+import { createPresence } from "./match/presence.js";
 import { renderResult } from "./match/result.js";
 import { createSeats } from "./match/seats.js";
 import { createStatus } from "./match/status.js";
@@ -40,7 +42,9 @@ const socket = new LiveSocket(`/ws/matches/${store.matchId}/`, {
   banner: el.banner,
   onFrame: (frame) => {
     frames.onFrame(frame);
-    roomActions.onFrame(frame);
+    // The parts between moves hear every frame after the match has taken it in.
+    for (const part of betweenMoves) part.onFrame(frame);
+    renderBetweenMoves();
   },
   onOpen: () => {
     sender.onSocketOpen();
@@ -64,8 +68,12 @@ const seats = createSeats({ ...room, thinking });
 const gameEnd = createGameEnd(room);
 const status = createStatus({ ...room, boardHost });
 const frames = createFrames({ ...room, boardHost, history, sender, thinking, hint, moveList });
-// Takebacks, offers, clocks and presence.
-const roomActions = createRoomActions({ socket, match: () => store.match, you: () => store.you, showError: errors.show });
+const offers = createOffers(room);
+const presence = createPresence(room);
+const clocks = createClocks(room);
+const betweenMoves = [offers, presence, clocks];
+document.getElementById("actions").prepend(...offers.buttons);
+el.status.after(offers.panel, presence.note);
 
 /** Draw the whole room from the store. */
 function render() {
@@ -78,7 +86,12 @@ function render() {
   moveList.render();
   gameEnd.render();
   hint.render();
-  roomActions.render();
+  renderBetweenMoves();
+}
+
+/** Takebacks and offers, whether the others are still here, the clocks (on the seats' lines). */
+function renderBetweenMoves() {
+  for (const part of betweenMoves) part.render();
 }
 
 socket.connect();

@@ -1,5 +1,5 @@
 // What the room says to screen-reader users through the page's live region, in words.
-// (Offers, takebacks and presence say theirs in room-actions.js.)
+// (Offers, takebacks and presence say theirs in offers.js and presence.js.)
 
 import { announce } from "../dom.js";
 import { playerWords } from "../players.js";
