@@ -30,10 +30,21 @@ class GameListView(APIView):
     def get(self, request):
         return Response(
             [
-                {"id": g.id, "name": g.name, "num_players": g.num_players, "has_chance": g.has_chance}
+                {
+                    "id": g.id,
+                    "name": g.name,
+                    "num_players": g.num_players,
+                    "has_chance": g.has_chance,
+                    "board": board_module(g.id),
+                }
                 for g in registry.all()
             ]
         )
+
+
+def board_module(game_id: str) -> str:
+    """The file of the game's board module under the browser's boards/ (a game's spec replaces this)."""
+    return "chinese-checkers.js" if game_id.startswith("chinese-checkers") else f"{game_id}.js"
 
 
 class SeatRequestSerializer(serializers.Serializer):

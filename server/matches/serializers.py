@@ -26,6 +26,7 @@ class GameSerializer(serializers.Serializer):
     name = serializers.CharField()
     num_players = serializers.IntegerField()
     has_chance = serializers.BooleanField(help_text="dice: chance events are moves of seat -1")
+    board = serializers.CharField(help_text="the browser's board module, a file name under boards/, e.g. connect4.js")
 
 
 class SeatBotProfileSerializer(serializers.Serializer):

@@ -11,7 +11,11 @@ from tests.browser.helpers import bot_badge, budget_text, play_until_over, start
 
 def test_connect4_against_a_bot_by_clicking_to_the_result(new_page, plyground, screenshot):
     page = new_page("/")
-    start_bot_match(page, "connect4", "connect4-random")
+    match_id = start_bot_match(page, "connect4", "connect4-random")
+    # the game's name and its board module, from the game catalogue
+    expect(page.locator("#match-title")).to_have_text(f"Connect Four · match {match_id}")
+    expect(page).to_have_title("Your move · Connect Four · Plyground")
+    expect(page.locator("#board")).to_have_attribute("data-game", "connect4")
     expect(page.locator('[data-testid="seat-1"] .ai-badge')).to_have_text(bot_badge(plyground, "connect4-random"))
     expect(page.locator("#status")).to_have_text(re.compile("Your move"))
     expect(page.locator("#board [data-move].legal")).to_have_count(7)
@@ -263,6 +267,16 @@ def test_chinese_checkers_select_a_piece_then_a_destination(new_page, screenshot
     destination.click()
     expect(page.locator("#move-list li.move").first).to_contain_text(re.compile(rf"^.*{origin}.*{target}", re.S))
     expect(page.locator(f'#board [data-cell="{target}"]')).to_have_attribute("data-seat", "0")
+
+
+def test_two_player_chinese_checkers_uses_the_same_board_under_its_own_name(new_page):
+    page = new_page("/")
+    match_id = start_bot_match(page, "chinese-checkers-2", "chinese-checkers-2-random")
+    expect(page.locator("#match-title")).to_have_text(f"Chinese checkers (two players) · match {match_id}")
+    expect(page.locator("#seats .seat")).to_have_count(2)
+    page.wait_for_function("() => document.querySelector('#board .movable')")
+    page.locator("#board .movable").first.click()
+    expect(page.locator("#board .destination").first).to_be_visible()
 
 
 def test_othello_moves_are_browsed_with_positions_from_the_server(new_page):

@@ -70,3 +70,11 @@ def test_every_relative_import_resolves(module):
     for found in IMPORT.finditer(text):
         target = (module.parent / (found.group(1) or found.group(2))).resolve()
         assert target.is_file(), f"{module.name} imports {target}, which does not exist"
+
+
+@pytest.mark.django_db
+def test_every_game_in_the_catalogue_names_a_board_module_that_exists(client):
+    games = client.get("/api/games/").json()
+    assert games
+    for game in games:
+        assert (STATIC / "js" / "boards" / game["board"]).is_file(), f"{game['id']}: no boards/{game['board']}"

@@ -1,0 +1,70 @@
+// The board: loads the game's board module (named by the catalogue) and draws the position
+// that is shown, live or an earlier one.  The board module knows the game's pictures and
+// notation; the host knows when the board takes a move.
+
+export function createBoardHost({ el, catalogue, onMove }) {
+  let module = null; // the board module (boards/*.js) of `game`
+  let view = null; // what its createBoard returned
+  let game = null;
+  let loading = null; // {game, promise} while a module is on its way
+  let failures = 0;
+
+  function load(id) {
+    if (game === id && module) return Promise.resolve();
+    if (loading && loading.game === id) return loading.promise;
+    const promise = catalogue.load().then(() => {
+      // A failed import may be remembered by the browser: a retry asks for a fresh URL.
+      const url = `../boards/${catalogue.boardFile(id)}${failures ? `?retry=${failures}` : ""}`;
+      return import(url);
+    }).then((loaded) => {
+      module = loaded;
+      game = id;
+      view = loaded.createBoard(el.board, { onMove });
+      el.board.dataset.game = id;
+      el.boardHelp.textContent = loaded.help;
+    });
+    loading = { game: id, promise };
+    return promise
+      .catch((error) => {
+        failures += 1;
+        throw error;
+      })
+      .finally(() => {
+        loading = null;
+      });
+  }
+
+  /** Draw `position` ({live, state, last}, see history.js) for the store's match. */
+  function render(store, position) {
+    if (!view) return;
+    const { match, you } = store;
+    const interactive = store.interactive();
+    view.render({
+      state: position.state,
+      legalMoves: match.legal_moves || [],
+      interactive,
+      lastMove: position.last ? position.last.move : null,
+      lastSeat: position.last ? position.last.seat : null,
+      seatToMove: position.live ? match.to_move : null,
+      yourSeat: you.seat,
+    });
+    el.board.classList.toggle("interactive", interactive);
+    el.board.classList.toggle("browsing", !position.live);
+    el.viewing.hidden = position.live;
+    el.moveForm.hidden = !(match.status === "active" && you.seat !== null);
+    el.moveInput.disabled = !interactive;
+  }
+
+  return {
+    load,
+    render,
+    get loaded() { return module !== null; },
+    get ready() { return view !== null; },
+    get name() { return module ? module.name : null; },
+    get help() { return module ? module.help : ""; },
+    /** Board modules that replay moves themselves have `replay(moves)`; the others need the server. */
+    get replay() { return module ? module.replay : undefined; },
+    describeMove: (move) => (module ? module.describeMove(move) : move),
+    parseMove: (text) => (module ? module.parseMove(text) : text.trim()),
+  };
+}

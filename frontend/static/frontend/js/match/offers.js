@@ -1,0 +1,126 @@
+// Takebacks and draw offers: the "Take back" and "Offer draw" buttons, the offer panel
+// with its answers, and what they say to screen readers (the takeback_request,
+// draw_offer, accept and decline frames, and the offer and offer_answered frames back).
+
+import { announce, h } from "../dom.js";
+import { isBot, playerWords } from "../players.js";
+import { capitalise } from "./announcements.js";
+
+const ERROR_TEXT = {
+  nothing_to_take_back: "There is no move of yours to take back.",
+  offer_not_allowed: "That is not possible in this match.",
+  offer_pending: "An offer is already waiting for an answer.",
+  no_offer: "There is no offer to answer any more.",
+};
+const OFFER_WORDS = { takeback: "to take back their last move", draw: "a draw" };
+const OFFLINE = "Not connected; try again once the connection is back.";
+
+export function createOffers({ store, socket, errors }) {
+  const panel = h("div", { id: "offer-panel", class: "offer-panel", role: "status", "data-testid": "offer-panel", hidden: true });
+  const takebackButton = h("button", { type: "button", id: "takeback-button", "data-testid": "takeback-button", hidden: true, onclick: () => send("takeback_request") }, "Take back");
+  const drawButton = h("button", { type: "button", id: "draw-button", "data-testid": "draw-button", hidden: true, onclick: () => send("draw_offer") }, "Offer draw");
+
+  function onFrame(frame) {
+    const m = store.match || {};
+    switch (frame.type) {
+      case "takeback":
+        announceTakeback(frame);
+        break;
+      case "offer":
+        m.offer = frame.offer;
+        announceOffer(frame.offer);
+        break;
+      case "offer_answered":
+        m.offer = frame.offer ?? null;
+        announceAnswer(frame);
+        break;
+      case "game_over":
+        m.offer = null;
+        break;
+      case "error":
+        if (ERROR_TEXT[frame.code]) errors.show(`${ERROR_TEXT[frame.code]} ${frame.message || ""}`.trim());
+        break;
+      default:
+        break;
+    }
+  }
+
+  function send(type) {
+    if (!socket.send({ type })) errors.show(OFFLINE);
+  }
+
+  function render() {
+    if (!store.match) return;
+    renderButtons(store.match);
+    renderPanel(store.match);
+  }
+
+  function others(m) {
+    return (m.seats || []).filter((seat) => seat.index !== store.you.seat);
+  }
+
+  function renderButtons(m) {
+    const seat = store.you.seat;
+    const live = m.status === "active" && seat !== null;
+    const humansOnly = others(m).every((s) => s.player && !isBot(s.player));
+    const anyHuman = others(m).some((s) => s.player && !isBot(s.player));
+    const moved = (m.moves || []).some((move) => move.seat === seat);
+    takebackButton.hidden = !(live && moved);
+    takebackButton.textContent = anyHuman ? "Ask to take back" : "Take back";
+    takebackButton.disabled = Boolean(m.offer) || !socket.connected;
+    drawButton.hidden = !(live && humansOnly);
+    drawButton.disabled = Boolean(m.offer) || !socket.connected;
+  }
+
+  function renderPanel(m) {
+    const offer = m.status === "active" ? m.offer : null;
+    panel.hidden = !offer;
+    if (!offer) {
+      panel.replaceChildren();
+      return;
+    }
+    const seat = store.you.seat;
+    panel.dataset.kind = offer.kind;
+    if (offer.seat === seat) {
+      panel.replaceChildren(
+        h("span", {}, offer.kind === "draw" ? "You offered a draw. Waiting for an answer…" : "You asked to take back your last move. Waiting for an answer…"),
+        h("button", { type: "button", "data-testid": "withdraw-button", onclick: () => send("decline") }, "Withdraw"),
+      );
+      return;
+    }
+    const mine = seat !== null && (offer.awaiting || []).includes(seat);
+    panel.replaceChildren(
+      h("span", {}, offerWords(offer)),
+      mine ? h("button", { type: "button", class: "primary", "data-testid": "accept-button", onclick: () => send("accept") }, "Accept") : null,
+      mine ? h("button", { type: "button", "data-testid": "decline-button", onclick: () => send("decline") }, "Decline") : null,
+    );
+  }
+
+  function who(seat) {
+    return capitalise(playerWords(store.seatPlayer(seat)));
+  }
+
+  function offerWords(offer) {
+    return `${who(offer.seat)} ${offer.kind === "draw" ? "offers" : "asks"} ${OFFER_WORDS[offer.kind] || offer.kind}.`;
+  }
+
+  function announceOffer(offer) {
+    if (!offer || offer.seat === store.you.seat) return;
+    announce(offerWords(offer));
+  }
+
+  function announceAnswer(frame) {
+    const you = store.you.seat;
+    if (frame.cancelled) return;
+    const by = frame.by === you ? "You" : who(frame.by);
+    if (frame.by === frame.seat) announce(frame.by === you ? "You withdrew your offer." : `${by} withdrew the offer.`);
+    else announce(`${by} ${frame.accepted ? "accepted" : "declined"} the ${frame.kind === "draw" ? "draw offer" : "takeback"}.`);
+  }
+
+  function announceTakeback(frame) {
+    const you = store.you.seat;
+    announce(`${frame.seat === you ? "You" : who(frame.seat)} took back a move.${store.match && store.match.to_move === you ? " Your move." : ""}`);
+  }
+
+  return { panel, buttons: [takebackButton, drawButton], onFrame, render };
+}
