@@ -25,7 +25,7 @@ from server.analysis import engine
 from server.analysis.errors import AnalysisBusy, HintsOff, NotFinished
 from server.analysis.models import Analysis
 from server.bots.models import BotProfile
-from server.matches import broadcast
+from server.matches import broadcast, frames
 from server.matches import services as match_services
 from server.matches.errors import GameOver, MatchError, NotFound, NotYourTurn
 from server.matches.models import Match, MatchEvent
@@ -184,7 +184,7 @@ def _finish(analysis: Analysis, match: Match) -> None:
 
 def _push(analysis: Analysis) -> None:
     """Tell the match's sockets how far the analysis is, once the change is committed."""
-    frame = {"type": "analysis", "status": analysis.status, "progress": analysis.progress, "total": analysis.total}
+    frame = frames.analysis(analysis.status, analysis.progress, analysis.total)
     group = broadcast.match_group(analysis.match_id)
     transaction.on_commit(lambda: broadcast.send_to_group(group, frame))
 
@@ -276,8 +276,15 @@ def hint_search(match_id: int, ply: int, seat: int, search: Search | None = None
         return None
     chosen = search_settings(match.game, settings.HINT_TIME_BUDGET_MS)
     found = (search or engine.search_position)(match.game, match.state, chosen["config"], None)
-    hint = {"type": "hint", "seat": seat, "ply": ply, "move": found["best_move"], "value": found["value"]}
-    hint.update(depth=found["depth"], nodes=found["nodes"], engine=chosen["profile"], is_ai=True)
+    hint = frames.hint(
+        seat=seat,
+        ply=ply,
+        move=found["best_move"],
+        value=found["value"],
+        depth=found["depth"],
+        nodes=found["nodes"],
+        engine=chosen["profile"],
+    )
     try:
         with transaction.atomic():
             Match.objects.select_for_update().filter(pk=match_id).first()  # one hint recorded per ply

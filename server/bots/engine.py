@@ -16,6 +16,7 @@ import ai.expectimax  # noqa: F401 - loaded now, not inside the first bot's budg
 import ai.maxn  # noqa: F401
 import ai.mcts  # noqa: F401
 from games import registry
+from server.matches import frames
 
 ENGINE_VERSION = "plyground-ai 0.1"
 
@@ -84,8 +85,7 @@ class ThinkingReporter:
 
     def __init__(self, turn: BotTurn, send: Callable[[dict[str, Any]], None]) -> None:
         self.send = send
-        self.frame = {"type": "bot_thinking", "seat": turn.seat, "ply": turn.ply}
-        self.frame["budget_ms"] = turn.config.get("time_budget_ms")
+        self.seat, self.ply, self.budget_ms = turn.seat, turn.ply, turn.config.get("time_budget_ms")
         self.last = time.monotonic()
 
     def __call__(self, figures: dict[str, Any]) -> None:
@@ -96,7 +96,7 @@ class ThinkingReporter:
         stats = {"depth": figures["depth"], "nodes": figures["nodes"]}
         if "iterations" in figures:
             stats["iterations"] = figures["iterations"]
-        self.send({**self.frame, "stats": stats})
+        self.send(frames.bot_thinking(self.seat, self.ply, self.budget_ms, stats))
 
 
 # In an embedded runner's pool process: where its searches' thinking frames go.
