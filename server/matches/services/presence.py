@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from server.matches import broadcast
+from server.matches import broadcast, frames
 from server.matches.models import Match, Seat
 from server.matches.services.endings import match_resume
 from server.players.models import Player
@@ -106,6 +106,6 @@ def presence_expire_stale(now=None) -> int:
 
 
 def _send_presence(match_id: int, seat: int, online: bool) -> None:
-    frame = {"type": "presence", "seat": seat, "online": online, "abandon_after_ms": settings.ABANDON_GRACE_MS}
+    frame = frames.presence(seat, online, settings.ABANDON_GRACE_MS)
     group = broadcast.match_group(match_id)
     transaction.on_commit(lambda: broadcast.send_to_group(group, frame))
