@@ -45,7 +45,7 @@ CASES = [
     ("bot_thinking", dict(seat=1, ply=7, budget_ms=500)),
     ("bot_thinking", dict(seat=1, ply=7, budget_ms=500, stats={"depth": 6, "nodes": 20480})),
     ("analysis", dict(status="running", progress=12, total=40)),
-    ("hint", dict(seat=0, ply=8, move="4", value=0.5, depth=9, nodes=40960, engine="connect4-hint")),
+    ("hint", dict(seat=0, ply=8, move="4", value=0.5, depth=9, nodes=40960, engine="connect4-deep")),
     ("error", dict(code="stale_ply", message="ply 7 is not the current ply 8")),
     ("lobby", dict(open=[], active=[], online=3)),
     ("lobby_match", dict(summary={"id": 42})),
