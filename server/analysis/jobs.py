@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from server.analysis import positions, selectors
 from server.analysis.models import Analysis
-from server.matches import broadcast
+from server.matches import broadcast, frames
 from server.matches import services as match_services
 from server.matches.errors import MatchError
 from server.matches.models import Match
@@ -93,7 +93,7 @@ def analysis_finish(analysis: Analysis, match: Match) -> None:
 
 def push(analysis: Analysis) -> None:
     """Tell the match's sockets how far the analysis is, once the change is committed."""
-    frame = {"type": "analysis", "status": analysis.status, "progress": analysis.progress, "total": analysis.total}
+    frame = frames.analysis(analysis.status, analysis.progress, analysis.total)
     group = broadcast.match_group(analysis.match_id)
     transaction.on_commit(lambda: broadcast.send_to_group(group, frame))
 
@@ -122,9 +122,14 @@ def hint_search(match_id: int, ply: int, seat: int, search: Search | None = None
         return None
     chosen = selectors.search_settings(match.game, settings.HINT_TIME_BUDGET_MS)
     found = (search or positions.search_position)(match.game, match.state, chosen["config"], None)
-    hint = {"type": "hint", "seat": seat, "ply": ply, "move": found["best_move"], "value": found["value"]}
-    hint.update(
-        depth=found["depth"], nodes=found["nodes"], profile=chosen["profile"], engine=chosen["profile"], is_ai=True
+    hint = frames.hint(
+        seat=seat,
+        ply=ply,
+        move=found["best_move"],
+        value=found["value"],
+        depth=found["depth"],
+        nodes=found["nodes"],
+        profile=chosen["profile"],
     )
     try:
         with transaction.atomic():

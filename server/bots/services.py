@@ -23,7 +23,7 @@ from games import CHANCE, registry
 from server.bots import adaptive
 from server.bots.models import AdaptiveStrength, BotTurnRecord
 from server.bots.turn import BotTurn, ThinkingReporter, compute_move
-from server.matches import broadcast
+from server.matches import broadcast, frames
 from server.matches.errors import MatchError
 from server.matches.models import Match, Seat
 from server.matches.services import submit_move
@@ -193,8 +193,7 @@ def bot_turn_queued(match_id: int, ply: int, budget_ms: int, now: datetime | Non
 
 def bot_turn_announce(match_id: int, seat: int, ply: int) -> None:
     """`bot_queued`: the bot's turn waits for a free worker; its budget has not started."""
-    frame = {"type": "bot_queued", "seat": seat, "ply": ply}
-    broadcast.send_to_group(broadcast.match_group(match_id), frame)
+    broadcast.send_to_group(broadcast.match_group(match_id), frames.bot_queued(seat, ply))
 
 
 def bot_turn_claim(
@@ -240,7 +239,7 @@ def bot_turn_begin(match_id: int, ply: int, token: str, send: Callable[[dict[str
         log.info("bot turn %s/%s: another search is running, this one stands aside", match_id, ply)
         return None
     started = record.started_at.timestamp()
-    send({"type": "bot_thinking", "seat": seat.index, "ply": ply, "budget_ms": budget_ms})
+    send(frames.bot_thinking(seat.index, ply, budget_ms))
     return _turn_for(match, seat, started + budget_ms / 1000, record.queued_at.timestamp(), started)
 
 

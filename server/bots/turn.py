@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from server.matches import frames
 from server.search.job import SearchRequest, progress_queue, run_search
 
 
@@ -64,8 +65,7 @@ class ThinkingReporter:
 
     def __init__(self, turn: BotTurn, send: Callable[[dict[str, Any]], None]) -> None:
         self.send = send
-        self.frame = {"type": "bot_thinking", "seat": turn.seat, "ply": turn.ply}
-        self.frame["budget_ms"] = turn.config.get("time_budget_ms")
+        self.seat, self.ply, self.budget_ms = turn.seat, turn.ply, turn.config.get("time_budget_ms")
         self.last = time.monotonic()
 
     def __call__(self, figures: dict[str, Any]) -> None:
@@ -76,7 +76,7 @@ class ThinkingReporter:
         stats = {"depth": figures["depth"], "nodes": figures["nodes"]}
         if "iterations" in figures:
             stats["iterations"] = figures["iterations"]
-        self.send({**self.frame, "stats": stats})
+        self.send(frames.bot_thinking(self.seat, self.ply, self.budget_ms, stats))
 
 
 def turn_key(turn: BotTurn) -> tuple[int, int, float]:

@@ -13,7 +13,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from server.lobby.selectors import lobby_json
-from server.matches import broadcast, presence
+from server.matches import broadcast, frames, presence
 from server.matches.consumers import RATE_LIMITED, RateLimiter, parse_frame
 from server.matches.errors import BadMessage
 from server.matches.services import person_presence
@@ -33,7 +33,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(lobby)
         # Everyone else in the lobby hears the new count.
         await self.channel_layer.group_send(
-            broadcast.LOBBY_GROUP, {"type": "frame.send", "frame": {"type": "online", "count": lobby["online"]}}
+            broadcast.LOBBY_GROUP, {"type": "frame.send", "frame": frames.online(lobby["online"])}
         )
 
     async def disconnect(self, code: int) -> None:
@@ -43,7 +43,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("type") == "sync":
             await self.send_json(await database_sync_to_async(lobby_json)())
         else:
-            await self.send_json({"type": "error", "code": "bad_message", "message": "the lobby only takes sync"})
+            await self.send_json(frames.error("bad_message", "the lobby only takes sync"))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Every frame counts against the rate limit, then is parsed within bounds (as on the match socket)."""
@@ -53,7 +53,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         try:
             content = parse_frame(text_data, bytes_data)
         except BadMessage as exc:
-            await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            await self.send_json(frames.error(exc.code, exc.message))
             return
         await self.receive_json(content)
 

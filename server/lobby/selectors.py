@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.matches import frames
 from server.matches.models import Match
 from server.matches.selectors import match_list, match_summary_json
 from server.players.selectors import players_online
@@ -16,9 +17,8 @@ LOBBY_SIZE = 50
 
 
 def lobby_json() -> dict[str, Any]:
-    return {
-        "type": "lobby",
-        "open": [match_summary_json(m) for m in match_list(Match.Status.WAITING, limit=LOBBY_SIZE)],
-        "active": [match_summary_json(m) for m in match_list(Match.Status.ACTIVE, limit=LOBBY_SIZE)],
-        "online": players_online(),
-    }
+    return frames.lobby(
+        open=[match_summary_json(m) for m in match_list(Match.Status.WAITING, limit=LOBBY_SIZE)],
+        active=[match_summary_json(m) for m in match_list(Match.Status.ACTIVE, limit=LOBBY_SIZE)],
+        online=players_online(),
+    )

@@ -1,4 +1,4 @@
-"""HTTP API for games and matches (DESIGN §5)."""
+"""HTTP API for games and matches (docs/design.md §5)."""
 
 from __future__ import annotations
 

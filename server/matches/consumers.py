@@ -13,7 +13,7 @@ from django.conf import settings
 
 from server.config.converters import MAX_ID
 from server.config.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
-from server.matches import broadcast, heartbeat, presence, selectors, services
+from server.matches import broadcast, frames, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
 
 CLOSE_NOT_FOUND = 4404
@@ -41,7 +41,7 @@ class RateLimiter:
         return True
 
 
-RATE_LIMITED = {"type": "error", "code": "rate_limited", "message": "too many frames: slow down"}
+RATE_LIMITED = frames.error("rate_limited", "too many frames: slow down")
 
 
 def parse_frame(text_data: str | None, bytes_data: bytes | None) -> Any:
@@ -160,7 +160,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(frame)
 
     async def send_error(self, exc: MatchError) -> None:
-        await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
+        await self.send_json(frames.error(exc.code, exc.message))
 
     async def frame_send(self, event: dict[str, Any]) -> None:
         """A frame broadcast to the match group (after a commit)."""
@@ -192,12 +192,7 @@ def _state_frame(match_id: int, player_id: int | None) -> dict[str, Any]:
     match = selectors.match_get(match_id)
     if match is None:
         raise NotFound(f"no match {match_id}")
-    return {
-        "type": "state",
-        "v": match.v,
-        "match": selectors.match_json(match),
-        "you": {"seat": selectors.seat_of(match, player_id)},
-    }
+    return frames.state(selectors.match_json(match), selectors.seat_of(match, player_id))
 
 
 def _seat_for(match_id: int, player_id: int | None) -> int:

@@ -1,4 +1,4 @@
-"""Errors of the match domain, each with the stable code the wire uses (DESIGN §5)."""
+"""Errors of the match domain, each with the stable code the wire uses (docs/design.md §5)."""
 
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from server.matches import frames
 from server.matches.models import Match
 
 log = logging.getLogger("plyground.matches")
@@ -79,7 +80,7 @@ async def beat() -> int:
         v = versions.get(match_id)
         if v is None:
             continue  # the match is gone; its sockets will be closed by whoever deleted it
-        frame = {"type": "heartbeat", "v": v, "interval_ms": every}
+        frame = frames.heartbeat(v, every)
         for socket in list(sockets):
             if socket in _busy:
                 continue

@@ -15,7 +15,7 @@ class Match(models.Model):
         ACTIVE = "active"
         FINISHED = "finished"
         ABORTED = "aborted"
-        # Nobody is playing it any more (the lobby's rule, server/matches/services.py): not live,
+        # Nobody is playing it any more (the lobby's rule, server/matches/services/endings.py): not live,
         # not over; its person resumes it from "Your matches".
         ADJOURNED = "adjourned"
 

@@ -1,4 +1,4 @@
-"""Reads: matches as the wire shows them (DESIGN §5)."""
+"""Reads: matches as the wire shows them (docs/design.md §5)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from server.matches.models import Match, MatchEvent, Move, Seat
 
 
 def seat_player_json(seat: Seat) -> dict[str, Any] | None:
-    """Who sits in a seat; a bot always says it is one (DESIGN §6.1)."""
+    """Who sits in a seat; a bot always says it is one (docs/design.md §6.1)."""
     if seat.kind == Seat.Kind.BOT:
         snap = seat.bot_snapshot or {}
         profile = {k: snap.get(k) for k in ("slug", "name", "level", "algorithm", "time_budget_ms", "rating")}
@@ -118,7 +118,7 @@ def match_summary_json(match: Match) -> dict[str, Any]:
 
 
 def match_json(match: Match) -> dict[str, Any]:
-    """The full match object of DESIGN §5."""
+    """The full match object of docs/design.md §5."""
     seats = {s.index: s for s in match.seats.all()}
     game = registry.get(match.game)
     live = match.status == Match.Status.ACTIVE and match.to_move not in (None, CHANCE)

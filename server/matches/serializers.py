@@ -1,4 +1,4 @@
-"""The shapes the match API answers with, for ``/api/schema/`` (DESIGN §5).
+"""The shapes the match API answers with, for ``/api/schema/`` (docs/design.md §5).
 
 The views build their JSON in `selectors`; these serializers only describe it, field by
 field, so the schema says what a client really gets.  A change to a selector's output
@@ -126,7 +126,7 @@ class PresenceSerializer(serializers.Serializer):
 
 
 class MatchSerializer(MatchSummarySerializer):
-    """The full match object (DESIGN §5)."""
+    """The full match object (docs/design.md §5)."""
 
     state = serializers.DictField(help_text="the current position, the game's own JSON")
     legal_moves = serializers.ListField(child=serializers.CharField(), help_text="empty unless a seat is to move")

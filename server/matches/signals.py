@@ -1,6 +1,6 @@
 """What `matches` announces after a commit; other apps listen (bots queue their searches).
 
-`matches` never imports `bots` (DESIGN §4): it only says whose turn it is.
+`matches` never imports `bots` (docs/design.md §4): it only says whose turn it is.
 """
 
 from django.dispatch import Signal

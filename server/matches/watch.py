@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from server.matches import broadcast, presence, services
+from server.matches import broadcast, frames, presence, services
 from server.players.selectors import players_online
 
 log = logging.getLogger("plyground.matches")
@@ -69,7 +69,7 @@ def _tell_lobby_online(now) -> None:
     count = players_online(now)
     if count != _online_told:
         _online_told = count
-        broadcast.send_to_group(broadcast.LOBBY_GROUP, {"type": "online", "count": count})
+        broadcast.send_to_group(broadcast.LOBBY_GROUP, frames.online(count))
 
 
 async def _watch() -> None:

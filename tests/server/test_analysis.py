@@ -155,7 +155,7 @@ def assert_judged_consistently(plies, max_utility):
 @committing
 def test_a_backgammon_match_is_analysed_decision_by_decision(alice, bob, settings, monkeypatch):
     settings.ANALYSIS_TIME_BUDGET_MS = 80  # small searches: the checks below hold at any depth
-    monkeypatch.setattr(services, "_dice", random.Random(11))
+    monkeypatch.setattr(services.moves, "_dice", random.Random(11))
     match = play_first_legal_moves(human_match("backgammon", alice, bob), 6)
     services.match_resign(match.pk, match.to_move if match.to_move in (0, 1) else 0)
     moves = stored_moves(match)

@@ -1,4 +1,4 @@
-"""The one move path (DESIGN §4): validation, exactly once, chance, events."""
+"""The one move path (docs/design.md §4): validation, exactly once, chance, events."""
 
 from __future__ import annotations
 

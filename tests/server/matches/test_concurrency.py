@@ -1,4 +1,4 @@
-"""Exactly once under races: concurrent submissions for one ply apply one move (DESIGN §6.3)."""
+"""Exactly once under races: concurrent submissions for one ply apply one move (docs/design.md §6.3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Takebacks, takeback requests and draw offers (services; DESIGN §4, issue 6)."""
+"""Takebacks, takeback requests and draw offers (services; docs/design.md §4)."""
 
 from __future__ import annotations
 

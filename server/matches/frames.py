@@ -1,0 +1,212 @@
+"""Every frame the server sends on a socket, one builder per frame (docs/wire.md).
+
+Senders build frames here and nowhere else, so what goes on the wire is what
+`docs/wire.md` documents: `tests/server/matches/test_frames.py` holds each builder to
+the keys of the document's examples.  Keys keep the order they always had: the wire is
+byte for byte what it was.
+
+Frames that change a match are stored in its event log, which gives them `v`
+(`MatchEvent.as_frame`), so their builders (those in `VERSIONED`) leave `v` out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Frame = dict[str, Any]
+JSON = dict[str, Any]
+
+
+# --- the match socket: the whole match --------------------------------------------------
+
+
+def state(match: JSON, seat: int | None) -> Frame:
+    """The whole match for one socket (on connect, and on `sync`); `seat` is the socket's own."""
+    return {"type": "state", "v": match["v"], "match": match, "you": {"seat": seat}}
+
+
+def state_changed(match: JSON) -> Frame:
+    """The whole match for every socket when its status changed (adjourned, resumed); versioned.
+
+    `match` carries the version the frame is stored at, as every state frame does.
+    """
+    return {"type": "state", "match": match}
+
+
+def seat_taken(seat_json: JSON) -> Frame:
+    """A person took an open seat."""
+    return {"type": "seat", "seat": seat_json}
+
+
+# --- moves ------------------------------------------------------------------------------
+
+
+def move(
+    *,
+    ply: int,
+    seat: int,
+    move: str,
+    by: JSON,
+    state: JSON,
+    to_move: int | None,
+    legal_moves: list[str],
+    think_ms: int,
+    fallback: str | None,
+    queue_wait_ms: int | None = None,
+    bot: bool = False,
+    stats: JSON | None = None,
+    clock: JSON | None = None,
+) -> Frame:
+    """A move was played (by a seat, or by chance: seat -1).
+
+    `queue_wait_ms` is sent for bot moves only (`bot`), `stats` when the search gave
+    figures, `clock` in clocked matches.
+    """
+    frame = {
+        "type": "move",
+        "ply": ply,
+        "seat": seat,
+        "move": move,
+        "by": by,
+        "state": state,
+        "to_move": to_move,
+        "legal_moves": legal_moves,
+        "think_ms": think_ms,
+        "fallback": fallback,  # why no search chose this move; null for a searched or a person's move
+    }
+    if bot:
+        frame["queue_wait_ms"] = queue_wait_ms
+    if stats:
+        frame["stats"] = stats
+    if clock is not None:
+        frame["clock"] = clock
+    return frame
+
+
+def takeback(
+    *, seat: int, ply: int, state: JSON, to_move: int | None, legal_moves: list[str], clock: JSON | None = None
+) -> Frame:
+    """`seat`'s last move and every later one are gone; the match is at `ply` with `state`."""
+    frame = {
+        "type": "takeback",
+        "seat": seat,
+        "ply": ply,
+        "state": state,
+        "to_move": to_move,
+        "legal_moves": legal_moves,
+    }
+    if clock is not None:
+        frame["clock"] = clock
+    return frame
+
+
+# --- offers -----------------------------------------------------------------------------
+
+
+def offer(offer: JSON) -> Frame:
+    """A takeback request or a draw offer now waits for the others' answers."""
+    return {"type": "offer", "offer": offer}
+
+
+def offer_answered(
+    *, kind: str, seat: int, by: int, accepted: bool, offer: JSON | None, cancelled: str | None = None
+) -> Frame:
+    """`by` answered `seat`'s offer; `offer` is what still waits (several to accept) or None.
+
+    `cancelled` says why no one answered it: a move cancels a pending offer.
+    """
+    frame = {"type": "offer_answered", "kind": kind, "seat": seat, "by": by, "accepted": accepted, "offer": offer}
+    if cancelled is not None:
+        frame["cancelled"] = cancelled
+    return frame
+
+
+# --- the end ----------------------------------------------------------------------------
+
+
+def game_over(result: JSON, status: str) -> Frame:
+    """The match ended (`finished`) or was called off (`aborted`)."""
+    return {"type": "game_over", "result": result, "status": status}
+
+
+# --- around the match: presence, heartbeat, bots, analysis, hints -------------------------
+
+
+def presence(seat: int, online: bool, abandon_after_ms: int) -> Frame:
+    """A seated person's last socket closed, or one opened again (not versioned)."""
+    return {"type": "presence", "seat": seat, "online": online, "abandon_after_ms": abandon_after_ms}
+
+
+def heartbeat(v: int, interval_ms: int) -> Frame:
+    """The match's current version, straight from the web process to its own sockets."""
+    return {"type": "heartbeat", "v": v, "interval_ms": interval_ms}
+
+
+def bot_queued(seat: int, ply: int) -> Frame:
+    """The bot's turn waits for a free worker: its budget has not started."""
+    return {"type": "bot_queued", "seat": seat, "ply": ply}
+
+
+def bot_thinking(seat: int, ply: int, budget_ms: int | None, stats: JSON | None = None) -> Frame:
+    """A worker searches the bot's turn; later frames add the search's figures (`stats`), never its move."""
+    frame = {"type": "bot_thinking", "seat": seat, "ply": ply, "budget_ms": budget_ms}
+    if stats is not None:
+        frame["stats"] = stats
+    return frame
+
+
+def analysis(status: str, progress: int, total: int) -> Frame:
+    """How far the analysis of a finished match is (not versioned)."""
+    return {"type": "analysis", "status": status, "progress": progress, "total": total}
+
+
+def hint(
+    *, seat: int, ply: int, move: str, value: float, depth: int, nodes: int, profile: str | None, is_ai: bool = True
+) -> Frame:
+    """The best move found for `seat` at `ply`, by a search (an AI, and it says so).
+
+    `profile` is the bot profile whose search found it; `engine`, its former name, still
+    carries the same slug, because a move's stats copy the hint and exports keep that key.
+    """
+    return {
+        "type": "hint",
+        "seat": seat,
+        "ply": ply,
+        "move": move,
+        "value": value,
+        "depth": depth,
+        "nodes": nodes,
+        "profile": profile,
+        "engine": profile,
+        "is_ai": is_ai,
+    }
+
+
+# --- both sockets -----------------------------------------------------------------------
+
+
+def error(code: str, message: str) -> Frame:
+    """A frame was refused; `code` is stable (`server/matches/errors.py`), the socket stays open."""
+    return {"type": "error", "code": code, "message": message}
+
+
+# --- the lobby socket -------------------------------------------------------------------
+
+
+def lobby(open: list[JSON], active: list[JSON], online: int) -> Frame:
+    """The lobby's whole list: open and running matches, and how many people are online."""
+    return {"type": "lobby", "open": open, "active": active, "online": online}
+
+
+def lobby_match(summary: JSON) -> Frame:
+    """One match of the lobby changed (created, joined, started, ended)."""
+    return {"type": "match", "match": summary}
+
+
+def online(count: int) -> Frame:
+    """How many people have a socket open."""
+    return {"type": "online", "count": count}
+
+
+# The builders of frames stored in the match's event log: `v` is added when they are sent.
+VERSIONED = frozenset({state_changed, seat_taken, move, takeback, offer, offer_answered, game_over, hint})

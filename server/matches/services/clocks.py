@@ -1,0 +1,61 @@
+"""Time controls: a clocked match's seat to move loses when its time and the grace run out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import CHANCE
+from server.matches.models import Match
+from server.matches.services.endings import forfeit
+from server.matches.services.events import locked
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A time control: each seat starts with `minutes` and gains `increment` seconds per move."""
+
+    minutes: float
+    increment: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"initial_ms": round(self.minutes * 60_000), "increment_ms": self.increment * 1000}
+
+
+def flag_if_out_of_time(match: Match, now=None) -> bool:
+    """End the match "out of time" when the seat to move has used its time plus the grace."""
+    if match.status != Match.Status.ACTIVE or match.clock_ms is None or match.to_move in (None, CHANCE):
+        return False
+    if match.turn_started_at is None:
+        return False
+    now = now or timezone.now()
+    used_ms = (now - match.turn_started_at).total_seconds() * 1000
+    if used_ms <= match.clock_ms[match.to_move] + settings.CLOCK_FLAG_GRACE_MS:
+        return False
+    seat = match.to_move
+    match.clock_ms = [0 if i == seat else ms for i, ms in enumerate(match.clock_ms)]
+    forfeit(match, seat, "out of time")
+    return True
+
+
+def flag_fallen_clocks(now=None) -> int:
+    """End every clocked match whose seat to move ran out of time; how many ended."""
+    now = now or timezone.now()
+    live = Match.objects.filter(status=Match.Status.ACTIVE, clock_ms__isnull=False, turn_started_at__isnull=False)
+    grace = settings.CLOCK_FLAG_GRACE_MS
+    overdue = [
+        pk
+        for pk, clock_ms, seat, started in live.values_list("pk", "clock_ms", "to_move", "turn_started_at")
+        if seat is not None and seat >= 0 and (now - started).total_seconds() * 1000 > clock_ms[seat] + grace
+    ]
+    flagged = 0
+    for match_id in overdue:  # checked again under the lock: a move may have come in meanwhile
+        with transaction.atomic():
+            match = locked(match_id)
+            if flag_if_out_of_time(match, now):
+                match.save()
+                flagged += 1
+    return flagged

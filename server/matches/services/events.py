@@ -1,0 +1,79 @@
+"""The match's event log: versions, the frames stored in it, and what is sent after commit.
+
+Every write holds a row lock on the match (`locked`) for its transaction; the frames it
+produces are stored as events in that transaction and broadcast only after commit, so
+nobody hears of a change that is not in the database (docs/design.md §6).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from server.matches import broadcast, frames
+from server.matches.errors import GameOver, NotFound, StalePly
+from server.matches.models import Match, MatchEvent
+from server.matches.selectors import match_get, match_json, match_summary_json
+from server.matches.signals import turn_started
+
+
+def locked(match_id: int) -> Match:
+    """The match, its row locked until the transaction ends: one writer per match at a time."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    return match
+
+
+def record(match: Match, frame: dict[str, Any]) -> None:
+    """Give `frame` the next version, store it, and broadcast it after commit."""
+    match.v += 1
+    event = MatchEvent.objects.create(match=match, v=match.v, frame=frame)
+    kept = settings.MATCH_EVENTS_KEPT
+    if match.v % 50 == 0 and match.v > kept:
+        MatchEvent.objects.filter(match=match, v__lte=match.v - kept).delete()
+    group, out = broadcast.match_group(match.pk), event.as_frame()
+    transaction.on_commit(lambda: broadcast.send_to_group(group, out))
+
+
+def record_state(match: Match) -> None:
+    """Record the whole match as a `state` frame (its status changed: adjourned, resumed).
+
+    It carries the version it is stored at, as every state frame does.
+    """
+    match.save()
+    fresh = match_get(match.pk)
+    record(match, frames.state_changed({**match_json(fresh), "v": match.v + 1}))
+
+
+@transaction.atomic
+def match_log(match_id: int, ply: int, frame: dict[str, Any]) -> Match:
+    """Record `frame` (a hint, say) in the match's event log at `ply`; refused once the match moved on."""
+    match = locked(match_id)
+    if match.is_over:
+        raise GameOver("the match is over")
+    if match.ply != ply:
+        raise StalePly(f"ply {ply} is not the current ply {match.ply}; sync to catch up")
+    record(match, frame)
+    match.save(update_fields=["v"])
+    return match
+
+
+def lobby_after_commit(match: Match) -> None:
+    """The lobby hears the match's new summary once the change is committed."""
+    match_id = match.pk
+
+    def push() -> None:
+        fresh = Match.objects.prefetch_related("seats__player").filter(pk=match_id).first()
+        if fresh is not None:
+            broadcast.send_to_group(broadcast.LOBBY_GROUP, frames.lobby_match(match_summary_json(fresh)))
+
+    transaction.on_commit(push)
+
+
+def announce_turn(match: Match) -> None:
+    """After commit, say whose turn it is (`turn_started`): bots listen and queue their search."""
+    match_id, ply, seat = match.pk, match.ply, match.to_move
+    transaction.on_commit(lambda: turn_started.send(sender=Match, match_id=match_id, ply=ply, seat=seat))

@@ -1,0 +1,117 @@
+"""Creating a match, taking its seats, and starting it when no seat is open."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import registry
+from games.base import Game
+from server.matches import frames
+from server.matches.errors import BadMessage, GameOver, NotSeated, SeatTaken
+from server.matches.models import Match, Seat
+from server.matches.selectors import seat_json
+from server.matches.services.clocks import Clock
+from server.matches.services.events import lobby_after_commit, locked, record
+from server.matches.services.moves import play_chance
+from server.players.models import Player
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    kind: str  # "human" or "bot"
+    bot_profile: Any = None  # a bots.BotProfile for bot seats
+
+
+@transaction.atomic
+def match_create(
+    game_id: str,
+    seats: list[SeatRequest],
+    creator: Player | None,
+    source: str = "play",
+    clock: Clock | None = None,
+    hints: bool = False,
+) -> Match:
+    """A new match; `creator` takes the first human seat.  Starts at once if no seat is open.
+
+    `source` says where it came from ("play" on the site; "selfplay", "calibration", ...).
+    `clock` is for games between people only; `hints` for one person against bots, unrated.
+    """
+    game = registry.get(game_id)
+    if len(seats) != game.num_players:
+        raise BadMessage(f"{game.name} is played by {game.num_players} seats, not {len(seats)}")
+    has_bot = any(request.kind == Seat.Kind.BOT for request in seats)
+    if clock is not None and has_bot:
+        raise BadMessage("clocks are for games between people: bots have their own time budget")
+    rated = not has_bot or settings.BOT_GAMES_RATED_FOR_HUMANS
+    if hints and (not has_bot or sum(r.kind == Seat.Kind.HUMAN for r in seats) != 1):
+        raise BadMessage("hints are for one person playing against bots: they would help against another person")
+    if hints and rated:
+        raise BadMessage("rated games never allow hints")
+    match = Match.objects.create(
+        game=game_id,
+        state=game.to_json(game.initial_state()),
+        created_by=creator,
+        source=source,
+        rated=rated,
+        hints_allowed=hints,
+        clock=clock.to_json() if clock else None,
+        clock_ms=[clock.to_json()["initial_ms"]] * len(seats) if clock else None,
+    )
+    creator_seated = False
+    for index, request in enumerate(seats):
+        seat = Seat(match=match, index=index, kind=request.kind)
+        if request.kind == Seat.Kind.BOT:
+            seat.bot_profile = request.bot_profile
+            seat.bot_snapshot = request.bot_profile.snapshot()
+        elif creator is not None and not creator_seated:
+            seat.player, creator_seated = creator, True
+        seat.save()
+    if not any(s.is_open for s in match.seats.all()):
+        _start(match, game)
+    lobby_after_commit(match)
+    return match
+
+
+@transaction.atomic
+def match_join(match_id: int, player: Player, seat_index: int | None = None) -> Match:
+    """`player` takes an open seat (the first one unless `seat_index` says which)."""
+    match = locked(match_id)
+    if match.is_over:
+        raise GameOver("the match is over")
+    seats = list(match.seats.all())
+    if any(s.player_id == player.pk for s in seats):
+        raise SeatTaken("you already have a seat in this match")
+    open_seats = [s for s in seats if s.is_open and (seat_index is None or s.index == seat_index)]
+    if not open_seats:
+        raise SeatTaken("no open seat" if seat_index is None else f"seat {seat_index} is not open")
+    seat = open_seats[0]
+    seat.player = player
+    seat.save(update_fields=["player"])
+    record(match, frames.seat_taken(seat_json(seat)))
+    if not any(s.is_open for s in match.seats.all()):
+        _start(match, registry.get(match.game))
+    match.save()
+    lobby_after_commit(match)
+    return match
+
+
+def _start(match: Match, game: Game) -> None:
+    now = timezone.now()
+    match.status = Match.Status.ACTIVE
+    match.started_at = now
+    state = game.from_json(match.state)
+    play_chance(match, game, state)
+    match.save()
+
+
+def require_seat(match: Match, player_id: int | None) -> int:
+    """The seat `player_id` holds in `match`; `not_seated` for spectators."""
+    for seat in match.seats.all():
+        if player_id is not None and seat.player_id == player_id:
+            return seat.index
+    raise NotSeated("you have no seat in this match: spectators watch, they don't move")

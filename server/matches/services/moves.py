@@ -1,0 +1,174 @@
+"""`submit_move`: the one path every move takes, human or bot (docs/design.md §4); and dice.
+
+It validates (seated, to move, legal, `ply` is the current ply) and stores the move and
+the new state in one transaction holding the match's row lock; its frames go out after
+commit.  A second submission for the same ply is refused with `stale_ply`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import CHANCE, IllegalMove, registry
+from games.base import Game, State
+from server.matches import frames
+from server.matches.errors import BadMessage, GameOver, IllegalMoveError, NotYourTurn, StalePly
+from server.matches.models import Match, Move, Seat
+from server.matches.selectors import by_json, clock_json
+from server.matches.services.clocks import flag_if_out_of_time
+from server.matches.services.endings import finish
+from server.matches.services.events import announce_turn, locked, record
+from server.matches.services.offers import cancel_offer_on_move
+
+_dice = secrets.SystemRandom()  # chance events are rolled from a secure source
+
+
+@dataclass(frozen=True)
+class MoveTiming:
+    """A bot move's own think time and queue wait, and why no search chose it (a fallback)."""
+
+    think_ms: int | None = None  # None: from the turn's start (people)
+    queue_wait_ms: int | None = None
+    fallback: str = ""
+
+
+def submit_move(
+    match_id: int,
+    seat: int,
+    move: Any,
+    ply: Any,
+    *,
+    stats: dict[str, Any] | None = None,
+    position: dict[str, Any] | None = None,
+    think_ms: int | None = None,
+    queue_wait_ms: int | None = None,
+    fallback: str = "",
+) -> Move:
+    """Validate and apply one move for `seat` at `ply`; exactly once, whatever the races.
+
+    `position` (bots) is the state the move was computed for: a ply number comes back
+    after a takeback, so a move for another position at the same ply is refused too.
+    Bots also give their `think_ms` (the search's time, without the wait for a worker,
+    which is `queue_wait_ms`), and a move no search chose says why in `fallback`.
+    Raises a `MatchError` (with its wire code) and changes nothing when the move is refused;
+    a mover whose clock ran out loses on time instead.
+    """
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+        raise BadMessage("ply must be a non-negative integer: the number of moves already played")
+    if not isinstance(move, str) or not move or len(move) > 200:
+        raise BadMessage("move must be a non-empty string in the game's notation")
+    try:
+        with transaction.atomic():
+            match = locked(match_id)
+            if not flag_if_out_of_time(match):
+                timing = MoveTiming(think_ms, queue_wait_ms, fallback)
+                return _submit_locked(match, seat, move, ply, stats, position, timing)
+            match.save()
+    except IntegrityError:
+        # The unique (match, ply) constraint: another submission for this ply won the race.
+        raise StalePly(f"ply {ply} has already been played") from None
+    raise GameOver("the match is over: out of time")
+
+
+def _submit_locked(
+    match: Match,
+    seat: int,
+    move: str,
+    ply: int,
+    stats: dict[str, Any] | None,
+    position: dict[str, Any] | None,
+    timing: MoveTiming | None = None,
+) -> Move:
+    if match.is_over:
+        raise GameOver("the match is over")
+    if match.status == Match.Status.WAITING:
+        raise NotYourTurn("the match has not started: a seat is still open")
+    if ply != match.ply:
+        raise StalePly(f"ply {ply} is not the current ply {match.ply}; sync to catch up")
+    if position is not None and position != match.state:
+        raise StalePly(f"the position at ply {ply} is not the one this move was computed for (a takeback)")
+    if seat != match.to_move:
+        raise NotYourTurn(f"it is seat {match.to_move}'s turn, not seat {seat}'s")
+    game = registry.get(match.game)
+    state = game.from_json(match.state)
+    try:
+        new_state = game.play(state, move)
+    except IllegalMove as exc:
+        raise IllegalMoveError(str(exc)) from None
+    stored = _store_move(match, game, seat, move, new_state, stats, timing)
+    play_chance(match, game, new_state)
+    match.save()
+    return stored
+
+
+def _store_move(
+    match: Match,
+    game: Game,
+    seat: int,
+    move: str,
+    new_state: State,
+    stats: dict[str, Any] | None,
+    timing: MoveTiming | None = None,
+) -> Move:
+    now = timezone.now()
+    timing = timing or MoveTiming()
+    think_ms = int((now - match.turn_started_at).total_seconds() * 1000) if match.turn_started_at else 0
+    if timing.think_ms is not None:  # a bot's search time: its wait for a worker is not charged
+        think_ms = timing.think_ms
+    stored = Move.objects.create(
+        match=match,
+        ply=match.ply,
+        seat=seat,
+        move=move,
+        think_ms=max(0, think_ms),
+        stats=stats,
+        queue_wait_ms=timing.queue_wait_ms,
+        fallback=timing.fallback[:200],
+    )
+    if match.clock_ms is not None and seat != CHANCE:
+        left = max(0, match.clock_ms[seat] - think_ms) + match.clock["increment_ms"]
+        match.clock_ms = [left if i == seat else ms for i, ms in enumerate(match.clock_ms)]
+    match.ply += 1
+    match.state = game.to_json(new_state)
+    match.turn_started_at = now
+    finished = game.is_terminal(new_state)
+    match.to_move = None if finished else game.to_move(new_state)
+    seat_obj = match.seats.filter(index=seat).first() if seat != CHANCE else None
+    frame = frames.move(
+        ply=stored.ply,
+        seat=seat,
+        move=move,
+        by=by_json(seat_obj),
+        state=match.state,
+        to_move=match.to_move,
+        legal_moves=[] if finished or match.to_move == CHANCE else game.legal_moves(new_state),
+        think_ms=stored.think_ms,
+        fallback=stored.fallback or None,
+        queue_wait_ms=stored.queue_wait_ms,
+        bot=seat_obj is not None and seat_obj.kind == Seat.Kind.BOT,
+        stats=stats,
+        clock=clock_json(match, now) if match.clock_ms is not None else None,
+    )
+    record(match, frame)
+    cancel_offer_on_move(match, seat)
+    if finished:
+        finish(match, game.outcome(new_state))
+    return stored
+
+
+def play_chance(match: Match, game: Game, state: State) -> None:
+    """Roll every chance event that is due (dice), logged as moves of seat -1; then announce the turn."""
+    while match.status == Match.Status.ACTIVE and not game.is_terminal(state) and game.to_move(state) == CHANCE:
+        outcomes, weights = zip(*game.chance_outcomes(state), strict=True)
+        roll = _dice.choices(outcomes, weights)[0]
+        state = game.apply(state, roll)
+        _store_move(match, game, CHANCE, roll, state, None)
+    if match.status == Match.Status.ACTIVE:
+        match.to_move = game.to_move(state)
+        match.turn_started_at = match.turn_started_at or timezone.now()
+        announce_turn(match)

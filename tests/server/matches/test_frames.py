@@ -1,0 +1,126 @@
+"""docs/wire.md is the wire as built: its json examples against the frame builders.
+
+Each server → client example has exactly the keys, in the order sent, of one builder's
+frame (with `v` last for frames the event log stores); every builder is documented and
+every documented frame has a builder.  The client → server frames are the ones the
+consumers take, and the error table lists every code the server can answer.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+import server.analysis.errors  # noqa: F401 - its codes extend the match domain's
+from server.matches import frames, selectors, services
+from server.matches.consumers import FRAME_TYPES, RATE_LIMITED
+from server.matches.errors import MatchError
+
+WIRE = Path(__file__).resolve().parents[3] / "docs" / "wire.md"
+CLOCK = {"initial_ms": 300000, "increment_ms": 2000, "remaining_ms": [300000, 300000], "running": 1, "elapsed_ms": 0}
+MOVED = dict(
+    ply=7, seat=1, move="3", by={"kind": "bot", "is_ai": True}, state={}, to_move=0, legal_moves=["1"], think_ms=4
+)
+
+# Every builder called with every optional part it can add (twice where a frame has two forms).
+CASES = [
+    ("state", dict(match={"v": 5}, seat=0)),
+    ("state_changed", dict(match={"v": 9})),
+    ("seat_taken", dict(seat_json={"index": 1, "player": None})),
+    ("move", dict(MOVED, fallback=None, queue_wait_ms=12, bot=True, stats={"depth": 7, "nodes": 5120})),
+    ("move", dict(MOVED, fallback=None, clock=CLOCK)),
+    ("takeback", dict(seat=0, ply=6, state={}, to_move=0, legal_moves=["1"], clock=CLOCK)),
+    ("offer", dict(offer={"kind": "draw", "seat": 0, "ply": 20, "awaiting": [1]})),
+    ("offer_answered", dict(kind="draw", seat=0, by=1, accepted=True, offer=None)),
+    ("offer_answered", dict(kind="takeback", seat=0, by=1, accepted=False, offer=None, cancelled="a move was played")),
+    ("game_over", dict(result={"returns": [], "winner": None, "reason": "nobody joined", "ranking": []}, status="x")),
+    ("presence", dict(seat=1, online=False, abandon_after_ms=60000)),
+    ("heartbeat", dict(v=30, interval_ms=12000)),
+    ("bot_queued", dict(seat=1, ply=7)),
+    ("bot_thinking", dict(seat=1, ply=7, budget_ms=500)),
+    ("bot_thinking", dict(seat=1, ply=7, budget_ms=500, stats={"depth": 6, "nodes": 20480})),
+    ("analysis", dict(status="running", progress=12, total=40)),
+    ("hint", dict(seat=0, ply=8, move="4", value=0.5, depth=9, nodes=40960, profile="connect4-deep")),
+    ("error", dict(code="stale_ply", message="ply 7 is not the current ply 8")),
+    ("lobby", dict(open=[], active=[], online=3)),
+    ("lobby_match", dict(summary={"id": 42})),
+    ("online", dict(count=4)),
+]
+
+
+def sections() -> dict[str, list[dict]]:
+    """The json examples under each heading of docs/wire.md."""
+    found = {}
+    for part in re.split(r"^#{2,3} ", WIRE.read_text(), flags=re.MULTILINE)[1:]:
+        title, _, body = part.partition("\n")
+        found[title.strip()] = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", body, re.DOTALL)]
+    return found
+
+
+def documented(direction: str) -> dict[str, list[list[str]]]:
+    """frame type -> the key lists of its examples, from the sections ending in `direction`."""
+    by_type = defaultdict(list)
+    for title, examples in sections().items():
+        if title.endswith(direction):
+            for example in examples:
+                by_type[example["type"]].append(list(example))
+    return by_type
+
+
+def sent(name: str, kwargs: dict) -> tuple[str, list[str]]:
+    """A builder's frame type and its keys as they reach a socket."""
+    builder = getattr(frames, name)
+    frame = builder(**kwargs)
+    return frame["type"], list(frame) + (["v"] if builder in frames.VERSIONED else [])
+
+
+@pytest.mark.parametrize(("name", "kwargs"), CASES, ids=[name for name, _ in CASES])
+def test_each_builder_makes_a_documented_frame(name, kwargs):
+    kind, keys = sent(name, kwargs)
+    assert keys in documented("server → client")[kind], f"{name}: {keys} is no example of docs/wire.md"
+
+
+def test_every_documented_frame_has_a_builder():
+    made = defaultdict(list)
+    for name, kwargs in CASES:
+        kind, keys = sent(name, kwargs)
+        made[kind].append(keys)
+    for kind, examples in documented("server → client").items():
+        for keys in examples:
+            assert keys in made[kind], f"docs/wire.md shows a {kind} frame {keys} that no builder makes"
+
+
+def test_every_builder_is_documented():
+    builders = {name for name, fn in inspect.getmembers(frames, inspect.isfunction) if fn.__module__ == frames.__name__}
+    assert builders == {name for name, _ in CASES}
+
+
+def test_client_frames_are_the_ones_the_consumers_take():
+    match_socket = documented("Match socket: client → server")
+    assert set(match_socket) == set(FRAME_TYPES.split(", "))
+    for kind, examples in match_socket.items():
+        assert examples == [["type", "move", "ply"] if kind == "move" else ["type"]]
+    assert documented("Lobby socket: client → server") == {"sync": [["type"]]}
+
+
+def _codes(cls: type[MatchError]) -> set[str]:
+    return {cls.code} | {code for sub in cls.__subclasses__() for code in _codes(sub)}
+
+
+def test_every_error_code_is_in_the_table():
+    table = set(re.findall(r"^\| `(\w+)` \|", WIRE.read_text().split("## Error codes")[1], flags=re.MULTILINE))
+    assert table == _codes(MatchError) | {RATE_LIMITED["code"]}
+
+
+@pytest.mark.django_db
+def test_the_match_object_is_as_documented(alice):
+    match = services.match_create("tictactoe", [services.SeatRequest("human")] * 2, alice)
+    match = selectors.match_get(match.pk)
+    example = sections()["The match object"][0]
+    assert list(selectors.match_json(match)) == list(example)
+    assert list(selectors.match_summary_json(match)) == list(example)[:11]
