@@ -27,15 +27,25 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, TypedDict, TypeVar
+from typing import Any, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
-from games.base import Move
+from games.base import Move, Seat, State
 
 Algorithm = Literal["alphabeta", "expectimax", "mcts", "maxn", "random"]
 ALGORITHMS: tuple[str, ...] = ("alphabeta", "expectimax", "mcts", "maxn", "random")
 STYLES: tuple[str, ...] = ("balanced", "aggressive", "defensive")
 
 Options = TypeVar("Options", bound="SearchOptions")
+
+
+@runtime_checkable
+class SplitEvaluation(Protocol):
+    """A game whose heuristic splits into "my chances" and "their chances" (`ai.evaluation`).
+
+    Both are >= 0 in the scale of ``evaluate``; a play style weighs the two.
+    """
+
+    def evaluate_terms(self, state: State, seat: Seat) -> tuple[float, float]: ...
 
 
 # --- options -------------------------------------------------------------------

@@ -11,10 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import ai
-import ai.expectimax  # noqa: F401 - loaded now, not inside the first bot's budget
-import ai.maxn  # noqa: F401
-import ai.mcts  # noqa: F401
+import ai  # every searcher loaded now, not inside the first bot's budget
 from games import registry
 
 ENGINE_VERSION = "plyground-ai 0.1"
