@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -44,8 +45,9 @@ class Evaluator:
         self.mine_weight, self.theirs_weight = STYLE_WEIGHTS[self.style]
         self.limit = 0.95 * self.game.max_utility
         self.draw_value = STYLE_CONTEMPT[self.style] * self.game.max_utility
-        split = self.style != "balanced" and isinstance(self.game, SplitEvaluation)
-        self._terms = self.game.evaluate_terms if split else None
+        self._terms: Callable[[State, Seat], tuple[float, float]] | None = None
+        if self.style != "balanced" and isinstance(self.game, SplitEvaluation):
+            self._terms = self.game.evaluate_terms
 
     def __call__(self, state: State, seat: Seat) -> float:
         if self._terms is None:

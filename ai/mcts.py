@@ -175,7 +175,7 @@ def _find(game: Game, root: Node, key: Hashable) -> Node | None:
     """The node of the position `key` among the first plies of an old tree."""
     frontier = [root]
     for _ in range(REUSE_SEARCH_PLIES + 1):
-        nxt = []
+        nxt: list[Node] = []
         for node in frontier:
             if game.key(node.state) == key:
                 return node
