@@ -1,4 +1,4 @@
-"""Deadlines: every searcher is anytime and checks the clock between steps."""
+"""Deadlines (docs/design.md §3): every searcher is anytime and checks the clock between steps."""
 
 from __future__ import annotations
 

@@ -85,7 +85,7 @@ class BotProfile(models.Model):
     rated_games = models.PositiveIntegerField(default=0, help_text="calibration games behind the rating")
     listed = models.BooleanField(default=True, help_text="shown in the lobby and /api/bots/")
 
-    is_ai = True  # disclosure is not configurable (DESIGN §6.1)
+    is_ai = True  # disclosure is not configurable (docs/design.md §6.1)
 
     class Meta:
         ordering = ["game", "level"]
