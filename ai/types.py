@@ -31,7 +31,7 @@ from typing import Any, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from games.base import Move, Seat, State
 
-Algorithm = Literal["alphabeta", "expectimax", "mcts", "maxn", "random"]
+AlgorithmId = Literal["alphabeta", "expectimax", "mcts", "maxn", "random"]  # an entry of `ai.catalogue`
 ALGORITHMS: tuple[str, ...] = ("alphabeta", "expectimax", "mcts", "maxn", "random")
 STYLES: tuple[str, ...] = ("balanced", "aggressive", "defensive")
 
