@@ -1,4 +1,4 @@
-"""Game-tree search over the Game API (DESIGN §3).  Pure Python, no Django.
+"""Game-tree search over the Game API (docs/design.md §3).  Pure Python, no Django.
 
 >>> from games import registry
 >>> import ai
@@ -8,11 +8,26 @@
 True
 """
 
-# Every searcher imported (and the Connect Four tables built) now, not in a search's time.
+# The one warm-up: every searcher imported (and the Connect Four tables built) with `import ai`,
+# not inside the first search's budget.
 from ai import connect4_search, expectimax, maxn, mcts  # noqa: F401
-from ai.budget import Deadline
+from ai.budget import Deadline, Timeout
+from ai.catalogue import ALGORITHMS as CATALOGUE
+from ai.catalogue import Algorithm
 from ai.search import choose_move
 from ai.solve import solve
-from ai.types import ALGORITHMS, SearchConfig, SearchResult
+from ai.types import ALGORITHMS, SearchConfig, SearchOptions, SearchResult, SearchStats
 
-__all__ = ["ALGORITHMS", "Deadline", "SearchConfig", "SearchResult", "choose_move", "solve"]
+__all__ = [
+    "ALGORITHMS",
+    "CATALOGUE",
+    "Algorithm",
+    "Deadline",
+    "SearchConfig",
+    "SearchOptions",
+    "SearchResult",
+    "SearchStats",
+    "Timeout",
+    "choose_move",
+    "solve",
+]

@@ -9,11 +9,8 @@
 - Games where a seat may move twice in a row (a pass in Othello) are handled: a
   child whose mover is the same seat is not negated.
 
-Options (``SearchConfig.options``): ``tt`` (bool, default True), ``tt_size`` (entries),
-``iterative`` (bool, default True: otherwise one search at ``max_depth``), ``ordering``
-(bool, default True: killers and history), ``pvs`` (bool, default True), ``fast`` (bool,
-default True: Connect Four searches on its bitboards, `ai.connect4_search`, with the
-same results; it needs ``ordering`` and ``pvs``).
+Options: `ai.types.AlphaBetaOptions` (``fast``: Connect Four searches on its bitboards,
+`ai.connect4_search`, with the same results; it needs ``ordering`` and ``pvs``).
 """
 
 from __future__ import annotations
@@ -21,11 +18,12 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from ai import progress
 from ai.budget import Deadline, collector_paused
+from ai.budget import Timeout as Timeout  # where the Connect Four kernel and the solver look for it
+from ai.deepening import by_value, deepen
 from ai.evaluation import Evaluator
 from ai.tt import EXACT, LOWER, UPPER, TranspositionTable
-from ai.types import SearchConfig, SearchResult
+from ai.types import AlphaBetaOptions, SearchConfig, SearchResult
 from games.base import Game, Move, Seat, State
 
 INF: Final = float("inf")
@@ -36,10 +34,6 @@ COMPLETE: Final = 1000  # the TT depth of a subtree searched to the end of the g
 QUIESCENCE_PLIES: Final = 8
 NULL_WIDTH: Final = 1e-7  # a "null window" on a real-valued score scale
 CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a backgammon node takes ms)
-
-
-class Timeout(Exception):
-    """The deadline passed in the middle of a search."""
 
 
 def is_decisive(score: float) -> bool:
@@ -85,6 +79,8 @@ class AlphaBeta:
         self.nodes = 0
         self.root_seat: Seat = 0
         self.depth_cut = False  # an iteration stopped somewhere at the depth limit
+        self.root_state: State = None  # what `iterate` searches, set before the first iteration
+        self.exact_root = False  # every root move gets a full window (its exact value)
 
     # --- scores -------------------------------------------------------------
     def terminal_score(self, state: State, seat: Seat, ply: int) -> float:
@@ -258,6 +254,10 @@ class AlphaBeta:
                 alpha = max(alpha, score)
         return best_move, best
 
+    def iterate(self, depth: int, moves: list[Move], values: dict[Move, float]) -> None:
+        """One iteration of iterative deepening over the root moves (`ai.deepening`)."""
+        self.search_root(self.root_state, depth, moves, self.exact_root, values)
+
     def principal_variation(self, state: State, first: Move, limit: int) -> list[Move]:
         """The best line: `first`, then the TT moves while they stay legal."""
         game = self.game
@@ -301,12 +301,10 @@ def _search(
 ) -> SearchResult:
     from ai import connect4_search  # it builds on this module
 
-    options = config.options
-    tt = TranspositionTable(int(options.get("tt_size", 1 << 18))) if options.get("tt", True) else None
-    use_ordering = bool(options.get("ordering", True))
-    use_pvs = bool(options.get("pvs", True))
+    options = config.options.carried_to(AlphaBetaOptions)
+    tt = TranspositionTable(options.tt_size) if options.tt else None
     searcher: AlphaBeta
-    if options.get("fast", True) and use_ordering and use_pvs and connect4_search.supports(game, state):
+    if options.fast and options.ordering and options.pvs and connect4_search.supports(game, state):
         searcher = connect4_search.Connect4AlphaBeta(
             game, deadline, Evaluator(game, config.style), tt, use_tt=tt is not None
         )
@@ -317,41 +315,31 @@ def _search(
             Evaluator(game, config.style),
             tt,
             use_tt=tt is not None,
-            use_ordering=use_ordering,
-            use_pvs=use_pvs,
+            use_ordering=options.ordering,
+            use_pvs=options.pvs,
         )
     searcher.root_seat = game.to_move(state)
+    searcher.root_state, searcher.exact_root = state, exact_root
     moves = game.order_moves(state, game.legal_moves(state))
     result = SearchResult(move=moves[0], algorithm="alphabeta")
-    root_values: dict[Move, float] = {}
     max_depth = min(config.max_depth or MAX_PLY, MAX_PLY)
-    depths = range(1, max_depth + 1) if options.get("iterative", True) else [max_depth]
-    for depth in depths:
-        searcher.depth_cut = False
-        partial: dict[Move, float] = {}
-        try:
-            move, score = searcher.search_root(state, depth, moves, exact_root, partial)
-        except Timeout:
-            # The previous best move was searched first: a move that beat it in this
-            # unfinished iteration is better still.
-            if result.depth and moves[0] in partial:
-                move, score = max(partial.items(), key=lambda item: item[1])
-                if score > partial[moves[0]]:
-                    result.move, result.value, result.pv = move, to_utility(score), [move]
-            break
-        root_values = partial
-        progress.report(depth, searcher.nodes)
-        result.move, result.value, result.depth = move, to_utility(score), depth
+    depths = range(1, max_depth + 1) if options.iterative else [max_depth]
+
+    def finished(depth: int, move: Move, score: float) -> bool:
         result.pv = searcher.principal_variation(state, move, depth)
         result.stats["score"] = round(score, 6)
         if is_decisive(score):
             result.stats["plies_to_end"] = plies_to_end(score)
-        # The best move searched first next time, then the rest by this iteration's values.
-        moves = sorted(moves, key=lambda m: -partial[m]) if exact_root else [move] + [m for m in moves if m != move]
         if not searcher.depth_cut:
             result.stats["complete"] = True  # every line reached the end: the values are exact
-        if not searcher.depth_cut or (is_decisive(score) and not exact_root):
-            break  # the whole tree was searched, or the result is proven: deeper changes nothing
+        # The whole tree was searched, or the result is proven: deeper changes nothing.
+        return not searcher.depth_cut or (is_decisive(score) and not exact_root)
+
+    def reorder(moves: list[Move], best: Move, values: dict[Move, float]) -> list[Move]:
+        """The best move searched first next time, then the rest by this iteration's values."""
+        return by_value(moves, best, values) if exact_root else [best] + [m for m in moves if m != best]
+
+    root_values = deepen(searcher, result, moves, depths, utility=to_utility, reorder=reorder, finished=finished)
     result.nodes = searcher.nodes
     result.stats["root_values"] = {m: round(to_utility(v), 6) for m, v in root_values.items()}
     if isinstance(searcher, connect4_search.Connect4AlphaBeta):

@@ -1,4 +1,4 @@
-"""Deadlines: every searcher is anytime and checks the clock between steps."""
+"""Deadlines (docs/design.md §3): every searcher is anytime and checks the clock between steps."""
 
 from __future__ import annotations
 
@@ -11,6 +11,10 @@ from typing import Final
 # The longest step seen between two looks at the clock is kept back from the time left,
 # up to this share of the budget: see `Deadline.expired`.
 STEP_MARGIN_SHARE: Final = 0.25
+
+
+class Timeout(Exception):
+    """The deadline passed in the middle of a search: the searcher unwinds to its last finished result."""
 
 
 class Deadline:

@@ -1,8 +1,8 @@
-"""Evaluators: the game's heuristic, shaped by a play style (balanced, aggressive, defensive).
+"""Evaluators (docs/design.md §3): the game's heuristic, shaped by a play style (balanced, aggressive, defensive).
 
 A game that can split its heuristic into "my chances" and "their chances" provides
-``evaluate_terms(state, seat) -> (mine, theirs)``, both >= 0 in the scale of
-``evaluate``.  A style weighs the two: an aggressive bot values its own threats more
+``evaluate_terms(state, seat) -> (mine, theirs)`` (`ai.types.SplitEvaluation`), both
+>= 0 in the scale of ``evaluate``.  A style weighs the two: an aggressive bot values its own threats more
 than the opponent's, a defensive one the reverse.  Every game also gets a draw
 contempt: an aggressive bot scores a draw a little below zero (it plays on for the
 win), a defensive one a little above (it takes the safe half point).
@@ -16,9 +16,11 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from ai.types import SplitEvaluation
 from games.base import Game, Seat, State
 
 STYLE_WEIGHTS: Final[dict[str, tuple[float, float]]] = {
@@ -43,7 +45,9 @@ class Evaluator:
         self.mine_weight, self.theirs_weight = STYLE_WEIGHTS[self.style]
         self.limit = 0.95 * self.game.max_utility
         self.draw_value = STYLE_CONTEMPT[self.style] * self.game.max_utility
-        self._terms = getattr(self.game, "evaluate_terms", None) if self.style != "balanced" else None
+        self._terms: Callable[[State, Seat], tuple[float, float]] | None = None
+        if self.style != "balanced" and isinstance(self.game, SplitEvaluation):
+            self._terms = self.game.evaluate_terms
 
     def __call__(self, state: State, seat: Seat) -> float:
         if self._terms is None:

@@ -11,7 +11,7 @@ node, once the children seen so far and the bounds of the unseen ones put the no
 value outside the window, the rest is skipped; with the optimal model the opponent's
 nodes are ordinary alpha-beta min nodes.
 
-``options["exact_root"] = True``: every root move gets its exact value (a full window,
+``exact_root`` (an option of every searcher): every root move gets its exact value (a full window,
 as a weakened bot needs), not only the best one -- for analysis, which measures how
 much the played move lost against the best.
 """
@@ -21,13 +21,13 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from ai import opponents, progress
-from ai.alphabeta import Timeout
-from ai.budget import Deadline, collector_paused
+from ai import opponents
+from ai.budget import Deadline, Timeout, collector_paused
+from ai.deepening import deepen
 from ai.evaluation import Evaluator
 from ai.opponents import OpponentModel, softmax_weights
-from ai.types import SearchConfig, SearchResult, adopt_iteration
-from ai.weakening import configured_pick, is_weakened
+from ai.types import SearchConfig, SearchResult
+from ai.weakening import is_weakened, weaken
 from games.base import CHANCE, Game, Move, State
 
 INF: Final = float("inf")
@@ -47,6 +47,17 @@ class Expectimax:
         self.bound = game.max_utility
         self.nodes = 0
         self.depth_cut = False
+        self.root_state: State = None  # what `iterate` searches, set before the first iteration
+        self.exact_root = False  # every root move gets a full window (its exact value)
+
+    def iterate(self, depth: int, moves: list[Move], values: dict[Move, float]) -> None:
+        """One iteration of iterative deepening over the root moves (`ai.deepening`)."""
+        game, state = self.game, self.root_state
+        best = -INF
+        for move in moves:
+            alpha = -INF if self.exact_root else best
+            values[move] = self.value(game.apply(state, move), depth - 1, alpha, INF, 1)
+            best = max(best, values[move])
 
     def value(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The value of `state` for the searching seat, exact when inside (alpha, beta)."""
@@ -142,37 +153,19 @@ def search(game: Game, state: State, config: SearchConfig, deadline: Deadline, r
 
 
 def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+    options = config.options
     evaluator = Evaluator(game, config.style)
     seat = game.to_move(state)
-    model = opponents.build(config.opponent_model, game, state, evaluator, config.options)
+    model = opponents.build(config.opponent_model, game, state, evaluator, options)
     searcher = Expectimax(game, seat, model, evaluator, deadline)
     moves = game.order_moves(state, game.legal_moves(state))
     result = SearchResult(move=moves[0], algorithm="expectimax")
     result.stats["opponent_model"] = model.to_json()
-    values: dict[Move, float] = {}
     weakened = is_weakened(config.error_rate, config.temperature)
-    exact_root = weakened or bool(config.options.get("exact_root"))
-    for depth in range(1, (config.max_depth or 64) + 1):
-        searcher.depth_cut = False
-        partial: dict[Move, float] = {}
-        try:
-            best = -INF
-            for move in moves:
-                alpha = -INF if exact_root else best
-                partial[move] = searcher.value(game.apply(state, move), depth - 1, alpha, INF, 1)
-                best = max(best, partial[move])
-        except Timeout:
-            adopt_iteration(result, partial, None)
-            break
-        values = partial
-        progress.report(depth, searcher.nodes)
-        moves = sorted(moves, key=lambda m: -partial[m])  # stable: ties keep the game's order
-        adopt_iteration(result, partial, depth)
-        if not searcher.depth_cut:
-            break  # searched to the end of the game everywhere
+    searcher.root_state, searcher.exact_root = state, weakened or options.exact_root
+    values = deepen(searcher, result, moves, range(1, (config.max_depth or 64) + 1))
     result.nodes = searcher.nodes
     result.stats["root_values"] = {m: round(v, 6) for m, v in values.items()}
-    if weakened and values:
-        result.move, result.stats["choice"] = configured_pick(config, values, result.move, game.max_utility, rng)
-    opponents.remember_move(game, state, result.move, config.options)
+    weaken(result, config, values, game.max_utility, rng)
+    opponents.remember_move(game, state, result.move, options)
     return result

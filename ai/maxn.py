@@ -10,11 +10,11 @@ Shallow pruning (Korf): the components are bounded below by ``-max_utility`` and
 parent's seat can get at most ``SUM - x - (n - 2) * low`` there; when that is no better
 than what the parent already has, the child's other moves cannot matter.
 
-Paranoid (``options["paranoid"] = True``): every other seat is assumed to play against
+Paranoid (`ai.types.MaxnOptions` ``paranoid``): every other seat is assumed to play against
 the searching seat, so the tree is a two-sided one on the searcher's component and
 ordinary alpha-beta applies (deeper search, pessimistic play).
 
-``options["exact_root"] = True``: every root move gets its exact value, not only the
+``exact_root`` (an option of every searcher): every root move gets its exact value, not only the
 best one, and ``stats["root_vectors"]`` holds each root move's value vector (max^n
 only) -- for analysis, which compares the played move with the best and shows every
 seat's prospects.
@@ -25,12 +25,11 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from ai import progress
-from ai.alphabeta import Timeout
-from ai.budget import Deadline, collector_paused
+from ai.budget import Deadline, Timeout, collector_paused
+from ai.deepening import deepen
 from ai.evaluation import Evaluator
-from ai.types import SearchConfig, SearchResult, adopt_iteration
-from ai.weakening import configured_pick, is_weakened
+from ai.types import MaxnOptions, SearchConfig, SearchResult
+from ai.weakening import is_weakened, weaken
 from games.base import CHANCE, Game, Move, State
 
 INF: Final = float("inf")
@@ -50,6 +49,9 @@ class MaxN:
         self.nodes = 0
         self.depth_cut = False
         self.root_seat = 0
+        self.root_state: State = None  # what `iterate` searches, set before the first iteration
+        self.exact_root = False  # every root move gets its exact value
+        self.root_vectors: dict[Move, list[float]] = {}  # of the last finished iteration (max^n only)
 
     def tick(self) -> None:
         self.nodes += 1
@@ -119,8 +121,20 @@ class MaxN:
                 break
         return best
 
+    def iterate(self, depth: int, moves: list[Move], values: dict[Move, float]) -> None:
+        """One iteration of iterative deepening over the root moves (`ai.deepening`)."""
+        vectors: dict[Move, list[float]] = {}
+        self.root(self.root_state, depth, moves, self.exact_root, values, vectors)
+        self.root_vectors = vectors  # reached only when the iteration finished
+
     def root(
-        self, state: State, depth: int, moves: list[Move], exact: bool, values: dict[Move, float], vectors: dict
+        self,
+        state: State,
+        depth: int,
+        moves: list[Move],
+        exact: bool,
+        values: dict[Move, float],
+        vectors: dict[Move, list[float]],
     ) -> None:
         seat = self.root_seat
         best = -INF
@@ -141,35 +155,18 @@ def search(game: Game, state: State, config: SearchConfig, deadline: Deadline, r
 
 
 def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
-    paranoid = bool(config.options.get("paranoid", False))
-    searcher = MaxN(game, Evaluator(game, config.style), deadline, paranoid)
+    options = config.options.carried_to(MaxnOptions)
+    searcher = MaxN(game, Evaluator(game, config.style), deadline, options.paranoid)
     searcher.root_seat = game.to_move(state)
     moves = game.order_moves(state, game.legal_moves(state))
     result = SearchResult(move=moves[0], algorithm="maxn")
-    result.stats["paranoid"] = paranoid
+    result.stats["paranoid"] = options.paranoid
     weakened = is_weakened(config.error_rate, config.temperature)
-    exact_root = weakened or bool(config.options.get("exact_root"))
-    values: dict[Move, float] = {}
-    vectors: dict[Move, list[float]] = {}
-    for depth in range(1, (config.max_depth or 64) + 1):
-        searcher.depth_cut = False
-        partial: dict[Move, float] = {}
-        partial_vectors: dict[Move, list[float]] = {}
-        try:
-            searcher.root(state, depth, moves, exact_root, partial, partial_vectors)
-        except Timeout:
-            adopt_iteration(result, partial, None)
-            break
-        values, vectors = partial, partial_vectors
-        progress.report(depth, searcher.nodes)
-        moves = sorted(moves, key=lambda m: -partial[m])
-        adopt_iteration(result, partial, depth)
-        if not searcher.depth_cut:
-            break
+    searcher.root_state, searcher.exact_root = state, weakened or options.exact_root
+    values = deepen(searcher, result, moves, range(1, (config.max_depth or 64) + 1))
     result.nodes = searcher.nodes
     result.stats["root_values"] = {m: round(v, 6) for m, v in values.items()}
-    if config.options.get("exact_root") and vectors:
-        result.stats["root_vectors"] = {m: [round(x, 6) for x in v] for m, v in vectors.items()}
-    if weakened and values:
-        result.move, result.stats["choice"] = configured_pick(config, values, result.move, game.max_utility, rng)
+    if options.exact_root and searcher.root_vectors:
+        result.stats["root_vectors"] = {m: [round(x, 6) for x in v] for m, v in searcher.root_vectors.items()}
+    weaken(result, config, values, game.max_utility, rng)
     return result

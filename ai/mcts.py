@@ -22,17 +22,17 @@ import math
 import random
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, Final
+from typing import Final
 
 from ai import playouts, progress
 from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
-from ai.types import SearchConfig, SearchResult
-from ai.weakening import configured_pick, is_weakened
+from ai.types import MctsOptions, SearchConfig, SearchResult
+from ai.weakening import weaken
 from games.base import CHANCE, Game, Move, State
 
-DEFAULT_C: Final = 1.4
-DEFAULT_BIAS: Final = 0.5
+DEFAULT_C: Final = MctsOptions.c
+DEFAULT_BIAS: Final = MctsOptions.progressive_bias
 REUSE_SEARCH_PLIES: Final = 4
 DEFAULT_ROLLOUT_PLIES: Final = 80  # a rollout longer than this stops and is scored by the evaluation
 CACHED_TREES: Final = 64
@@ -64,20 +64,16 @@ class MCTS:
         evaluator: Evaluator,
         deadline: Deadline | None = None,
     ) -> None:
-        options = config.options
+        options = config.options.carried_to(MctsOptions)
         self.deadline = deadline
         self.game = game
         self.rng = rng
         self.evaluate = evaluator
         self.n = game.num_players
-        self.c = float(options.get("c", DEFAULT_C))
-        self.bias_weight = float(options.get("progressive_bias", DEFAULT_BIAS))
-        depth = options.get("rollout_depth")
-        self.rollout_depth = int(depth) if depth is not None else None
-        policy = options.get("rollout", "random")
-        if policy not in ("random", "heuristic"):
-            raise ValueError("rollout is 'random' or 'heuristic'")
-        self.heuristic = policy == "heuristic"
+        self.c = options.c
+        self.bias_weight = options.progressive_bias
+        self.rollout_depth = options.rollout_depth
+        self.heuristic = options.rollout == "heuristic"
         self.fast_playout: Callable[..., list[float] | None] | None = playouts.for_game(game)
         self.scale = game.max_utility
         self.nodes = 0
@@ -167,18 +163,19 @@ _TREES: OrderedDict[Hashable, Node] = OrderedDict()
 
 def _tree_key(game: Game, config: SearchConfig) -> Hashable | None:
     options = config.options
-    match_id = options.get("match_id")
-    if match_id is None:
+    if options.match_id is None:
         return None
-    fingerprint = tuple(sorted((k, repr(v)) for k, v in options.items() if k not in ("match_id", "opponent_moves")))
-    return (match_id, game.id, config.style, fingerprint)
+    fingerprint = tuple(
+        sorted((k, repr(v)) for k, v in options.to_json().items() if k not in ("match_id", "opponent_moves"))
+    )
+    return (options.match_id, game.id, config.style, fingerprint)
 
 
 def _find(game: Game, root: Node, key: Hashable) -> Node | None:
     """The node of the position `key` among the first plies of an old tree."""
     frontier = [root]
     for _ in range(REUSE_SEARCH_PLIES + 1):
-        nxt = []
+        nxt: list[Node] = []
         for node in frontier:
             if game.key(node.state) == key:
                 return node
@@ -245,30 +242,34 @@ def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, 
         move = game.order_moves(state, game.legal_moves(state))[0]
     else:
         move = max(visits, key=lambda m: (visits[m], means.get(m, 0.0)))
-    stats: dict[str, Any] = {
-        "iterations": iterations,
-        "reused_visits": reused,
-        "visits": visits,
-        "values": {m: round((v * 2 - 1) * game.max_utility, 6) for m, v in means.items()},
-        "c": searcher.c,
-    }
-    if is_weakened(config.error_rate, config.temperature) and means:
-        values = {m: (v * 2 - 1) * game.max_utility for m, v in means.items()}
-        move, stats["choice"] = configured_pick(config, values, move, game.max_utility, rng)
-    pv, node = [move], root.children.get(move)
-    while node is not None and node.children and len(pv) < 32:
-        nxt = max(node.children, key=lambda m: node.children[m].visits)  # noqa: B023
-        pv.append(nxt)
-        node = node.children[nxt]
-    if not keep_tree(game, config, root):
-        _DISCARDED.append(root)
-    value = (means.get(move, 0.5) * 2 - 1) * game.max_utility
-    return SearchResult(
+    values = {m: (v * 2 - 1) * game.max_utility for m, v in means.items()}
+    result = SearchResult(
         move=move,
-        value=value,
+        value=values.get(move, 0.0),
         depth=searcher.max_depth,
         nodes=searcher.nodes,
-        pv=pv,
         algorithm="mcts",
-        stats=stats,
+        stats={
+            "iterations": iterations,
+            "reused_visits": reused,
+            "visits": visits,
+            "values": {m: round(v, 6) for m, v in values.items()},
+            "c": searcher.c,
+        },
     )
+    weaken(result, config, values, game.max_utility, rng)
+    result.pv = principal_variation(root, result.move)
+    if not keep_tree(game, config, root):
+        _DISCARDED.append(root)
+    return result
+
+
+def principal_variation(root: Node, first: Move) -> list[Move]:
+    """`first`, then the most visited child while there is one."""
+    pv, node = [first], root.children.get(first)
+    while node is not None and node.children and len(pv) < 32:
+        children = node.children
+        nxt = max(children, key=lambda m: children[m].visits)  # noqa: B023
+        pv.append(nxt)
+        node = children[nxt]
+    return pv

@@ -13,9 +13,9 @@
   played in the match (``MatchMemory``), starting from a strong prior so that the bot is
   safe against an unknown player and exploits a weak one once it has seen it err.
 
-Observed moves reach the model in two ways: ``options["opponent_moves"]`` (a list of
-``{"state": <game json>, "move": "..."}`` the caller kept), and, when
-``options["match_id"]`` is given, a per-process memory that sees each position the bot
+Observed moves reach the model in two ways: the option ``opponent_moves`` (a list of
+``{"state": <game json>, "move": "..."}`` the caller kept), and, when the option
+``match_id`` is given, a per-process memory that sees each position the bot
 is asked about and recovers the opponent's reply between two of them.
 """
 
@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ai.evaluation import Evaluator
+from ai.types import SearchOptions
 from games.base import CHANCE, Game, Move, State
 
 PRIOR_STRENGTH: Final = 4.0  # pseudo-observations of a strong opponent before any real one
@@ -152,13 +153,13 @@ def fit(
     game: Game,
     state: State,
     evaluator: Evaluator,
-    options: dict[str, Any],
+    options: SearchOptions,
 ) -> Observations:
     """Observations of the opponent from the caller's list and from the match memory."""
     seen = Observations()
-    for item in options.get("opponent_moves", ()):
+    for item in options.opponent_moves:
         seen.observe(game, game.from_json(item["state"]), item["move"], evaluator)
-    match_id = options.get("match_id")
+    match_id = options.match_id
     if match_id is not None:
         memory = memory_for(("opponent", match_id, game.id, game.to_move(state)))
         if memory.last_state is not None:
@@ -176,16 +177,16 @@ def fit(
     return seen
 
 
-def remember_move(game: Game, state: State, move: Move, options: dict[str, Any]) -> None:
+def remember_move(game: Game, state: State, move: Move, options: SearchOptions) -> None:
     """Record the position after the bot's move, to recover the opponent's reply next time."""
-    match_id = options.get("match_id")
+    match_id = options.match_id
     if match_id is None:
         return
     memory = memory_for(("opponent", match_id, game.id, game.to_move(state)))
     memory.last_state = game.apply(state, move)
 
 
-def build(spec: str | None, game: Game, state: State, evaluator: Evaluator, options: dict[str, Any]) -> OpponentModel:
+def build(spec: str | None, game: Game, state: State, evaluator: Evaluator, options: SearchOptions) -> OpponentModel:
     kind, arg = parse(spec)
     if kind == "adaptive":
         return OpponentModel("epsilon", epsilon=fit(game, state, evaluator, options).epsilon())

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from ai import alphabeta, endgame, progress, traps
 from ai.budget import Deadline
-from ai.types import SearchConfig, SearchResult
-from ai.weakening import configured_pick, is_weakened
+from ai.types import AlphaBetaOptions, SearchConfig, SearchResult
+from ai.weakening import is_weakened, weaken
 from games.base import Game, State
 
 # Time kept back from the deadline for returning the move and sending it on.
@@ -43,26 +43,20 @@ def algorithm_for(game: Game, algorithm: str) -> str:
 
 
 def _alphabeta(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+    options = config.options.carried_to(AlphaBetaOptions)
     weakened = is_weakened(config.error_rate, config.temperature)
     if not weakened:
-        exact = config.options.get("opening_book") and endgame.book_move(game, state)
-        from_stones = config.options.get("exact_endgame")
-        if not exact and from_stones is not None:
-            exact = endgame.exact_move(game, state, deadline, from_stones)
+        exact = endgame.book_move(game, state) if options.opening_book else None
+        if not exact and options.exact_endgame is not None:
+            exact = endgame.exact_move(game, state, deadline, options.exact_endgame)
         if exact:
             return exact
-    trap_model = config.options.get("trap_model") if traps.applies(game) else None
+    trap_model = options.trap_model if traps.applies(game) else None
     result = alphabeta.search(game, state, config, deadline, rng, exact_root=weakened or bool(trap_model))
     if trap_model and not weakened:
         traps.prefer_traps(game, state, result, trap_model, deadline, rng)
-    if weakened:
-        values = result.stats.get("root_values", {})
-        immediate_win = result.stats.get("plies_to_end") == 1
-        move, why = configured_pick(config, values, result.move, game.max_utility, rng, immediate_win)
-        if move != result.move:
-            result.stats["best_move"] = result.move
-            result.move, result.value, result.pv = move, values[move], [move]
-        result.stats["choice"] = why
+    immediate_win = result.stats.get("plies_to_end") == 1
+    weaken(result, config, result.stats.get("root_values", {}), game.max_utility, rng, immediate_win)
     return result
 
 

@@ -1,15 +1,168 @@
-"""Plain data passed into and out of every searcher (DESIGN §3)."""
+"""Plain data passed into and out of every searcher (docs/design.md §3).
+
+`SearchConfig` says how to search; its ``options`` are the chosen algorithm's option
+dataclass (`AlphaBetaOptions`, `ExpectimaxOptions`, `MaxnOptions`, `MctsOptions`).  The
+JSON form kept with a bot profile (a dict of option names) is parsed where a config
+is built, with a clear error for a name or value the algorithm does not take:
+
+>>> SearchConfig(algorithm="maxn", options={"paranoid": True}).options
+MaxnOptions(match_id=None, seat=None, opponent_moves=(), exact_root=False, paranoid=True)
+>>> SearchConfig(algorithm="mcts", options={"paranoid": True})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: unknown option 'paranoid' for mcts; known: match_id, seat, ..., rollout, rollout_depth
+>>> SearchConfig(options={"tt_size": "big"})
+Traceback (most recent call last):
+...
+ValueError: option 'tt_size' is int, not 'big'
+
+`SearchResult` is what comes back; its ``stats`` is a `SearchStats`, the figures a
+searcher adds to the move log and exports (`SearchResult.to_json`).
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
-Algorithm = Literal["alphabeta", "expectimax", "mcts", "maxn", "random"]
+from games.base import Move, Seat, State
+
+AlgorithmId = Literal["alphabeta", "expectimax", "mcts", "maxn", "random"]  # an entry of `ai.catalogue`
 ALGORITHMS: tuple[str, ...] = ("alphabeta", "expectimax", "mcts", "maxn", "random")
 STYLES: tuple[str, ...] = ("balanced", "aggressive", "defensive")
 
+Options = TypeVar("Options", bound="SearchOptions")
 
+
+@runtime_checkable
+class SplitEvaluation(Protocol):
+    """A game whose heuristic splits into "my chances" and "their chances" (`ai.evaluation`).
+
+    Both are >= 0 in the scale of ``evaluate``; a play style weighs the two.
+    """
+
+    def evaluate_terms(self, state: State, seat: Seat) -> tuple[float, float]: ...
+
+
+# --- options -------------------------------------------------------------------
+@dataclass(frozen=True)
+class SearchOptions:
+    """The options every searcher takes; the server and the analysis set them, not the profile."""
+
+    match_id: int | str | None = None  # per-match memory in this process: MCTS's tree, expectimax's observations
+    seat: int | None = None  # keeps the memories of two bots of one match apart
+    opponent_moves: tuple[dict[str, Any], ...] = ()  # ``{"state": <game json>, "move": ...}`` the opponent played
+    exact_root: bool = False  # expectimax and max^n: every root move gets its exact value (for analysis)
+
+    @classmethod
+    def from_json(cls: type[Options], data: Mapping[str, Any]) -> Options:
+        """Options from their JSON form; `ValueError` naming an unknown option or a value of the wrong type."""
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        hints = typing.get_type_hints(cls)
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            if name not in known:
+                raise ValueError(f"unknown option {name!r} for {cls.algorithm()}; known: {', '.join(known)}")
+            values[name] = _checked(name, value, hints[name])
+        return cls(**values)
+
+    @classmethod
+    def algorithm(cls) -> str:
+        return next((a for a, c in OPTIONS.items() if c is cls), "every searcher")
+
+    def to_json(self) -> dict[str, Any]:
+        """The options set to something other than their default, as JSON."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value != f.default:
+                out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def carried_to(self, cls: type[Options]) -> Options:
+        """These options for another searcher (alpha-beta's config running as expectimax): the common ones."""
+        if isinstance(self, cls):
+            return self
+        common = {f.name: getattr(self, f.name) for f in dataclasses.fields(SearchOptions)}
+        return cls(**common)
+
+
+@dataclass(frozen=True)
+class AlphaBetaOptions(SearchOptions):
+    tt: bool = True  # a transposition table
+    tt_size: int = 1 << 18  # its entries
+    iterative: bool = True  # iterative deepening; otherwise one search at max_depth
+    ordering: bool = True  # killer moves and the history heuristic
+    pvs: bool = True  # principal variation search (null windows after the first move)
+    fast: bool = True  # a game's own search kernel where it has one, with the same results
+    opening_book: bool = False  # a book move where the game has a book
+    exact_endgame: int | None = None  # solve exactly once this many stones are on the board
+    trap_model: str | None = None  # among equal moves, the one an opponent so modelled is likeliest to get wrong
+
+
+@dataclass(frozen=True)
+class ExpectimaxOptions(SearchOptions):
+    pass
+
+
+@dataclass(frozen=True)
+class MaxnOptions(SearchOptions):
+    paranoid: bool = False  # everyone else plays against the searching seat (alpha-beta on its value)
+
+
+@dataclass(frozen=True)
+class MctsOptions(SearchOptions):
+    c: float = 1.4  # UCT exploration constant
+    progressive_bias: float = 0.5  # weight of the evaluation in selection; 0 turns it off
+    rollout: Literal["random", "heuristic"] = "random"
+    rollout_depth: int | None = None  # plies before a rollout is cut off and scored by the evaluation
+
+
+OPTIONS: dict[str, type[SearchOptions]] = {
+    "alphabeta": AlphaBetaOptions,
+    "expectimax": ExpectimaxOptions,
+    "mcts": MctsOptions,
+    "maxn": MaxnOptions,
+    "random": SearchOptions,
+}
+
+
+def _checked(name: str, value: Any, hint: Any) -> Any:
+    """`value` if it has the type `hint` allows (ints where floats go; a list for a tuple)."""
+    allowed = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    for kind in allowed:
+        if kind is type(None) and value is None:
+            return value
+        origin = typing.get_origin(kind)
+        if origin is Literal and value in typing.get_args(kind):
+            return value
+        if origin is tuple and isinstance(value, list | tuple):
+            return tuple(value)
+        if kind is bool and isinstance(value, bool):
+            return value
+        if kind in (int, float) and isinstance(value, int | float) and not isinstance(value, bool):
+            if kind is int and not isinstance(value, int):
+                continue
+            return kind(value) if kind is float else value
+        if kind is str and isinstance(value, str):
+            return value
+    wanted = " or ".join(_type_name(k) for k in allowed)
+    raise ValueError(f"option {name!r} is {wanted}, not {value!r}")
+
+
+def _type_name(kind: Any) -> str:
+    if typing.get_origin(kind) is Literal:
+        return " or ".join(repr(v) for v in typing.get_args(kind))
+    if typing.get_origin(kind) is tuple:
+        return "a list"
+    return "null" if kind is type(None) else str(getattr(kind, "__name__", kind))
+
+
+# --- the configuration -----------------------------------------------------------
 @dataclass(frozen=True)
 class SearchConfig:
     algorithm: str = "alphabeta"
@@ -21,7 +174,8 @@ class SearchConfig:
     style: str = "balanced"
     opponent_model: str | None = None  # for expectimax: "uniform", "epsilon:0.3", ...
     seed: int | None = None
-    options: dict[str, Any] = field(default_factory=dict)  # algorithm-specific knobs
+    # The algorithm's options; a mapping (their JSON form) is parsed into them.
+    options: SearchOptions = field(default_factory=SearchOptions)
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -30,9 +184,67 @@ class SearchConfig:
             raise ValueError(f"unknown style {self.style!r}; known: {', '.join(STYLES)}")
         if self.time_budget_ms <= 0:
             raise ValueError("time_budget_ms must be positive")
+        object.__setattr__(self, "options", _parsed_options(self.algorithm, self.options))
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SearchConfig:
+        """A config from its JSON form (what a bot profile stores, `to_json`'s output)."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown search setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
+        return cls(**data)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out["options"] = self.options.to_json()
+        return out
+
+
+def _parsed_options(algorithm: str, options: SearchOptions | Mapping[str, Any] | None) -> SearchOptions:
+    cls = OPTIONS[algorithm]
+    if options is None or isinstance(options, Mapping):
+        return cls.from_json(options or {})
+    if type(options) is SearchOptions:
+        return options.carried_to(cls)
+    if not isinstance(options, cls):
+        raise ValueError(f"{algorithm} takes {cls.__name__}, not {type(options).__name__}")
+    return options
+
+
+# --- the result ------------------------------------------------------------------
+class SearchStats(TypedDict, total=False):
+    """What a search adds to the move's figures; each searcher fills its own part."""
+
+    # every searcher
+    seed: int | None
+    requested: str  # the algorithm asked for, when the game made another one run (`ai.search`)
+    forced: bool  # one legal move: nothing was searched
+    fallback_from: str  # a searcher's illegal move, replaced (never expected)
+    choice: str  # a weakened pick: "best", "slip" or "temperature" (`ai.weakening`)
+    best_move: str  # the move the search preferred, when the weakened pick is another
+    root_values: dict[Move, float]
+    # alpha-beta
+    score: float
+    plies_to_end: int
+    complete: bool  # every line reached the end of the game
+    kernel: str
+    tt_hit_rate: float
+    trap: dict[str, Any]
+    exact: str  # perfect play: "opening", "solved" or "won"
+    exact_score: int
+    move_scores: dict[Move, int]
+    # expectimax
+    opponent_model: dict[str, Any]
+    # max^n
+    paranoid: bool
+    root_vectors: dict[Move, list[float]]
+    # MCTS
+    iterations: int
+    reused_visits: int
+    visits: dict[Move, int]
+    values: dict[Move, float]
+    c: float
 
 
 @dataclass
@@ -44,7 +256,7 @@ class SearchResult:
     elapsed_ms: float = 0.0
     pv: list[str] = field(default_factory=list)
     algorithm: str = "random"
-    stats: dict[str, Any] = field(default_factory=dict)  # algorithm-specific: visits, tt hits, ...
+    stats: SearchStats = field(default_factory=lambda: SearchStats())
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe figures for move logs and exports."""
@@ -60,20 +272,3 @@ class SearchResult:
             "pv": list(self.pv),
             **self.stats,
         }
-
-
-def adopt_iteration(result: SearchResult, partial: dict[str, float], depth: int | None) -> None:
-    """Take what an iteration of iterative deepening found, over the root moves in `result`'s order.
-
-    `depth` None: the iteration ran out of time.  The previous best move was searched first,
-    so a move that beat it in the unfinished iteration is better still; otherwise the
-    previous result stands.  A finished iteration's best move becomes the result.
-    """
-    if depth is None:
-        if result.depth and result.move in partial:
-            move = max(partial, key=partial.__getitem__)
-            if partial[move] > partial[result.move]:
-                result.move, result.value, result.pv = move, partial[move], [move]
-        return
-    move = max(partial, key=partial.__getitem__)
-    result.move, result.value, result.depth, result.pv = move, partial[move], depth, [move]

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from typing import Final
 
-from ai.types import SearchConfig
+from ai.types import SearchConfig, SearchResult
 from games.base import Move
 
 BLUNDER_MARGIN: Final = 0.5  # fraction of max_utility a slip may give away, at most
@@ -31,7 +32,7 @@ def is_weakened(error_rate: float, temperature: float) -> bool:
     return error_rate > 0 or temperature > 0
 
 
-def softmax_choice(values: dict[Move, float], temperature: float, rng: random.Random) -> Move:
+def softmax_choice(values: Mapping[Move, float], temperature: float, rng: random.Random) -> Move:
     """A move drawn with probability proportional to exp(value / temperature)."""
     moves = list(values)
     top = max(values.values())
@@ -39,7 +40,7 @@ def softmax_choice(values: dict[Move, float], temperature: float, rng: random.Ra
     return rng.choices(moves, weights)[0]
 
 
-def sane_moves(values: dict[Move, float], max_utility: float, decisive: float) -> dict[Move, float]:
+def sane_moves(values: Mapping[Move, float], max_utility: float, decisive: float) -> dict[Move, float]:
     """The moves a human-looking slip may choose: no proven losses, nothing far worse than the best."""
     best = max(values.values())
     floor = best - BLUNDER_MARGIN * max_utility
@@ -50,7 +51,7 @@ def sane_moves(values: dict[Move, float], max_utility: float, decisive: float) -
 
 
 def pick(
-    values: dict[Move, float],
+    values: Mapping[Move, float],
     best: Move,
     *,
     error_rate: float,
@@ -81,7 +82,7 @@ def pick(
 
 def configured_pick(
     config: SearchConfig,
-    values: dict[Move, float],
+    values: Mapping[Move, float],
     best: Move,
     max_utility: float,
     rng: random.Random,
@@ -97,3 +98,26 @@ def configured_pick(
         rng=rng,
         immediate_win=immediate_win,
     )
+
+
+def weaken(
+    result: SearchResult,
+    config: SearchConfig,
+    values: Mapping[Move, float],
+    max_utility: float,
+    rng: random.Random,
+    immediate_win: bool = False,
+) -> None:
+    """The one weakening step every searcher ends with: `result` becomes the move a weakened bot plays.
+
+    `values` are the root values the pick chooses among, on the utility scale.  When the
+    pick is not the searched best move, the result's value and line become the pick's
+    and ``stats["best_move"]`` keeps the best; ``stats["choice"]`` says why.
+    """
+    if not is_weakened(config.error_rate, config.temperature):
+        return
+    move, why = configured_pick(config, values, result.move, max_utility, rng, immediate_win)
+    if move != result.move:
+        result.stats["best_move"] = result.move
+        result.move, result.value, result.pv = move, values[move], [move]
+    result.stats["choice"] = why

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test the project has: lint, the fast suite with the full-stack and browser
-# tests, then the slow marker.  What those need from the system (redis-server, Debian's
+# Runs every test the project has: lint, types (mypy, strict on ai/ and games/), the
+# doctests, the fast suite with the full-stack and browser tests, then the slow marker.  What those need from the system (redis-server, Debian's
 # chromium) is installed with apt-get when missing and we can (root, or sudo without a
 # password); otherwise it stops and says what to install.  It never runs with tests skipped.
 set -euo pipefail
@@ -48,6 +48,10 @@ fi
 
 "$BIN/ruff" check .
 "$BIN/ruff" format --check .
+"$BIN/mypy"  # what and how strictly: [tool.mypy] in pyproject.toml
+# The examples in docstrings, wherever they are (settings and migrations are not modules to import).
+env -u DATABASE_URL -u REDIS_URL "$BIN/pytest" -p no:cacheprovider -q --doctest-modules ai games server \
+  --ignore=server/config/settings --ignore-glob='server/*/migrations/*'
 # Unset DATABASE_URL: this pass runs on SQLite; CI runs the server tests on PostgreSQL separately.
 # Unset the skip switch too: make test runs the browser tests, or fails.
 env -u DATABASE_URL -u REDIS_URL -u PLYGROUND_SKIP_BROWSER_TESTS "$BIN/pytest" -m "not slow" "$@"

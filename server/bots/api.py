@@ -5,6 +5,8 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import ai
+from games import registry
 from server.bots.models import BotProfile
 from server.bots.selectors import bot_record, how_it_plays
 from server.config.openapi import errors
@@ -88,3 +90,33 @@ class BotDetailView(APIView):
         if bot is None:
             return Response({"detail": f"no bot {slug!r}", "code": "not_found"}, status=404)
         return Response(BotDetailSerializer(bot).data)
+
+
+class AlgorithmOptionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    type = serializers.CharField(help_text='JSON type(s), e.g. "integer | null"')
+    choices = serializers.ListField(child=serializers.CharField(), required=False, help_text="the allowed strings")
+    default = serializers.JSONField(allow_null=True)
+
+
+class AlgorithmSerializer(serializers.Serializer):
+    """One entry of `ai.CATALOGUE`."""
+
+    id = serializers.CharField(help_text="what a bot profile's `algorithm` holds")
+    label = serializers.CharField(help_text="the name to show, e.g. max^n")
+    summary = serializers.CharField()
+    options = AlgorithmOptionSerializer(many=True, help_text="the search options a profile may set")
+    uses_opponent_model = serializers.BooleanField()
+    counts_iterations = serializers.BooleanField(help_text="capped by max_iterations rather than max_depth")
+    games = serializers.ListField(child=serializers.CharField(), help_text="ids of the games it fits")
+
+
+class AlgorithmListView(APIView):
+    """``GET /api/algorithms/``: the algorithms bots search with, and the games each fits."""
+
+    authentication_classes: list = []
+
+    @extend_schema(responses=AlgorithmSerializer(many=True))
+    def get(self, request):
+        games = registry.all()
+        return Response(AlgorithmSerializer([a.to_json(games) for a in ai.CATALOGUE.values()], many=True).data)

@@ -86,7 +86,7 @@ class BotProfile(models.Model):
     rated_games = models.PositiveIntegerField(default=0, help_text="calibration games behind the rating")
     listed = models.BooleanField(default=True, help_text="shown in the lobby and /api/bots/")
 
-    is_ai = True  # disclosure is not configurable (DESIGN §6.1)
+    is_ai = True  # disclosure is not configurable (docs/design.md §6.1)
 
     class Meta:
         ordering = ["game", "level"]
@@ -148,36 +148,41 @@ class AdaptiveStrength(models.Model):
 
 
 def profile_problems(profile: BotProfile) -> dict[str, str]:
-    """What is wrong with a profile's settings, by field, in words an admin can act on."""
+    """What is wrong with a profile's settings, by field, in words an admin can act on.
+
+    Whether the algorithm fits the game, and what it takes, is `ai.CATALOGUE`'s to say;
+    the options are parsed as a search would parse them (`ai.SearchConfig`).
+    """
     errors: dict[str, str] = {}
     try:
         game = registry.get(profile.game)
     except KeyError as exc:
         return {"game": str(exc.args[0])}
-    algorithm = profile.algorithm
-    if algorithm == "maxn" and game.num_players < 3:
-        errors["algorithm"] = f"max^n is for games of three or more players; {game.name} has {game.num_players}"
-    if algorithm == "alphabeta" and game.num_players > 2:
-        errors["algorithm"] = f"alpha-beta is for two players; use max^n (or paranoid) for {game.name}"
-    if algorithm == "alphabeta" and game.has_chance:
-        errors["algorithm"] = f"{game.name} has dice: use expectimax or MCTS"
-    if algorithm == "expectimax" and not profile.opponent_model and not game.has_chance:
-        errors["opponent_model"] = "expectimax needs an opponent model (or a game with chance)"
-    if profile.opponent_model and algorithm != "expectimax":
-        errors["opponent_model"] = "only expectimax uses an opponent model"
-    if profile.max_iterations and algorithm != "mcts":
-        errors["max_iterations"] = "only MCTS counts iterations; cap other searchers by depth"
+    algorithm = ai.CATALOGUE.get(profile.algorithm)
+    if algorithm is None:
+        return {"algorithm": f"unknown algorithm {profile.algorithm!r}; known: {', '.join(ai.CATALOGUE)}"}
+    if problem := algorithm.problem(game):
+        errors["algorithm"] = problem
+    if algorithm.uses_opponent_model and not profile.opponent_model and not game.has_chance:
+        errors["opponent_model"] = f"{algorithm.label} needs an opponent model (or a game with chance)"
+    if profile.opponent_model and not algorithm.uses_opponent_model:
+        users = " and ".join(a.label for a in ai.CATALOGUE.values() if a.uses_opponent_model)
+        errors["opponent_model"] = f"only {users} uses an opponent model"
+    if profile.max_iterations and not algorithm.counts_iterations:
+        counters = " and ".join(a.label for a in ai.CATALOGUE.values() if a.counts_iterations)
+        errors["max_iterations"] = f"only {counters} counts iterations; cap other searchers by depth"
     if profile.min_think_ms > profile.time_budget_ms:
         errors["min_think_ms"] = "the minimum think time cannot exceed the time budget"
     if not isinstance(profile.search_options, dict):
         errors["search_options"] = "a JSON object, such as {}"
-    elif problem := trap_model_problem(game, algorithm, profile.search_options.get("trap_model")):
+    elif problem := trap_model_problem(game, algorithm.id, profile.search_options.get("trap_model")):
         errors["search_options"] = problem
     if not errors:
         try:
             profile.search_config()
         except (TypeError, ValueError) as exc:
-            errors["algorithm"] = str(exc)
+            field = "search_options" if "option" in str(exc) else "algorithm"
+            errors[field] = str(exc)
     return errors
 
 

@@ -5,8 +5,8 @@ An installation is one database: every process reading and writing the same data
 channel-layer prefix and one task queue; two databases are two installations and must
 not.  So the id is derived from the database's identity, or set by hand:
 
->>> installation_id({"ENGINE": "django.db.backends.sqlite3", "NAME": "/srv/a.sqlite3"}) == \
-...     installation_id({"ENGINE": "django.db.backends.sqlite3", "NAME": "/srv/../srv/a.sqlite3"})
+>>> same = {"ENGINE": "django.db.backends.sqlite3", "NAME": "/srv/../srv/a.sqlite3"}
+>>> installation_id({"ENGINE": "django.db.backends.sqlite3", "NAME": "/srv/a.sqlite3"}) == installation_id(same)
 True
 """
 

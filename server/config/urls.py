@@ -3,7 +3,7 @@ from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
 from server.analysis.api import AnalysisView, HintView
-from server.bots.api import BotDetailView, BotListView
+from server.bots.api import AlgorithmListView, BotDetailView, BotListView
 from server.config.converters import IdConverter
 from server.matches.api import (
     GameListView,
@@ -30,6 +30,7 @@ api = [
     path("players/me/tokens/<id:token_id>/", TokenDetailView.as_view(), name="player-token"),
     path("players/me/tokens/<id:token_id>/rotate/", TokenRotateView.as_view(), name="player-token-rotate"),
     path("games/", GameListView.as_view(), name="games"),
+    path("algorithms/", AlgorithmListView.as_view(), name="algorithms"),
     path("bots/", BotListView.as_view(), name="bots"),
     path("bots/<slug:slug>/", BotDetailView.as_view(), name="bot-detail"),
     path("matches/", MatchListView.as_view(), name="matches"),

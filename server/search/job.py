@@ -12,10 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import ai
-import ai.expectimax  # noqa: F401 - loaded now, not inside the first search's budget
-import ai.maxn  # noqa: F401
-import ai.mcts  # noqa: F401
+import ai  # every searcher loaded now, not inside the first search's budget
 from games import registry
 
 # Recorded with every bot move as its stats' ``engine`` field (an export field: the name stays).

@@ -11,6 +11,7 @@ import ai
 from ai.evaluation import Evaluator
 from ai.weakening import pick
 from games import registry
+from games.base import CHANCE
 
 TICTACTOE = registry.get("tictactoe")
 CONNECT4 = registry.get("connect4")
@@ -95,3 +96,26 @@ def test_aggressive_and_defensive_weigh_threats_differently():
     assert aggressive.draw_value < 0 < defensive.draw_value
     if hasattr(CONNECT4, "evaluate_terms"):
         assert aggressive(state, 0) != defensive(state, 0)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "algorithm"),
+    [("connect4", "alphabeta"), ("backgammon", "expectimax"), ("chinese-checkers", "maxn"), ("othello", "mcts")],
+)
+def test_every_searcher_reports_its_weakened_pick_alike(game_id, algorithm):
+    """The one weakening step: the pick's own value and line, and the best move kept aside."""
+    game = registry.get(game_id)
+    state = game.initial_state()
+    while game.to_move(state) == CHANCE:
+        state = game.apply(state, game.chance_outcomes(state)[0][0])
+    for seed in range(30):
+        config = ai.SearchConfig(
+            algorithm=algorithm, error_rate=1.0, max_depth=1, max_iterations=60, seed=seed, time_budget_ms=60_000
+        )
+        result = ai.choose_move(game, state, config)
+        if result.stats["choice"] == "slip":
+            values = result.stats.get("root_values") or result.stats.get("values")
+            assert result.stats["best_move"] != result.move
+            assert result.value == pytest.approx(values[result.move], abs=1e-6) and result.pv[0] == result.move
+            return
+    pytest.fail("no slip in 30 searches at error_rate 1")
