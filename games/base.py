@@ -18,7 +18,11 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+
+if TYPE_CHECKING:
+    from games.hooks import Playout, SearchKernel, Solver
+    from games.spec import GameSpec
 
 Seat: TypeAlias = int
 Move: TypeAlias = str
@@ -54,11 +58,17 @@ class Game(ABC):
     """Rules of one game.  Subclasses set the metadata and implement the model."""
 
     id: ClassVar[str]
-    name: ClassVar[str]
+    spec: ClassVar[GameSpec]  # display name, seats, board module, bot ladder (`games.spec`)
     num_players: ClassVar[int] = 2
     has_chance: ClassVar[bool] = False
     zero_sum: ClassVar[bool] = True
     max_utility: ClassVar[float] = 1.0  # |returns| never exceeds this
+    max_length: ClassVar[int | None] = None  # the most plies a game can last, where bounded
+
+    @property
+    def name(self) -> str:
+        """The display name, from the spec (the one place it is written)."""
+        return self.spec.name
 
     # --- the formal model -------------------------------------------------
     @abstractmethod
@@ -143,6 +153,23 @@ class Game(ABC):
             moves, weights = zip(*self.chance_outcomes(state), strict=True)
             return rng.choices(moves, weights)[0]
         return rng.choice(self.legal_moves(state))
+
+    # --- optional fast paths on the game's own encoding (`games.hooks`) -------
+    def fast_playout(self) -> Playout | None:
+        """A whole MCTS rollout in one call; None: the searcher plays `rollout_move` ply by ply."""
+        return None
+
+    def search_kernel(self) -> SearchKernel | None:
+        """Alpha-beta's negamax on the game's encoding, node for node the generic one; or None."""
+        return None
+
+    def new_solver(self) -> Solver | None:
+        """A solver of exact values, with tables of its own; None where the game has none."""
+        return None
+
+    def opening_move(self, state: State) -> Move | None:
+        """A proven best move from the game's opening book, where it has one for `state`."""
+        return None
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"

@@ -65,6 +65,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeAlias
 
+from games.backgammon.spec import ID, SPEC
 from games.base import CHANCE, Game, Move, Outcome, Seat
 
 Point: TypeAlias = int  # 1..24 in the mover's numbering; BAR = 25, OFF = 0
@@ -266,8 +267,8 @@ def _won(state: BackgammonState) -> Seat | None:
 
 
 class Backgammon(Game):
-    id = "backgammon"
-    name = "Backgammon"
+    id = ID
+    spec = SPEC
     num_players = 2
     has_chance = True
     max_utility = 3.0

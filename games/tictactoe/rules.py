@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.base import Game, Move, Outcome, Seat
+from games.tictactoe.spec import ID, SPEC
 
 MARKS = "XO"
 EMPTY = "."
@@ -52,8 +53,8 @@ def _is_seat(cell: object) -> bool:
 
 
 class TicTacToe(Game):
-    id = "tictactoe"
-    name = "Tic-tac-toe"
+    id = ID
+    spec = SPEC
     num_players = 2
 
     def initial_state(self) -> TicTacToeState:

@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from games.base import Game, Move, Outcome, Seat
+from games.othello.spec import ID, SPEC
 
 Bitboard: TypeAlias = int
 Square: TypeAlias = int
@@ -272,8 +273,8 @@ def _perft(own: Bitboard, opp: Bitboard, depth: int, passed: bool) -> int:
 
 
 class Othello(Game):
-    id = "othello"
-    name = "Othello"
+    id = ID
+    spec = SPEC
     num_players = 2
 
     def initial_state(self) -> OthelloState:

@@ -69,6 +69,8 @@ from functools import lru_cache
 from typing import Any, ClassVar, TypeAlias
 
 from games.base import Game, Move, Outcome, Seat
+from games.chinese_checkers.spec import ID, ID_2, SPEC, SPEC_2
+from games.spec import GameSpec
 
 Cell: TypeAlias = int  # index 0..120, row by row from the top, left to right
 Cells: TypeAlias = int  # a set of cells as a bitmask
@@ -201,8 +203,8 @@ def _moves(state: ChineseCheckersState) -> dict[Move, tuple[Cell, Cell]]:
 
 
 class ChineseCheckers(Game):
-    id: ClassVar[str] = "chinese-checkers"
-    name: ClassVar[str] = "Chinese checkers"
+    id: ClassVar[str] = ID
+    spec: ClassVar[GameSpec] = SPEC
     num_players: ClassVar[int] = 3
 
     def __init__(self, max_turns: int = 100) -> None:
@@ -392,8 +394,8 @@ class ChineseCheckers(Game):
 class TwoPlayerChineseCheckers(ChineseCheckers):
     """The two-player option: bottom against top."""
 
-    id: ClassVar[str] = "chinese-checkers-2"
-    name: ClassVar[str] = "Chinese checkers (two players)"
+    id: ClassVar[str] = ID_2
+    spec: ClassVar[GameSpec] = SPEC_2
     num_players: ClassVar[int] = 2
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from games.base import Game, Move, Outcome, Seat
+from games.connect4.spec import ID, SPEC
 
 Bitboard: TypeAlias = int
 
@@ -83,8 +84,9 @@ def _is_seat(cell: object) -> bool:
 
 
 class Connect4(Game):
-    id = "connect4"
-    name = "Connect Four"
+    id = ID
+    spec = SPEC
+    max_length = CELLS
     num_players = 2
 
     def initial_state(self) -> Connect4State:
