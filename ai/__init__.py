@@ -8,11 +8,15 @@
 True
 """
 
-# Every searcher imported (and the Connect Four tables built) now, not in a search's time.
-from ai import connect4_search, expectimax, maxn, mcts  # noqa: F401
+# Every searcher imported (and each game's fast paths built) now, not in a search's time.
+from ai import expectimax, maxn, mcts  # noqa: F401
 from ai.budget import Deadline
 from ai.search import choose_move
 from ai.solve import solve
 from ai.types import ALGORITHMS, SearchConfig, SearchResult
+from games import registry as _registry
+
+for _game in _registry.all():
+    _game.search_kernel(), _game.fast_playout()
 
 __all__ = ["ALGORITHMS", "Deadline", "SearchConfig", "SearchResult", "choose_move", "solve"]

@@ -12,8 +12,8 @@
 Options (``SearchConfig.options``): ``tt`` (bool, default True), ``tt_size`` (entries),
 ``iterative`` (bool, default True: otherwise one search at ``max_depth``), ``ordering``
 (bool, default True: killers and history), ``pvs`` (bool, default True), ``fast`` (bool,
-default True: Connect Four searches on its bitboards, `ai.connect4_search`, with the
-same results; it needs ``ordering`` and ``pvs``).
+default True: a game that offers a search kernel on its own encoding is searched with it,
+`ai.kernel_search`, with the same results; it needs ``ordering`` and ``pvs``).
 """
 
 from __future__ import annotations
@@ -22,24 +22,16 @@ import random
 from typing import Final
 
 from ai import progress
-from ai.budget import Deadline, collector_paused
+from ai.budget import Deadline, Timeout, collector_paused
 from ai.evaluation import Evaluator
+from ai.kernel_search import KernelAlphaBeta
+from ai.scores import COMPLETE, DECISIVE, INF, MAX_PLY, NULL_WIDTH, WIN
 from ai.tt import EXACT, LOWER, UPPER, TranspositionTable
 from ai.types import SearchConfig, SearchResult
 from games.base import Game, Move, Seat, State
 
-INF: Final = float("inf")
-WIN: Final = 1000.0  # a won terminal scores utility * WIN minus the plies it took
-DECISIVE: Final = WIN / 5  # scores beyond this are proven results, not heuristics
-MAX_PLY: Final = 128
-COMPLETE: Final = 1000  # the TT depth of a subtree searched to the end of the game
 QUIESCENCE_PLIES: Final = 8
-NULL_WIDTH: Final = 1e-7  # a "null window" on a real-valued score scale
 CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a backgammon node takes ms)
-
-
-class Timeout(Exception):
-    """The deadline passed in the middle of a search."""
 
 
 def is_decisive(score: float) -> bool:
@@ -299,17 +291,14 @@ def search(
 def _search(
     game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random, exact_root: bool
 ) -> SearchResult:
-    from ai import connect4_search  # it builds on this module
-
     options = config.options
     tt = TranspositionTable(int(options.get("tt_size", 1 << 18))) if options.get("tt", True) else None
     use_ordering = bool(options.get("ordering", True))
     use_pvs = bool(options.get("pvs", True))
-    searcher: AlphaBeta
-    if options.get("fast", True) and use_ordering and use_pvs and connect4_search.supports(game, state):
-        searcher = connect4_search.Connect4AlphaBeta(
-            game, deadline, Evaluator(game, config.style), tt, use_tt=tt is not None
-        )
+    searcher: AlphaBeta | KernelAlphaBeta
+    kernel = game.search_kernel() if options.get("fast", True) and use_ordering and use_pvs else None
+    if kernel is not None and kernel.supports(game, state):
+        searcher = KernelAlphaBeta(game, kernel, deadline, Evaluator(game, config.style), tt, use_tt=tt is not None)
     else:
         searcher = AlphaBeta(
             game,
@@ -354,8 +343,8 @@ def _search(
             break  # the whole tree was searched, or the result is proven: deeper changes nothing
     result.nodes = searcher.nodes
     result.stats["root_values"] = {m: round(to_utility(v), 6) for m, v in root_values.items()}
-    if isinstance(searcher, connect4_search.Connect4AlphaBeta):
-        result.stats["kernel"] = "connect4-bitboard"
+    if isinstance(searcher, KernelAlphaBeta):
+        result.stats["kernel"] = searcher.kernel.name
     if tt is not None:
         result.stats["tt_hit_rate"] = round(tt.hits / tt.probes, 4) if tt.probes else 0.0
         _DISCARDED.append(tt)

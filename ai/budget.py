@@ -13,6 +13,10 @@ from typing import Final
 STEP_MARGIN_SHARE: Final = 0.25
 
 
+class Timeout(Exception):
+    """The deadline passed in the middle of a search."""
+
+
 class Deadline:
     """A point on the monotonic clock; `expired()` is cheap enough for hot loops.
 

@@ -8,7 +8,7 @@
 - Chance nodes: an outcome is sampled with its probability (not chosen by UCT).
 - Expansion: one child per iteration, in the game's `order_moves` order.
 - Rollouts: ``options["rollout"]`` = "random" (uniform) or "heuristic" (the game's
-  `rollout_move` hook; a fast bitboard playout where `ai.playouts` has one), cut off
+  `rollout_move` hook; the game's `fast_playout` where it has one), cut off
   after ``options["rollout_depth"]`` plies and scored by the evaluation.
 - Tree reuse: with ``options["match_id"]`` the tree is kept in this process between the
   moves of a match, and the subtree of the new position (found among the old tree's
@@ -21,15 +21,16 @@ from __future__ import annotations
 import math
 import random
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any, Final
 
-from ai import playouts, progress
+from ai import progress
 from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
 from ai.types import SearchConfig, SearchResult
 from ai.weakening import configured_pick, is_weakened
 from games.base import CHANCE, Game, Move, State
+from games.hooks import Playout
 
 DEFAULT_C: Final = 1.4
 DEFAULT_BIAS: Final = 0.5
@@ -78,7 +79,7 @@ class MCTS:
         if policy not in ("random", "heuristic"):
             raise ValueError("rollout is 'random' or 'heuristic'")
         self.heuristic = policy == "heuristic"
-        self.fast_playout: Callable[..., list[float] | None] | None = playouts.for_game(game)
+        self.fast_playout: Playout | None = game.fast_playout()
         self.scale = game.max_utility
         self.nodes = 0
         self.max_depth = 0

@@ -1,14 +1,19 @@
-"""Connect Four: the rules (`rules`), the catalogue entry (`spec`).  See `rules` for the notation."""
+"""Connect Four, as a package (docs/design.md §2).
 
-from games.connect4.rules import (
+- `rules`: the Game, its notation (columns "1".."7") and its state;
+- `bitboard`: the board layout, its masks and line tricks, computed once;
+- `spec`: display name, seats, board module and seeded bot ladder;
+- the fast paths the searchers may use (`games.hooks`): `solver` (exact values, after
+  Pons), `kernel` (alpha-beta's negamax on the bitboards), `playout` (MCTS rollouts).
+"""
+
+from games.connect4.bitboard import (
     BOARD_MASK,
     BOTTOM,
     BOTTOM_MASK,
     CELLS,
     CENTRE_FIRST,
     COLUMN_MASK,
-    COLUMNS,
-    CONNECT4,
     DIRECTIONS,
     H1,
     HEIGHT,
@@ -16,11 +21,11 @@ from games.connect4.rules import (
     WIDTH,
     WINDOWS,
     Bitboard,
-    Connect4,
-    Connect4State,
     bit,
     has_four,
+    winning_cells,
 )
+from games.connect4.rules import COLUMNS, CONNECT4, Connect4, Connect4State
 
 __all__ = [
     "BOARD_MASK",
@@ -42,4 +47,5 @@ __all__ = [
     "Connect4State",
     "bit",
     "has_four",
+    "winning_cells",
 ]

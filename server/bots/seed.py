@@ -9,6 +9,7 @@ from games.spec import LEVEL_NAMES
 
 __all__ = ["LEVEL_NAMES", "PROFILES", "SETTING_DEFAULTS", "profiles", "seed_profiles"]
 
+
 # Each game's ladder is declared with the game (`GameSpec.ladder`, docs/design.md §2): levels
 # differ in what makes a bot strong (how deep it looks, how long it thinks, how often it
 # slips, which search it runs).  Ratings are measured by `manage.py calibrate`.

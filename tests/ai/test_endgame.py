@@ -38,12 +38,12 @@ def test_without_a_win_the_exact_scores_choose_the_best_draw_or_the_slowest_loss
 
 def test_out_of_time_gives_way_to_the_ordinary_search():
     early = CONNECT4.from_moves("4453")
-    assert exact_move(CONNECT4, early, Deadline.after_ms(1000), from_stones=14) is None  # too early
-    assert exact_move(CONNECT4, early, Deadline.after_ms(1), from_stones=0) is None  # no time
+    assert exact_move(CONNECT4, early, Deadline.after_ms(1000), from_ply=14) is None  # too early
+    assert exact_move(CONNECT4, early, Deadline.after_ms(1), from_ply=0) is None  # no time
     result = ai.choose_move(CONNECT4, early, ai.SearchConfig(time_budget_ms=60, options={"exact_endgame": 0}))
     assert result.move in CONNECT4.legal_moves(early) and "exact" not in result.stats
 
 
 def test_other_games_ignore_the_option():
     ttt = registry.get("tictactoe")
-    assert exact_move(ttt, ttt.initial_state(), Deadline.after_ms(100), from_stones=0) is None
+    assert exact_move(ttt, ttt.initial_state(), Deadline.after_ms(100), from_ply=0) is None
