@@ -28,20 +28,20 @@ SOLVER_SHARE = 0.6  # of the remaining time, at most, for the exact attempt
 _SOLVERS: dict[str, Solver | None] = {}
 
 
-def solver_for(game: Game) -> Solver | None:
+def solver_for(game: Game[Any]) -> Solver | None:
     if game.id not in _SOLVERS:
         _SOLVERS[game.id] = game.new_solver()
     return _SOLVERS[game.id]
 
 
-def book_move(game: Game, state: State) -> SearchResult | None:
+def book_move(game: Game[Any], state: State) -> SearchResult | None:
     move = game.opening_move(state)
     if move is None:
         return None
     return SearchResult(move=move, depth=0, algorithm="alphabeta", stats={"exact": "opening"})
 
 
-def exact_move(game: Game, state: State, deadline: Deadline, from_ply: int) -> SearchResult | None:
+def exact_move(game: Game[Any], state: State, deadline: Deadline, from_ply: int) -> SearchResult | None:
     """A move that keeps a win, else the exactly best move, or None (no solver, too early, out of time)."""
     solver = solver_for(game)
     if solver is None or game.ply(state) < from_ply:
@@ -75,7 +75,7 @@ def exact_move(game: Game, state: State, deadline: Deadline, from_ply: int) -> S
     )
 
 
-def winning_move(solver: Solver, game: Game, state: State) -> Move | None:
+def winning_move(solver: Solver, game: Game[Any], state: State) -> Move | None:
     """The first move, in the game's order, after which the opponent is lost; None if none is."""
     for move in game.order_moves(state, game.legal_moves(state)):
         after = game.apply(state, move)

@@ -10,15 +10,17 @@ score scale and the play style's weights.  ``ai.alphabeta`` uses it by itself wh
 game has a kernel that `supports` the position, unless ``options["fast"]`` is false.
 
 >>> from games import registry
->>> game = registry.get("connect4")
->>> searcher = KernelAlphaBeta(game, game.search_kernel())
->>> searcher.search_root(game.from_moves("445566"), 2, ["3", "7", "1"], False, {})  # the win on 3, one ply away
-('3', 999.0)
+>>> game = next(g for g in registry.all() if g.search_kernel() is not None)
+>>> state = game.initial_state()
+>>> move, score = KernelAlphaBeta(game, game.search_kernel()).search_root(state, 2, game.legal_moves(state), False, {})
+>>> move in game.legal_moves(state)
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ai.budget import Deadline, Timeout
 from ai.evaluation import Evaluator
@@ -45,7 +47,7 @@ def stop_at(deadline: Deadline | None) -> Callable[[], None]:
     return stop
 
 
-def style_weights(game: Game, evaluator: Evaluator) -> StyleWeights:
+def style_weights(game: Game[Any], evaluator: Evaluator) -> StyleWeights:
     """The evaluator's style as a kernel reads it."""
     balanced = evaluator.style == "balanced" or getattr(game, "evaluate_terms", None) is None
     return StyleWeights(
@@ -62,7 +64,7 @@ class KernelAlphaBeta:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         kernel: SearchKernel,
         deadline: Deadline | None = None,
         evaluator: Evaluator | None = None,

@@ -1,22 +1,18 @@
 """Exact game-theoretic values (docs/design.md §3): `solve(game, state)`.
 
 - A game with a solver of its own (`Game.new_solver`, `games.hooks.Solver`): its score,
-  in the game's convention (for Connect Four the published test sets': positive when the
-  side to move wins, larger the sooner).
+  in the game's convention (for the published solver test sets: positive when the side
+  to move wins, larger the sooner).
 - Any other two-player game without chance that is small enough to search to the end:
   full-depth alpha-beta with a transposition table; the value is the utility the seat
   to move gets with perfect play on both sides.
 
->>> from games import registry
->>> game = registry.get("tictactoe")
->>> solve(game, game.initial_state())
-0.0
->>> c4 = registry.get("connect4")
->>> solve(c4, c4.from_moves("7422341735647741166133573473242566"))
-1
+Examples on the published test positions: tests/ai/test_solve.py.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from ai.alphabeta import AlphaBeta
 from ai.budget import Deadline, Timeout
@@ -25,7 +21,7 @@ from ai.tt import TranspositionTable
 from games.base import Game, State
 
 
-def solve(game: Game, state: State, deadline: Deadline | None = None) -> float:
+def solve(game: Game[Any], state: State, deadline: Deadline | None = None) -> float:
     """The exact value of `state` for the seat to move.
 
     Raises `ValueError` for games this cannot solve (chance, more than two players)
@@ -43,7 +39,7 @@ def solve(game: Game, state: State, deadline: Deadline | None = None) -> float:
     searcher = AlphaBeta(game, deadline, tt=TranspositionTable(1 << 20))
     searcher.root_seat = seat
     # Utilities are the values: no wins-sooner shaping, no heuristic at a depth limit.
-    searcher.terminal_score = lambda s, seat_, ply: game.returns(s)[seat_]  # type: ignore[method-assign]
+    searcher.terminal_score = lambda s, seat_, ply: game.returns(s)[seat_]  # type: ignore[method-assign, assignment]
     try:
         value = searcher.negamax(state, seat, COMPLETE - 1, -float("inf"), float("inf"), 0)
     except Timeout:

@@ -1,7 +1,7 @@
 """Playing for the win in a proved position (search option ``trap_model``).
 
-When the search proves several moves equally good (every drawing move of a drawn
-tic-tac-toe position, say), minimax has no preference between them. People do: after
+When the search proves several moves equally good (every drawing move of a position
+proved drawn, say), minimax has no preference between them. People do: after
 some of those moves a person has many ways to go wrong, after others none. With
 ``trap_model`` set to an opponent model (``ai.opponents``, e.g. ``softmax:0.1``: a player
 who judges each move by a one-ply look), the bot plays, among the moves proved best, the
@@ -18,8 +18,7 @@ import random
 from typing import Final
 
 from ai import opponents
-from ai.alphabeta import Timeout
-from ai.budget import Deadline
+from ai.budget import Deadline, Timeout
 from ai.evaluation import Evaluator
 from ai.types import SearchResult
 from games.base import Game, Move, State

@@ -1,4 +1,4 @@
-"""Pure-Python game rules behind one API (DESIGN §2).  No Django here."""
+"""Pure-Python game rules behind one API (docs/design.md §2).  No Django here."""
 
 from games import registry
 from games.backgammon import BACKGAMMON

@@ -140,7 +140,7 @@ class SearchKernel(Protocol):
     name: str  # recorded in the search's stats
     move_codes: int  # moves are coded 0 .. move_codes - 1 in killers, history and the table
 
-    def supports(self, game: Game, state: Any) -> bool:
+    def supports(self, game: Game[Any], state: Any) -> bool:
         """True where the kernel computes exactly what the generic search would."""
         ...
 

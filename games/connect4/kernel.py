@@ -19,7 +19,7 @@ checks this on random positions); only nodes per second differ.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from games.base import Game, Move, Seat
@@ -73,11 +73,11 @@ def _window_delta(a: int, b: int) -> tuple[int, int]:
 
 def _cell_lines() -> tuple[dict[Bitboard, tuple[tuple[Bitboard, dict[int, int]], ...]], ...]:
     """Per seat, per cell: ``(segment, packed change by segment contents)`` per direction."""
-    out: tuple[dict, dict] = ({}, {})
+    out: tuple[dict[Bitboard, Any], dict[Bitboard, Any]] = ({}, {})
     for col in range(WIDTH):
         for row in range(HEIGHT):
             cell = 1 << (col * H1 + row)
-            lines: tuple[list, list] = ([], [])
+            lines: tuple[list[Any], list[Any]] = ([], [])
             for shift in LINE_SHIFTS:
                 windows = [w for w in WINDOWS if w & cell and w & (cell << shift | cell >> shift)]
                 if not windows:
@@ -126,13 +126,13 @@ class Connect4Kernel:
     name = "connect4-bitboard"
     move_codes = WIDTH
 
-    def supports(self, game: Game, state: Any) -> bool:
+    def supports(self, game: Game[Any], state: Any) -> bool:
         """True where the kernel computes exactly what the generic search would."""
+        if not isinstance(game, Connect4) or not isinstance(state, Connect4State):
+            return False
         cls = type(game)
         return (
-            isinstance(game, Connect4)
-            and isinstance(state, Connect4State)
-            and cls.evaluate is Connect4.evaluate
+            cls.evaluate is Connect4.evaluate
             and cls.evaluate_terms is Connect4.evaluate_terms
             and cls.order_moves is Connect4.order_moves
             and cls.returns is Connect4.returns
@@ -277,7 +277,7 @@ def _kernel(setup: KernelSetup) -> Kernel:  # noqa: C901 - one hot loop, kept in
                 if e_depth >= depth:
                     if e_depth < COMPLETE:
                         cut = True
-                    score = entry[3]
+                    score: float = entry[3]
                     if score > DECISIVE:
                         score -= ply
                     elif score < -DECISIVE:
@@ -293,19 +293,20 @@ def _kernel(setup: KernelSetup) -> Kernel:  # noqa: C901 - one hot loop, kept in
         alpha0 = alpha
         outer_cut = cut
         cut = False
-        order = open_columns[mask & TOP_ROW]
+        order: Sequence[Column] = open_columns[mask & TOP_ROW]
         if len(order) > 1:
-            order = sorted(order, key=by_history, reverse=True)  # stable: centre first on ties
+            ranked = sorted(order, key=by_history, reverse=True)  # stable: centre first on ties
             k0, k1 = killers[ply]
-            if k1 in order:
-                order.remove(k1)
-                order.insert(0, k1)
-            if k0 in order:
-                order.remove(k0)
-                order.insert(0, k0)
-            if tt_move in order:
-                order.remove(tt_move)
-                order.insert(0, tt_move)
+            if k1 in ranked:
+                ranked.remove(k1)
+                ranked.insert(0, k1)
+            if k0 in ranked:
+                ranked.remove(k0)
+                ranked.insert(0, k0)
+            if tt_move in ranked:
+                ranked.remove(tt_move)
+                ranked.insert(0, tt_move)
+            order = ranked
         seat = stones & 1
         lines = cell_lines[seat]
         # The cells where the mover would make four (`winning_cells`, inlined; only

@@ -13,10 +13,11 @@ Positions are bitboards, laid out in `games.connect4.bitboard`.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from games.base import Game, Move, Outcome, Seat
+from games.base import Game, Move, Outcome, Seat, is_seat_index
 from games.connect4.bitboard import (
     BOARD_MASK,
     BOTTOM,
@@ -55,12 +56,7 @@ class Connect4State:
         return self.current if seat == self.moves % 2 else self.current ^ self.mask
 
 
-def _is_seat(cell: object) -> bool:
-    """A JSON cell holding seat 0 or 1 (a real int: JSON true/false and 1.0 are refused)."""
-    return type(cell) is int and cell in (0, 1)
-
-
-class Connect4(Game):
+class Connect4(Game[Connect4State]):
     id = ID
     spec = SPEC
     max_length = CELLS
@@ -130,7 +126,9 @@ class Connect4(Game):
             not isinstance(board, list)
             or len(board) != HEIGHT
             or any(
-                not isinstance(row, list) or len(row) != WIDTH or any(c is not None and not _is_seat(c) for c in row)
+                not isinstance(row, list)
+                or len(row) != WIDTH
+                or any(c is not None and not is_seat_index(c) for c in row)
                 for row in board
             )
         ):
@@ -156,7 +154,7 @@ class Connect4(Game):
             state = self.play(state, ch)
         return state
 
-    def order_moves(self, state: Connect4State, moves: list[Move]) -> list[Move]:
+    def order_moves(self, state: Connect4State, moves: Sequence[Move]) -> list[Move]:
         rank = {COLUMNS[c]: r for r, c in enumerate(CENTRE_FIRST)}
         return sorted(moves, key=rank.__getitem__)
 

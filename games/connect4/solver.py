@@ -106,11 +106,11 @@ NEW_WINS: Final = _new_wins()
 class Connect4Solver:
     """Keeps its transposition table between calls: solving related positions gets cheaper.
 
-    With a `deadline` (a `time.monotonic()` instant, or anything with an ``at``), a solve
-    that runs past it raises `TimeoutError`.
+    With a `deadline` (a `time.monotonic()` instant), a solve that runs past it raises
+    `TimeoutError`.
     """
 
-    def __init__(self, deadline: float | object | None = None) -> None:
+    def __init__(self, deadline: float | None = None) -> None:
         self.lower: dict[int, int] = {}
         self.upper: dict[int, int] = {}
         self.orders: dict[int, Sequence[tuple[int, int, int, int]]] = {}  # search's move order per position
@@ -229,9 +229,7 @@ class Connect4Solver:
         lower_get, upper_get = lower.get, upper.get
         orders = self.orders
         orders_get = orders.get
-        deadline = self.deadline
-        at = getattr(deadline, "at", deadline)
-        at = math.inf if at is None else float(at)  # type: ignore[arg-type]
+        at = math.inf if self.deadline is None else self.deadline
         monotonic = time.monotonic
         ranked = RANKED_COLUMNS
         new_wins = NEW_WINS
