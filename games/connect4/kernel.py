@@ -38,7 +38,7 @@ from games.connect4.bitboard import (
     Column,
     winning_cells,
 )
-from games.connect4.rules import COLUMNS, Connect4, Connect4State
+from games.connect4.rules import COLUMNS, WINDOW_WEIGHTS, Connect4, Connect4State
 from games.hooks import EXACT, LOWER, NO_MOVE, UPPER, KernelSetup, KernelTally
 
 COLUMN_OF: Final[dict[Move, Column]] = {m: c for c, m in enumerate(COLUMNS)}
@@ -57,7 +57,7 @@ OPEN_COLUMNS: Final[dict[Bitboard, tuple[Column, ...]]] = {
 # cell; those of one direction lie on a segment of at most 7 cells, and the change
 # they make is looked up by the segment's contents, ``(seg & current) + (seg & mask)``
 # (unique, as Pons' key is): a few dict lookups per move instead of 69 windows.
-WEIGHTS: Final = (0, 1, 4, 16, 0)  # as in Connect4.evaluate
+WEIGHTS: Final = WINDOW_WEIGHTS
 SEAT_SHIFT: Final = 16
 SEAT_BITS: Final = (1 << SEAT_SHIFT) - 1
 LINE_SHIFTS: Final = (1, H1, H1 - 1, H1 + 1)  # vertical, horizontal, the two diagonals

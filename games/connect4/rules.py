@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 COLUMNS: tuple[Move, ...] = tuple(str(c + 1) for c in range(WIDTH))
 OPENING: Move = COLUMNS[3]
+# An open window's worth by the stones in it (four: the game is over, it never counts).
+WINDOW_WEIGHTS: tuple[int, ...] = (0, 1, 4, 16, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +163,7 @@ class Connect4(Game[Connect4State]):
     def evaluate(self, state: Connect4State, seat: Seat) -> float:
         """Windows still open to each side, weighted by stones in them, scaled into (-1, 1)."""
         mine, theirs = state.stones(seat), state.stones(1 - seat)
-        weights = (0, 1, 4, 16, 0)
+        weights = WINDOW_WEIGHTS
         score = 0
         for window in WINDOWS:
             if not window & theirs:
@@ -176,7 +178,7 @@ class Connect4(Game[Connect4State]):
         Play styles weigh the two differently (`ai.evaluation`).
         """
         mine, theirs = state.stones(seat), state.stones(1 - seat)
-        weights = (0, 1, 4, 16, 0)
+        weights = WINDOW_WEIGHTS
         own = other = 0
         for window in WINDOWS:
             if not window & theirs:
