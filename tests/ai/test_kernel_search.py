@@ -95,3 +95,14 @@ def test_kernel_keeps_to_its_deadline_and_styles_change_its_values():
     assert len({Evaluator(CONNECT4, style)(state, 0) for style in styles}) == 3
     searched = {ai.choose_move(CONNECT4, state, ai.SearchConfig(max_depth=1, style=s)).value for s in styles}
     assert len(searched) == 3
+
+
+def test_kernels_write_the_table_layout_the_searcher_reads():
+    from ai import tt
+    from games import hooks
+
+    assert (hooks.EXACT, hooks.LOWER, hooks.UPPER) == (tt.EXACT, tt.LOWER, tt.UPPER)
+    table = tt.TranspositionTable(16)
+    table.store(5, 3, tt.LOWER, 0.5, 2)
+    key, depth, bound, score, move, age = table.slots[5 & table.mask]  # the layout `games.hooks` documents
+    assert (key, depth, bound, score, move, age) == (5, 3, hooks.LOWER, 0.5, 2, table.age)
