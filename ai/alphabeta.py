@@ -9,30 +9,26 @@
 - Games where a seat may move twice in a row (a pass in Othello) are handled: a
   child whose mover is the same seat is not negated.
 
-Options: `ai.types.AlphaBetaOptions` (``fast``: Connect Four searches on its bitboards,
-`ai.connect4_search`, with the same results; it needs ``ordering`` and ``pvs``).
+Options: `ai.types.AlphaBetaOptions` (``fast``: a game that offers a search kernel on its own
+encoding is searched with it, `ai.kernel_search`, with the same results; it needs ``ordering``
+and ``pvs``).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Any, Final
 
-from ai.budget import Deadline, collector_paused
-from ai.budget import Timeout as Timeout  # where the Connect Four kernel and the solver look for it
+from ai.budget import Deadline, Timeout, collector_paused
 from ai.deepening import by_value, deepen
 from ai.evaluation import Evaluator
+from ai.kernel_search import KernelAlphaBeta
+from ai.scores import COMPLETE, DECISIVE, INF, MAX_PLY, NULL_WIDTH, WIN
 from ai.tt import EXACT, LOWER, UPPER, TranspositionTable
 from ai.types import AlphaBetaOptions, SearchConfig, SearchResult
 from games.base import Game, Move, Seat, State
 
-INF: Final = float("inf")
-WIN: Final = 1000.0  # a won terminal scores utility * WIN minus the plies it took
-DECISIVE: Final = WIN / 5  # scores beyond this are proven results, not heuristics
-MAX_PLY: Final = 128
-COMPLETE: Final = 1000  # the TT depth of a subtree searched to the end of the game
 QUIESCENCE_PLIES: Final = 8
-NULL_WIDTH: Final = 1e-7  # a "null window" on a real-valued score scale
 CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a backgammon node takes ms)
 
 
@@ -57,7 +53,7 @@ class AlphaBeta:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         deadline: Deadline | None = None,
         evaluator: Evaluator | None = None,
         tt: TranspositionTable | None = None,
@@ -282,7 +278,7 @@ _DISCARDED: list[TranspositionTable] = []
 
 
 def search(
-    game: Game,
+    game: Game[Any],
     state: State,
     config: SearchConfig,
     deadline: Deadline,
@@ -297,17 +293,14 @@ def search(
 
 
 def _search(
-    game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random, exact_root: bool
+    game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random, exact_root: bool
 ) -> SearchResult:
-    from ai import connect4_search  # it builds on this module
-
     options = config.options.carried_to(AlphaBetaOptions)
     tt = TranspositionTable(options.tt_size) if options.tt else None
-    searcher: AlphaBeta
-    if options.fast and options.ordering and options.pvs and connect4_search.supports(game, state):
-        searcher = connect4_search.Connect4AlphaBeta(
-            game, deadline, Evaluator(game, config.style), tt, use_tt=tt is not None
-        )
+    searcher: AlphaBeta | KernelAlphaBeta
+    kernel = game.search_kernel() if options.fast and options.ordering and options.pvs else None
+    if kernel is not None and kernel.supports(game, state):
+        searcher = KernelAlphaBeta(game, kernel, deadline, Evaluator(game, config.style), tt, use_tt=tt is not None)
     else:
         searcher = AlphaBeta(
             game,
@@ -342,8 +335,8 @@ def _search(
     root_values = deepen(searcher, result, moves, depths, utility=to_utility, reorder=reorder, finished=finished)
     result.nodes = searcher.nodes
     result.stats["root_values"] = {m: round(to_utility(v), 6) for m, v in root_values.items()}
-    if isinstance(searcher, connect4_search.Connect4AlphaBeta):
-        result.stats["kernel"] = "connect4-bitboard"
+    if isinstance(searcher, KernelAlphaBeta):
+        result.stats["kernel"] = searcher.kernel.name
     if tt is not None:
         result.stats["tt_hit_rate"] = round(tt.hits / tt.probes, 4) if tt.probes else 0.0
         _DISCARDED.append(tt)

@@ -30,7 +30,7 @@ from ai.types import AlphaBetaOptions, ExpectimaxOptions, MaxnOptions, MctsOptio
 from games.base import Game
 
 
-def _alphabeta_problem(game: Game) -> str:
+def _alphabeta_problem(game: Game[Any]) -> str:
     if game.num_players > 2:
         return f"alpha-beta is for two players; use max^n (or paranoid) for {game.name}"
     if game.has_chance:
@@ -38,13 +38,13 @@ def _alphabeta_problem(game: Game) -> str:
     return ""
 
 
-def _maxn_problem(game: Game) -> str:
+def _maxn_problem(game: Game[Any]) -> str:
     if game.num_players < 3:
         return f"max^n is for games of three or more players; {game.name} has {game.num_players}"
     return ""
 
 
-def _fits_any(game: Game) -> str:
+def _fits_any(game: Game[Any]) -> str:
     return ""
 
 
@@ -54,15 +54,15 @@ class Algorithm:
     label: str  # what people read
     summary: str
     options: type[SearchOptions]
-    fit: Callable[[Game], str]  # why the algorithm does not fit a game, or ""
+    fit: Callable[[Game[Any]], str]  # why the algorithm does not fit a game, or ""
     uses_opponent_model: bool = False
     counts_iterations: bool = False  # capped by ``max_iterations`` (others by ``max_depth``)
 
-    def problem(self, game: Game) -> str:
+    def problem(self, game: Game[Any]) -> str:
         """Why this algorithm does not fit `game`, in words an admin can act on; "" when it does."""
         return self.fit(game)
 
-    def supports(self, game: Game) -> bool:
+    def supports(self, game: Game[Any]) -> bool:
         return not self.fit(game)
 
     def options_schema(self) -> list[dict[str, Any]]:
@@ -75,7 +75,7 @@ class Algorithm:
             if f.name not in common
         ]
 
-    def to_json(self, games: list[Game]) -> dict[str, Any]:
+    def to_json(self, games: list[Game[Any]]) -> dict[str, Any]:
         return {
             "id": self.id,
             "label": self.label,

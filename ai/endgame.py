@@ -1,64 +1,72 @@
 """Perfect play where it is affordable (search options ``exact_endgame`` and ``opening_book``).
 
-Connect Four: from the number of stones ``exact_endgame`` gives, the bitboard solver
-works within a share of the move's time.  It first looks for a move that keeps a win,
-centre first, asking only whether each move wins (a weak solve, several times cheaper
-than an exact score); failing that, it scores every legal move exactly and the best
-score wins, centre first among equals.  If the solver does not finish in time the caller
-searches as usual with what is left.  With ``opening_book`` the first move is the
-centre: the proven win.
+For a game with a solver (`Game.new_solver`, `games.hooks.Solver`): from the ply
+``exact_endgame`` gives, the solver works within a share of the move's time.  It first
+looks for a move that keeps a win, in the game's `order_moves` order, asking only
+whether each move wins (a weak solve, several times cheaper than an exact score);
+failing that, it scores every legal move exactly and the best score wins, the game's
+order breaking ties.  If the solver does not finish in time the caller searches as
+usual with what is left.  With ``opening_book`` a position the game's book knows
+(`Game.opening_move`) is answered from it.
 """
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from ai.budget import Deadline
-from ai.connect4_solver import Connect4Solver
-from ai.types import SearchResult
+from ai.types import SearchResult, SearchStats
 from games.base import Game, Move, State
-from games.connect4 import CENTRE_FIRST, COLUMNS
+from games.hooks import Solver
 
 SOLVER_SHARE = 0.6  # of the remaining time, at most, for the exact attempt
-OPENING = "4"  # the first player wins by starting in the centre (Allis 1988)
 
 
-# One per process, so its transposition table (bounded, positions as keys) carries what
-# an unfinished attempt learnt over to the next move of the game.
-_SOLVER = Connect4Solver()
+# One per game and process, so its tables (bounded, positions as keys) carry what an
+# unfinished attempt learnt over to the next move of the game.
+_SOLVERS: dict[str, Solver | None] = {}
 
 
-def book_move(game: Game, state: State) -> SearchResult | None:
-    if game.id == "connect4" and state.moves == 0:
-        return SearchResult(move=OPENING, depth=0, algorithm="alphabeta", stats={"exact": "opening"})
-    return None
+def solver_for(game: Game[Any]) -> Solver | None:
+    if game.id not in _SOLVERS:
+        _SOLVERS[game.id] = game.new_solver()
+    return _SOLVERS[game.id]
 
 
-def exact_move(game: Game, state: State, deadline: Deadline, from_stones: int) -> SearchResult | None:
-    """A move that keeps a win, else the exactly best move, or None (other games, too early, out of time)."""
-    if game.id != "connect4" or state.moves < from_stones:
+def book_move(game: Game[Any], state: State) -> SearchResult | None:
+    move = game.opening_move(state)
+    if move is None:
+        return None
+    return SearchResult(move=move, depth=0, algorithm="alphabeta", stats={"exact": "opening"})
+
+
+def exact_move(game: Game[Any], state: State, deadline: Deadline, from_ply: int) -> SearchResult | None:
+    """A move that keeps a win, else the exactly best move, or None (no solver, too early, out of time)."""
+    solver = solver_for(game)
+    if solver is None or game.ply(state) < from_ply:
         return None
     started = time.perf_counter()
-    solver = _SOLVER
     solver.nodes = 0
-    solver.deadline = Deadline.after_ms(deadline.remaining_ms() * SOLVER_SHARE)
+    solver.deadline = Deadline.after_ms(deadline.remaining_ms() * SOLVER_SHARE).at
     try:
         move = winning_move(solver, game, state)
         scores = None if move else solver.move_scores(state)
     except TimeoutError:
         return None
-    stats: dict = {"exact": "solved"}
+    stats: SearchStats = {"exact": "solved"}
     if move:
         value, stats["exact"] = 1, "won"
     else:
-        rank = {COLUMNS[c]: r for r, c in enumerate(CENTRE_FIRST)}
+        assert scores is not None
+        rank = {m: r for r, m in enumerate(game.order_moves(state, list(scores)))}
         move = max(scores, key=lambda m: (scores[m], -rank[m]))
         value = (scores[move] > 0) - (scores[move] < 0)
-        stats.update(exact_score=scores[move], move_scores=scores)
+        stats["exact_score"], stats["move_scores"] = scores[move], scores
     return SearchResult(
         move=move,
         value=value,
-        depth=42 - state.moves,
+        depth=game.max_length - game.ply(state) if game.max_length is not None else 0,
         nodes=solver.nodes,
         elapsed_ms=(time.perf_counter() - started) * 1000,
         pv=[move],
@@ -67,13 +75,9 @@ def exact_move(game: Game, state: State, deadline: Deadline, from_stones: int) -
     )
 
 
-def winning_move(solver: Connect4Solver, game: Game, state: State) -> Move | None:
-    """The first move, centre first, after which the opponent is lost; None if none is."""
-    legal = set(game.legal_moves(state))
-    for column in CENTRE_FIRST:
-        move = COLUMNS[column]
-        if move not in legal:
-            continue
+def winning_move(solver: Solver, game: Game[Any], state: State) -> Move | None:
+    """The first move, in the game's order, after which the opponent is lost; None if none is."""
+    for move in game.order_moves(state, game.legal_moves(state)):
         after = game.apply(state, move)
         if game.is_terminal(after):
             if game.returns(after)[game.to_move(state)] > 0:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from ai.types import SplitEvaluation
 from games.base import Game, Seat, State
@@ -36,7 +36,7 @@ STYLE_CONTEMPT: Final[dict[str, float]] = {"balanced": 0.0, "aggressive": -0.1, 
 class Evaluator:
     """Heuristic value of a live state for `seat`, in (-max_utility, max_utility)."""
 
-    game: Game
+    game: Game[Any]
     style: str = "balanced"
 
     def __post_init__(self) -> None:

@@ -19,7 +19,7 @@ much the played move lost against the best.
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Any, Final
 
 from ai import opponents
 from ai.budget import Deadline, Timeout, collector_paused
@@ -36,7 +36,9 @@ CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every 
 
 
 class Expectimax:
-    def __init__(self, game: Game, seat: int, model: OpponentModel, evaluator: Evaluator, deadline: Deadline | None):
+    def __init__(
+        self, game: Game[Any], seat: int, model: OpponentModel, evaluator: Evaluator, deadline: Deadline | None
+    ):
         if game.num_players != 2:
             raise ValueError(f"expectimax here is for two players; {game.name} has {game.num_players}: use maxn")
         self.game = game
@@ -147,12 +149,14 @@ class Expectimax:
         return (1 - e) * worst + e * total / n
 
 
-def search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def search(game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     with collector_paused():
         return _search(game, state, config, deadline, rng)
 
 
-def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def _search(
+    game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random
+) -> SearchResult:
     options = config.options
     evaluator = Evaluator(game, config.style)
     seat = game.to_move(state)

@@ -23,7 +23,7 @@ seat's prospects.
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Any, Final
 
 from ai.budget import Deadline, Timeout, collector_paused
 from ai.deepening import deepen
@@ -38,7 +38,9 @@ SOONER: Final = 1e-3
 
 
 class MaxN:
-    def __init__(self, game: Game, evaluator: Evaluator, deadline: Deadline | None, paranoid: bool = False) -> None:
+    def __init__(
+        self, game: Game[Any], evaluator: Evaluator, deadline: Deadline | None, paranoid: bool = False
+    ) -> None:
         self.game = game
         self.n = game.num_players
         self.evaluate = evaluator
@@ -149,12 +151,14 @@ class MaxN:
             best = max(best, v)
 
 
-def search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def search(game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     with collector_paused():
         return _search(game, state, config, deadline, rng)
 
 
-def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def _search(
+    game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random
+) -> SearchResult:
     options = config.options.carried_to(MaxnOptions)
     searcher = MaxN(game, Evaluator(game, config.style), deadline, options.paranoid)
     searcher.root_seat = game.to_move(state)

@@ -8,7 +8,7 @@
 - Chance nodes: an outcome is sampled with its probability (not chosen by UCT).
 - Expansion: one child per iteration, in the game's `order_moves` order.
 - Rollouts: ``options["rollout"]`` = "random" (uniform) or "heuristic" (the game's
-  `rollout_move` hook; a fast bitboard playout where `ai.playouts` has one), cut off
+  `rollout_move` hook; the game's `fast_playout` where it has one), cut off
   after ``options["rollout_depth"]`` plies and scored by the evaluation.
 - Tree reuse: with ``options["match_id"]`` the tree is kept in this process between the
   moves of a match, and the subtree of the new position (found among the old tree's
@@ -21,15 +21,16 @@ from __future__ import annotations
 import math
 import random
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from typing import Final
+from collections.abc import Hashable
+from typing import Any, Final
 
-from ai import playouts, progress
+from ai import progress
 from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
 from ai.types import MctsOptions, SearchConfig, SearchResult
 from ai.weakening import weaken
 from games.base import CHANCE, Game, Move, State
+from games.hooks import Playout
 
 DEFAULT_C: Final = MctsOptions.c
 DEFAULT_BIAS: Final = MctsOptions.progressive_bias
@@ -41,7 +42,7 @@ CACHED_TREES: Final = 64
 class Node:
     __slots__ = ("bias", "children", "mover", "outcomes", "state", "terminal", "untried", "visits", "wins")
 
-    def __init__(self, game: Game, state: State, n: int, bias: float = 0.0) -> None:
+    def __init__(self, game: Game[Any], state: State, n: int, bias: float = 0.0) -> None:
         self.state = state
         self.terminal = game.is_terminal(state)
         self.mover = -2 if self.terminal else game.to_move(state)
@@ -58,7 +59,7 @@ class Node:
 class MCTS:
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         config: SearchConfig,
         rng: random.Random,
         evaluator: Evaluator,
@@ -74,7 +75,7 @@ class MCTS:
         self.bias_weight = options.progressive_bias
         self.rollout_depth = options.rollout_depth
         self.heuristic = options.rollout == "heuristic"
-        self.fast_playout: Callable[..., list[float] | None] | None = playouts.for_game(game)
+        self.fast_playout: Playout | None = game.fast_playout()
         self.scale = game.max_utility
         self.nodes = 0
         self.max_depth = 0
@@ -161,7 +162,7 @@ class MCTS:
 _TREES: OrderedDict[Hashable, Node] = OrderedDict()
 
 
-def _tree_key(game: Game, config: SearchConfig) -> Hashable | None:
+def _tree_key(game: Game[Any], config: SearchConfig) -> Hashable | None:
     options = config.options
     if options.match_id is None:
         return None
@@ -171,7 +172,7 @@ def _tree_key(game: Game, config: SearchConfig) -> Hashable | None:
     return (options.match_id, game.id, config.style, fingerprint)
 
 
-def _find(game: Game, root: Node, key: Hashable) -> Node | None:
+def _find(game: Game[Any], root: Node, key: Hashable) -> Node | None:
     """The node of the position `key` among the first plies of an old tree."""
     frontier = [root]
     for _ in range(REUSE_SEARCH_PLIES + 1):
@@ -184,7 +185,7 @@ def _find(game: Game, root: Node, key: Hashable) -> Node | None:
     return None
 
 
-def reused_root(game: Game, state: State, config: SearchConfig) -> Node | None:
+def reused_root(game: Game[Any], state: State, config: SearchConfig) -> Node | None:
     tree_key = _tree_key(game, config)
     if tree_key is None or tree_key not in _TREES:
         return None
@@ -192,7 +193,7 @@ def reused_root(game: Game, state: State, config: SearchConfig) -> Node | None:
     return node if node is not None and not node.terminal else None
 
 
-def keep_tree(game: Game, config: SearchConfig, root: Node) -> bool:
+def keep_tree(game: Game[Any], config: SearchConfig, root: Node) -> bool:
     tree_key = _tree_key(game, config)
     if tree_key is None:
         return False
@@ -213,13 +214,15 @@ def forget_trees() -> None:
 _DISCARDED: list[Node] = []
 
 
-def search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def search(game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     _DISCARDED.clear()
     with collector_paused():  # the tree has no cycles: reference counting frees it
         return _search(game, state, config, deadline, rng)
 
 
-def _search(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def _search(
+    game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random
+) -> SearchResult:
     searcher = MCTS(game, config, rng, Evaluator(game, config.style), deadline)
     root = reused_root(game, state, config)
     reused = root.visits if root is not None else 0

@@ -73,7 +73,7 @@ def parse(spec: str | None) -> tuple[str, float]:
     raise ValueError(f"unknown opponent model {spec!r}; known: optimal, uniform, epsilon:E, softmax:T, adaptive")
 
 
-def shallow_values(game: Game, state: State, evaluator: Evaluator) -> dict[Move, float]:
+def shallow_values(game: Game[Any], state: State, evaluator: Evaluator) -> dict[Move, float]:
     """Each move's value to the seat to move, one ply deep: what a player sees at a glance."""
     seat = game.to_move(state)
     out = {}
@@ -90,7 +90,7 @@ def shallow_values(game: Game, state: State, evaluator: Evaluator) -> dict[Move,
     return out
 
 
-def _glance(game: Game, state: State, seat: int, evaluator: Evaluator) -> float:
+def _glance(game: Game[Any], state: State, seat: int, evaluator: Evaluator) -> float:
     return game.returns(state)[seat] if game.is_terminal(state) else evaluator(state, seat)
 
 
@@ -119,7 +119,7 @@ class Observations:
             return PRIOR_EPSILON
         return max(0.0, min(1.0, (1 - hit_rate) / (1 - by_chance)))
 
-    def observe(self, game: Game, state: State, move: Move, evaluator: Evaluator) -> None:
+    def observe(self, game: Game[Any], state: State, move: Move, evaluator: Evaluator) -> None:
         values = shallow_values(game, state, evaluator)
         if move not in values or len(values) < 2:
             return
@@ -150,7 +150,7 @@ def memory_for(match_key: Hashable) -> MatchMemory:
 
 
 def fit(
-    game: Game,
+    game: Game[Any],
     state: State,
     evaluator: Evaluator,
     options: SearchOptions,
@@ -177,7 +177,7 @@ def fit(
     return seen
 
 
-def remember_move(game: Game, state: State, move: Move, options: SearchOptions) -> None:
+def remember_move(game: Game[Any], state: State, move: Move, options: SearchOptions) -> None:
     """Record the position after the bot's move, to recover the opponent's reply next time."""
     match_id = options.match_id
     if match_id is None:
@@ -186,7 +186,9 @@ def remember_move(game: Game, state: State, move: Move, options: SearchOptions) 
     memory.last_state = game.apply(state, move)
 
 
-def build(spec: str | None, game: Game, state: State, evaluator: Evaluator, options: SearchOptions) -> OpponentModel:
+def build(
+    spec: str | None, game: Game[Any], state: State, evaluator: Evaluator, options: SearchOptions
+) -> OpponentModel:
     kind, arg = parse(spec)
     if kind == "adaptive":
         return OpponentModel("epsilon", epsilon=fit(game, state, evaluator, options).epsilon())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from ai import alphabeta, endgame, progress, traps
 from ai.budget import Deadline
@@ -20,7 +21,7 @@ from games.base import Game, State
 # Time kept back from the deadline for returning the move and sending it on.
 SAFETY_MARGIN_MS = 5.0
 
-Searcher = Callable[[Game, State, SearchConfig, Deadline, random.Random], SearchResult]
+Searcher = Callable[[Game[Any], State, SearchConfig, Deadline, random.Random], SearchResult]
 
 
 def resolve_deadline(config: SearchConfig, deadline: Deadline | float | None) -> Deadline:
@@ -33,7 +34,7 @@ def resolve_deadline(config: SearchConfig, deadline: Deadline | float | None) ->
     return Deadline.after_ms(remaining_ms)
 
 
-def algorithm_for(game: Game, algorithm: str) -> str:
+def algorithm_for(game: Game[Any], algorithm: str) -> str:
     """The searcher that runs `algorithm` on `game`."""
     if algorithm in ("alphabeta", "expectimax") and game.num_players > 2:
         return "maxn"
@@ -42,7 +43,9 @@ def algorithm_for(game: Game, algorithm: str) -> str:
     return algorithm
 
 
-def _alphabeta(game: Game, state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def _alphabeta(
+    game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random
+) -> SearchResult:
     options = config.options.carried_to(AlphaBetaOptions)
     weakened = is_weakened(config.error_rate, config.temperature)
     if not weakened:
@@ -72,7 +75,7 @@ def _searchers() -> dict[str, Searcher]:
 
 
 def choose_move(
-    game: Game,
+    game: Game[Any],
     state: State,
     config: SearchConfig,
     deadline: Deadline | float | None = None,

@@ -1,7 +1,7 @@
 """Playing for the win in a proved position (search option ``trap_model``).
 
-When the search proves several moves equally good (every drawing move of a drawn
-tic-tac-toe position, say), minimax has no preference between them. People do: after
+When the search proves several moves equally good (every drawing move of a position
+proved drawn, say), minimax has no preference between them. People do: after
 some of those moves a person has many ways to go wrong, after others none. With
 ``trap_model`` set to an opponent model (``ai.opponents``, e.g. ``softmax:0.1``: a player
 who judges each move by a one-ply look), the bot plays, among the moves proved best, the
@@ -15,24 +15,23 @@ game on every line (``stats.complete``) with exact values for every root move.
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Any, Final
 
 from ai import opponents
-from ai.alphabeta import Timeout
-from ai.budget import Deadline
+from ai.budget import Deadline, Timeout
 from ai.evaluation import Evaluator
-from ai.types import SearchResult
+from ai.types import SearchOptions, SearchResult
 from games.base import Game, Move, State
 
 SAME: Final = 1e-9  # root values this close are the same proved value
 
 
-def applies(game: Game) -> bool:
+def applies(game: Game[Any]) -> bool:
     return game.num_players == 2 and not game.has_chance
 
 
 def prefer_traps(
-    game: Game, state: State, result: SearchResult, model_spec: str, deadline: Deadline, rng: random.Random
+    game: Game[Any], state: State, result: SearchResult, model_spec: str, deadline: Deadline, rng: random.Random
 ) -> None:
     """Switch `result` to the proved-best move a fallible opponent most likely goes wrong against."""
     values: dict[Move, float] = result.stats.get("root_values", {})
@@ -43,7 +42,7 @@ def prefer_traps(
     if len(candidates) < 2:
         return
     evaluator = Evaluator(game)
-    model = opponents.build(model_spec, game, state, evaluator, {})
+    model = opponents.build(model_spec, game, state, evaluator, SearchOptions())
     expectation = _Expectation(game, game.to_move(state), model, evaluator, deadline)
     try:
         expected = {m: expectation.value(game.apply(state, m)) for m in candidates}
@@ -65,7 +64,9 @@ class _Expectation:
     when the search before it could afford to prove every line.
     """
 
-    def __init__(self, game: Game, seat: int, model: opponents.OpponentModel, evaluator: Evaluator, deadline: Deadline):
+    def __init__(
+        self, game: Game[Any], seat: int, model: opponents.OpponentModel, evaluator: Evaluator, deadline: Deadline
+    ):
         self.game, self.seat, self.model, self.evaluate = game, seat, model, evaluator
         self.deadline = deadline
         self.memo: dict[object, float] = {}

@@ -4,8 +4,8 @@ Needs easyAI (benchmark only, not a project dependency): ``pip install easyAI==2
 Both search the same positions to the same depth without iterative deepening;
 a node is one position made (easyAI: one `make_move`; ours: one node entered).
 Ours runs through `ai.choose_move`, which takes the Connect Four bitboard kernel
-(`ai.connect4_search`); the generic searcher over the Game API (``options["fast"]``
-false, same nodes and values) is timed beside it.  Our searches take milliseconds, so
+(`games.connect4.kernel`, driven by `ai.kernel_search`); the generic searcher over the
+Game API (``options["fast"]`` false, same nodes and values) is timed beside it.  Our searches take milliseconds, so
 each is repeated and the median time is used; easyAI's take seconds and run once.
 
     .venv/bin/python benchmarks/alphabeta_vs_easyai.py [depth] [repeats]

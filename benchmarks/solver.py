@@ -25,9 +25,10 @@ import sys
 import time
 from pathlib import Path
 
-from ai.solve import _CONNECT4 as SOLVER
 from games import registry
+from games.connect4.solver import Connect4Solver
 
+SOLVER = Connect4Solver()  # what ai.solve uses for Connect Four (`Game.new_solver`)
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
 # Mean time and nodes per position of the reference C++ solver (issue 3; Pons' tables).
 PUBLISHED = {"Test_L3_R1": (6.19e-6, 50), "Test_L2_R1": (61e-6, 449)}

@@ -1,4 +1,4 @@
-"""The Game API every game implements (DESIGN §2).
+"""The Game API every game implements (docs/design.md §2).
 
 A game is the textbook formal model: initial state, player to move, actions,
 result, terminal test and utility, plus chance and n players.  States are
@@ -18,14 +18,24 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeGuard, TypeVar
+
+if TYPE_CHECKING:
+    from games.hooks import Playout, SearchKernel, Solver
+    from games.spec import GameSpec
 
 Seat: TypeAlias = int
 Move: TypeAlias = str
-State: TypeAlias = Any  # each game defines its own immutable state type
+State: TypeAlias = Any  # a state of some game, where the game is not known statically (the searchers)
+S = TypeVar("S")  # one game's own immutable, hashable state type: `Game[S]`
 
 CHANCE: Seat = -1
 """The pseudo-seat that plays chance events (dice); see `Game.chance_outcomes`."""
+
+
+def is_seat_index(value: object, num_players: int = 2) -> TypeGuard[Seat]:
+    """A JSON value holding a seat index (a real int: JSON true/false and 1.0 are refused)."""
+    return type(value) is int and 0 <= value < num_players
 
 
 class IllegalMove(ValueError):
@@ -50,47 +60,53 @@ class Outcome:
         }
 
 
-class Game(ABC):
-    """Rules of one game.  Subclasses set the metadata and implement the model."""
+class Game(ABC, Generic[S]):
+    """Rules of one game, generic in its state type.  Subclasses set the metadata and implement the model."""
 
     id: ClassVar[str]
-    name: ClassVar[str]
+    spec: ClassVar[GameSpec]  # display name, seats, board module, bot ladder (`games.spec`)
     num_players: ClassVar[int] = 2
     has_chance: ClassVar[bool] = False
     zero_sum: ClassVar[bool] = True
     max_utility: ClassVar[float] = 1.0  # |returns| never exceeds this
+    max_length: ClassVar[int | None] = None  # the most plies a game can last, where bounded
+
+    @property
+    def name(self) -> str:
+        """The display name, from the spec (the one place it is written)."""
+        return self.spec.name
 
     # --- the formal model -------------------------------------------------
     @abstractmethod
-    def initial_state(self) -> State: ...
+    def initial_state(self) -> S: ...
 
     @abstractmethod
-    def to_move(self, state: State) -> Seat:
+    def to_move(self, state: S) -> Seat:
         """Seat index to move, or `CHANCE`.  Undefined on terminal states."""
 
     @abstractmethod
-    def legal_moves(self, state: State) -> list[Move]:
+    def legal_moves(self, state: S) -> list[Move]:
         """Canonical move strings; empty on terminal states."""
 
     @abstractmethod
-    def apply(self, state: State, move: Move) -> State:
+    def apply(self, state: S, move: Move) -> S:
         """Play `move` without validating it.  For search loops; `play` validates."""
 
     @abstractmethod
-    def is_terminal(self, state: State) -> bool: ...
+    def is_terminal(self, state: S) -> bool: ...
 
     @abstractmethod
-    def outcome(self, state: State) -> Outcome:
+    def outcome(self, state: S) -> Outcome:
         """How a terminal state ended; raises ValueError on a live one."""
 
     @abstractmethod
-    def to_json(self, state: State) -> dict[str, Any]: ...
+    def to_json(self, state: S) -> dict[str, Any]: ...
 
     @abstractmethod
-    def from_json(self, data: dict[str, Any]) -> State: ...
+    def from_json(self, data: dict[str, Any]) -> S: ...
 
     # --- derived, shared by every game ------------------------------------
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: S, move: Move) -> S:
         """Validate and play `move`; raise `IllegalMove` saying why otherwise."""
         if not isinstance(move, str):
             raise IllegalMove(f"a move is a string, not {type(move).__name__}")
@@ -100,49 +116,66 @@ class Game(ABC):
             raise IllegalMove(self.why_illegal(state, move))
         return self.apply(state, move)
 
-    def why_illegal(self, state: State, move: Move) -> str:
+    def why_illegal(self, state: S, move: Move) -> str:
         """A message explaining why `move` is not legal; games refine it."""
         return f"{move!r} is not a legal move here"
 
-    def returns(self, state: State) -> list[float]:
+    def returns(self, state: S) -> list[float]:
         """One utility per seat; zero-sum games sum to 0."""
         return list(self.outcome(state).returns)
 
-    def chance_outcomes(self, state: State) -> list[tuple[Move, float]]:
+    def chance_outcomes(self, state: S) -> list[tuple[Move, float]]:
         """(move, probability) pairs when `to_move(state) == CHANCE`."""
         raise ValueError(f"{self.name} has no chance events")
 
-    def key(self, state: State) -> Hashable:
+    def key(self, state: S) -> Hashable:
         """A hashable position key for transposition tables."""
         return state
 
-    def ply(self, state: State) -> int:
+    def ply(self, state: S) -> int:
         """Moves played so far, chance events included."""
         raise NotImplementedError
 
-    # --- optional search hooks (DESIGN §2) --------------------------------
-    def evaluate(self, state: State, seat: Seat) -> float:
+    # --- optional search hooks (docs/design.md §2) --------------------------------
+    def evaluate(self, state: S, seat: Seat) -> float:
         """Heuristic value for `seat` in (-max_utility, max_utility); 0 if unknown."""
         return 0.0
 
-    def order_moves(self, state: State, moves: Sequence[Move]) -> list[Move]:
+    def order_moves(self, state: S, moves: Sequence[Move]) -> list[Move]:
         """Moves most likely good first; the default keeps the given order."""
         return list(moves)
 
-    def is_quiet(self, state: State) -> bool:
+    def is_quiet(self, state: S) -> bool:
         """False where the evaluation is unreliable and quiescence should search on."""
         return True
 
-    def noisy_moves(self, state: State) -> list[Move]:
+    def noisy_moves(self, state: S) -> list[Move]:
         """Moves quiescence search examines in a position that is not quiet."""
         return []
 
-    def rollout_move(self, state: State, rng: random.Random) -> Move:
+    def rollout_move(self, state: S, rng: random.Random) -> Move:
         """A fast playout move for MCTS; uniform random by default."""
         if self.to_move(state) == CHANCE:
-            moves, weights = zip(*self.chance_outcomes(state), strict=True)
-            return rng.choices(moves, weights)[0]
+            outcomes = self.chance_outcomes(state)
+            return rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
         return rng.choice(self.legal_moves(state))
+
+    # --- optional fast paths on the game's own encoding (`games.hooks`) -------
+    def fast_playout(self) -> Playout | None:
+        """A whole MCTS rollout in one call; None: the searcher plays `rollout_move` ply by ply."""
+        return None
+
+    def search_kernel(self) -> SearchKernel | None:
+        """Alpha-beta's negamax on the game's encoding, node for node the generic one; or None."""
+        return None
+
+    def new_solver(self) -> Solver | None:
+        """A solver of exact values, with tables of its own; None where the game has none."""
+        return None
+
+    def opening_move(self, state: S) -> Move | None:
+        """A proven best move from the game's opening book, where it has one for `state`."""
+        return None
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"

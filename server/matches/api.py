@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import registry
+from games import Game, registry
 from server.bots.models import BotProfile
 from server.config.openapi import errors
 from server.matches import selectors, services
@@ -28,23 +29,19 @@ class GameListView(APIView):
 
     @extend_schema(responses=GameSerializer(many=True))
     def get(self, request):
-        return Response(
-            [
-                {
-                    "id": g.id,
-                    "name": g.name,
-                    "num_players": g.num_players,
-                    "has_chance": g.has_chance,
-                    "board": board_module(g.id),
-                }
-                for g in registry.all()
-            ]
-        )
+        return Response([game_entry(g) for g in registry.all()])
 
 
-def board_module(game_id: str) -> str:
-    """The file of the game's board module under the browser's boards/ (a game's spec replaces this)."""
-    return "chinese-checkers.js" if game_id.startswith("chinese-checkers") else f"{game_id}.js"
+def game_entry(game: Game) -> dict[str, Any]:
+    """A game's catalogue entry: its rules' metadata and its spec (docs/design.md §2)."""
+    return {
+        "id": game.id,
+        "name": game.name,
+        "num_players": game.num_players,
+        "has_chance": game.has_chance,
+        "board": game.spec.board,
+        "seats": [{"index": i, "name": seat.name} for i, seat in enumerate(game.spec.seats)],
+    }
 
 
 class SeatRequestSerializer(serializers.Serializer):

@@ -21,12 +21,18 @@ from server.matches.models import Match, Seat
 SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
 
 
+class GameSeatSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    name = serializers.CharField(help_text='as players call the seat, e.g. "X" or "black"')
+
+
 class GameSerializer(serializers.Serializer):
     id = serializers.CharField(help_text="stable lowercase id, e.g. connect4")
-    name = serializers.CharField()
+    name = serializers.CharField(help_text="display name")
     num_players = serializers.IntegerField()
     has_chance = serializers.BooleanField(help_text="dice: chance events are moves of seat -1")
-    board = serializers.CharField(help_text="the browser's board module, a file name under boards/, e.g. connect4.js")
+    board = serializers.CharField(help_text="the browser module that draws the board, e.g. connect4.js")
+    seats = GameSeatSerializer(many=True)
 
 
 class SeatBotProfileSerializer(serializers.Serializer):

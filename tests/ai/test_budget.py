@@ -12,9 +12,9 @@ import pytest
 import ai
 from ai import alphabeta
 from ai.budget import collector_paused
-from ai.connect4_search import Connect4AlphaBeta
-from ai.connect4_solver import Connect4Solver
+from ai.kernel_search import KernelAlphaBeta
 from games import registry
+from games.connect4.solver import Connect4Solver
 
 CONNECT4 = registry.get("connect4")
 
@@ -42,7 +42,7 @@ def test_a_search_leaves_no_cycle_behind():
     gc.disable()
     try:
         state = CONNECT4.from_moves("4453")
-        searcher = Connect4AlphaBeta(CONNECT4)
+        searcher = KernelAlphaBeta(CONNECT4, CONNECT4.search_kernel())
         searcher.search_root(state, 3, ["4", "3", "5"], False, {})
         searcher.negamax(state, 0, 2, -alphabeta.INF, alphabeta.INF, 0)
         gone = weakref.ref(searcher)

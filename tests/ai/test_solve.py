@@ -9,8 +9,8 @@ import pytest
 from conftest import exact_value, random_position
 
 import ai
-from ai.connect4_solver import Connect4Solver
 from games import registry
+from games.connect4.solver import Connect4Solver
 
 # Pons' published test sets, kept with the tests (a copy of shared/data/connect4).
 DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"

@@ -34,7 +34,9 @@ def test_catalogue_and_bots_disclose_ai():
         "num_players": 2,
         "has_chance": False,
         "board": "connect4.js",
+        "seats": [{"index": 0, "name": "blue (dot)"}, {"index": 1, "name": "orange (diamond)"}],
     }
+    assert [s["name"] for s in games["othello"]["seats"]] == ["black", "white"]
     bots = APIClient().get("/api/bots/?game=connect4").json()
     assert len(bots) >= 3 and all(b["is_ai"] is True and b["game"] == "connect4" for b in bots)
     assert {"slug", "name", "level", "algorithm", "time_budget_ms", "rating"} <= set(bots[0])

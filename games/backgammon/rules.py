@@ -24,7 +24,7 @@ Moves (canonical text, always in the mover's own numbering):
   deduplicated by resulting position.
 - ``"pass"`` is the only move when the dice cannot be played at all.
 
-Rules implemented (each tested in ``tests/games/test_backgammon.py``):
+Rules implemented (each tested in ``tests/games/backgammon/test_rules.py``):
 
 - a checker may land on an empty point, on its own checkers, or on a single
   opposing checker (a blot), which is hit and put on the bar; never on two or
@@ -61,10 +61,12 @@ import math
 import random
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeAlias
 
+from games.backgammon.spec import ID, SPEC
 from games.base import CHANCE, Game, Move, Outcome, Seat
 
 Point: TypeAlias = int  # 1..24 in the mover's numbering; BAR = 25, OFF = 0
@@ -157,12 +159,12 @@ def _step(me: Side, op: Side, frm: Point, to: Point, hit: bool) -> tuple[Side, S
 Step: TypeAlias = tuple[Point, Point, bool]
 
 
-Sequence: TypeAlias = tuple[tuple[Step, ...], tuple[int, ...], Side, Side]
+StepSequence: TypeAlias = tuple[tuple[Step, ...], tuple[int, ...], Side, Side]
 
 
-def _sequences(me: Side, op: Side, dice: tuple[int, ...]) -> list[Sequence]:
+def _sequences(me: Side, op: Side, dice: tuple[int, ...]) -> list[StepSequence]:
     """Every maximal way to play `dice`: (steps, dice used, my side after, their side after)."""
-    out: list[Sequence] = []
+    out: list[StepSequence] = []
     if len(dice) == 4:
         _walk(out, me, op, dice, (), (), BAR, True)
     else:
@@ -173,7 +175,7 @@ def _sequences(me: Side, op: Side, dice: tuple[int, ...]) -> list[Sequence]:
 
 
 def _walk(
-    out: list[Sequence],
+    out: list[StepSequence],
     me: Side,
     op: Side,
     left: tuple[int, ...],
@@ -265,9 +267,9 @@ def _won(state: BackgammonState) -> Seat | None:
     return None
 
 
-class Backgammon(Game):
-    id = "backgammon"
-    name = "Backgammon"
+class Backgammon(Game[BackgammonState]):
+    id = ID
+    spec = SPEC
     num_players = 2
     has_chance = True
     max_utility = 3.0
@@ -383,6 +385,7 @@ class Backgammon(Game):
             raise ValueError("dice must be [] or two dice from 1 to 6, the larger first")
         if type(ply) is not int or ply < 0:
             raise ValueError("ply must be a whole number of moves")
+        assert isinstance(bar, list) and isinstance(off, list)  # checked above; said again for the type checker
         if turn is None and (dice or ply or points != list(START) or bar != [0, 0] or off != [0, 0]):
             raise ValueError("turn is null only before the opening roll")
         for seat, sign in ((0, 1), (1, -1)):
@@ -398,7 +401,7 @@ class Backgammon(Game):
         """Pip count, blots, points made, primes and the race, as an expected score in (-1, 1)."""
         return _evaluate(state, seat)
 
-    def order_moves(self, state: BackgammonState, moves: list[Move]) -> list[Move]:
+    def order_moves(self, state: BackgammonState, moves: Sequence[Move]) -> list[Move]:
         if not state.dice:
             return list(moves)
         plays = legal_plays(state)

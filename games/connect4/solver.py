@@ -1,6 +1,6 @@
 """An exact Connect Four solver on bitboards (after Pascal Pons, "Solving Connect 4").
 
-Negamax with alpha-beta on the layout of `games.connect4` (bit ``col * 7 + row``), and
+Negamax with alpha-beta on the layout of `games.connect4.bitboard`, and
 what makes it node-efficient rather than only fast:
 
 - null-window probes: the score is found by a binary search of ``negamax(med, med + 1)``
@@ -33,11 +33,22 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from games.connect4 import BOARD_MASK, CELLS, HEIGHT, WIDTH, Connect4State, has_four
+from games.connect4.bitboard import (
+    BOARD_MASK,
+    BOTTOM,
+    CELLS,
+    COLUMN_MASKS_CENTRE_FIRST,
+    H1,
+    HEIGHT,
+    TOP_MASK,
+    WIDTH,
+    WINDOWS,
+    drop,
+    has_four,
+    winning_cells,
+)
+from games.connect4.rules import COLUMNS, Connect4State
 
-H1: Final = HEIGHT + 1
-BOTTOM: Final = sum(1 << (c * H1) for c in range(WIDTH))
-COLUMN_MASKS_CENTRE_FIRST: Final = tuple(((1 << HEIGHT) - 1) << (c * H1) for c in (3, 2, 4, 1, 5, 0, 6))
 # Entries per table before it is cleared, so that a long-lived process (a bot worker
 # serving match after match) stays small: a bound entry costs about 100 bytes, a move
 # order about 500, so the three tables hold at most ~75 MB.  At 4 M entries each they
@@ -59,13 +70,7 @@ def _new_wins() -> dict[int, tuple[tuple[int, dict[int, int]], ...]]:
     """Per cell: for each line direction through it, ``(segment, wins)`` where
     ``wins[segment & stones]`` are the cells a stone on that cell makes winning
     (with two of `stones`, along that line) — what it adds to `winning_cells`."""
-    windows = [
-        sum(1 << ((c + k * dc) * H1 + r + k * dr) for k in range(4))
-        for c in range(WIDTH)
-        for r in range(HEIGHT)
-        for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1))
-        if 0 <= c + 3 * dc < WIDTH and 0 <= r + 3 * dr < HEIGHT
-    ]
+    windows = WINDOWS
     out = {}
     for col in range(WIDTH):
         for row in range(HEIGHT):
@@ -98,42 +103,14 @@ def _new_wins() -> dict[int, tuple[tuple[int, dict[int, int]], ...]]:
 NEW_WINS: Final = _new_wins()
 
 
-def winning_cells(stones: int, mask: int) -> int:
-    """Empty cells that would complete four in a line for `stones`."""
-    # vertical
-    r = (stones << 1) & (stones << 2) & (stones << 3)
-    # horizontal (shift 7)
-    p = (stones << 7) & (stones << 14)
-    r |= p & (stones << 21)
-    r |= p & (stones >> 7)
-    p = (stones >> 7) & (stones >> 14)
-    r |= p & (stones << 7)
-    r |= p & (stones >> 21)
-    # diagonal (shift 6)
-    p = (stones << 6) & (stones << 12)
-    r |= p & (stones << 18)
-    r |= p & (stones >> 6)
-    p = (stones >> 6) & (stones >> 12)
-    r |= p & (stones << 6)
-    r |= p & (stones >> 18)
-    # anti-diagonal (shift 8)
-    p = (stones << 8) & (stones << 16)
-    r |= p & (stones << 24)
-    r |= p & (stones >> 8)
-    p = (stones >> 8) & (stones >> 16)
-    r |= p & (stones << 8)
-    r |= p & (stones >> 24)
-    return r & (BOARD_MASK ^ mask)
-
-
 class Connect4Solver:
     """Keeps its transposition table between calls: solving related positions gets cheaper.
 
-    With a `deadline` (a `time.monotonic()` instant, or anything with an ``at``), a solve
-    that runs past it raises `TimeoutError`.
+    With a `deadline` (a `time.monotonic()` instant), a solve that runs past it raises
+    `TimeoutError`.
     """
 
-    def __init__(self, deadline: float | object | None = None) -> None:
+    def __init__(self, deadline: float | None = None) -> None:
         self.lower: dict[int, int] = {}
         self.upper: dict[int, int] = {}
         self.orders: dict[int, Sequence[tuple[int, int, int, int]]] = {}  # search's move order per position
@@ -252,9 +229,7 @@ class Connect4Solver:
         lower_get, upper_get = lower.get, upper.get
         orders = self.orders
         orders_get = orders.get
-        deadline = self.deadline
-        at = getattr(deadline, "at", deadline)
-        at = math.inf if at is None else float(at)  # type: ignore[arg-type]
+        at = math.inf if self.deadline is None else self.deadline
         monotonic = time.monotonic
         ranked = RANKED_COLUMNS
         new_wins = NEW_WINS
@@ -385,11 +360,11 @@ class Connect4Solver:
         """The exact score of every legal move, for the seat to move (as in analysis boards)."""
         out = {}
         for col in range(WIDTH):
-            if state.mask & (1 << (col * H1 + HEIGHT - 1)):
+            if state.mask & TOP_MASK[col]:
                 continue
-            move = (state.mask + (1 << (col * H1))) & (((1 << HEIGHT) - 1) << (col * H1))
+            move = drop(state.mask, col)
             if winning_cells(state.current, state.mask) & move:
-                out[str(col + 1)] = (CELLS + 1 - state.moves) // 2
+                out[COLUMNS[col]] = (CELLS + 1 - state.moves) // 2
                 continue
-            out[str(col + 1)] = -self.solve(state.current ^ state.mask, state.mask | move, state.moves + 1)
+            out[COLUMNS[col]] = -self.solve(state.current ^ state.mask, state.mask | move, state.moves + 1)
         return out

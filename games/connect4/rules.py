@@ -7,61 +7,42 @@ its column; a full column is not a legal move.  Four stones of one seat in a
 row, a column or either diagonal win; a full board (42 stones) without one is a
 draw.  Returns are +1 / -1 for a win, 0 / 0 for a draw.
 
-Positions are bitboards (the layout of Pons' solver): bit ``col * 7 + row``,
-row 0 at the bottom, one spare bit on top of each column so that shifts never
-carry a line from one column into the next.
+Positions are bitboards, laid out in `games.connect4.bitboard`.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any
 
-from games.base import Game, Move, Outcome, Seat
+from games.base import Game, Move, Outcome, Seat, is_seat_index
+from games.connect4.bitboard import (
+    BOARD_MASK,
+    BOTTOM,
+    BOTTOM_MASK,
+    CELLS,
+    CENTRE_FIRST,
+    H1,
+    HEIGHT,
+    TOP_MASK,
+    WIDTH,
+    WINDOWS,
+    Bitboard,
+    bit,
+    has_four,
+    winning_cells,
+)
+from games.connect4.spec import ID, SPEC
 
-Bitboard: TypeAlias = int
+if TYPE_CHECKING:
+    from games.hooks import Playout, SearchKernel, Solver
 
-WIDTH = 7
-HEIGHT = 6
-H1 = HEIGHT + 1
-CELLS = WIDTH * HEIGHT
 COLUMNS: tuple[Move, ...] = tuple(str(c + 1) for c in range(WIDTH))
-BOTTOM_MASK: tuple[Bitboard, ...] = tuple(1 << (c * H1) for c in range(WIDTH))
-TOP_MASK: tuple[Bitboard, ...] = tuple(1 << (c * H1 + HEIGHT - 1) for c in range(WIDTH))
-COLUMN_MASK: tuple[Bitboard, ...] = tuple(((1 << HEIGHT) - 1) << (c * H1) for c in range(WIDTH))
-BOARD_MASK: Bitboard = sum(COLUMN_MASK)
-CENTRE_FIRST: tuple[int, ...] = (3, 2, 4, 1, 5, 0, 6)
-# Shifts of the four line directions: vertical, horizontal, and the two diagonals.
-DIRECTIONS = (1, H1, H1 - 1, H1 + 1)
-
-
-def bit(col: int, row: int) -> Bitboard:
-    return 1 << (col * H1 + row)
-
-
-def _windows() -> tuple[Bitboard, ...]:
-    """Every set of four cells in a line: the 69 ways to win."""
-    out = []
-    for col in range(WIDTH):
-        for row in range(HEIGHT):
-            for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                cells = [(col + k * dc, row + k * dr) for k in range(4)]
-                if all(0 <= c < WIDTH and 0 <= r < HEIGHT for c, r in cells):
-                    out.append(sum(bit(c, r) for c, r in cells))
-    return tuple(out)
-
-
-WINDOWS = _windows()
-
-
-def has_four(stones: Bitboard) -> bool:
-    """True if `stones` hold four in a line in any direction."""
-    for shift in DIRECTIONS:
-        pairs = stones & (stones >> shift)
-        if pairs & (pairs >> (2 * shift)):
-            return True
-    return False
+OPENING: Move = COLUMNS[3]
+# An open window's worth by the stones in it (four: the game is over, it never counts).
+WINDOW_WEIGHTS: tuple[int, ...] = (0, 1, 4, 16, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +58,10 @@ class Connect4State:
         return self.current if seat == self.moves % 2 else self.current ^ self.mask
 
 
-def _is_seat(cell: object) -> bool:
-    """A JSON cell holding seat 0 or 1 (a real int: JSON true/false and 1.0 are refused)."""
-    return type(cell) is int and cell in (0, 1)
-
-
-class Connect4(Game):
-    id = "connect4"
-    name = "Connect Four"
+class Connect4(Game[Connect4State]):
+    id = ID
+    spec = SPEC
+    max_length = CELLS
     num_players = 2
 
     def initial_state(self) -> Connect4State:
@@ -151,7 +128,9 @@ class Connect4(Game):
             not isinstance(board, list)
             or len(board) != HEIGHT
             or any(
-                not isinstance(row, list) or len(row) != WIDTH or any(c is not None and not _is_seat(c) for c in row)
+                not isinstance(row, list)
+                or len(row) != WIDTH
+                or any(c is not None and not is_seat_index(c) for c in row)
                 for row in board
             )
         ):
@@ -177,14 +156,14 @@ class Connect4(Game):
             state = self.play(state, ch)
         return state
 
-    def order_moves(self, state: Connect4State, moves: list[Move]) -> list[Move]:
+    def order_moves(self, state: Connect4State, moves: Sequence[Move]) -> list[Move]:
         rank = {COLUMNS[c]: r for r, c in enumerate(CENTRE_FIRST)}
         return sorted(moves, key=rank.__getitem__)
 
     def evaluate(self, state: Connect4State, seat: Seat) -> float:
         """Windows still open to each side, weighted by stones in them, scaled into (-1, 1)."""
         mine, theirs = state.stones(seat), state.stones(1 - seat)
-        weights = (0, 1, 4, 16, 0)
+        weights = WINDOW_WEIGHTS
         score = 0
         for window in WINDOWS:
             if not window & theirs:
@@ -199,7 +178,7 @@ class Connect4(Game):
         Play styles weigh the two differently (`ai.evaluation`).
         """
         mine, theirs = state.stones(seat), state.stones(1 - seat)
-        weights = (0, 1, 4, 16, 0)
+        weights = WINDOW_WEIGHTS
         own = other = 0
         for window in WINDOWS:
             if not window & theirs:
@@ -212,26 +191,30 @@ class Connect4(Game):
         """Win if possible, else block the opponent's immediate win, else a random column."""
         possible = (state.mask + BOTTOM) & BOARD_MASK
         for stones in (state.current, state.current ^ state.mask):
-            spots = _winning_cells(stones, state.mask) & possible
+            spots = winning_cells(stones, state.mask) & possible
             if spots:
                 return COLUMNS[((spots & -spots).bit_length() - 1) // H1]
         return rng.choice(self.legal_moves(state))
 
+    # --- the fast paths on the bitboards (`games.hooks`), imported when first asked for
+    def fast_playout(self) -> Playout:
+        from games.connect4.playout import playout
 
-BOTTOM: Bitboard = sum(BOTTOM_MASK)
+        return playout
 
+    def search_kernel(self) -> SearchKernel:
+        from games.connect4.kernel import KERNEL
 
-def _winning_cells(stones: Bitboard, mask: Bitboard) -> Bitboard:
-    """Empty cells that would complete four in a line for `stones`."""
-    r = (stones << 1) & (stones << 2) & (stones << 3)
-    for s in (H1, H1 - 1, H1 + 1):
-        p = (stones << s) & (stones << 2 * s)
-        r |= p & (stones << 3 * s)
-        r |= p & (stones >> s)
-        p = (stones >> s) & (stones >> 2 * s)
-        r |= p & (stones << s)
-        r |= p & (stones >> 3 * s)
-    return r & (BOARD_MASK ^ mask)
+        return KERNEL
+
+    def new_solver(self) -> Solver:
+        from games.connect4.solver import Connect4Solver
+
+        return Connect4Solver()
+
+    def opening_move(self, state: Connect4State) -> Move | None:
+        """The centre, on the empty board: the first player wins by starting there (Allis 1988)."""
+        return OPENING if state.moves == 0 else None
 
 
 CONNECT4 = Connect4()

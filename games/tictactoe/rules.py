@@ -13,10 +13,12 @@ Returns are +1 / -1 for a win, 0 / 0 for a draw.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Game, Move, Outcome, Seat
+from games.base import Game, Move, Outcome, Seat, is_seat_index
+from games.tictactoe.spec import ID, SPEC
 
 MARKS = "XO"
 EMPTY = "."
@@ -46,14 +48,9 @@ def _line_winner(board: str) -> tuple[str, tuple[int, int, int]] | None:
     return None
 
 
-def _is_seat(cell: object) -> bool:
-    """A JSON cell holding seat 0 or 1 (a real int: JSON true/false and 1.0 are refused)."""
-    return type(cell) is int and cell in (0, 1)
-
-
-class TicTacToe(Game):
-    id = "tictactoe"
-    name = "Tic-tac-toe"
+class TicTacToe(Game[TicTacToeState]):
+    id = ID
+    spec = SPEC
     num_players = 2
 
     def initial_state(self) -> TicTacToeState:
@@ -102,7 +99,7 @@ class TicTacToe(Game):
 
     def from_json(self, data: dict[str, Any]) -> TicTacToeState:
         board = data.get("board") if isinstance(data, dict) else None
-        if not isinstance(board, list) or len(board) != 9 or any(c is not None and not _is_seat(c) for c in board):
+        if not isinstance(board, list) or len(board) != 9 or any(c is not None and not is_seat_index(c) for c in board):
             raise ValueError("board must be a list of 9 cells, each null, 0 or 1")
         text = "".join(EMPTY if c is None else MARKS[c] for c in board)
         xs, os = text.count("X"), text.count("O")
@@ -110,7 +107,7 @@ class TicTacToe(Game):
             raise ValueError("X moves first: X has as many marks as O or one more")
         return TicTacToeState(text)
 
-    def order_moves(self, state: TicTacToeState, moves: list[Move]) -> list[Move]:
+    def order_moves(self, state: TicTacToeState, moves: Sequence[Move]) -> list[Move]:
         rank = {str(c + 1): r for r, c in enumerate(CELL_ORDER)}
         return sorted(moves, key=rank.__getitem__)
 

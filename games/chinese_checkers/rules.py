@@ -29,7 +29,7 @@ upper-right, lower-right, bottom, lower-left, upper-left):
 - two players (``chinese-checkers-2``, the class ``TwoPlayerChineseCheckers``):
   seat 0 from the bottom to the top, seat 1 from the top to the bottom.
 
-Rules and edge cases (each tested in ``tests/games/test_chinese_checkers.py``):
+Rules and edge cases (each tested in ``tests/games/chinese_checkers/test_rules.py``):
 
 - A piece may jump through any triangle, but may end a move only outside the
   six triangles, in its own home triangle or in its own target triangle.
@@ -64,11 +64,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, TypeAlias
 
 from games.base import Game, Move, Outcome, Seat
+from games.chinese_checkers.spec import ID, ID_2, SPEC, SPEC_2
+from games.spec import GameSpec
 
 Cell: TypeAlias = int  # index 0..120, row by row from the top, left to right
 Cells: TypeAlias = int  # a set of cells as a bitmask
@@ -200,9 +203,9 @@ def _moves(state: ChineseCheckersState) -> dict[Move, tuple[Cell, Cell]]:
     return out
 
 
-class ChineseCheckers(Game):
-    id: ClassVar[str] = "chinese-checkers"
-    name: ClassVar[str] = "Chinese checkers"
+class ChineseCheckers(Game[ChineseCheckersState]):
+    id: ClassVar[str] = ID
+    spec: ClassVar[GameSpec] = SPEC
     num_players: ClassVar[int] = 3
 
     def __init__(self, max_turns: int = 100) -> None:
@@ -355,7 +358,7 @@ class ChineseCheckers(Game):
         others = (sum(distance) - distance[seat]) / (n - 1)
         return 0.95 * math.tanh((others - distance[seat]) / 30)
 
-    def order_moves(self, state: ChineseCheckersState, moves: list[Move]) -> list[Move]:
+    def order_moves(self, state: ChineseCheckersState, moves: Sequence[Move]) -> list[Move]:
         """Longest advance towards the target first."""
         to_tip = DISTANCE[self.tips[state.ply % self.num_players]]
         table = _moves(state)
@@ -392,8 +395,8 @@ class ChineseCheckers(Game):
 class TwoPlayerChineseCheckers(ChineseCheckers):
     """The two-player option: bottom against top."""
 
-    id: ClassVar[str] = "chinese-checkers-2"
-    name: ClassVar[str] = "Chinese checkers (two players)"
+    id: ClassVar[str] = ID_2
+    spec: ClassVar[GameSpec] = SPEC_2
     num_players: ClassVar[int] = 2
 
 

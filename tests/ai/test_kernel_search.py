@@ -1,4 +1,4 @@
-"""The Connect Four bitboard kernel searches exactly what the generic alpha-beta searches."""
+"""A game's search kernel (Connect Four's bitboards) searches exactly what the generic alpha-beta searches."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ai
-from ai import connect4_search
-from ai.connect4_search import Connect4AlphaBeta, window_totals
 from ai.evaluation import Evaluator
+from ai.kernel_search import KernelAlphaBeta
 from games import registry
 from games.connect4 import Connect4
+from games.connect4.kernel import KERNEL, window_totals
 
 INF = float("inf")
 CONNECT4 = registry.get("connect4")
@@ -55,7 +55,7 @@ def test_kernel_negamax_is_the_minimax_value(seed, plies, depth):
         return
     seat = CONNECT4.to_move(state)
     for use_tt in (True, False):
-        searcher = Connect4AlphaBeta(CONNECT4, use_tt=use_tt)
+        searcher = KernelAlphaBeta(CONNECT4, KERNEL, use_tt=use_tt)
         searcher.root_seat = seat
         assert searcher.negamax(state, seat, depth, -INF, INF, 0) == minimax(CONNECT4, state, depth)
 
@@ -73,13 +73,13 @@ def test_window_totals_are_the_games_evaluation(seed, plies):
 
 def test_the_kernel_is_used_only_where_it_computes_the_same():
     state = CONNECT4.initial_state()
-    assert connect4_search.supports(CONNECT4, state)
+    assert CONNECT4.search_kernel() is KERNEL and KERNEL.supports(CONNECT4, state)
 
     class Tweaked(Connect4):
         def evaluate(self, state, seat):
             return 0.0
 
-    assert not connect4_search.supports(Tweaked(), state)
+    assert not KERNEL.supports(Tweaked(), state)
     result = ai.choose_move(CONNECT4, state, ai.SearchConfig(max_depth=2, options={"ordering": False}))
     assert "kernel" not in result.stats
 
@@ -95,3 +95,14 @@ def test_kernel_keeps_to_its_deadline_and_styles_change_its_values():
     assert len({Evaluator(CONNECT4, style)(state, 0) for style in styles}) == 3
     searched = {ai.choose_move(CONNECT4, state, ai.SearchConfig(max_depth=1, style=s)).value for s in styles}
     assert len(searched) == 3
+
+
+def test_kernels_write_the_table_layout_the_searcher_reads():
+    from ai import tt
+    from games import hooks
+
+    assert (hooks.EXACT, hooks.LOWER, hooks.UPPER) == (tt.EXACT, tt.LOWER, tt.UPPER)
+    table = tt.TranspositionTable(16)
+    table.store(5, 3, tt.LOWER, 0.5, 2)
+    key, depth, bound, score, move, age = table.slots[5 & table.mask]  # the layout `games.hooks` documents
+    assert (key, depth, bound, score, move, age) == (5, 3, hooks.LOWER, 0.5, 2, table.age)

@@ -27,7 +27,7 @@ The player with more discs wins; equal counts are a draw.  Returns are +1 / -1,
 or 0 / 0 for a draw.  The reported score gives the empty squares to the winner
 (shared equally on a draw), as in tournament play.
 
-Edge cases (each tested in ``tests/games/test_othello.py``):
+Edge cases (each tested in ``tests/games/othello/test_rules.py``):
 
 - ``pass`` is a legal move only when the player has no other move; it is the
   only legal move then, and counts as a ply.
@@ -54,10 +54,12 @@ JSON (``to_json``), for the browser and the database::
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from games.base import Game, Move, Outcome, Seat
+from games.base import Game, Move, Outcome, Seat, is_seat_index
+from games.othello.spec import ID, SPEC
 
 Bitboard: TypeAlias = int
 Square: TypeAlias = int
@@ -271,9 +273,9 @@ def _perft(own: Bitboard, opp: Bitboard, depth: int, passed: bool) -> int:
     return total
 
 
-class Othello(Game):
-    id = "othello"
-    name = "Othello"
+class Othello(Game[OthelloState]):
+    id = ID
+    spec = SPEC
     num_players = 2
 
     def initial_state(self) -> OthelloState:
@@ -358,10 +360,10 @@ class Othello(Game):
             not isinstance(board, list)
             or len(board) != 8
             or any(not isinstance(row, list) or len(row) != 8 for row in board)
-            or any(c is not None and not _is_seat(c) for row in board for c in row)
+            or any(c is not None and not is_seat_index(c) for row in board for c in row)
         ):
             raise ValueError("board must be 8 rows of 8 cells, each null, 0 or 1")
-        if not _is_seat(seat):
+        if not is_seat_index(seat):
             raise ValueError("to_move must be 0 (black) or 1 (white)")
         if type(ply) is not int or ply < 0:
             raise ValueError("ply must be a whole number of moves")
@@ -384,7 +386,7 @@ class Othello(Game):
         return state
 
     # --- search hooks ------------------------------------------------------
-    def order_moves(self, state: OthelloState, moves: list[Move]) -> list[Move]:
+    def order_moves(self, state: OthelloState, moves: Sequence[Move]) -> list[Move]:
         return sorted(moves, key=lambda m: -SQUARE_VALUE[SQUARE_OF[m]] if m in SQUARE_OF else 0)
 
     def evaluate(self, state: OthelloState, seat: Seat) -> float:
@@ -443,10 +445,6 @@ class Othello(Game):
         if edges and rng.random() < 0.5:
             pool = edges
         return SQUARE_NAMES[rng.choice(bits(pool))]
-
-
-def _is_seat(value: object) -> bool:
-    return type(value) is int and value in (0, 1)
 
 
 OTHELLO = Othello()

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from ai import connect4_solver
-from ai.connect4_solver import Connect4Solver
 from games.connect4 import CONNECT4
+from games.connect4 import solver as solver_module
+from games.connect4.solver import Connect4Solver
 
 # A middle-game position of the published test set (Test_L2_R1): thousands of nodes to solve.
 POSITION = "13633551437347572"
 
 
 def test_the_tables_never_outgrow_their_limits(monkeypatch):
-    monkeypatch.setattr(connect4_solver, "TT_LIMIT", 200)
-    monkeypatch.setattr(connect4_solver, "ORDERS_LIMIT", 50)
+    monkeypatch.setattr(solver_module, "TT_LIMIT", 200)
+    monkeypatch.setattr(solver_module, "ORDERS_LIMIT", 50)
     solver = Connect4Solver()
     state = CONNECT4.from_moves(POSITION)
     score = solver.solve_state(state)
@@ -23,4 +23,4 @@ def test_the_tables_never_outgrow_their_limits(monkeypatch):
 
 def test_the_limits_keep_a_worker_small():
     # About 100 bytes a bound entry and 500 a move order: at most ~75 MB together.
-    assert connect4_solver.TT_LIMIT * 2 * 100 + connect4_solver.ORDERS_LIMIT * 500 <= 80 * 2**20
+    assert solver_module.TT_LIMIT * 2 * 100 + solver_module.ORDERS_LIMIT * 500 <= 80 * 2**20

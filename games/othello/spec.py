@@ -1,0 +1,26 @@
+"""Othello: display name, seats, board module and seeded bot ladder (docs/design.md §2)."""
+
+from __future__ import annotations
+
+from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
+
+ID = "othello"
+
+SPEC = GameSpec(
+    name="Othello",
+    board="othello.js",
+    seats=(SeatSpec("black", "black"), SeatSpec("white", "white")),
+    ladder=(
+    # --- othello: alpha-beta with a mobility/corner evaluation; MCTS low on the ladder ---
+    random_bot(ID),
+    bot(ID, 1, "Pebble", "alphabeta", 200, "Greedy: looks one move ahead, likes flipping "
+         "many discs, and often plays on a whim.", max_depth=1, error_rate=0.5, style="aggressive"),
+    bot(ID, 2, "Marble", "mcts", 500, "Monte Carlo tree search: plays out hundreds of games "
+         "with a corner-loving rollout policy.", search_options={"rollout": "heuristic"}),
+    bot(ID, 3, "Onyx", "alphabeta", 700, "Looks three moves ahead and values corners.", max_depth=3),
+    bot(ID, 4, "Jade", "alphabeta", 1000, "Alpha-beta four moves deep on mobility, corners, "
+         "stability and parity.", max_depth=4),
+    bot(ID, 5, "Obsidian", "alphabeta", 2000, "Alpha-beta as deep as two seconds allow."),
+    adaptive_bot(ID, "Coach Disc", "alphabeta", 500, max_depth=4),
+    ),
+)  # fmt: skip
