@@ -19,7 +19,7 @@ costs: matches per CPU-second is the rate one idle core would give; and the serv
 before the export and at its peak during it (sampled from /proc every 20 ms), and the
 1-minute load average when the download started (the machine may be shared; the
 benchmark's own processes count in it too).
-Targets (issue 7): >= 2,000 matches/s, < 200 MB.
+Targets: >= 2,000 matches/s, < 200 MB.
 
 Then a slow client (``--slow-seconds``, 0 to skip): it asks for ``--slow-matches``
 matches of games.jsonl and reads 256 KB/s for that many seconds over loopback, with a

@@ -6,7 +6,7 @@ seats; three-player games rotate the six seatings of two levels over three seats
 score is the upper level's share of head-to-head comparisons: in a two-player game a
 win counts 1 and a draw 1/2; with three seats each (upper seat, lower seat) pair counts
 1 when the upper one finished ahead (a shared place 1/2), so 50% means equal strength.
-Issue 5's bar is 65% per step (over 100 games; use ``--games`` to afford what you can).
+The ladder's bar is 65% per step (over 100 games; use ``--games`` to afford what you can).
 
     .venv/bin/python benchmarks/ladder_quick.py [--game ID ...] [--games N] [--steps 1,2,...]
         [--budget-cap-ms MS | --budget-scale F] [--jobs J]

@@ -1,4 +1,4 @@
-"""The Master as first player against every other seeded profile of a game (issue 5:
+"""The Master as first player against every other seeded profile of a game (the bar:
 "Connect Four's Master as first player wins against every other profile").
 
 Straight through `ai.choose_move` with each profile's own settings and real budgets

@@ -4,7 +4,7 @@ The sets are in ``tests/data/connect4/`` (a copy of the shared reference data). 
 Pascal Pons' C++ solver (github.com/PascalPons/connect4, the version without an opening
 book).  Given its binary with ``--reference``, it solves the same positions in the same
 run, and the time ratio is taken against that; without it, against the published
-figures (issue 3: 61 µs and 449 nodes per position on Test_L2_R1, measured idle).
+figures (61 µs and 449 nodes per position on Test_L2_R1, measured idle).
 Both sides are timed per position without the table reset, as Pons' ``main.cpp`` does:
 wall time, and CPU time of the solving thread where the reference prints it too (a
 fifth column, nanoseconds: ``clock_gettime(CLOCK_THREAD_CPUTIME_ID)`` around
@@ -30,7 +30,7 @@ from games.connect4.solver import Connect4Solver
 
 SOLVER = Connect4Solver()  # what ai.solve uses for Connect Four (`Game.new_solver`)
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
-# Mean time and nodes per position of the reference C++ solver (issue 3; Pons' tables).
+# Mean time and nodes per position of the reference C++ solver (Pons' tables).
 PUBLISHED = {"Test_L3_R1": (6.19e-6, 50), "Test_L2_R1": (61e-6, 449)}
 
 

@@ -3,7 +3,7 @@
 With Redis reachable at ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``), or a
 ``redis-server`` binary on the PATH to start one, it runs the full stack: daphne, a
 Celery worker and the Redis channel layer.  Otherwise it runs the embedded mode of
-DESIGN §4 and says so.
+docs/design.md §4 and says so.
 
 It supervises what it starts: a child that exits is started again, with a growing pause
 and a log line (a child that exits early at each of its first three starts stops the stack:

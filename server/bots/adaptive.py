@@ -1,4 +1,4 @@
-"""Adaptive difficulty: a bot that keeps each player near a 50% score (course notes,
+"""Adaptive difficulty: a bot that keeps each player near a 50% score.
 "adaptive difficulty").
 
 Strength is a number in [0, 1] kept per (bot profile, player).  Across matches it moves

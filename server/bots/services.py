@@ -1,4 +1,4 @@
-"""Bot turns: read the match, search, submit through the one move path (DESIGN §4).
+"""Bot turns: read the match, search, submit through the one move path (docs/design.md §4).
 
 A turn is idempotent: a duplicate or late delivery for a ply already played does
 nothing, and a move computed for a position that is no longer current is dropped.

@@ -1,4 +1,4 @@
-"""Runs in the web process: a match never hangs waiting for a bot, and a bot never pretends (DESIGN §4).
+"""Runs in the web process: a match never hangs waiting for a bot, and a bot never pretends (docs/design.md §4).
 
 The rules are `server.bots.services.bot_turns_to_rescue`'s: a turn waiting for a free
 worker is never overdue; a search that started and never answered is queued once more;

@@ -36,7 +36,7 @@ class Match(models.Model):
     # `manage.py selfplay`, so research exports can take generated games in or leave them out.
     source = models.SlugField(max_length=40, default="play", db_index=True)
     # Whether the result counts for the people's ratings: games against bots do not, unless
-    # settings.BOT_GAMES_RATED_FOR_HUMANS says so (course notes: fairness towards players).
+    # settings.BOT_GAMES_RATED_FOR_HUMANS says so (fairness towards players).
     rated = models.BooleanField(default=True)
     # Chosen at creation: the person playing against bots may ask for the best move (never when rated).
     hints_allowed = models.BooleanField(default=False)

@@ -1,4 +1,4 @@
-"""Which player a browser is: the one its session names, if any (DESIGN §5).
+"""Which player a browser is: the one its session names, if any (docs/design.md §5).
 
 A guest is not made on a page visit (every crawler, preview and health check would leave
 one behind) but on the browser's first action that needs a player: creating or joining

@@ -1,4 +1,4 @@
-"""People's names: words that claim to be an AI or a bot are reserved for bots (DESIGN §6.1).
+"""People's names: words that claim to be an AI or a bot are reserved for bots (docs/design.md §6.1).
 
 A bot is never presented as a person, and a person is never presented as a bot: a
 person named "Rook AI" would make the AI badge ambiguous.  So a person's name may not

@@ -1,4 +1,4 @@
-"""Which player a WebSocket is: ``?token=`` or the browser session (DESIGN §5)."""
+"""Which player a WebSocket is: ``?token=`` or the browser session (docs/design.md §5)."""
 
 from __future__ import annotations
 

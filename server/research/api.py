@@ -1,4 +1,4 @@
-"""HTTP API for research exports (DESIGN §5): ``/api/exports/games.jsonl`` and ``/api/exports/moves.csv``."""
+"""HTTP API for research exports (docs/design.md §9): ``/api/exports/games.jsonl`` and ``/api/exports/moves.csv``."""
 
 from __future__ import annotations
 

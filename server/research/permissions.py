@@ -1,4 +1,4 @@
-"""Who may download research exports: members of the "researcher" group, and staff (DESIGN §6.6)."""
+"""Who may download research exports: members of the "researcher" group, and staff (docs/design.md §6.6)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ import ai
 from games import registry
 from games.connect4.solver import Connect4Solver
 
-# Pons' published test sets, kept with the tests (a copy of shared/data/connect4).
+# Pons' published test sets, kept with the tests.
 DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"
 CONNECT4 = registry.get("connect4")
 TICTACTOE = registry.get("tictactoe")

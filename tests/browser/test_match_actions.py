@@ -1,4 +1,4 @@
-"""Takebacks, offers, clocks and presence in the match room (issue 6), in a real browser."""
+"""Takebacks, offers, clocks and presence in the match room (docs/wire.md), in a real browser."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""No move lost in either direction, on the real stack (issue 12, item 3).
+"""No move lost in either direction, on the real stack (docs/design.md §5, §7).
 
 A test hook wraps the page's WebSocket (an init script, nothing in the product): it can
 lose the next move the page sends and close the socket at once (the server dies right

@@ -1,4 +1,4 @@
-"""One conformance test for every registered game (DESIGN §2), by random playouts.
+"""One conformance test for every registered game (docs/design.md §2), by random playouts.
 
 Each game in `games.registry.all()` is played from its initial state with seeded
 random moves (chance moves drawn with their probabilities), and at every state

@@ -1,4 +1,4 @@
-"""Abuse and exhaustion (issue 14): forged client addresses, guests on every page view,
+"""Abuse and exhaustion (docs/security.md): forged client addresses, guests on every page view,
 hints and analyses in the request, password guessing at the admin login, names that
 claim to be a bot."""
 

@@ -1,4 +1,4 @@
-"""HTTP API (DESIGN §5): guests and tokens, catalogue, bots, matches; every bad input a clear 4xx."""
+"""HTTP API (docs/design.md §5): guests and tokens, catalogue, bots, matches; every bad input a clear 4xx."""
 
 from __future__ import annotations
 

@@ -82,7 +82,7 @@ def test_bot_versus_bot_plays_to_the_end(alice, db):
     assert Move.objects.filter(match=match).count() == match.ply
 
 
-def test_seeded_profiles_cover_each_game_with_three_levels_and_are_ai(db):  # issue 2's minimum
+def test_seeded_profiles_cover_each_game_with_three_levels_and_are_ai(db):
     for game in ("tictactoe", "connect4"):
         bots = BotProfile.objects.filter(game=game, listed=True)
         algorithms = {b.algorithm for b in bots}

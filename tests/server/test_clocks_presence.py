@@ -1,4 +1,4 @@
-"""Clocks, flags and abandonment (services and the API; issue 6)."""
+"""Clocks, flags and abandonment (services and the API; docs/design.md §7, docs/lobby.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Takeback, draw and answer frames and presence on the match socket (issue 6)."""
+"""Takeback, draw and answer frames and presence on the match socket (docs/wire.md)."""
 
 from __future__ import annotations
 

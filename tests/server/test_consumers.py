@@ -1,4 +1,4 @@
-"""The match and lobby sockets, driven with WebsocketCommunicator (DESIGN §5)."""
+"""The match and lobby sockets, driven with WebsocketCommunicator (docs/design.md §5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Invariant 1 (DESIGN §6): a bot is never presented as a person, in any API, frame or export.
+"""Invariant 1 (docs/design.md §6.1): a bot is never presented as a person, in any API, frame or export.
 
 Every JSON object the server sends that describes a seat's occupant or a move's author is
 found by walking the whole payload; each one that is a bot must say `is_ai: true`, and

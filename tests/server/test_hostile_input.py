@@ -1,4 +1,4 @@
-"""Hostile input (issue 14): nothing a client sends crashes a socket, 500s the API or stalls a stream.
+"""Hostile input (docs/security.md): nothing a client sends crashes a socket, 500s the API or stalls a stream.
 
 Each test is one finding: a frame or body that crashed something, a parameter that raised,
 a socket that should have been refused.  The property-based fuzzing is tests/server/test_fuzz.py.

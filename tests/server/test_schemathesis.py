@@ -1,4 +1,4 @@
-"""Schemathesis against ``/api/schema/`` (issue 14): every operation, requests generated from its schema.
+"""Schemathesis against ``/api/schema/``: every operation, requests generated from its schema.
 
 The API is served in-process (Django's WSGI application: the same views and middleware as
 daphne serves), so the run needs no server, talks to nothing but itself, and is bounded:

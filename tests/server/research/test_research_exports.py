@@ -1,4 +1,4 @@
-"""Research exports (issue 7): permission, formats against the schema, every filter, privacy, streaming."""
+"""Research exports (docs/exports.md): permission, formats against the schema, every filter, privacy, streaming."""
 
 from __future__ import annotations
 

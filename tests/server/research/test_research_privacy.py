@@ -1,6 +1,6 @@
 """Exports cannot be joined to the public site, and their pseudonyms are keyed by a secret of their own.
 
-The linkage attack (issue 14): people and bots play through the API and the move path;
+The linkage attack (docs/exports.md, "Privacy"): people and bots play through the API and the move path;
 a researcher downloads both exports; an attacker collects every value every public
 endpoint and socket shows (the match lists, each match, its positions and analysis, the
 bots, the lobby, the players' own pages, the match and lobby frames) and tries to join

@@ -1,4 +1,4 @@
-// fetch wrapper for the JSON API under /api/ (DESIGN §5).
+// fetch wrapper for the JSON API under /api/ (docs/design.md §5).
 
 export class ApiError extends Error {
   constructor(status, body) {

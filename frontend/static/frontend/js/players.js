@@ -1,4 +1,4 @@
-// How players are shown.  A bot is never presented as a person (DESIGN §6.1):
+// How players are shown.  A bot is never presented as a person (docs/design.md §6.1):
 // wherever a bot appears it carries an AI badge with its level and algorithm.
 
 import { h, s } from "./dom.js";

@@ -1,6 +1,6 @@
 // A WebSocket that reconnects with backoff and keeps a match's event version.
 //
-// Frames that change a match carry `v`, which only grows (DESIGN §5).  The
+// Frames that change a match carry `v`, which only grows (docs/design.md §5).  The
 // socket remembers the last `v` it handed on, reconnects with `?v=N` so the
 // server replays what was missed, drops frames it has already seen, and asks
 // for `sync` when it sees a gap.  While the connection is down the page's
