@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/sockets.py storm [--sockets 500] [--close 300] [--webs 1]
     .venv/bin/python benchmarks/sockets.py load [--matches 200] [--spectators 3] [--rate 500] [--seconds 15] [--webs 1]
     .venv/bin/python benchmarks/sockets.py lobby [--sockets 500] [--webs 1]
+    .venv/bin/python benchmarks/sockets.py idle [--sockets 1000] [--spread 10] [--seconds 20] [--webs 1]
 
 Everything is on loopback and bounded: a fresh PostgreSQL database on 127.0.0.1:5432 (dropped
 at the end), a private redis-server, `--webs` daphne processes (`tests.faults.stack.FaultStack`,
@@ -19,6 +20,10 @@ no worker: the matches are between people), and `--clients` client processes.
   one's time to its `lobby` frame, then, once everyone is in and 3 s have passed, the number
   of `online` frames all of them heard (one per socket per arrival would be N²) and the last
   count each one heard.
+- **idle**: `--sockets` match sockets (both seats of half as many matches) opened over
+  `--spread` seconds (at least 10);
+  then, for `--seconds` while nothing is played, the rows PostgreSQL updated in the seat and
+  player tables (presence writes) and the web processes' CPU.
 - **load**: `--matches` Connect Four matches between two scripted people, each with
   `--spectators` spectators, split over the web processes (the two players of a match on
   different processes when `--webs` > 1).  The match's players move alternately at
@@ -243,6 +248,42 @@ async def lobby_storm(stack: Stack, sockets: int, spread_s: float) -> None:
             await ws.close()
 
 
+# --- idle -------------------------------------------------------------------------
+
+
+def rows_updated(stack: Stack) -> dict[str, int]:
+    """Rows updated so far in the seat and player tables (PostgreSQL's statistics)."""
+    rows = stack.sql(
+        "select relname, n_tup_upd from pg_stat_user_tables where relname in ('matches_seat', 'players_player')"
+    )
+    return dict(rows)
+
+
+async def idle(stack: Stack, sockets: int, seconds: float, spread_s: float) -> None:
+    matches = stack.make_matches(sockets // 2)
+    webs = [stack.ws_url_of(n) for n in stack.web_names()]
+    urls = [
+        f"{webs[i % len(webs)]}/ws/matches/{m}/?token={t}" for i, (m, ta, tb) in enumerate(matches) for t in (ta, tb)
+    ]
+    print(f"idle: {len(urls)} sockets opened over {spread_s:.0f} s on {len(webs)} web process(es)  load {loadavg()}")
+    results = await asyncio.gather(*(open_until_state(u, spread_s, 60) for u in urls))
+    print(f"  state received: {sum(t is not None for t, _, _ in results)}/{len(urls)}")
+    await asyncio.sleep(5)  # the arrivals' writes settle
+    rows0, cpu0, t0 = rows_updated(stack), stack.cpu_s(), time.monotonic()
+    await asyncio.sleep(seconds)
+    await asyncio.sleep(1)  # statistics are flushed by the backends within a second
+    rows1, cpu1, elapsed = rows_updated(stack), stack.cpu_s(), time.monotonic() - t0 - 1
+    cpu = ", ".join(f"{n} {(cpu1[n] - cpu0[n]) / elapsed * 100:.1f}%" for n in cpu0)
+    per_min = {k: (rows1.get(k, 0) - rows0.get(k, 0)) * 60 / elapsed for k in rows1}
+    print(
+        f"  over {elapsed:.0f} s idle: rows updated a minute: seats {per_min.get('matches_seat', 0):.0f}, "
+        f"players {per_min.get('players_player', 0):.0f}; web CPU {cpu}  load {loadavg()}"
+    )
+    for _, _, ws in results:
+        if ws is not None:
+            await ws.close()
+
+
 # --- load -------------------------------------------------------------------------
 
 
@@ -375,7 +416,7 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["storm", "load", "lobby"])
+    parser.add_argument("mode", choices=["storm", "load", "lobby", "idle"])
     parser.add_argument("--webs", type=int, default=1)
     parser.add_argument("--sockets", type=int, default=500)
     parser.add_argument("--close", type=int, default=300)
@@ -392,6 +433,8 @@ def main() -> None:
         try:
             if args.mode == "storm":
                 asyncio.run(storm(stack, args.sockets, args.close, args.spread))
+            elif args.mode == "idle":
+                asyncio.run(idle(stack, args.sockets, args.seconds, max(args.spread, 10)))
             elif args.mode == "lobby":
                 asyncio.run(lobby_storm(stack, args.sockets, args.spread))
             else:
