@@ -6,7 +6,7 @@ whichever comes first: a consumer that crashed (an exception in a handler, a cha
 read that failed) never runs `disconnect()`, and its seat must not stay online for ever.
 
 Live presence is kept in the store (`server/matches/presence_store.py`: Redis with expiry,
-or this process), refreshed by the heartbeat of `server/matches/watch.py` in one pipeline.
+or this process), refreshed by the heartbeat of `server/matches/watch.py` in one round trip.
 The database hears only the transitions, which the lobby's rules read (docs/design.md §4):
 `Seat.online` and `Seat.last_seen_at` (when it came or went), and `Player.online_until`
 (`ONLINE` while a socket of theirs is open anywhere, the time they went otherwise).  A process
@@ -174,7 +174,7 @@ def person_presence(player_id: int, online: bool, now: datetime | None = None) -
 
 
 def heartbeat(seats: set[tuple[int, int]], people: Iterable[int] = (), now: datetime | None = None) -> None:
-    """This process still holds these seats and people: one pipeline to the store, and the
+    """This process still holds these seats and people: one round trip to the store, and the
     database only for those the store did not know (it lost them: a restart, a sweep's race)."""
     now = now or timezone.now()
     members = [seat_member(*s) for s in seats] + [person_member(p) for p in people]

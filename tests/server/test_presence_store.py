@@ -74,3 +74,11 @@ def test_a_dead_processes_hold_does_not_keep_a_member(store, monkeypatch):
     monkeypatch.undo()
     store.refresh([A], 5000, TTL)
     assert store.release([A], TTL + 1) == {A}  # the dead process's hold has expired
+
+
+def test_a_refresh_of_many_members_goes_in_chunks(store, monkeypatch):
+    monkeypatch.setattr(presence_store, "REFRESH_CHUNK", 2)
+    members = [f"s:{m}:0" for m in range(5)]
+    assert store.refresh(members[:3], 0, TTL) == set(members[:3])
+    assert store.refresh(members, 1000, TTL) == set(members[3:])
+    assert store.live(members, 5000) == set(members)
