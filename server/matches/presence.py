@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -122,6 +123,8 @@ async def settled() -> None:
 
 def here() -> set[tuple[int, int]]:
     """The (match id, seat) pairs with a socket open in this process."""
+    global _read_at
+    _read_at = _read_at or time.monotonic()
     return {hold.seat for task, hold in list(_holds.items()) if hold.seat is not None and not task.done()}
 
 
@@ -136,6 +139,12 @@ def people() -> set[int]:
 ONLINE = datetime(9999, 12, 31, tzinfo=UTC)
 LIVE_STATUSES = (Match.Status.WAITING, Match.Status.ACTIVE)
 _reconciled_at: float | None = None  # monotonic time of the last reconciliation
+# Members this process let go of lately (monotonic time): the watch reads what is held on the
+# event loop (`here`, `people`) and refreshes it later on a database thread, so a refresh may
+# carry a socket that closed in between, and must not bring its seat back online.
+_let_go: dict[str, float] = {}
+_let_go_lock = threading.Lock()
+_read_at: float | None = None  # the first read of what is held since the last heartbeat
 
 
 def _ms(now: datetime) -> float:
@@ -157,6 +166,7 @@ def seat_presence(match_id: int, seat: int, online: bool, now: datetime | None =
     if online:
         _store_call(lambda: live_store().refresh([member], _ms(now), _ttl()), set())
         return _seat_written(match_id, seat, True, now)
+    _letting_go(member)
     gone = _store_call(lambda: live_store().release([member], _ms(now)), {member})
     return member in gone and _went([member], now) > 0
 
@@ -169,6 +179,7 @@ def person_presence(player_id: int, online: bool, now: datetime | None = None) -
         _store_call(lambda: live_store().refresh([member], _ms(now), _ttl()), set())
         Player.objects.filter(pk=player_id).exclude(online_until=ONLINE).update(online_until=ONLINE)
         return
+    _letting_go(member)
     if member in _store_call(lambda: live_store().release([member], _ms(now)), {member}):
         _went([member], now)
 
@@ -177,9 +188,30 @@ def heartbeat(seats: set[tuple[int, int]], people: Iterable[int] = (), now: date
     """This process still holds these seats and people: one round trip to the store, and the
     database only for those the store did not know (it lost them: a restart, a sweep's race)."""
     now = now or timezone.now()
-    members = [seat_member(*s) for s in seats] + [person_member(p) for p in people]
+    members = _not_let_go([seat_member(*s) for s in seats] + [person_member(p) for p in people])
     arrived = _store_call(lambda: live_store().refresh(members, _ms(now), _ttl()), set())
     _came(arrived, now)
+
+
+def _letting_go(member: str) -> None:
+    with _let_go_lock:
+        _let_go[member] = time.monotonic()
+
+
+def _not_let_go(members: list[str]) -> list[str]:
+    """`members` without those let go of since the watch read them (unless held here again)."""
+    global _read_at
+    recent = time.monotonic() - 2 * settings.PRESENCE_HEARTBEAT_MS / 1000
+    read_at, _read_at = _read_at, None
+    with _let_go_lock:
+        for member, at in list(_let_go.items()):
+            if at < recent:
+                del _let_go[member]
+        let_go = {m for m, at in _let_go.items() if read_at is not None and at >= read_at}
+    if not let_go.intersection(members):
+        return members
+    held = {seat_member(*s) for s in here()} | {person_member(p) for p in people()}
+    return [m for m in members if m not in let_go or m in held]
 
 
 def expire_stale(now: datetime | None = None) -> int:

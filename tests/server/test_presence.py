@@ -21,6 +21,7 @@ pytestmark = pytest.mark.django_db
 def fresh_store(monkeypatch):
     """Each test its own in-memory store (match ids come back after a rolled-back test)."""
     monkeypatch.setattr(presence_store, "_stores", {})
+    monkeypatch.setattr(presence, "_let_go", {})
 
 
 @pytest.fixture
@@ -98,3 +99,14 @@ def test_an_online_person_stays_online_until_they_leave(alice):
     assert players_online(timezone.now() + timedelta(days=365)) == 1
     services.person_presence(alice.pk, False)
     assert Player.objects.get(pk=alice.pk).online_until <= timezone.now()
+
+
+def test_a_heartbeat_read_before_a_socket_closed_does_not_bring_its_seat_back(match, alice):
+    services.seat_presence(match.pk, 0, True)
+    services.person_presence(alice.pk, True)
+    presence.here()  # the watch reads what this process holds, on the event loop
+    held = ({(match.pk, 0)}, {alice.pk})
+    services.seat_presence(match.pk, 0, False)  # the socket closed meanwhile
+    services.person_presence(alice.pk, False)
+    services.presence_heartbeat(*held)  # then the watch's pass ran
+    assert online(match) == [False, False] and players_online() == 0
