@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/sockets.py storm [--sockets 500] [--close 300] [--webs 1]
     .venv/bin/python benchmarks/sockets.py load [--matches 200] [--spectators 3] [--rate 500] [--seconds 15] [--webs 1]
+    .venv/bin/python benchmarks/sockets.py lobby [--sockets 500] [--webs 1]
+    .venv/bin/python benchmarks/sockets.py idle [--sockets 1000] [--spread 10] [--seconds 20] [--webs 1]
 
 Everything is on loopback and bounded: a fresh PostgreSQL database on 127.0.0.1:5432 (dropped
 at the end), a private redis-server, `--webs` daphne processes (`tests.faults.stack.FaultStack`,
@@ -12,8 +14,16 @@ no worker: the matches are between people), and `--clients` client processes.
   (p50, p99, max; how many within 5 s; how many were refused and retried with the page's
   jittered backoff).  Then `--close` of them close at once; 3 s later (before the 10 s
   staleness rule could hide a leak) it counts the channel-layer group members left in Redis
-  for those matches and the seats still online in the database, and the web log's
-  `MaxConnectionsError`s.
+  for those matches, the seats still online in the database and the members still live in
+  the presence store, and the web log's `MaxConnectionsError`s.
+- **lobby**: `--sockets` lobby sockets of as many guests open within the same second; each
+  one's time to its `lobby` frame, then, once everyone is in and 3 s have passed, the number
+  of `online` frames all of them heard (one per socket per arrival would be N²) and the last
+  count each one heard.
+- **idle**: `--sockets` match sockets (both seats of half as many matches) opened over
+  `--spread` seconds (at least 10);
+  then, for `--seconds` while nothing is played, the rows PostgreSQL updated in the seat and
+  player tables (presence writes) and the web processes' CPU.
 - **load**: `--matches` Connect Four matches between two scripted people, each with
   `--spectators` spectators, split over the web processes (the two players of a match on
   different processes when `--webs` > 1).  The match's players move alternately at
@@ -159,12 +169,117 @@ async def storm(stack: Stack, sockets: int, close: int, spread_s: float) -> None
     prefix = stack.env["CHANNEL_PREFIX"]
     members = sum(r.zcard(f"{prefix}:group:match.{m}") for m in closed_matches)
     online = stack.sql("select count(*) from matches_seat where online and match_id = any(?)", closed_matches)[0][0]
+    live = sum(1 for m in r.zrange(f"{prefix}:presence:live", 0, -1) if m.decode().startswith("s:"))
     errors = sum(len(re.findall("MaxConnectionsError", stack.log(n))) for n in stack.web_names())
     print(
-        f"  3 s later: group members left {members}, seats still online {online} (of the closed matches); "
+        f"  3 s later: group members left {members}, seats still online {online} (of the closed matches), "
+        f"seats live in the presence store {live} (of {len(urls) - len(closing)} still open); "
         f"MaxConnectionsError in the web log: {errors}  load {loadavg()}"
     )
     for _, _, ws in results[close:]:
+        if ws is not None:
+            await ws.close()
+
+
+# --- lobby storm ------------------------------------------------------------------
+
+MAKE_GUESTS = """
+import json
+from server.players.services import player_create_guest_with_token
+print(json.dumps([player_create_guest_with_token()[1] for _ in range({n})]))
+"""
+
+
+async def lobby_socket(url: str, spread_s: float, heard: list[int], everyone_in: asyncio.Event, came: list[int]):
+    """Open (retrying as the page does), then count the `online` frames until told to stop."""
+    await asyncio.sleep(random.uniform(0, spread_s))
+    start, delay = time.monotonic(), 0.25
+    while True:
+        try:
+            ws = await websockets.connect(url, open_timeout=30, max_queue=None)
+            frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=30))
+            assert frame["type"] == "lobby", frame
+            break
+        except (OSError, TimeoutError, websockets.WebSocketException):
+            if time.monotonic() - start > 60:
+                came.append(0)
+                return None, None
+            await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+            delay = min(delay * 2, 4)
+    took = time.monotonic() - start
+    came.append(1)
+
+    async def count() -> None:
+        async for raw in ws:
+            frame = json.loads(raw)
+            if frame.get("type") == "online":
+                heard.append(frame["count"])
+
+    reader = asyncio.create_task(count())
+    await everyone_in.wait()
+    reader.cancel()
+    return took, ws
+
+
+async def lobby_storm(stack: Stack, sockets: int, spread_s: float) -> None:
+    tokens = json.loads(stack.manage("shell", "-c", MAKE_GUESTS.format(n=sockets)).strip().splitlines()[-1])
+    webs = [stack.ws_url_of(n) for n in stack.web_names()]
+    urls = [f"{webs[i % len(webs)]}/ws/lobby/?token={t}" for i, t in enumerate(tokens)]
+    print(f"lobby: {len(urls)} lobby sockets within {spread_s:.0f} s on {len(webs)} web process(es)  load {loadavg()}")
+    heard: list[list[int]] = [[] for _ in urls]
+    everyone_in = asyncio.Event()
+    came: list[int] = []  # 1 for each socket in, 0 for each that gave up
+    tasks = [asyncio.create_task(lobby_socket(u, spread_s, heard[i], everyone_in, came)) for i, u in enumerate(urls)]
+    while len(came) < len(urls):
+        await asyncio.sleep(0.5)
+    await asyncio.sleep(3)  # the last count, and any frames still on their way
+    everyone_in.set()
+    results = await asyncio.gather(*tasks)
+    times = [t for t, _ in results if t is not None]
+    frames = sum(len(h) for h in heard)
+    last = [h[-1] for h in heard if h]
+    print(
+        f"  lobby frame received: {len(times)}/{len(urls)}; p50 {pct(times, 0.5):.2f} s  p99 {pct(times, 0.99):.2f} s; "
+        f"online frames heard: {frames} in all, {max(map(len, heard))} at most by one socket; "
+        f"last count heard = {len(urls)} by {sum(c == len(urls) for c in last)} sockets  load {loadavg()}"
+    )
+    for _, ws in results:
+        if ws is not None:
+            await ws.close()
+
+
+# --- idle -------------------------------------------------------------------------
+
+
+def rows_updated(stack: Stack) -> dict[str, int]:
+    """Rows updated so far in the seat and player tables (PostgreSQL's statistics)."""
+    rows = stack.sql(
+        "select relname, n_tup_upd from pg_stat_user_tables where relname in ('matches_seat', 'players_player')"
+    )
+    return dict(rows)
+
+
+async def idle(stack: Stack, sockets: int, seconds: float, spread_s: float) -> None:
+    matches = stack.make_matches(sockets // 2)
+    webs = [stack.ws_url_of(n) for n in stack.web_names()]
+    urls = [
+        f"{webs[i % len(webs)]}/ws/matches/{m}/?token={t}" for i, (m, ta, tb) in enumerate(matches) for t in (ta, tb)
+    ]
+    print(f"idle: {len(urls)} sockets opened over {spread_s:.0f} s on {len(webs)} web process(es)  load {loadavg()}")
+    results = await asyncio.gather(*(open_until_state(u, spread_s, 60) for u in urls))
+    print(f"  state received: {sum(t is not None for t, _, _ in results)}/{len(urls)}")
+    await asyncio.sleep(5)  # the arrivals' writes settle
+    rows0, cpu0, t0 = rows_updated(stack), stack.cpu_s(), time.monotonic()
+    await asyncio.sleep(seconds)
+    await asyncio.sleep(1)  # statistics are flushed by the backends within a second
+    rows1, cpu1, elapsed = rows_updated(stack), stack.cpu_s(), time.monotonic() - t0 - 1
+    cpu = ", ".join(f"{n} {(cpu1[n] - cpu0[n]) / elapsed * 100:.1f}%" for n in cpu0)
+    per_min = {k: (rows1.get(k, 0) - rows0.get(k, 0)) * 60 / elapsed for k in rows1}
+    print(
+        f"  over {elapsed:.0f} s idle: rows updated a minute: seats {per_min.get('matches_seat', 0):.0f}, "
+        f"players {per_min.get('players_player', 0):.0f}; web CPU {cpu}  load {loadavg()}"
+    )
+    for _, _, ws in results:
         if ws is not None:
             await ws.close()
 
@@ -301,7 +416,7 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["storm", "load"])
+    parser.add_argument("mode", choices=["storm", "load", "lobby", "idle"])
     parser.add_argument("--webs", type=int, default=1)
     parser.add_argument("--sockets", type=int, default=500)
     parser.add_argument("--close", type=int, default=300)
@@ -318,6 +433,10 @@ def main() -> None:
         try:
             if args.mode == "storm":
                 asyncio.run(storm(stack, args.sockets, args.close, args.spread))
+            elif args.mode == "idle":
+                asyncio.run(idle(stack, args.sockets, args.seconds, max(args.spread, 10)))
+            elif args.mode == "lobby":
+                asyncio.run(lobby_storm(stack, args.sockets, args.spread))
             else:
                 load(stack, args.matches, args.spectators, args.rate, args.seconds, args.clients)
         finally:

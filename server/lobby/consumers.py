@@ -1,7 +1,8 @@
 """The lobby socket ``/ws/lobby/``: the list on connect, then every change as it happens.
 
 A person with a lobby socket counts as online (`server/matches/presence.py`) until the socket's
-task ends, whether its consumer disconnected cleanly or crashed.
+task ends, whether its consumer disconnected cleanly or crashed.  The others hear the new
+count at most once a second (`server/lobby/online.py`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from server.lobby import online
 from server.lobby.selectors import lobby_json
 from server.matches import broadcast, frames, presence
 from server.matches.consumers import RATE_LIMITED, RateLimiter, parse_frame
 from server.matches.errors import BadMessage
-from server.matches.services import person_presence
 from server.players.services import player_seen
 
 
@@ -31,10 +32,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         lobby = await database_sync_to_async(_arrive)(player.pk if player is not None else None)
         presence.hold(0, None, player.pk if player is not None else None)
         await self.send_json(lobby)
-        # Everyone else in the lobby hears the new count.
-        await self.channel_layer.group_send(
-            broadcast.LOBBY_GROUP, {"type": "frame.send", "frame": frames.online(lobby["online"])}
-        )
+        online.count_changed()  # everyone in the lobby hears the new count, once for a burst of arrivals
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
@@ -64,5 +62,5 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 def _arrive(player_id: int | None) -> dict[str, Any]:
     if player_id is not None:
         player_seen(player_id)
-        person_presence(player_id, True)
+        presence.person_presence(player_id, True)
     return lobby_json()

@@ -64,17 +64,20 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.player = self.scope.get("player")
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
         self.group = broadcast.match_group(self.match_id)
+        # Accepted before any database call: daphne drops a handshake not accepted within 5 s,
+        # and in a connect storm (a restart reconnects everyone) sockets queued for the database
+        # would time out and retry, each retry queued again behind the others.
+        await self.accept()
         # Two database calls before the first frame, on this socket's database thread
         # (server/config/db_threads.py).  First, before joining the group (the others hear that
         # this seat is here, and this socket's state says so): the match exists, the seat, and
         # every presence write of an arrival.
         found, self.seat = await database_sync_to_async(services.socket_arrived)(self.match_id, self.player_id)
         if not found:
-            await self.refuse(CLOSE_NOT_FOUND)
+            await self.close(code=CLOSE_NOT_FOUND)
             return
         presence.hold(self.match_id, self.seat, self.player_id)  # let go when this socket's task ends
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         # Then, in the group: the state or the events since ?v=, so no frame falls between the two.
         since = _since_version(self.scope)
         for frame in await database_sync_to_async(_opening_frames)(self.match_id, self.player_id, since):

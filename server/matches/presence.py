@@ -1,13 +1,22 @@
-"""Who this web process has sockets for: seats (a seated person's match sockets) and people (any socket).
+"""Who has a socket open: seats (a seated person's match sockets) and people (any socket).
 
 Each socket is served by its own asyncio task (Channels runs one consumer per connection).
 What a socket holds is let go when its consumer says it left *or* when its task ends,
 whichever comes first: a consumer that crashed (an exception in a handler, a channel-layer
 read that failed) never runs `disconnect()`, and its seat must not stay online for ever.
 
-The database holds the sums, `Seat.online` and `Player.online_until`, kept fresh by the
-heartbeat of `server/matches/watch.py` (a few writes per interval, however many sockets),
-so a process that dies takes its seats and people offline after `PRESENCE_STALE_MS`.
+Live presence is kept in the store (`server/matches/presence_store.py`: Redis with expiry,
+or this process), refreshed by the heartbeat of `server/matches/watch.py` in one round trip.
+The database hears only the transitions, which the lobby's rules read (docs/design.md §4):
+`Seat.online` and `Seat.last_seen_at` (when it came or went), and `Player.online_until`
+(`ONLINE` while a socket of theirs is open anywhere, the time they went otherwise).  A process
+that dies stops refreshing; its seats and people expire after `PRESENCE_STALE_MS` and any
+process's sweep takes them offline.
+
+Every way offline writes the database first and then drops the member from the store unless
+someone holds it again; a member held after all is written back online.  A process refreshing
+a member the store had dropped sees it arrive and writes it online.  So a socket arriving
+while another leaves never ends offline while it is open.
 """
 
 from __future__ import annotations
@@ -15,13 +24,23 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
+import redis
 from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
 
-from server.matches import services
+from server.matches import broadcast, frames
+from server.matches.models import Match, Seat
+from server.matches.presence_store import live_store, parse, person_member, seat_member
+from server.players.models import Player
 
 log = logging.getLogger("plyground.matches")
 
@@ -49,8 +68,8 @@ def _hold() -> _Hold:
 
 
 def hold(match_id: int, seat: int | None, player_id: int | None) -> None:
-    """This socket holds `seat` (if seated) and its person, as written by `services.socket_arrived`:
-    the caller stored that in the same database call that read the socket's match (one call, not three)."""
+    """This socket holds `seat` (if seated) and its person, as `seat_presence` and `person_presence`
+    recorded in the same database call that read the socket's match (one call, not three)."""
     current = _hold()
     if seat is not None:
         current.seat = (match_id, seat)
@@ -64,7 +83,7 @@ async def left(match_id: int, seat: int) -> None:
     if hold is not None and hold.seat == (match_id, seat):
         hold.seat = None
     if (match_id, seat) not in here():
-        await database_sync_to_async(services.seat_presence)(match_id, seat, False)
+        await database_sync_to_async(seat_presence)(match_id, seat, False)
 
 
 def _ended(task: asyncio.Task) -> None:
@@ -73,9 +92,9 @@ def _ended(task: asyncio.Task) -> None:
     if hold is None:
         return
     if hold.seat is not None and hold.seat not in here():
-        _write(services.seat_presence, *hold.seat, False)
+        _write(seat_presence, *hold.seat, False)
     if hold.player is not None and hold.player not in people():
-        _write(services.person_presence, hold.player, False)
+        _write(person_presence, hold.player, False)
 
 
 def _write(fn: Callable[..., Any], *args: Any) -> None:
@@ -104,9 +123,169 @@ async def settled() -> None:
 
 def here() -> set[tuple[int, int]]:
     """The (match id, seat) pairs with a socket open in this process."""
+    global _read_at
+    _read_at = _read_at or time.monotonic()
     return {hold.seat for task, hold in list(_holds.items()) if hold.seat is not None and not task.done()}
 
 
 def people() -> set[int]:
     """The players with a socket open in this process (match or lobby)."""
     return {hold.player for task, hold in list(_holds.items()) if hold.player is not None and not task.done()}
+
+
+# --- the store and the database's transitions (run on database threads) -------------------
+
+# `Player.online_until` while a socket of theirs is open somewhere: until it closes.
+ONLINE = datetime(9999, 12, 31, tzinfo=UTC)
+LIVE_STATUSES = (Match.Status.WAITING, Match.Status.ACTIVE)
+_reconciled_at: float | None = None  # monotonic time of the last reconciliation
+# Members this process let go of lately (monotonic time): the watch reads what is held on the
+# event loop (`here`, `people`) and refreshes it later on a database thread, so a refresh may
+# carry a socket that closed in between, and must not bring its seat back online.
+_let_go: dict[str, float] = {}
+_let_go_lock = threading.Lock()
+_read_at: float | None = None  # the first read of what is held since the last heartbeat
+
+
+def _ms(now: datetime) -> float:
+    return now.timestamp() * 1000
+
+
+def _ttl() -> float:
+    return float(settings.PRESENCE_STALE_MS)
+
+
+def seat_presence(match_id: int, seat: int, online: bool, now: datetime | None = None) -> bool:
+    """This process's first socket for a human seat opened, or its last one here closed.
+
+    Returns True (and a `presence` frame goes out) when the seat's online flag changed: coming
+    here always says so; going says so only when no other process still holds the seat.
+    """
+    now = now or timezone.now()
+    member = seat_member(match_id, seat)
+    if online:
+        _store_call(lambda: live_store().refresh([member], _ms(now), _ttl()), set())
+        return _seat_written(match_id, seat, True, now)
+    _letting_go(member)
+    gone = _store_call(lambda: live_store().release([member], _ms(now)), {member})
+    return member in gone and _went([member], now) > 0
+
+
+def person_presence(player_id: int, online: bool, now: datetime | None = None) -> None:
+    """A person's first socket in this process opened, or their last one here closed."""
+    now = now or timezone.now()
+    member = person_member(player_id)
+    if online:
+        _store_call(lambda: live_store().refresh([member], _ms(now), _ttl()), set())
+        Player.objects.filter(pk=player_id).exclude(online_until=ONLINE).update(online_until=ONLINE)
+        return
+    _letting_go(member)
+    if member in _store_call(lambda: live_store().release([member], _ms(now)), {member}):
+        _went([member], now)
+
+
+def heartbeat(seats: set[tuple[int, int]], people: Iterable[int] = (), now: datetime | None = None) -> None:
+    """This process still holds these seats and people: one round trip to the store, and the
+    database only for those the store did not know (it lost them: a restart, a sweep's race)."""
+    now = now or timezone.now()
+    members = _not_let_go([seat_member(*s) for s in seats] + [person_member(p) for p in people])
+    arrived = _store_call(lambda: live_store().refresh(members, _ms(now), _ttl()), set())
+    _came(arrived, now)
+
+
+def _letting_go(member: str) -> None:
+    with _let_go_lock:
+        _let_go[member] = time.monotonic()
+
+
+def _not_let_go(members: list[str]) -> list[str]:
+    """`members` without those let go of since the watch read them (unless held here again)."""
+    global _read_at
+    recent = time.monotonic() - 2 * settings.PRESENCE_HEARTBEAT_MS / 1000
+    read_at, _read_at = _read_at, None
+    with _let_go_lock:
+        for member, at in list(_let_go.items()):
+            if at < recent:
+                del _let_go[member]
+        let_go = {m for m, at in _let_go.items() if read_at is not None and at >= read_at}
+    if not let_go.intersection(members):
+        return members
+    held = {seat_member(*s) for s in here()} | {person_member(p) for p in people()}
+    return [m for m in members if m not in let_go or m in held]
+
+
+def expire_stale(now: datetime | None = None) -> int:
+    """Members whose every holder stopped refreshing (its process died) go offline; returns how
+    many seats did.  Now and then the database's online seats and people are checked against
+    the store too: what the store never held (a store restarted with no copy) goes offline."""
+    now = now or timezone.now()
+    expired = _store_call(lambda: live_store().expired(_ms(now)), [])
+    return _went(expired, now) + _reconcile(now)
+
+
+def _reconcile(now: datetime) -> int:
+    global _reconciled_at
+    due = _reconciled_at is None or time.monotonic() - _reconciled_at >= settings.PRESENCE_RECONCILE_MS / 1000
+    if not due:
+        return 0
+    _reconciled_at = time.monotonic()
+    seats = Seat.objects.filter(online=True, kind=Seat.Kind.HUMAN, match__status__in=LIVE_STATUSES)
+    members = [seat_member(m, s) for m, s in seats.values_list("match_id", "index")]
+    members += [person_member(p) for p in Player.objects.filter(online_until__gt=now).values_list("pk", flat=True)]
+    held = _store_call(lambda: live_store().live(members, _ms(now)), set(members))
+    return _went([m for m in members if m not in held], now)
+
+
+def _went(members: Iterable[str], now: datetime) -> int:
+    """Offline in the database, then out of the store unless held after all (then back online).
+    Returns how many seats went offline."""
+    members = list(members)
+    if not members:
+        return 0
+    went = 0
+    for member in members:
+        key = parse(member)
+        if isinstance(key, tuple):
+            went += _seat_written(*key, False, now)
+        else:
+            Player.objects.filter(pk=key, online_until__gt=now).update(online_until=now)
+    _came(_store_call(lambda: live_store().drop(members, _ms(now)), set()), now)
+    return went
+
+
+def _came(members: Iterable[str], now: datetime) -> None:
+    people = []
+    for member in members:
+        key = parse(member)
+        if isinstance(key, tuple):
+            _seat_written(*key, True, now)
+        else:
+            people.append(key)
+    if people:
+        Player.objects.filter(pk__in=people).exclude(online_until=ONLINE).update(online_until=ONLINE)
+
+
+def _seat_written(match_id: int, seat: int, online: bool, now: datetime) -> bool:
+    """The transition in the database: `online` and since when; True (and a frame) if it changed."""
+    changed = Seat.objects.filter(match_id=match_id, index=seat, kind=Seat.Kind.HUMAN).exclude(online=online)
+    if not changed.update(online=online, last_seen_at=now):
+        return False
+    send_presence(match_id, seat, online)
+    return True
+
+
+def send_presence(match_id: int, seat: int, online: bool) -> None:
+    """The match's sockets hear that a seat came or went (after the transaction, if any)."""
+    frame = frames.presence(seat, online, settings.ABANDON_GRACE_MS)
+    group = broadcast.match_group(match_id)
+    transaction.on_commit(lambda: broadcast.send_to_group(group, frame))
+
+
+def _store_call(call: Callable[[], Any], fallback: Any) -> Any:
+    """The store's answer, or `fallback` while it is unreachable (Redis restarting): the database
+    then acts as if nobody else held anything, and the heartbeat puts back what is still held."""
+    try:
+        return call()
+    except redis.RedisError:
+        log.warning("presence store unreachable", exc_info=True)
+        return fallback

@@ -212,7 +212,11 @@ async def test_the_lobby_counts_players_online(db):
     assert (await first.receive_json_from())["online"] == 0
     second = await connect("/ws/lobby/", token)
     assert (await second.receive_json_from())["online"] == 1
-    assert await receive_type(first, "online") == {"type": "online", "count": 0}  # its own arrival
-    assert await receive_type(first, "online") == {"type": "online", "count": 1}  # then Olga's
+    # The count is told at most once a second (a burst of arrivals is told once): Olga's arrival
+    # reaches the first socket, with or without a count for its own arrival before it.
+    told = await receive_type(first, "online")
+    if told["count"] == 0:
+        told = await receive_type(first, "online")
+    assert told == {"type": "online", "count": 1}
     await first.disconnect()
     await second.disconnect()

@@ -231,11 +231,14 @@ SOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 frames per 5 seconds per connection
 # Clocks and presence, enforced by a loop in the web process (server/matches/watch.py).
 MATCH_WATCH = True
 CLOCK_FLAG_GRACE_MS = int(os.environ.get("CLOCK_FLAG_GRACE_MS", "1500"))  # 0:00 shown this long before the flag
-PRESENCE_HEARTBEAT_MS = 2000  # each web process marks the seats it has sockets for as here
+# Presence lives in the store beside the channel layer (server/matches/presence_store.py); the
+# database hears only a seat or person coming and going.
+PRESENCE_HEARTBEAT_MS = 2000  # each web process refreshes the seats and people it has sockets for
 # Each match socket hears its match's version this often, from its own process (server/matches/heartbeat.py).
 MATCH_HEARTBEAT = True
 MATCH_HEARTBEAT_MS = int(os.environ.get("MATCH_HEARTBEAT_MS", "12000"))
 PRESENCE_STALE_MS = 10000  # no heartbeat this long: the process holding the socket is gone
+PRESENCE_RECONCILE_MS = 60000  # the database's online seats and people checked against the store
 ABANDON_GRACE_MS = int(os.environ.get("ABANDON_GRACE_MS", "60000"))  # gone this long: the match is lost
 # The lobby's rules (docs/lobby.md): a match against bots whose person has had no socket (and
 # which saw no move) this long is adjourned, resumable from "Your matches"; a waiting match
