@@ -6,7 +6,7 @@
   then the game's own `order_moves` hint (a stable sort keeps its order on ties).
 - Quiescence search on the game's `noisy_moves` where `is_quiet` says so.
 - Wins score higher the sooner they come, losses the later (``WIN - ply``).
-- Games where a seat may move twice in a row (a pass in Othello) are handled: a
+- Games where a seat may move twice in a row (a forced pass) are handled: a
   child whose mover is the same seat is not negated.
 
 Options: `ai.types.AlphaBetaOptions` (``fast``: a game that offers a search kernel on its own
@@ -29,7 +29,7 @@ from ai.types import AlphaBetaOptions, SearchConfig, SearchResult
 from games.base import Game, Move, Seat, State
 
 QUIESCENCE_PLIES: Final = 8
-CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a backgammon node takes ms)
+CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a node with dice can take ms)
 
 
 def is_decisive(score: float) -> bool:

@@ -32,7 +32,7 @@ from games.base import CHANCE, Game, Move, State
 
 INF: Final = float("inf")
 SOONER: Final = 1e-3  # a terminal utility shrinks by this fraction per ply: wins sooner, losses later
-CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a backgammon node takes ms)
+CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a node with dice can take ms)
 
 
 class Expectimax:

@@ -33,7 +33,7 @@ from ai.weakening import is_weakened, weaken
 from games.base import CHANCE, Game, Move, State
 
 INF: Final = float("inf")
-CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a backgammon node takes ms)
+CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a node with dice can take ms)
 SOONER: Final = 1e-3
 
 

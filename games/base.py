@@ -177,5 +177,14 @@ class Game(ABC, Generic[S]):
         """A proven best move from the game's opening book, where it has one for `state`."""
         return None
 
+    # --- notation other tools read --------------------------------------------
+    def standard_notation(self, moves: Sequence[Move]) -> tuple[str, str] | None:
+        """``(format name, text)``: a game record in the notation researchers' tools read.
+
+        `moves` are canonical moves with chance events left out; None where the game has
+        no such notation, or the moves do not fit it.
+        """
+        return None
+
     def __repr__(self) -> str:
         return f"<Game {self.id}>"

@@ -216,5 +216,15 @@ class Connect4(Game[Connect4State]):
         """The centre, on the empty board: the first player wins by starting there (Allis 1988)."""
         return OPENING if state.moves == 0 else None
 
+    def standard_notation(self, moves: Sequence[Move]) -> tuple[str, str] | None:
+        """The solver test sets' input: the columns played, 1-7 from the left, joined.
+
+        >>> CONNECT4.standard_notation(["4", "4", "5", "3"])
+        ('connect4-solver', '4453')
+        """
+        if not set(COLUMNS).issuperset(moves):
+            return None
+        return "connect4-solver", "".join(moves)
+
 
 CONNECT4 = Connect4()

@@ -446,5 +446,16 @@ class Othello(Game[OthelloState]):
             pool = edges
         return SQUARE_NAMES[rng.choice(bits(pool))]
 
+    def standard_notation(self, moves: Sequence[Move]) -> tuple[str, str] | None:
+        """A WOF-style transcript: squares joined, passes left out (they are forced, so implied).
+
+        >>> OTHELLO.standard_notation(["f5", "d6", "pass", "c3"])
+        ('othello-transcript', 'f5d6c3')
+        """
+        squares = [m for m in moves if m != PASS]
+        if not all(len(m) == 2 and m[0] in FILES and m[1] in "12345678" for m in squares):
+            return None
+        return "othello-transcript", "".join(squares)
+
 
 OTHELLO = Othello()
