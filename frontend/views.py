@@ -1,7 +1,7 @@
 """Page views render shells; the pages load matches over the API and sockets.
 
 Each page gets a small JSON blob (`page-data`) with what it needs to start:
-the current player and, for a match room, the match id.  The CSRF cookie is
+the current player, the search algorithms' names and, for a match room, the match id.  The CSRF cookie is
 always set so the modules can POST with the `X-CSRFToken` header.
 """
 
@@ -13,6 +13,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from ai import CATALOGUE
+
 
 def _player(request: HttpRequest) -> dict[str, Any] | None:
     player = getattr(request, "player", None)
@@ -21,9 +23,15 @@ def _player(request: HttpRequest) -> dict[str, Any] | None:
     return {"id": str(player.id), "name": player.name, "is_guest": bool(player.is_guest)}
 
 
+def _algorithms() -> dict[str, dict[str, str]]:
+    """The search algorithms as players read them, from the one catalogue (`ai.catalogue`)."""
+    return {a.id: {"label": a.label, "summary": a.summary} for a in CATALOGUE.values()}
+
+
 def _render(request: HttpRequest, template: str, page: dict[str, Any]) -> HttpResponse:
     player = _player(request)
-    return render(request, template, {"player": player, "page": {"player": player, **page}})
+    blob = {"player": player, "algorithms": _algorithms(), **page}
+    return render(request, template, {"player": player, "page": blob})
 
 
 @ensure_csrf_cookie

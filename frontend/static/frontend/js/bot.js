@@ -2,8 +2,9 @@
 
 import { ApiError, api, createMatch, getGames, items } from "./api.js";
 import { h, pageData } from "./dom.js";
-import { aiBadge, algorithmName, formatMs } from "./players.js";
+import { aiBadge, algorithmName, algorithmSummary, formatMs } from "./players.js";
 
+// The longer story for the algorithms the seeds use; another algorithm gets the catalogue's summary.
 const HOW = {
   random: [
     "It picks one of the legal moves at random, with no look-ahead at all.",
@@ -54,7 +55,7 @@ async function main() {
   $("bot-title").textContent = `${bot.name}`;
   $("bot-badge").replaceChildren(aiBadge(bot), " ", h("span", { class: "muted" }, `plays ${game ? game.name : bot.game}`));
   $("bot-description").textContent = bot.description || "";
-  $("bot-how").replaceChildren(...(HOW[bot.algorithm] || [`It uses ${algorithmName(bot.algorithm)} search.`]).map((text) => h("p", {}, text)));
+  $("bot-how").replaceChildren(...(HOW[bot.algorithm] || [algorithmSummary(bot.algorithm) || `It uses ${algorithmName(bot.algorithm)} search.`]).map((text) => h("p", {}, text)));
   $("bot-facts").replaceChildren(
     ...fact("Level", bot.level),
     ...fact("Search", algorithmName(bot.algorithm)),

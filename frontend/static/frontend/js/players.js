@@ -1,18 +1,18 @@
 // How players are shown.  A bot is never presented as a person (docs/design.md §6.1):
 // wherever a bot appears it carries an AI badge with its level and algorithm.
 
-import { h, s } from "./dom.js";
+import { h, pageData, s } from "./dom.js";
 
-const ALGORITHMS = {
-  alphabeta: "alpha-beta",
-  expectimax: "expectimax",
-  mcts: "MCTS",
-  maxn: "max^n",
-  random: "random",
-};
+// The algorithm catalogue (`ai.catalogue`), as every page receives it: {id: {label, summary}}.
+const ALGORITHMS = pageData().algorithms || {};
 
 export function algorithmName(algorithm) {
-  return ALGORITHMS[algorithm] || algorithm || "";
+  return ALGORITHMS[algorithm]?.label || algorithm || "";
+}
+
+/** The catalogue's one-line summary of an algorithm, for players. */
+export function algorithmSummary(algorithm) {
+  return ALGORITHMS[algorithm]?.summary || "";
 }
 
 export function isBot(player) {
