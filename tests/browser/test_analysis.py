@@ -99,6 +99,7 @@ def test_a_backgammon_match_is_analysed_without_judging_the_dice(new_page, quick
     expect(moves.first).to_contain_text(re.compile(r"(open|roll) \d-\d:"))
     expect(page.locator("#analysis-summary li")).to_have_count(2)
     expect(page.locator("#analysis-legend")).to_contain_text("Rolls of the dice are not judged")
+    expect(page.locator("#analysis-board svg")).to_be_visible()
     screenshot(page, "backgammon")
 
 
@@ -115,6 +116,9 @@ def test_a_three_player_match_has_a_line_per_player(new_page, quick_analysis, sc
     assert len({lines.nth(i).get_attribute("stroke-dasharray") for i in range(3)}) == 3
     expect(page.locator("#analysis-summary li")).to_have_count(3)
     expect(page.locator("#analysis-moves li")).to_have_count(decisions)
+    expect(page.locator("#analysis-board svg")).to_be_visible()  # the position before the first move
+    expect(page.locator('[data-testid="position-caption"]')).to_contain_text("Move 1:")
+    expect(page.locator('#analysis-board [data-testid="move-marker"]')).to_have_count(1)  # the best hop's path
     screenshot(page, "chinese-checkers")
 
 

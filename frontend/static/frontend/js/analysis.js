@@ -323,10 +323,13 @@ function showPosition(index) {
   el.caption.textContent = judged ? stepCaption(judged, marked) : `The final position, after ${plies.length} moves.`;
 }
 
-/** Draws the best move with the board module's optional `moveMarker`; else outlines its target if the board has one. */
+/**
+ * Draws the best move with the board module's optional `moveMarker(state, move, svg)` (an
+ * SVG element to add over the board as drawn); else outlines the move's target if the board has one.
+ */
 function markBestMove(state, move) {
   const svg = el.board.querySelector("svg");
-  const marker = viewer.module.moveMarker && svg ? viewer.module.moveMarker(state, move) : null;
+  const marker = viewer.module.moveMarker && svg ? viewer.module.moveMarker(state, move, svg) : null;
   if (marker) {
     marker.classList.add("best-move-marker");
     svg.append(marker);
