@@ -154,7 +154,9 @@ function renderResults() {
   const t = analysis.thresholds || {};
   const scale = max === 1 ? "of a win's value" : `of the biggest win (worth ${max}: ${+(t.inaccuracy * max).toFixed(2)} and more)`;
   el.legend.textContent = `A move is an inaccuracy (?!) when it loses at least ${t.inaccuracy} ${scale}, ` +
-    `a mistake (?) from ${t.mistake}, a blunder (??) from ${t.blunder}: a lost win or a lost draw is a blunder.` +
+    `a mistake (?) from ${t.mistake}, a blunder (??) from ${t.blunder}: a lost win or a lost draw is a blunder. ` +
+    "Each move shows the position's value before it and the value of the move played, both for the player who moved " +
+    "(a value proven by searching to the end counts as a win, draw or loss)." +
     (plies.some((p) => p.roll) ? " Rolls of the dice are not judged; a move that was the only one possible is never a mistake." : "");
   el.summary.replaceChildren(...seats.map((seat) => {
     const counts = Object.keys(CLASSES).map((name) => {
@@ -189,7 +191,9 @@ function moveItem(p) {
 
 function moveFigures(p) {
   if (p.forced) return "the only move";
-  const parts = [p.value === null ? "not valued" : `${evalText(p.value)} before`];
+  // Both values from the mover's side, so that the next row's value (the opponent's) is not read as this one's "after".
+  const after = p.played_value === null || p.played_value === undefined ? "" : ` → ${evalText(p.played_value)}`;
+  const parts = [p.value === null ? "not valued" : `mover: ${evalText(p.value)}${after}`];
   parts.push(p.loss === null ? "loss not known" : `lost ${p.loss.toFixed(2)}`);
   if (p.exact) parts.push("exact");
   return parts.join(" · ");
