@@ -30,11 +30,25 @@ blunder     at least 0.5
 With exact values (tic-tac-toe searched to the end, Connect Four solved from the
 level-5 profile's ``exact_endgame`` on) every lost win or draw is a blunder; with a
 heuristic evaluation the thresholds keep small swings from being called mistakes.
+
+Exact and heuristic values are compared on one scale (docs/design.md §3):
+
+- in a two-seat game without dice a proven value counts as its outcome, +max_utility,
+  0 or -max_utility: how soon a win comes is not value (keeping a win in 9 instead of
+  a win in 3 loses nothing), and a heuristic value always lies strictly between;
+- the played move's value is the best informed one known: the result when the move
+  ended the game, then a proven value of the next position (so a move the search here
+  thought best, that the next position's solver proves lost, is judged by that proof),
+  then the value the search gave it here, then the next position's heuristic value;
+- the position's best value is never below the played move's: a move found better
+  than the search here thought loses nothing.  So a move from a heuristic +0.22 to a
+  proven loss loses 1.22 (a blunder), one from a proven win or draw to a proven loss
+  at least 1.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import ai
 from games import CHANCE, registry
@@ -134,14 +148,14 @@ def ply_results(
             roll = None
         state = after
     results: list[dict[str, Any]] = []
-    following: tuple[int, int, float | None] | None = None  # (ply, seat, value) of the next decision
+    following: Following | None = None  # the next decision's
     for (ply, seat, move, after, roll), found in reversed(list(zip(decisions, searched, strict=True))):
-        played = _played_value(game, found, ply, seat, move, after, following)
+        played, played_exact = _played_value(game, found, ply, seat, move, after, following)
         forced = bool(found.get("forced"))
-        value = played if forced else found["value"]
-        loss = 0.0 if forced or move == found["best_move"] else None
-        if loss is None and played is not None:
-            loss = max(0.0, value - played)
+        exact = played_exact if forced else bool(found["exact"])
+        value = played if forced else _outcome(game, found["value"], exact)
+        best = value if played is None or value is None else max(value, played)
+        loss = 0.0 if forced else None if played is None or best is None else best - played
         results.append(
             {
                 "ply": ply,
@@ -151,7 +165,7 @@ def ply_results(
                 "value": _rounded(value),  # the position's evaluation for the mover, before the move
                 "seat_values": _seat_values(game.num_players, seat, value, found.get("vector")),
                 "best_move": found["best_move"],
-                "best_value": _rounded(value),
+                "best_value": _rounded(best),
                 "played_value": _rounded(played),
                 "loss": _rounded(loss),
                 "class": classify(loss, game.max_utility) if loss is not None else None,
@@ -161,8 +175,17 @@ def ply_results(
                 "exact": found["exact"],
             }
         )
-        following = (ply, seat, value)
+        following = Following(ply, seat, value, exact)
     return results[::-1]
+
+
+class Following(NamedTuple):
+    """The next decision's position: its ply, its mover, its value for that mover, whether that is proven."""
+
+    ply: int
+    seat: int
+    value: float | None
+    exact: bool
 
 
 def _played_value(
@@ -172,19 +195,39 @@ def _played_value(
     seat: int,
     move: str,
     after: Any,
-    following: tuple[int, int, float | None] | None,
-) -> float | None:
-    """The played move's value for its mover, or None when no search tells it."""
-    if move == found["best_move"] and not found.get("forced"):
-        return found["value"]
-    if "played_value" in found:
-        return found["played_value"]
+    following: Following | None,
+) -> tuple[float | None, bool]:
+    """The played move's value for its mover and whether it is proven; (None, False) when no search tells it.
+
+    The best informed value wins (see the module's docstring): a next position's proof
+    outranks this position's heuristic search, even of the move it found best.
+    """
     if game.is_terminal(after):
-        return game.returns(after)[seat]
+        return game.returns(after)[seat], True
     # Two seats and the next move right after (no dice between): that position's value, from our side.
-    if following is not None and game.num_players == 2 and following[0] == ply + 1 and following[2] is not None:
-        return following[2] if following[1] == seat else -following[2]
-    return None
+    next_value = None
+    if following is not None and game.num_players == 2 and following.ply == ply + 1 and following.value is not None:
+        next_value = following.value if following.seat == seat else -following.value
+        if following.exact:
+            return next_value, True
+    exact = bool(found["exact"]) and not found.get("forced")
+    if "played_value" in found:
+        return _outcome(game, found["played_value"], exact), exact
+    if move == found["best_move"] and not found.get("forced"):
+        return _outcome(game, found["value"], exact), exact
+    return next_value, False
+
+
+def _outcome(game: Game, value: float | None, exact: bool) -> float | None:
+    """A proven value as its outcome (a win in 3 and a win in 9 are both +max_utility); others as they are.
+
+    Only in games of two seats without dice, where a proven value is a won, drawn or
+    lost game; with dice an exact value is an expectation, with more seats a share.
+    """
+    if value is None or not exact or game.has_chance or game.num_players != 2:
+        return value
+    outcome = round(value / game.max_utility) * game.max_utility
+    return float(outcome) + 0.0  # never -0.0
 
 
 def _seat_values(n: int, seat: int, value: float | None, vector: list[float] | None) -> list[float | None]:

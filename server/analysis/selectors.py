@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db.models import Q
 from django.utils import timezone
 
 from ai.search import algorithm_for
@@ -32,6 +33,7 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
         "status": analysis.status,
         "progress": analysis.progress,
         "total": analysis.total,
+        "queue_position": queue_position(analysis),
         "search": search,
         "engine": search,  # the former name of ``search``, still answered for older clients
         "max_utility": registry.get(match.game).max_utility,
@@ -53,6 +55,24 @@ def analyses_pending() -> int:
     return Analysis.objects.filter(
         status__in=(Analysis.Status.QUEUED, Analysis.Status.RUNNING), created_at__gte=since
     ).count()
+
+
+def queue_position(analysis: Analysis) -> int | None:
+    """While `analysis` waits to start: the analyses asked before it that wait too (0: it is next); else None.
+
+    Queued analyses start in the order they were asked (`created_at`, then id), one
+    stuck longer than the stale time not counted, as in `analyses_pending`.
+    """
+    if analysis.status != Analysis.Status.QUEUED:
+        return None
+    since = timezone.now() - timedelta(minutes=settings.ANALYSIS_STALE_MINUTES)
+    earlier = Q(created_at__lt=analysis.created_at) | Q(created_at=analysis.created_at, pk__lt=analysis.pk)
+    return (
+        Analysis.objects.filter(status=Analysis.Status.QUEUED, created_at__gte=since)
+        .filter(earlier)
+        .exclude(pk=analysis.pk)
+        .count()
+    )
 
 
 def match_moves(match: Match) -> list[tuple[int, int, str]]:

@@ -58,6 +58,10 @@ class AnalysisSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Analysis.Status.choices)
     progress = serializers.IntegerField(help_text="positions searched so far")
     total = serializers.IntegerField(help_text="positions to search")
+    queue_position = serializers.IntegerField(
+        allow_null=True,
+        help_text="while queued: analyses asked earlier that still wait to start (0: this one is next); else null",
+    )
     search = AnalysisSearchSerializer(help_text="the search that judged the moves")
     engine = AnalysisSearchSerializer(help_text="deprecated: the former name of `search`, the same object")
     max_utility = serializers.FloatField()

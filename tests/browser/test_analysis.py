@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -98,6 +99,7 @@ def test_a_backgammon_match_is_analysed_without_judging_the_dice(new_page, quick
     expect(moves.first).to_contain_text(re.compile(r"(open|roll) \d-\d:"))
     expect(page.locator("#analysis-summary li")).to_have_count(2)
     expect(page.locator("#analysis-legend")).to_contain_text("Rolls of the dice are not judged")
+    expect(page.locator("#analysis-board svg")).to_be_visible()
     screenshot(page, "backgammon")
 
 
@@ -114,4 +116,120 @@ def test_a_three_player_match_has_a_line_per_player(new_page, quick_analysis, sc
     assert len({lines.nth(i).get_attribute("stroke-dasharray") for i in range(3)}) == 3
     expect(page.locator("#analysis-summary li")).to_have_count(3)
     expect(page.locator("#analysis-moves li")).to_have_count(decisions)
+    expect(page.locator("#analysis-board svg")).to_be_visible()  # the position before the first move
+    expect(page.locator('[data-testid="position-caption"]')).to_contain_text("Move 1:")
+    expect(page.locator('#analysis-board [data-testid="move-marker"]')).to_have_count(1)  # the best hop's path
     screenshot(page, "chinese-checkers")
+
+
+def finished_tictactoe_analysis(page) -> int:
+    match_id = start_bot_match(page, "tictactoe", "tictactoe-random")
+    play_until_over(page, preferred=["5", "1", "9", "3", "7"])
+    open_analysis(page, match_id)
+    return match_id
+
+
+def step(page) -> str:
+    return page.locator("#analysis-board").get_attribute("data-step")
+
+
+def test_the_analysis_shows_each_position_with_the_best_move_and_steps_by_keyboard_graph_and_moves(
+    new_page, screenshot
+):
+    page = new_page("/")
+    finished_tictactoe_analysis(page)
+    board = page.locator("#analysis-board")
+    expect(board.locator("svg.board-tictactoe")).to_be_visible()
+    caption = page.locator('[data-testid="position-caption"]')
+    moves = page.locator("#analysis-moves li")
+    last = moves.count()
+
+    page.keyboard.press("Home")
+    assert step(page) == "0"
+    expect(caption).to_contain_text("Move 1:")
+    expect(board.locator('[data-testid="move-marker"]')).to_have_count(1)  # the best move, on the board
+    expect(board.locator(".mark")).to_have_count(0)  # the empty board before the first move
+    expect(moves.first).to_have_attribute("aria-current", "step")
+    expect(page.locator('[data-testid="eval-cursor"]')).to_have_count(1)
+    screenshot(page, "first-position")
+
+    page.keyboard.press("ArrowRight")
+    assert step(page) == "1"
+    expect(caption).to_contain_text("Move 2:")
+    expect(board.locator(".mark")).to_have_count(1)  # the first move is on the board
+    page.keyboard.press("ArrowLeft")
+    assert step(page) == "0"
+    page.keyboard.press("End")
+    assert step(page) == str(last)
+    expect(caption).to_contain_text("final position")
+    expect(board.locator('[data-testid="move-marker"]')).to_have_count(0)
+    page.keyboard.press("ArrowRight")  # the end stays the end
+    assert step(page) == str(last)
+
+    moves.nth(2).click()
+    assert step(page) == "2"
+    expect(caption).to_contain_text("Move 3:")
+    graph = page.locator('[data-testid="eval-graph"] svg')
+    box = graph.bounding_box()
+    graph.click(position={"x": 2, "y": box["height"] / 2})  # the graph's left end: the start
+    assert step(page) == "0"
+    page.locator('[data-testid="step-next"]').click()
+    assert step(page) == "1"
+    screenshot(page, "stepped")
+
+    phone = new_page(page.url, viewport={"width": 390, "height": 844})
+    expect(phone.locator("#analysis")).to_have_attribute("data-status", "done", timeout=30000)
+    expect(phone.locator("#analysis-board svg")).to_be_visible()
+    phone.keyboard.press("ArrowRight")
+    assert phone.locator("#analysis-board").get_attribute("data-step") == "1"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    screenshot(phone, "phone")
+
+
+def test_a_waiting_analysis_shows_its_place_in_the_queue_then_its_progress(new_page, screenshot):
+    page = new_page("/")
+    match_id = start_bot_match(page, "tictactoe", "tictactoe-random")
+    play_until_over(page, preferred=["5", "1", "9", "3", "7"])
+    # The server answers as it would while busy: queued behind two, then part done.
+    answers = [
+        {"status": "queued", "queue_position": 2, "progress": 0, "total": 7},
+        {"status": "queued", "queue_position": 2, "progress": 0, "total": 7},
+        {"status": "running", "queue_position": None, "progress": 3, "total": 7},
+    ]
+
+    def busy(route):
+        response = route.fetch()
+        body = response.json()
+        if answers:
+            body.update(answers.pop(0), plies=[], finished_at=None)
+        route.fulfill(response=response, body=json.dumps(body))
+
+    page.route(f"**/api/matches/{match_id}/analysis/", busy)
+    page.locator('[data-testid="analyse-link"]').click()
+    text = page.locator("#analysis-progress-text")
+    expect(text).to_contain_text("2 analyses ahead of this one")
+    screenshot(page, "queued")
+    expect(text).to_contain_text("3 of 7 positions done", timeout=10000)
+    screenshot(page, "running")
+    expect(page.locator("#analysis")).to_have_attribute("data-status", "done", timeout=15000)
+    expect(page.locator("#analysis-board svg")).to_be_visible()
+
+
+def test_a_connect_four_analysis_marks_the_best_column(new_page, quick_analysis, screenshot):
+    page = new_page("/", server=quick_analysis)
+    match_id = start_bot_match(page, "connect4", "connect4-random")
+    play_until_over(page, preferred=["4"])
+    open_analysis(page, match_id)
+    board = page.locator("#analysis-board")
+    expect(board.locator("svg.board-connect4")).to_be_visible()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert step(page) == "2"
+    expect(board.locator(".disc")).to_have_count(2)  # the position before the third move
+    marker = board.locator('[data-testid="move-marker"]')
+    expect(marker).to_have_count(1)
+    expect(page.locator('[data-testid="position-caption"]')).to_contain_text("Move 3:")
+    assert marker.get_attribute("data-move") in list("1234567")
+    expect(page.locator("#analysis-moves li").nth(2)).to_have_attribute("aria-current", "step")
+    screenshot(page, "connect4")

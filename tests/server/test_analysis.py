@@ -214,12 +214,12 @@ def test_exact_root_values_every_root_move_as_a_full_window_does(game_id):
     while game.to_move(state) == CHANCE:
         state = game.apply(state, game.chance_outcomes(state)[0][0])
     algorithm = "expectimax" if game.has_chance else "maxn"
-    found = positions.search_position(
-        game_id, game.to_json(state), {"algorithm": algorithm, "max_depth": 2, "options": {"exact_root": True}}
-    )
-    exact = ai.choose_move(game, state, ai.SearchConfig(algorithm=algorithm, max_depth=2, options={"exact_root": True}))
+    # Depth 2 bounds the searches; the budget is generous so that a busy machine still reaches it.
+    config = {"algorithm": algorithm, "max_depth": 2, "time_budget_ms": 60000}
+    found = positions.search_position(game_id, game.to_json(state), {**config, "options": {"exact_root": True}})
+    exact = ai.choose_move(game, state, ai.SearchConfig(**config, options={"exact_root": True}))
     # A weakened bot searches every root move with a full window too.
-    full = ai.choose_move(game, state, ai.SearchConfig(algorithm=algorithm, max_depth=2, error_rate=0.01, seed=1))
+    full = ai.choose_move(game, state, ai.SearchConfig(**config, error_rate=0.01, seed=1))
     assert exact.stats["root_values"] == full.stats["root_values"]
     values = exact.stats["root_values"]
     assert found["value"] == max(values.values()) and values[found["best_move"]] == found["value"]

@@ -1,11 +1,13 @@
 // The analysis page: asks for a finished match's analysis (idempotent), shows its
 // progress while the strongest bot searches every position, then an evaluation
 // graph, the moves with inaccuracies, mistakes and blunders marked, and the best
-// move where the played one lost value.
+// move where the played one lost value; a board shows the position before each move,
+// with the best move marked, stepped through with the keyboard, the graph or the moves.
 
 import { ApiError, api, getMatch } from "./api.js";
 import { announce, h, pageData, s } from "./dom.js";
 import { LiveSocket } from "./socket.js";
+import { createCatalogue } from "./match/catalogue.js";
 import { algorithmName, discSymbol, formatMs, markName, playerLabel, playerWords, seatMark } from "./players.js";
 
 const CLASSES = {
@@ -30,11 +32,16 @@ const el = {
   summary: $("analysis-summary"),
   legend: $("analysis-legend"),
   moves: $("analysis-moves"),
+  board: $("analysis-board"),
+  caption: $("position-caption"),
+  steps: document.querySelector(".position-steps"),
 };
 
 let match = null;
 let analysis = null;
 let pollTimer = null;
+const viewer = { board: null, module: null, positions: null, index: 0, loading: null };
+const catalogue = createCatalogue();
 
 const path = `/api/matches/${matchId}/analysis/`;
 const socket = new LiveSocket(`/ws/matches/${matchId}/`, {
@@ -120,11 +127,18 @@ function renderProgress() {
   const { progress = 0, total = 0 } = analysis;
   const share = total ? progress / total : 0;
   el.progressText.textContent = analysis.status === "queued"
-    ? "Waiting for a computer to start the analysis…"
-    : `Analysing position ${Math.min(progress + 1, total)} of ${total}…`;
+    ? `Waiting for a computer to start the analysis: ${queueText(analysis.queue_position)} ` +
+      `(${total} ${total === 1 ? "position" : "positions"} to analyse).`
+    : `Analysing: ${progress} of ${total} positions done…`;
   const bar = el.progress.querySelector(".budget");
   bar.setAttribute("aria-valuenow", String(Math.round(share * 100)));
   el.progress.querySelector(".budget-fill").style.width = `${(share * 100).toFixed(1)}%`;
+}
+
+function queueText(ahead) {
+  if (ahead === null || ahead === undefined) return "in line";
+  if (ahead === 0) return "this analysis is next in line";
+  return `${ahead} ${ahead === 1 ? "analysis" : "analyses"} ahead of this one`;
 }
 
 function renderResults() {
@@ -140,7 +154,9 @@ function renderResults() {
   const t = analysis.thresholds || {};
   const scale = max === 1 ? "of a win's value" : `of the biggest win (worth ${max}: ${+(t.inaccuracy * max).toFixed(2)} and more)`;
   el.legend.textContent = `A move is an inaccuracy (?!) when it loses at least ${t.inaccuracy} ${scale}, ` +
-    `a mistake (?) from ${t.mistake}, a blunder (??) from ${t.blunder}: a lost win or a lost draw is a blunder.` +
+    `a mistake (?) from ${t.mistake}, a blunder (??) from ${t.blunder}: a lost win or a lost draw is a blunder. ` +
+    "Each move shows the position's value before it and the value of the move played, both for the player who moved " +
+    "(a value proven by searching to the end counts as a win, draw or loss)." +
     (plies.some((p) => p.roll) ? " Rolls of the dice are not judged; a move that was the only one possible is never a mistake." : "");
   el.summary.replaceChildren(...seats.map((seat) => {
     const counts = Object.keys(CLASSES).map((name) => {
@@ -150,6 +166,8 @@ function renderResults() {
     return h("li", { "data-seat": seat }, seatMark(match.game, seat), playerLabel(seatPlayer(seat), { compact: true }), ": ", counts.join(", "));
   }));
   el.moves.replaceChildren(...plies.map(moveItem));
+  showPosition(viewer.index);
+  loadViewer();
 }
 
 function moveItem(p) {
@@ -173,7 +191,9 @@ function moveItem(p) {
 
 function moveFigures(p) {
   if (p.forced) return "the only move";
-  const parts = [p.value === null ? "not valued" : `${evalText(p.value)} before`];
+  // Both values from the mover's side, so that the next row's value (the opponent's) is not read as this one's "after".
+  const after = p.played_value === null || p.played_value === undefined ? "" : ` → ${evalText(p.played_value)}`;
+  const parts = [p.value === null ? "not valued" : `mover: ${evalText(p.value)}${after}`];
   parts.push(p.loss === null ? "loss not known" : `lost ${p.loss.toFixed(2)}`);
   if (p.exact) parts.push("exact");
   return parts.join(" · ");
@@ -259,5 +279,155 @@ function lineEnd(seat, cx, cy, ends) {
     discSymbol(seat, x, cy, 7),
     s("title", {}, playerWords(seatPlayer(seat))));
 }
+
+// --- the position at each move --------------------------------------------------
+
+/** The board module (named by the catalogue, as in the match room) and every position of the match, once. */
+function loadViewer() {
+  viewer.loading ||= Promise.all([
+    catalogue.load().then(() => import(`./boards/${catalogue.boardFile(match.game)}`)),
+    api(`/api/matches/${matchId}/positions/`),
+  ]).then(([module, body]) => {
+    viewer.module = module;
+    viewer.positions = body.positions || [];
+    viewer.board = module.createBoard(el.board, { onMove: () => {} });
+    el.board.dataset.game = match.game;
+    showPosition(viewer.index);
+  }).catch(() => {
+    el.caption.textContent = "The board could not be loaded; the moves below still tell the game.";
+    viewer.loading = null;
+  });
+}
+
+/** Steps: 0 .. plies.length - 1 are the positions before each judged move, plies.length the end. */
+function lastStep() {
+  return analysis && analysis.plies ? analysis.plies.length : 0;
+}
+
+function showPosition(index) {
+  viewer.index = Math.max(0, Math.min(lastStep(), index));
+  markSelected();
+  if (!viewer.board || !viewer.positions) return;
+  const plies = analysis.plies || [];
+  const judged = plies[viewer.index] || null;
+  const at = judged ? judged.ply : viewer.positions.length - 1;
+  const state = viewer.positions[Math.min(at, viewer.positions.length - 1)];
+  const previous = (match.moves || []).filter((m) => m.ply < at && m.seat >= 0).pop() || null;
+  viewer.board.render({
+    state,
+    legalMoves: [],
+    interactive: false,
+    lastMove: previous ? previous.move : null,
+    lastSeat: previous ? previous.seat : null,
+    seatToMove: null,
+    yourSeat: null,
+  });
+  el.board.dataset.step = String(viewer.index);
+  const marked = judged && !judged.forced ? markBestMove(state, judged.best_move) : false;
+  el.caption.textContent = judged ? stepCaption(judged, marked) : `The final position, after ${plies.length} moves.`;
+}
+
+/**
+ * Draws the best move with the board module's optional `moveMarker(state, move, svg)` (an
+ * SVG element to add over the board as drawn); else outlines the move's target if the board has one.
+ */
+function markBestMove(state, move) {
+  const svg = el.board.querySelector("svg");
+  const marker = viewer.module.moveMarker && svg ? viewer.module.moveMarker(state, move, svg) : null;
+  if (marker) {
+    marker.classList.add("best-move-marker");
+    svg.append(marker);
+    return true;
+  }
+  const target = el.board.querySelector(`[data-move="${CSS.escape(move)}"]`);
+  if (!target) return false;
+  target.classList.add("best-move-marker");
+  target.dataset.testid = "move-marker";
+  target.style.outline = "4px dashed #0a7d33";
+  return true;
+}
+
+function describe(move) {
+  return viewer.module && viewer.module.describeMove ? viewer.module.describeMove(move) : move;
+}
+
+function stepCaption(p, marked) {
+  const who = playerWords(seatPlayer(p.seat));
+  const played = `Move ${p.ply + 1}: ${who} to play${p.roll ? ` (${p.roll})` : ""}, played ${describe(p.move)}`;
+  const verdict = p.class ? ` (${CLASSES[p.class].words})` : "";
+  const shown = marked ? ", marked on the board" : "";
+  const lost = p.loss > 0;
+  if (p.forced) return `${played}, the only move.`;
+  if (p.best_move === p.move && !lost) return `${played}: the best move${shown}.`;
+  if (p.best_move === p.move) {
+    // Chosen by the search here, proven worse by the search of the position it led to.
+    return `${played}${verdict}: the move the search preferred here${shown}, but the position after it ` +
+      `is known to be worse (lost ${p.loss.toFixed(2)}).`;
+  }
+  if (!lost) return `${played}: as good as the best move found, ${describe(p.best_move)}${shown}.`;
+  return `${played}${verdict}; best was ${describe(p.best_move)}${shown}.`;
+}
+
+/** The step shown: its move row and a cursor on the graph. */
+function markSelected() {
+  for (const row of el.moves.querySelectorAll("li[data-ply]")) {
+    const selected = row === el.moves.children[viewer.index];
+    row.toggleAttribute("aria-current", selected);
+    if (selected) row.setAttribute("aria-current", "step");
+    row.style.outline = selected ? "2px solid currentColor" : "";
+  }
+  const svg = el.graph.querySelector("svg");
+  if (!svg) return;
+  svg.querySelector('[data-testid="eval-cursor"]')?.remove();
+  const x = graphX(viewer.index);
+  svg.append(s("line", {
+    x1: x, y1: 0, x2: x, y2: GRAPH.height, stroke: "currentColor", "stroke-width": 2,
+    "stroke-dasharray": "4 3", "data-testid": "eval-cursor", "pointer-events": "none",
+  }));
+}
+
+/** The graph's geometry (`evalGraph`): x of step `i`, and the step nearest an x. */
+const GRAPH = { width: 600, height: 200, pad: 10 };
+function graphSteps() {
+  const plies = analysis.plies || [];
+  const returns = analysis.result && Array.isArray(analysis.result.returns) ? analysis.result.returns : null;
+  return Math.max(1, plies.length - (returns && returns.length ? 0 : 1));
+}
+function graphX(i) {
+  return GRAPH.pad + (i * (GRAPH.width - 2 * GRAPH.pad)) / graphSteps();
+}
+
+function stepFromGraph(event) {
+  const svg = el.graph.querySelector("svg");
+  if (!svg) return;
+  const box = svg.getBoundingClientRect();
+  const x = ((event.clientX - box.left) / box.width) * GRAPH.width;
+  showPosition(Math.round(((x - GRAPH.pad) * graphSteps()) / (GRAPH.width - 2 * GRAPH.pad)));
+}
+
+const STEP_KEYS = {
+  ArrowLeft: () => viewer.index - 1,
+  ArrowRight: () => viewer.index + 1,
+  Home: () => 0,
+  End: () => lastStep(),
+};
+const STEP_BUTTONS = { first: STEP_KEYS.Home, previous: STEP_KEYS.ArrowLeft, next: STEP_KEYS.ArrowRight, last: STEP_KEYS.End };
+
+document.addEventListener("keydown", (event) => {
+  if (!analysis || analysis.status !== "done" || !(event.key in STEP_KEYS)) return;
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable]")) return;
+  event.preventDefault();
+  showPosition(STEP_KEYS[event.key]());
+});
+el.steps.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-step]");
+  if (button && analysis && analysis.status === "done") showPosition(STEP_BUTTONS[button.dataset.step]());
+});
+el.graph.addEventListener("click", stepFromGraph);
+el.moves.addEventListener("click", (event) => {
+  const row = event.target.closest("li[data-ply]");
+  if (row) showPosition([...el.moves.children].indexOf(row));
+});
 
 start();

@@ -141,3 +141,22 @@ export function createBoard(container, { onMove }) {
 
   return { render, focus: () => svg.querySelector("[tabindex='0']")?.focus() };
 }
+
+/**
+ * Optional, for pages that show a position without playing it (the analysis): the path
+ * of `move` drawn over the board `svg` as last rendered (a dashed line through the
+ * holes it visits, a ring on the one it ends in).  Null for a pass or an unknown hole.
+ */
+export function moveMarker(state, move, svg) {
+  if (!svg || move === "pass") return null;
+  const points = String(move).split("-").map((cell) => {
+    const hole = svg.querySelector(`[data-cell="${cell}"] circle.hole`);
+    return hole ? [Number(hole.getAttribute("cx")), Number(hole.getAttribute("cy"))] : null;
+  });
+  if (points.length < 2 || points.includes(null)) return null;
+  const [x, y] = points[points.length - 1];
+  const paint = { fill: "none", stroke: "#0a7d33", "stroke-width": 5, "pointer-events": "none" };
+  return s("g", { class: "move-marker", "data-testid": "move-marker", "data-move": move },
+    s("path", { ...paint, "stroke-dasharray": "8 5", d: points.map(([px, py], i) => `${i ? "L" : "M"}${px} ${py}`).join(" ") }),
+    s("circle", { ...paint, cx: x, cy: y, r: R + 4 }));
+}

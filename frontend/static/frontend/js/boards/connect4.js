@@ -135,3 +135,19 @@ export function createBoard(container, { onMove }) {
 
   return { render, focus: () => targets.focus() };
 }
+
+/**
+ * Optional, for pages that show a position without playing it (the analysis): a dashed
+ * ring where `move` would land in `state`, and an arrow above its column.  Null for a
+ * move this board cannot place.
+ */
+export function moveMarker(state, move) {
+  const board = state && Array.isArray(state.board) ? state.board : replay([]).board;
+  const col = Number(move) - 1;
+  if (!(col >= 0 && col < COLS)) return null;
+  const row = landingRow(board, col);
+  const paint = { fill: "none", stroke: "#0a7d33", "stroke-width": 8, "pointer-events": "none" };
+  return s("g", { class: "move-marker", "data-testid": "move-marker", "data-move": move },
+    s("path", { ...paint, fill: "#0a7d33", d: `M${cx(col) - 20} ${TOP - 50} L${cx(col) + 20} ${TOP - 50} L${cx(col)} ${TOP - 10} Z` }),
+    row >= 0 ? s("circle", { ...paint, "stroke-dasharray": "14 8", cx: cx(col), cy: cy(row), r: R + 2 }) : null);
+}

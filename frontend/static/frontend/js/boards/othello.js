@@ -87,3 +87,19 @@ export function createBoard(container, { onMove }) {
 
   return { render, focus: () => targets.focus() };
 }
+
+/**
+ * Optional, for pages that show a position without playing it (the analysis): a dashed
+ * square around `move`'s square.  Null for a pass or a move this board cannot place.
+ */
+export function moveMarker(state, move) {
+  const m = /^([a-h])([1-8])$/.exec(String(move));
+  if (!m) return null;
+  const col = FILES.indexOf(m[1]);
+  const row = Number(m[2]) - 1;
+  return s("g", { class: "move-marker", "data-testid": "move-marker", "data-move": move },
+    s("rect", {
+      x: cx(col) - 44, y: cy(row) - 44, width: 88, height: 88, rx: 8,
+      fill: "none", stroke: "#0a7d33", "stroke-width": 7, "stroke-dasharray": "12 7", "pointer-events": "none",
+    }));
+}

@@ -91,3 +91,18 @@ export function createBoard(container, { onMove }) {
 
   return { render, focus: () => targets.focus() };
 }
+
+/**
+ * Optional, for pages that show a position without playing it (the analysis): a dashed
+ * square around the cell of `move`.  Null for a move this board cannot place.
+ */
+export function moveMarker(state, move) {
+  const i = Number(move) - 1;
+  if (!(i >= 0 && i < 9)) return null;
+  const [x, y] = centre(i);
+  return s("g", { class: "move-marker", "data-testid": "move-marker", "data-move": move },
+    s("rect", {
+      x: x - 42, y: y - 42, width: 84, height: 84, rx: 10,
+      fill: "none", stroke: "#0a7d33", "stroke-width": 6, "stroke-dasharray": "12 7", "pointer-events": "none",
+    }));
+}
