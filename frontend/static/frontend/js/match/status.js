@@ -64,7 +64,7 @@ export function createStatus({ store, el, socket, catalogue, boardHost }) {
   /** The server refused the room for good (close codes 4400-4499), or there is no such match. */
   function missing(text) {
     el.status.textContent = text;
-    el.room.dataset.ready = "missing";
+    el.room.dataset.ready = "missing"; // the stylesheet hides the board and the side panels
   }
 
   return { render, missing };
