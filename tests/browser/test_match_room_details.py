@@ -109,6 +109,8 @@ def test_a_spectator_sees_a_win_as_a_win(new_page):
     spectator = new_page(f"/matches/{match_id}/")
     result = spectator.locator("#result")
     expect(result).to_be_visible()
+    expect(spectator.locator("#board-help")).to_be_hidden()  # no "click a column" for a spectator
+    expect(spectator.locator("#status")).to_have_class(re.compile("covered"))  # the result box says it
     if result.get_attribute("data-winner"):
         expect(result.locator(".result-icon")).to_have_text("★")
         expect(result).to_contain_text("won")
