@@ -56,7 +56,7 @@ export function createBoardHost({ el, catalogue, onMove }) {
     el.board.classList.toggle("browsing", !position.live);
     el.viewing.hidden = position.live;
     el.moveForm.hidden = !(match.status === "active" && you.seat !== null);
-    el.boardHelp.hidden = you.seat === null; // how to play, for those who can
+    el.boardHelp.hidden = !(match.status === "active" && you.seat !== null); // how to play, while one can
     // Read-only rather than disabled: a disabled field would drop the focus of a player typing in it.
     el.moveInput.readOnly = !interactive;
     el.moveInput.setAttribute("aria-disabled", String(!interactive));
