@@ -63,6 +63,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         self.player = self.scope.get("player")
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
+        self.move_limiter = RateLimiter(*settings.SOCKET_MOVE_RATE_LIMIT)
         self.group = broadcast.match_group(self.match_id)
         # Accepted before any database call: daphne drops a handshake not accepted within 5 s,
         # and in a connect storm (a restart reconnects everyone) sockets queued for the database
@@ -99,13 +100,20 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await presence.left(self.match_id, self.seat)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.limiter.allow():
-            await self.send_json(RATE_LIMITED)
-            return
         try:
             content = parse_frame(text_data, bytes_data)
         except BadMessage as exc:
+            if not self.limiter.allow():
+                await self.send_json(RATE_LIMITED)
+                return
             await self.send_error(exc)
+            return
+        # Moves have a budget of their own, so a player's moves at any human speed (premoves
+        # included) never wait behind their syncs and offers, nor are eaten by them
+        # (docs/design.md §6.2).  Every other frame, good or bad, shares one.
+        limiter = self.move_limiter if _is_move(content) else self.limiter
+        if not limiter.allow():
+            await self.send_json(RATE_LIMITED)
             return
         await self.receive_json(content)
 
@@ -168,6 +176,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def frame_send(self, event: dict[str, Any]) -> None:
         """A frame broadcast to the match group (after a commit)."""
         await self.send_json(event["frame"])
+
+
+def _is_move(content: Any) -> bool:
+    return isinstance(content, dict) and content.get("type") == "move"
 
 
 def _no_fields(content: dict[str, Any]) -> None:

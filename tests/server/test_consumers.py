@@ -124,6 +124,29 @@ async def test_flooding_is_rate_limited(two_players):
     await comm.disconnect()
 
 
+async def test_moves_have_a_budget_of_their_own_that_syncs_cannot_use_up(two_players):
+    """Moves played at human speed are never refused, even after the other frames' budget
+    is spent: 21 moves (more than the other frames' whole budget) in well under 5 s."""
+    match, alice_token, bob_token = two_players
+    alice = await connect(f"/ws/matches/{match.pk}/", alice_token)
+    bob = await connect(f"/ws/matches/{match.pk}/", bob_token)
+    await alice.receive_json_from()
+    await bob.receive_json_from()
+    for _ in range(21):
+        await alice.send_json_to({"type": "sync"})
+    assert (await receive_type(alice, "error"))["code"] == "rate_limited"
+    columns = "1234567" * 3  # rows of alternating colours: no four in a row within 21 plies
+    for ply in range(21):
+        comm = alice if ply % 2 == 0 else bob
+        await comm.send_json_to({"type": "move", "move": columns[ply], "ply": ply})
+        frame = await receive_type(comm, "move")
+        while frame["ply"] < ply:  # the opponent's move, heard on this socket too
+            frame = await receive_type(comm, "move")
+        assert frame["ply"] == ply and frame["move"] == columns[ply]
+    await alice.disconnect()
+    await bob.disconnect()
+
+
 async def test_reconnect_with_v_replays_what_was_missed(two_players):
     match, alice_token, bob_token = two_players
     comm = await connect(f"/ws/matches/{match.pk}/", alice_token)

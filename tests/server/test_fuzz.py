@@ -98,7 +98,7 @@ def frames(types: list[str]) -> st.SearchStrategy[tuple[str, Any]]:
 @pytest.fixture
 def fuzz_match(db, settings):
     """An active connect4 match between Alice (to move) and Bob, and a stranger; no rate limit in the way."""
-    settings.SOCKET_RATE_LIMIT = (100_000, 1.0)
+    settings.SOCKET_RATE_LIMIT = settings.SOCKET_MOVE_RATE_LIMIT = (100_000, 1.0)
     (alice, _), (bob, bob_token) = player_create_guest_with_token("Alice"), player_create_guest_with_token("Bob")
     _, stranger_token = player_create_guest_with_token("Eve")
     match = human_match("connect4", alice, bob)

@@ -8,7 +8,7 @@ import { ApiError, api, getMatch } from "./api.js";
 import { announce, h, pageData, s } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { createCatalogue } from "./match/catalogue.js";
-import { algorithmName, discSymbol, formatMs, markName, playerLabel, playerWords, seatMark } from "./players.js";
+import { aiBadge, algorithmName, discSymbol, formatMs, isBot, markName, playerLabel, playerWords, seatMark } from "./players.js";
 
 const CLASSES = {
   inaccuracy: { mark: "?!", words: "inaccuracy", plural: "inaccuracies" },
@@ -184,6 +184,7 @@ function moveItem(p) {
   h("span", { class: "visually-hidden" }, `${markName(match.game, p.seat)} played `),
   p.roll ? h("span", { class: "move-roll muted", "data-testid": "move-roll" }, `${p.roll}:`) : null,
   h("span", { class: "move-text" }, p.move),
+  isBot(seatPlayer(p.seat)) ? aiBadge(seatPlayer(p.seat).profile, { compact: true }) : null, // a bot's move says so (docs/design.md §6.1)
   cls ? h("span", { class: `judgement judgement-${p.class}`, title: cls.words, "data-testid": "judgement" }, cls.mark, h("span", { class: "visually-hidden" }, ` (${cls.words})`)) : null,
   differs ? h("span", { class: "best-move", "data-testid": "best-move" }, `best was ${p.best_move}`) : null,
   h("span", { class: "move-figures muted" }, moveFigures(p)));

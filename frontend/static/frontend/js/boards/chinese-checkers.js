@@ -139,7 +139,7 @@ export function createBoard(container, { onMove }) {
     summary.textContent = distances ? `Distance to goal: ${distances.map((d, i) => `seat ${i + 1}: ${d}`).join(" · ")}` : "";
   }
 
-  return { render, focus: () => svg.querySelector("[tabindex='0']")?.focus() };
+  return { render, focus: () => svg.querySelector("[tabindex='0']")?.focus({ preventScroll: true }) };
 }
 
 /**

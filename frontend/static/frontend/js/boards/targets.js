@@ -17,7 +17,9 @@ export class Targets {
     root.addEventListener("keydown", (event) => this.keydown(event));
     root.addEventListener("click", (event) => {
       const node = event.target.closest("[data-move]");
-      if (node && this.root.contains(node)) this.activate(node);
+      if (!node || !this.root.contains(node)) return;
+      if (this.nodes.includes(node)) this.focusIndex = this.nodes.indexOf(node); // the focus comes back here after a redraw
+      this.activate(node);
     });
   }
 
@@ -37,11 +39,11 @@ export class Targets {
     this.onPlay(node.dataset.move);
   }
 
-  moveFocus(index) {
+  moveFocus(index, { preventScroll = false } = {}) {
     if (!this.nodes.length) return;
     this.focusIndex = (index + this.nodes.length) % this.nodes.length;
     this.nodes.forEach((node, i) => node.setAttribute("tabindex", i === this.focusIndex ? "0" : "-1"));
-    this.nodes[this.focusIndex].focus();
+    this.nodes[this.focusIndex].focus({ preventScroll });
   }
 
   keydown(event) {
@@ -69,7 +71,8 @@ export class Targets {
     event.preventDefault();
   }
 
+  /** Give the focus back to the board's tab stop (after a redraw): the page does not scroll. */
   focus() {
-    this.moveFocus(this.focusIndex);
+    this.moveFocus(this.focusIndex, { preventScroll: true });
   }
 }

@@ -23,7 +23,7 @@ export function announceMove(store, frame, describeMove) {
 
 export function announceSeatsTaken(store, before) {
   store.match.seats.forEach((seat, i) => {
-    if (!before[i] && seat.player) announce(`${capitalise(playerWords(seat.player))} took seat ${seat.index + 1}.`);
+    if (!before[i] && seat.player) announce(`${capitalise(playerWords(store.seatPlayer(seat.index)))} took seat ${seat.index + 1}.`);
   });
 }
 

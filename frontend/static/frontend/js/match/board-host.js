@@ -39,6 +39,9 @@ export function createBoardHost({ el, catalogue, onMove }) {
     if (!view) return;
     const { match, you } = store;
     const interactive = store.interactive();
+    // Drawing replaces the board's nodes: the one with the keyboard focus goes, and the focus
+    // with it, to <body>.  Give it back to the board, never taking it from another control.
+    const hadFocus = el.board.contains(document.activeElement);
     view.render({
       state: position.state,
       legalMoves: match.legal_moves || [],
@@ -48,12 +51,30 @@ export function createBoardHost({ el, catalogue, onMove }) {
       seatToMove: position.live ? match.to_move : null,
       yourSeat: you.seat,
     });
+    if (hadFocus && !el.board.contains(document.activeElement) && view.focus) view.focus();
     el.board.classList.toggle("interactive", interactive);
     el.board.classList.toggle("browsing", !position.live);
     el.viewing.hidden = position.live;
     el.moveForm.hidden = !(match.status === "active" && you.seat !== null);
-    el.moveInput.disabled = !interactive;
+    el.boardHelp.hidden = !(match.status === "active" && you.seat !== null); // how to play, while one can
+    // Read-only rather than disabled: a disabled field would drop the focus of a player typing in it.
+    el.moveInput.readOnly = !interactive;
+    el.moveInput.setAttribute("aria-disabled", String(!interactive));
   }
+
+  // A move typed while nothing has the focus (the page was just opened, or clicked on its
+  // background) goes to the board, as its help text promises; a control with the focus
+  // keeps its keys.
+  document.addEventListener("keydown", (event) => {
+    if (!view || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== document.documentElement) return;
+    const target = [...el.board.querySelectorAll("[data-move]")].find((node) => node.dataset.move === event.key);
+    if (!target) return;
+    event.preventDefault();
+    target.focus({ preventScroll: true });
+    target.dispatchEvent(new KeyboardEvent("keydown", { key: event.key, bubbles: true, cancelable: true }));
+  });
 
   return {
     load,

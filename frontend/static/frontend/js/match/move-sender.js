@@ -10,6 +10,10 @@
 
 const ACK_TIMEOUT_MS = 4000; // a move unanswered this long on an open socket: ask where the match is
 const SYNC_ANSWER_MS = 4000; // and a sync unanswered this long: the socket is dead, connect again
+// A move refused as one frame too many is kept and sent again after a pause that grows; the
+// server counts moves apart from other frames (docs/wire.md "Limits"), so this is rare.
+const RATE_RETRY_MS = 1000;
+const RATE_RETRIES = 5;
 const MOVE_ERRORS = ["illegal_move", "not_your_turn", "stale_ply", "not_seated", "game_over", "bad_message", "rate_limited"];
 const ERROR_TEXT = {
   not_your_turn: "It is not your turn.",
@@ -34,7 +38,10 @@ export function createMoveSender({ store, el, socket, boardHost, history, errors
       errors.show(match.status === "active" ? ERROR_TEXT.not_your_turn : "The game is not running.");
       return;
     }
-    if (store.pending) return;
+    if (store.pending) {
+      errors.show(`Your move ${moveWords(store.pending.move)} is still on its way to the server.`);
+      return;
+    }
     if (!match.legal_moves.includes(move)) {
       errors.show(`${move} is not a legal move here.`);
       return;
@@ -118,6 +125,10 @@ export function createMoveSender({ store, el, socket, boardHost, history, errors
 
   function onError(frame) {
     const { pending } = store;
+    if (frame.code === "rate_limited" && pending) {
+      sendAgainLater(pending);
+      return;
+    }
     if (frame.code === "stale_ply" && pending && pending.sends > 1) {
       // Our second copy was refused: the first one may have been stored after all.  The state decides.
       window.clearTimeout(pending.timer);
@@ -130,6 +141,21 @@ export function createMoveSender({ store, el, socket, boardHost, history, errors
     errors.show(frame.code === "illegal_move" && frame.message ? frame.message : ERROR_TEXT[frame.code] || frame.message || "Something went wrong.");
     if (["stale_ply", "not_your_turn", "game_over", "illegal_move"].includes(frame.code)) socket.sync();
     render();
+  }
+
+  /** The server refused a frame as one too many: our move is not dropped, it goes again shortly. */
+  function sendAgainLater(sent) {
+    window.clearTimeout(sent.timer);
+    sent.rateRetries = (sent.rateRetries || 0) + 1;
+    if (sent.rateRetries > RATE_RETRIES) {
+      lost();
+      return;
+    }
+    sent.notice = true; // cleared with the acknowledgement
+    errors.show(`Too many messages at once: your move ${moveWords(sent.move)} is sent again in a moment.`, { sticky: true });
+    sent.timer = window.setTimeout(() => {
+      if (store.pending === sent && socket.connected) send(); // the server's ply check makes a second copy safe
+    }, RATE_RETRY_MS * sent.rateRetries);
   }
 
   /** Back after a drop with a move not acknowledged: the state (after any replay) decides its fate. */

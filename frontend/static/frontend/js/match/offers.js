@@ -14,11 +14,13 @@ const ERROR_TEXT = {
 };
 const OFFER_WORDS = { takeback: "to take back their last move", draw: "a draw" };
 const OFFLINE = "Not connected; try again once the connection is back.";
+const ANSWER_SHOWN_MS = 8000; // how long the answer to our offer stays in the panel
 
-export function createOffers({ store, socket, errors }) {
+export function createOffers({ store, socket, errors, render: renderRoom }) {
   const panel = h("div", { id: "offer-panel", class: "offer-panel", role: "status", "data-testid": "offer-panel", hidden: true });
   const takebackButton = h("button", { type: "button", id: "takeback-button", "data-testid": "takeback-button", hidden: true, onclick: () => send("takeback_request") }, "Take back");
   const drawButton = h("button", { type: "button", id: "draw-button", "data-testid": "draw-button", hidden: true, onclick: () => send("draw_offer") }, "Offer draw");
+  let answer = null; // {text, timer}: another player's answer to our offer, shown for a while
 
   function onFrame(frame) {
     const m = store.match || {};
@@ -74,9 +76,10 @@ export function createOffers({ store, socket, errors }) {
 
   function renderPanel(m) {
     const offer = m.status === "active" ? m.offer : null;
-    panel.hidden = !offer;
+    panel.hidden = !offer && !answer;
     if (!offer) {
-      panel.replaceChildren();
+      panel.dataset.kind = answer ? "answer" : "";
+      panel.replaceChildren(...(answer ? [h("span", { "data-testid": "offer-answer" }, answer.text)] : []));
       return;
     }
     const seat = store.you.seat;
@@ -111,10 +114,32 @@ export function createOffers({ store, socket, errors }) {
 
   function announceAnswer(frame) {
     const you = store.you.seat;
-    if (frame.cancelled) return;
+    if (frame.cancelled) {
+      if (frame.seat === you && you !== null) {
+        showAnswer(`Your ${frame.kind === "draw" ? "draw offer" : "takeback request"} lapsed: ${frame.cancelled}.`);
+      }
+      return;
+    }
     const by = frame.by === you ? "You" : who(frame.by);
-    if (frame.by === frame.seat) announce(frame.by === you ? "You withdrew your offer." : `${by} withdrew the offer.`);
-    else announce(`${by} ${frame.accepted ? "accepted" : "declined"} the ${frame.kind === "draw" ? "draw offer" : "takeback"}.`);
+    if (frame.by === frame.seat) {
+      announce(frame.by === you ? "You withdrew your offer." : `${by} withdrew the offer.`);
+      return;
+    }
+    const words = `${by} ${frame.accepted ? "accepted" : "declined"} the ${frame.kind === "draw" ? "draw offer" : "takeback"}.`;
+    announce(words);
+    // Our offer answered by someone else: said on screen too, not only to screen readers.
+    if (frame.seat === you && you !== null) showAnswer(words);
+  }
+
+  function showAnswer(text) {
+    if (answer) window.clearTimeout(answer.timer);
+    answer = {
+      text,
+      timer: window.setTimeout(() => {
+        answer = null;
+        renderRoom();
+      }, ANSWER_SHOWN_MS),
+    };
   }
 
   function announceTakeback(frame) {

@@ -30,12 +30,19 @@ export function renderResult(store, node) {
   node.className = `result result-${tone}`;
   node.dataset.winner = noWinner ? "" : String(r.winner);
   node.replaceChildren(...present(
-    h("span", { class: "result-icon", "aria-hidden": "true" }, tone === "win" ? "★" : tone === "loss" ? "✕" : "="),
+    h("span", { class: "result-icon", "aria-hidden": "true" }, resultIcon(match, noWinner, tone)),
     headline,
     reason ? " — " : null,
     reason,
     ranking(store, r),
   ));
+}
+
+/** "=" only for a draw: a spectator sees a win as a win, in the neutral colours. */
+function resultIcon(match, noWinner, tone) {
+  if (match.status === "aborted") return "–";
+  if (noWinner) return "=";
+  return tone === "loss" ? "✕" : "★";
 }
 
 function ranking(store, r) {

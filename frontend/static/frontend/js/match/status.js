@@ -56,7 +56,9 @@ export function createStatus({ store, el, socket, catalogue, boardHost }) {
     el.status.replaceChildren(...parts);
     // The bot's box (thinking, or waiting for a computer) says who is to move: the status line steps
     // aside for it (screen readers still read it), so the turn bar keeps one height and the board stays put.
-    el.status.classList.toggle("covered", Boolean(st === "active" && thinking && !pending && socket.connected));
+    // So does the result box once the game is over: it says more than "Game over.".
+    const boxed = (st === "active" && thinking && !pending && socket.connected) || store.isOver();
+    el.status.classList.toggle("covered", Boolean(boxed));
     el.status.dataset.yourTurn = String(store.yourTurn());
     el.status.classList.toggle("your-turn", el.status.dataset.yourTurn === "true");
   }
@@ -64,7 +66,7 @@ export function createStatus({ store, el, socket, catalogue, boardHost }) {
   /** The server refused the room for good (close codes 4400-4499), or there is no such match. */
   function missing(text) {
     el.status.textContent = text;
-    el.room.dataset.ready = "missing";
+    el.room.dataset.ready = "missing"; // the stylesheet hides the board and the side panels
   }
 
   return { render, missing };

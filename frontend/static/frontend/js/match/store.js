@@ -3,7 +3,7 @@
 // The server is the only authority (docs/design.md §5): `match` is the match as the server
 // last described it, kept up to date frame by frame; the rest is what this page adds to it.
 
-import { isBot } from "../players.js";
+import { isBot, markName } from "../players.js";
 
 export class MatchStore {
   /**
@@ -27,9 +27,18 @@ export class MatchStore {
     this.positions = null; // {matchId, ply, list}: positions after each ply, for boards that cannot replay
   }
 
+  /**
+   * The player in `seat`, as the room shows them.  Two seats with one name (two bots of one
+   * profile) are told apart by seat number and colour, in every place the room names them.
+   */
   seatPlayer(seat) {
     const entry = this.match && this.match.seats.find((s) => s.index === seat);
-    return entry ? entry.player : null;
+    const player = entry ? entry.player : null;
+    if (!player || !player.name) return player;
+    const namesakes = this.match.seats.filter((s) => s.player && s.player.name === player.name);
+    if (namesakes.length < 2) return player;
+    const colour = markName(this.match.game, seat).split(" ")[0];
+    return { ...player, name: `${player.name} (seat ${seat + 1}, ${colour})` };
   }
 
   botToMove() {

@@ -2,6 +2,7 @@
 // time budget and the search figures it reports (the bot_queued and bot_thinking frames,
 // docs/design.md §5).  A frame for a later ply than the match's waits for that ply's move.
 
+import { h } from "../dom.js";
 import { formatMs, playerLabel } from "../players.js";
 import { announceQueued, announceThinking } from "./announcements.js";
 import { statsText } from "./figures.js";
@@ -111,7 +112,10 @@ export function createThinking({ store, el, render }) {
     const budget = budgetOf(thinking);
     el.thinking.hidden = false;
     el.thinking.querySelector(".thinking-who").replaceChildren(playerLabel(store.seatPlayer(thinking.seat), { compact: true }));
-    el.thinking.querySelector(".thinking-label").textContent = budget ? `is thinking (budget ${formatMs(budget)})` : "is thinking";
+    el.thinking.querySelector(".thinking-label").replaceChildren(
+      "is thinking",
+      budget ? h("span", { class: "thinking-budget" }, ` (budget ${formatMs(budget)})`) : "",
+    );
     el.thinking.dataset.budgetMs = budget ?? "";
     el.thinking.classList.toggle("indeterminate", !thinking.started || !budget);
     el.thinking.querySelector(".thinking-figures").textContent = thinking.stats ? statsText(thinking.stats) : "";
