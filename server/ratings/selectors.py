@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from games import registry
 from server.players.models import Player
 from server.ratings.models import PlayerRating, RatingChange
 
@@ -55,6 +56,11 @@ def leaderboard(game: str, now: datetime | None = None) -> list[dict[str, Any]]:
         }
         for rank, row in enumerate(rows, start=1)
     ]
+
+
+def leaderboards(now: datetime | None = None) -> list[dict[str, Any]]:
+    """Every game's leaderboard, in the catalogue's order: {"game", "name", "leaders"}."""
+    return [{"game": g.id, "name": g.name, "leaders": leaderboard(g.id, now)} for g in registry.all()]
 
 
 def provisional_deviation() -> float:
