@@ -28,9 +28,11 @@ def rated_games(stack, first: tuple[dict, str], second: tuple[dict, str], count:
         stack.api("POST", f"/api/matches/{match['id']}/resign/", {}, joiner[1] if i % 3 else creator[1])
 
 
-def test_a_rated_friend_match_from_the_lobby(new_page, plyground):
-    page = new_page("/")
+def test_a_rated_friend_match_from_the_lobby(new_page, plyground, screenshot):
+    page = new_page("/", viewport={"width": 390, "height": 844})
     page.locator('[data-testid="rated-tictactoe"]').select_option("rated")
+    page.locator('[data-testid="play-friend-tictactoe"]').scroll_into_view_if_needed()
+    screenshot(page, "lobby-phone")
     page.locator('[data-testid="play-friend-tictactoe"]').click()
     page.wait_for_url(re.compile(r"/matches/\d+/$"))
     match_id = int(re.search(r"/matches/(\d+)/", page.url).group(1))
@@ -80,6 +82,7 @@ def test_the_leaderboard_and_the_ratings_panel(new_page, plyground, screenshot):
         expect(graph).to_have_attribute("aria-label", re.compile(r"Tic-tac-toe rating over \d+ rated games?"))
         history = section.locator('[data-testid="rating-history"] tbody tr')
         expect(history).to_have_count(17 if name.startswith("Ada") else 1)
+        screenshot(panel_page, f"ratings-panel-{name[:3].lower()}")
     panel_page.set_viewport_size({"width": 390, "height": 844})
     assert panel_page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(panel_page, "ratings-panel-phone")

@@ -46,7 +46,9 @@ export function ratingGraph(points, label) {
     s("line", { class: "axis", x1: PAD.left, x2: WIDTH - PAD.right, y1: HEIGHT - PAD.bottom, y2: HEIGHT - PAD.bottom }),
     s("text", { x: 2, y: y(max) + 8 }, String(round(max))),
     s("text", { x: 2, y: y(min) }, String(round(min))),
-    s("polygon", { class: "band", points: [...upper, ...lower].join(" ") }),
+    points.length > 1
+      ? s("polygon", { class: "band", points: [...upper, ...lower].join(" ") })
+      : s("rect", { class: "band", x: x(0) - 3, width: 6, y: y(highs[0]), height: y(lows[0]) - y(highs[0]) }),
     s("polyline", { class: "line", points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" ") }),
     ...points.map((p, i) => s("circle", { class: "dot", cx: x(i), cy: y(p.rating), r: 2.5 })),
   );
