@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -66,7 +66,10 @@ class LeaderboardView(APIView):
 
     authentication_classes: list = []
 
-    @extend_schema(responses={200: LeaderboardSerializer, **errors(404)})
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH, enum=[g.id for g in registry.all()])],
+        responses={200: LeaderboardSerializer, **errors(404)},
+    )
     def get(self, request, game: str):
         if game not in {g.id for g in registry.all()}:
             return not_found(f"no game {game!r}")
@@ -79,7 +82,14 @@ class PlayerRatingsView(APIView):
 
     authentication_classes: list = []
 
-    @extend_schema(responses={200: PlayerRatingsSerializer, **errors(404)})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "name", {"type": "string", "minLength": 1, "maxLength": 40}, OpenApiParameter.PATH, description="a name"
+            )
+        ],
+        responses={200: PlayerRatingsSerializer, **errors(404)},
+    )
     def get(self, request, name: str):
         player = selectors.player_named(name)
         if player is None:
