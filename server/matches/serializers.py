@@ -225,6 +225,7 @@ class MatchCreateScheme(OpenApiSerializerExtension):
             )
         return {
             "anyOf": variants,
+            "required": ["game", "seats"],  # every alternative's: the body itself is required
             "description": "A new match: the game, its seats in order (the caller takes the first free "
             "human seat), optional clocks between people, and hints (only for one person against "
             "bots, in an unrated match). `rated` (default false) makes the result count for the people's "
