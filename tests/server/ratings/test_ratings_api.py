@@ -75,3 +75,12 @@ def test_matches_are_casual_unless_asked_and_rated_is_refused_with_bots(token_cl
         "/api/matches/", {"game": "tictactoe", "seats": [HUMAN, bot], "rated": True, "hints": True}, format="json"
     )
     assert hints.status_code == 400 and hints.json()["code"] == "not_ratable"
+
+
+@pytest.mark.django_db
+def test_the_leaderboards_page_renders_every_game_without_scripts(client):
+    established("Strong", 1900)
+    html = client.get("/leaderboards/").content.decode()
+    assert 'id="board-connect4"' in html and 'id="board-othello"' in html
+    assert "Strong" in html and "1900" in html and 'href="/players/Strong/"' in html
+    assert 'href="/leaderboards/"' in client.get("/").content.decode()  # linked from the header
