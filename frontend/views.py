@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -52,3 +53,17 @@ def analysis_page(request: HttpRequest, match_id: int) -> HttpResponse:
 @ensure_csrf_cookie
 def bot_page(request: HttpRequest, slug: str) -> HttpResponse:
     return _render(request, "frontend/bot.html", {"page": "bot", "slug": slug})
+
+
+@ensure_csrf_cookie
+def leaderboards_page(request: HttpRequest) -> HttpResponse:
+    """Every game's leaderboard, rendered here: the page reads without scripts."""
+    from server.ratings.selectors import leaderboards
+
+    player = _player(request)
+    page = {"player": player, "page": "leaderboards"}
+    return render(
+        request,
+        "frontend/leaderboards.html",
+        {"player": player, "page": page, "boards": leaderboards(), "active_days": settings.LEADERBOARD_ACTIVE_DAYS},
+    )

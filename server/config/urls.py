@@ -16,6 +16,7 @@ from server.matches.api import (
 )
 from server.players.api import GuestView, MeView
 from server.players.tokens_api import TokenDetailView, TokenListView, TokenRotateView
+from server.ratings.api import LeaderboardView, PlayerRatingsView
 from server.research.api import GamesExportView, MovesExportView
 
 # Ids in paths fit a BigAutoField: a larger number is a 404, never an overflow in the database.
@@ -29,6 +30,8 @@ api = [
     path("players/me/tokens/", TokenListView.as_view(), name="player-tokens"),
     path("players/me/tokens/<id:token_id>/", TokenDetailView.as_view(), name="player-token"),
     path("players/me/tokens/<id:token_id>/rotate/", TokenRotateView.as_view(), name="player-token-rotate"),
+    path("players/<str:name>/ratings/", PlayerRatingsView.as_view(), name="player-ratings"),
+    path("leaderboards/<slug:game>/", LeaderboardView.as_view(), name="leaderboard"),
     path("games/", GameListView.as_view(), name="games"),
     path("algorithms/", AlgorithmListView.as_view(), name="algorithms"),
     path("bots/", BotListView.as_view(), name="bots"),

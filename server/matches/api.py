@@ -66,6 +66,7 @@ class MatchCreateSerializer(serializers.Serializer):
     seats = SeatRequestSerializer(many=True, allow_empty=False, max_length=MAX_SEATS)
     clock = ClockSerializer(required=False, allow_null=True, help_text="optional clocks, for games between people")
     hints = serializers.BooleanField(default=False, help_text="allow hints: one person against bots, unrated")
+    rated = serializers.BooleanField(default=False, help_text="the result changes the people's ratings")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -140,7 +141,12 @@ class MatchListView(APIView):
         try:
             data = body.validated_data
             match = services.match_create(
-                data["game"], data["seat_requests"], player, clock=data["clock"], hints=data["hints"]
+                data["game"],
+                data["seat_requests"],
+                player,
+                clock=data["clock"],
+                hints=data["hints"],
+                rated=data["rated"],
             )
         except MatchError as exc:
             return error_response(exc)

@@ -68,3 +68,9 @@ class OfferPending(MatchError):
 class NoOffer(MatchError):
     code = "no_offer"
     http_status = 409
+
+
+class NotRatable(MatchError):
+    """A rated match asked with a bot seat (unless the installation rates those) or with hints."""
+
+    code = "not_ratable"

@@ -35,9 +35,10 @@ class Match(models.Model):
     # Where the match came from: "play" on the site, "selfplay" (or a dataset's own name) from
     # `manage.py selfplay`, so research exports can take generated games in or leave them out.
     source = models.SlugField(max_length=40, default="play", db_index=True)
-    # Whether the result counts for the people's ratings: games against bots do not, unless
+    # Whether the result counts for the people's ratings (server/ratings), chosen at creation:
+    # casual unless asked; never with hints, nor against bots unless
     # settings.BOT_GAMES_RATED_FOR_HUMANS says so (fairness towards players).
-    rated = models.BooleanField(default=True)
+    rated = models.BooleanField(default=False)
     # Chosen at creation: the person playing against bots may ask for the best move (never when rated).
     hints_allowed = models.BooleanField(default=False)
     # A takeback request or draw offer waiting for an answer (between people):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import DatabaseError
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
@@ -195,6 +196,7 @@ class MatchCreateScheme(OpenApiSerializerExtension):
                         "seats": {**seats, "items": human},
                         "clock": {**clock, "nullable": True},
                         "hints": {"allOf": [{"type": "boolean", "enum": [False]}]},
+                        "rated": {"type": "boolean", "default": False},
                     },
                     "required": ["game", "seats"],
                 }
@@ -216,16 +218,26 @@ class MatchCreateScheme(OpenApiSerializerExtension):
                         **base,
                         "seats": {**seats, "items": {"anyOf": [human, bot]}},
                         "hints": {"type": "boolean", "default": False},
+                        "rated": _bots_rated(),
                     },
                     "required": ["game", "seats"],
                 }
             )
         return {
             "anyOf": variants,
+            "required": ["game", "seats"],  # every alternative's: the body itself is required
             "description": "A new match: the game, its seats in order (the caller takes the first free "
             "human seat), optional clocks between people, and hints (only for one person against "
-            "bots, in an unrated match).",
+            "bots, in an unrated match). `rated` (default false) makes the result count for the people's "
+            "ratings: never with hints, nor with bots unless the installation rates bot games.",
         }
+
+
+def _bots_rated() -> dict[str, Any]:
+    """`rated` in a match with bots: always false unless the installation rates bot games."""
+    if settings.BOT_GAMES_RATED_FOR_HUMANS:
+        return {"type": "boolean", "default": False}
+    return {"allOf": [{"type": "boolean", "enum": [False]}]}
 
 
 def _bot_profiles_by_game() -> dict[str, list[str]] | None:

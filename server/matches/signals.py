@@ -11,3 +11,8 @@ turn_started = Signal()
 
 # Sent after commit when a match ends (finished or aborted).  kwargs: match_id
 match_finished = Signal()
+
+# Sent inside the transaction that ends a match with a result (not an abort), before it
+# commits: what a receiver writes commits with the result, and its error undoes the ending
+# (ratings, docs/design.md §4).  kwargs: match, its result and status already set.
+match_ending = Signal()

@@ -15,8 +15,8 @@ from tests.server.conftest import human_match
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def create(client, seats, hints=True, game="tictactoe"):
-    return client.post("/api/matches/", {"game": game, "seats": seats, "hints": hints}, format="json")
+def create(client, seats, hints=True, game="tictactoe", **extra):
+    return client.post("/api/matches/", {"game": game, "seats": seats, "hints": hints, **extra}, format="json")
 
 
 BOT = {"kind": "bot", "profile": "tictactoe-random"}
@@ -53,7 +53,7 @@ def test_hints_are_refused_clearly(token_client, bob, settings):
     assert people.status_code == 400 and "against bots" in people.json()["detail"]
     # Rated games never allow them.
     settings.BOT_GAMES_RATED_FOR_HUMANS = True
-    rated = create(token_client, [HUMAN, BOT])
+    rated = create(token_client, [HUMAN, BOT], rated=True)
     assert rated.status_code == 400 and "rated" in rated.json()["detail"]
     settings.BOT_GAMES_RATED_FOR_HUMANS = False
     # A spectator has no seat to ask for.

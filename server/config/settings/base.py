@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "server.lobby",
     "server.research",
     "server.analysis",
+    "server.ratings",
     "frontend",
 ]
 
@@ -221,6 +222,14 @@ BOT_WATCHDOG = True
 BOT_GAMES_RATED_FOR_HUMANS = (
     os.environ.get("BOT_GAMES_RATED_FOR_HUMANS", "0") == "1"
 )  # the web process rescues bot turns that nobody answered
+# People's Glicko-2 ratings (server/ratings/services.py): provisional ("?") above this
+# deviation, as lichess; idle time widens the deviation by this many periods a day.
+RATING_PROVISIONAL_DEVIATION = float(os.environ.get("RATING_PROVISIONAL_DEVIATION", "110"))
+RATING_PERIODS_PER_DAY = 0.21436
+RATING_TAU = 0.5
+BOT_RATING_DEVIATION = 60.0  # a bot's measured rating as an opponent, where bot games are rated
+LEADERBOARD_ACTIVE_DAYS = int(os.environ.get("LEADERBOARD_ACTIVE_DAYS", "30"))  # who played since
+LEADERBOARD_SIZE = 100
 # Analysis and hints search with the strongest bot profile's settings; these cap its budget (ms, 0: no cap).
 ANALYSIS_TIME_BUDGET_MS = int(os.environ.get("ANALYSIS_TIME_BUDGET_MS", "0"))
 HINT_TIME_BUDGET_MS = int(os.environ.get("HINT_TIME_BUDGET_MS", "300"))

@@ -19,7 +19,7 @@ from server.matches import frames
 from server.matches.errors import GameOver, NotSeated
 from server.matches.models import Match, Seat
 from server.matches.services.events import announce_turn, lobby_after_commit, locked, record, record_state
-from server.matches.signals import match_finished
+from server.matches.signals import match_ending, match_finished
 
 # --- results ------------------------------------------------------------------------
 
@@ -52,8 +52,9 @@ def _end(match: Match, status: Match.Status, outcome: Outcome, now: datetime) ->
 
 
 def finish(match: Match, outcome: Outcome) -> None:
-    """The match is over with `outcome`; after commit, `match_finished` (ratings, bots)."""
+    """The match is over with `outcome`: `match_ending` now (ratings), `match_finished` after commit."""
     _end(match, Match.Status.FINISHED, outcome, timezone.now())
+    match_ending.send(sender=Match, match=match)
     match_id = match.pk
     transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
 

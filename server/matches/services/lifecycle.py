@@ -12,7 +12,7 @@ from django.utils import timezone
 from games import registry
 from games.base import Game
 from server.matches import frames
-from server.matches.errors import BadMessage, GameOver, NotSeated, SeatTaken
+from server.matches.errors import BadMessage, GameOver, NotRatable, NotSeated, SeatTaken
 from server.matches.models import Match, Seat
 from server.matches.selectors import seat_json
 from server.matches.services.clocks import Clock
@@ -35,11 +35,14 @@ def match_create(
     source: str = "play",
     clock: Clock | None = None,
     hints: bool = False,
+    rated: bool = False,
 ) -> Match:
     """A new match; `creator` takes the first human seat.  Starts at once if no seat is open.
 
     `source` says where it came from ("play" on the site; "selfplay", "calibration", ...).
     `clock` is for games between people only; `hints` for one person against bots, unrated.
+    `rated`: the result changes the people's ratings (server/ratings); never with hints, nor
+    with a bot seat unless `BOT_GAMES_RATED_FOR_HUMANS`.
     """
     game = registry.get(game_id)
     if len(seats) != game.num_players:
@@ -47,11 +50,12 @@ def match_create(
     has_bot = any(request.kind == Seat.Kind.BOT for request in seats)
     if clock is not None and has_bot:
         raise BadMessage("clocks are for games between people: bots have their own time budget")
-    rated = not has_bot or settings.BOT_GAMES_RATED_FOR_HUMANS
     if hints and (not has_bot or sum(r.kind == Seat.Kind.HUMAN for r in seats) != 1):
         raise BadMessage("hints are for one person playing against bots: they would help against another person")
-    if hints and rated:
-        raise BadMessage("rated games never allow hints")
+    if rated and hints:
+        raise NotRatable("rated games never allow hints")
+    if rated and has_bot and not settings.BOT_GAMES_RATED_FOR_HUMANS:
+        raise NotRatable("games against bots are casual: only games between people are rated")
     match = Match.objects.create(
         game=game_id,
         state=game.to_json(game.initial_state()),

@@ -132,10 +132,14 @@ def test_match_json_follows_the_wire_contract(alice, bob):
 
 def test_games_against_bots_are_unrated_for_people_unless_the_policy_says_so(alice, bob, settings):
     from server.bots.models import BotProfile
+    from server.matches.errors import NotRatable
 
     bot = BotProfile.objects.get(slug="connect4-shallow")
     with_bot = [services.SeatRequest("human"), services.SeatRequest("bot", bot)]
-    assert human_match("connect4", alice, bob).rated is True
-    assert services.match_create("connect4", with_bot, alice).rated is False
+    assert human_match("connect4", alice, bob).rated is False  # casual unless asked
+    people = [services.SeatRequest("human")] * 2
+    assert services.match_create("connect4", people, alice, rated=True).rated is True
+    with pytest.raises(NotRatable):
+        services.match_create("connect4", with_bot, alice, rated=True)
     settings.BOT_GAMES_RATED_FOR_HUMANS = True
-    assert services.match_create("connect4", with_bot, bob).rated is True
+    assert services.match_create("connect4", with_bot, bob, rated=True).rated is True

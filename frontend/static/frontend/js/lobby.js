@@ -70,7 +70,7 @@ function gameCard(game) {
       h("h3", {}, game.name),
       h("p", { class: "muted" }, `${game.num_players} players${game.has_chance ? " · dice" : ""}`)),
     botForm,
-    h("div", { class: "friend" }, friend, clockPicker(game), h("span", { class: "muted" }, " You get a link to send.")),
+    h("div", { class: "friend" }, friend, clockPicker(game), ratedPicker(game), h("span", { class: "muted" }, " You get a link to send.")),
     h("p", { class: "error card-error", role: "alert" }));
 }
 
@@ -129,7 +129,16 @@ async function startFriendMatch(game, button) {
   const seats = Array.from({ length: game.num_players }, () => ({ kind: "human" }));
   const picked = document.querySelector(`[data-testid="clock-${game.id}"]`);
   const [minutes, increment] = picked && picked.value ? picked.value.split("+").map(Number) : [];
-  await start(game, seats, button, minutes ? { clock: { minutes, increment } } : {});
+  const rated = document.querySelector(`[data-testid="rated-${game.id}"]`)?.value === "rated";
+  await start(game, seats, button, { ...(minutes ? { clock: { minutes, increment } } : {}), ...(rated ? { rated } : {}) });
+}
+
+/** Rated (the result changes both ratings) or casual, chosen before the match exists. */
+function ratedPicker(game) {
+  return h("label", { class: "rated-picker" }, " ",
+    h("select", { name: "rated", "data-testid": `rated-${game.id}`, "aria-label": `${game.name} with a friend: rated or casual` },
+      h("option", { value: "casual" }, "Casual"),
+      h("option", { value: "rated" }, "Rated")));
 }
 
 /** Clocks for games between people: none, or minutes + increment (seconds a move). */

@@ -1,0 +1,104 @@
+"""``GET /api/leaderboards/<game>/`` and ``GET /api/players/<name>/ratings/`` (docs/wire.md)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import registry
+from server.config.openapi import errors
+from server.ratings import selectors
+
+
+class RatingSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    rating = serializers.FloatField(help_text="Glicko-2, on the Glicko scale (1500 at the start)")
+    deviation = serializers.FloatField(help_text="the rating's uncertainty (RD), in rating points")
+    volatility = serializers.FloatField()
+    provisional = serializers.BooleanField(help_text='deviation above the threshold: shown with "?"')
+    games = serializers.IntegerField(help_text="rated matches played in this game")
+
+
+class HistoryPointSerializer(serializers.Serializer):
+    at = serializers.DateTimeField(help_text="when the rated match ended")
+    rating = serializers.FloatField(help_text="the rating after it")
+    deviation = serializers.FloatField()
+
+
+class PlayerRatingsSerializer(serializers.Serializer):
+    player = serializers.DictField(help_text='{"id", "name"}')
+    ratings = RatingSerializer(many=True)
+    history = serializers.DictField(
+        child=HistoryPointSerializer(many=True), help_text="per game id: the rating after each rated match"
+    )
+    provisional_deviation = serializers.FloatField(help_text="ratings with a larger deviation are provisional")
+
+
+class LeaderPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class LeaderSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = LeaderPlayerSerializer()
+    rating = serializers.FloatField()
+    deviation = serializers.FloatField()
+    games = serializers.IntegerField()
+    last_played = serializers.DateTimeField()
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    active_days = serializers.IntegerField(help_text="only people who played a rated match in these last days")
+    leaders = LeaderSerializer(many=True)
+
+
+def not_found(detail: str) -> Response:
+    return Response({"detail": detail, "code": "not_found"}, status=404)
+
+
+class LeaderboardView(APIView):
+    """``GET /api/leaderboards/{game}/``: established ratings of active people, best first."""
+
+    authentication_classes: list = []
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH, enum=[g.id for g in registry.all()])],
+        responses={200: LeaderboardSerializer, **errors(404)},
+    )
+    def get(self, request, game: str):
+        if game not in {g.id for g in registry.all()}:
+            return not_found(f"no game {game!r}")
+        board = {"game": game, "active_days": settings.LEADERBOARD_ACTIVE_DAYS, "leaders": selectors.leaderboard(game)}
+        return Response(LeaderboardSerializer(board).data)
+
+
+class PlayerRatingsView(APIView):
+    """``GET /api/players/{name}/ratings/``: a person's rating per game and its history."""
+
+    authentication_classes: list = []
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "name", {"type": "string", "minLength": 1, "maxLength": 40}, OpenApiParameter.PATH, description="a name"
+            )
+        ],
+        responses={200: PlayerRatingsSerializer, **errors(404)},
+    )
+    def get(self, request, name: str):
+        player = selectors.player_named(name)
+        if player is None:
+            return not_found(f"no player named {name!r}")
+        ratings = selectors.ratings_for(player.pk)
+        body = {
+            "player": {"id": player.pk, "name": player.name},
+            "ratings": ratings,
+            "history": {r["game"]: selectors.rating_history(player.pk, r["game"]) for r in ratings},
+            "provisional_deviation": selectors.provisional_deviation(),
+        }
+        return Response(PlayerRatingsSerializer(body).data)

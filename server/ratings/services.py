@@ -1,0 +1,120 @@
+"""Rating a match as it ends: Glicko-2, one rating period per match (docs/design.md §4).
+
+`rate_match` runs inside the transaction that ends the match (the `match_ending` signal),
+so the result and the ratings commit together or not at all.  It changes each person's
+rating at most once per match: the match row is locked by the ending, a match ends once,
+and `RatingChange` is unique per (match, player) besides.  The people's rating rows are
+locked in player order, so two matches of the same people ending at once queue up
+instead of losing an update or deadlocking.
+
+Periods: each match is one rating period (as lichess rates), which widens the deviation by
+Glickman's step 6 once.  Time without rated games widens it further before the match:
+`RATING_PERIODS_PER_DAY` periods a day since the player's last rated match (lichess's
+0.21436, about one period every 4.7 days), never past the starting deviation.  Nothing is
+written for idle time: the stored deviation is the one after the last match.
+
+Several seats: each person is rated against every other seat at once, the higher return
+winning the pair (a draw when equal).  A bot seat counts as an opponent only where
+`BOT_GAMES_RATED_FOR_HUMANS` allows rated bot games, at its measured rating with
+`BOT_RATING_DEVIATION`; bots' own ratings are measured by `manage.py calibrate`, never here.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from server.matches.models import Match, Seat
+from server.ratings import glicko2
+from server.ratings.models import PlayerRating, RatingChange
+
+SECONDS_PER_DAY = 86400.0
+
+
+def rate_match(match: Match) -> list[RatingChange]:
+    """Update the ratings of the people of a finished rated match; the changes made."""
+    if not _ratable(match) or RatingChange.objects.filter(match=match).exists():
+        return []
+    seats = list(match.seats.all())
+    at = match.finished_at
+    rows = _locked_ratings(match.game, sorted({s.player_id for s in seats if s.player_id}))
+    now = {pid: _current(row, at) for pid, row in rows.items()}
+    returns = match.result["returns"]
+    changes = []
+    for seat in seats:
+        if seat.player_id is None:
+            continue
+        results = [
+            glicko2.Result(opponent, _score(returns[seat.index], returns[other.index]))
+            for other in seats
+            if other.index != seat.index and (opponent := _opponent(other, now)) is not None
+        ]
+        if results:
+            changes.append(_apply(match, rows[seat.player_id], now[seat.player_id], results, at))
+    return changes
+
+
+def _ratable(match: Match) -> bool:
+    result = match.result or {}
+    return match.rated and match.status == Match.Status.FINISHED and bool(result.get("returns"))
+
+
+def _locked_ratings(game: str, player_ids: list[int]) -> dict[int, PlayerRating]:
+    """Each person's rating row in `game`, created at the start if new, locked in id order."""
+    rows = {}
+    for player_id in player_ids:
+        try:
+            with transaction.atomic():
+                rows[player_id], _ = PlayerRating.objects.select_for_update().get_or_create(
+                    player_id=player_id, game=game
+                )
+        except IntegrityError:  # created meanwhile by another match ending: wait for its lock
+            rows[player_id] = PlayerRating.objects.select_for_update().get(player_id=player_id, game=game)
+    return rows
+
+
+def _current(row: PlayerRating, at: datetime) -> glicko2.Rating:
+    """The rating as it stands at `at`: its deviation widened for the time without games."""
+    if row.updated_at is None or at is None:
+        return row.as_glicko()
+    days = max((at - row.updated_at).total_seconds(), 0.0) / SECONDS_PER_DAY
+    return glicko2.idle(row.as_glicko(), days * settings.RATING_PERIODS_PER_DAY)
+
+
+def _opponent(seat: Seat, people: dict[int, glicko2.Rating]) -> glicko2.Rating | None:
+    if seat.player_id is not None:
+        return people[seat.player_id]
+    rating = (seat.bot_snapshot or {}).get("rating")
+    if seat.kind == Seat.Kind.BOT and settings.BOT_GAMES_RATED_FOR_HUMANS and rating is not None:
+        return glicko2.Rating(float(rating), settings.BOT_RATING_DEVIATION)
+    return None
+
+
+def _score(mine: float, theirs: float) -> float:
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
+def _apply(
+    match: Match, row: PlayerRating, before: glicko2.Rating, results: list[glicko2.Result], at: datetime
+) -> RatingChange:
+    after = glicko2.rate(before, results, tau=settings.RATING_TAU)
+    change = RatingChange.objects.create(
+        match=match,
+        player_id=row.player_id,
+        game=match.game,
+        score=sum(r.score for r in results) / len(results),
+        rating_before=before.rating,
+        deviation_before=before.deviation,
+        volatility_before=before.volatility,
+        rating_after=after.rating,
+        deviation_after=after.deviation,
+        volatility_after=after.volatility,
+        at=at,
+    )
+    row.rating, row.deviation, row.volatility = after.rating, after.deviation, after.volatility
+    row.games += 1
+    row.updated_at = at
+    row.save(update_fields=["rating", "deviation", "volatility", "games", "updated_at"])
+    return change

@@ -1,0 +1,88 @@
+"""Ratings in the browser: a rated match from the lobby, the leaderboards page, the ratings panel.
+
+The panel (frontend/static/frontend/js/ratings-panel.js) fills any page's
+``<section id="player-ratings" data-player="NAME">``; here it runs on a throwaway page
+served by Playwright beside the live stack's static files.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from playwright.sync_api import expect
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+THROWAWAY = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<link rel="stylesheet" href="/static/frontend/css/plyground.css"><title>Ratings panel</title></head>
+<body><main><section id="player-ratings" data-player="{name}"></section></main>
+<script type="module" src="/static/frontend/js/ratings-panel.js"></script></body></html>"""
+
+
+def rated_games(stack, first: tuple[dict, str], second: tuple[dict, str], count: int) -> None:
+    """`count` rated tic-tac-toe matches between two guests, each winning in turn (by resignation)."""
+    for i in range(count):
+        creator, joiner = (first, second) if i % 2 else (second, first)
+        match = stack.api("POST", "/api/matches/", {"game": "tictactoe", "seats": HUMANS, "rated": True}, creator[1])
+        stack.api("POST", f"/api/matches/{match['id']}/join/", {}, joiner[1])
+        stack.api("POST", f"/api/matches/{match['id']}/resign/", {}, joiner[1] if i % 3 else creator[1])
+
+
+def test_a_rated_friend_match_from_the_lobby(new_page, plyground, screenshot):
+    page = new_page("/", viewport={"width": 390, "height": 844})
+    page.locator('[data-testid="rated-tictactoe"]').select_option("rated")
+    page.locator('[data-testid="play-friend-tictactoe"]').scroll_into_view_if_needed()
+    screenshot(page, "lobby-phone")
+    page.locator('[data-testid="play-friend-tictactoe"]').click()
+    page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    match_id = int(re.search(r"/matches/(\d+)/", page.url).group(1))
+    assert plyground.api("GET", f"/api/matches/{match_id}/")["rated"] is True
+
+
+def test_the_leaderboard_and_the_ratings_panel(new_page, plyground, screenshot):
+    tag = uuid.uuid4().hex[:6]
+    ada = plyground.api("POST", "/api/players/guest/", {"name": f"Ada{tag}"})
+    ben = plyground.api("POST", "/api/players/guest/", {"name": f"Ben{tag}"})
+    cleo = plyground.api("POST", "/api/players/guest/", {"name": f"Cleo{tag}"})
+    ada, ben, cleo = ((p["player"], p["token"]) for p in (ada, ben, cleo))
+    rated_games(plyground, ada, ben, 16)  # enough for a deviation below the provisional threshold
+    rated_games(plyground, ada, cleo, 1)  # Cleo stays provisional: not on the board
+
+    page = new_page("/")
+    page.get_by_role("link", name="Leaderboards").click()
+    page.wait_for_url(re.compile(r"/leaderboards/$"))
+    board = page.locator('[data-testid="board-tictactoe"]')
+    expect(board).to_contain_text(f"Ada{tag}")
+    expect(board).to_contain_text(f"Ben{tag}")
+    expect(board).not_to_contain_text(f"Cleo{tag}")
+    expect(board.get_by_role("columnheader", name="Rating")).to_be_visible()
+    page.locator('[data-testid="board-tab-tictactoe"]').click()
+    screenshot(page, "leaderboards-desktop")
+    small = new_page("/leaderboards/", viewport={"width": 390, "height": 844})
+    expect(small.locator('[data-testid="board-tictactoe"]')).to_contain_text(f"Ada{tag}")
+    assert small.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(small, "leaderboards-phone")
+
+    panel_page = new_page("/")
+    panel_page.route(
+        "**/throwaway-ratings/*",
+        lambda route: route.fulfill(
+            content_type="text/html", body=THROWAWAY.format(name=route.request.url.rsplit("/", 1)[-1])
+        ),
+    )
+    for name, mark in ((f"Ada{tag}", ""), (f"Cleo{tag}", "?")):
+        panel_page.goto(f"/throwaway-ratings/{name}")
+        section = panel_page.locator("#player-ratings")
+        expect(section).to_have_attribute("data-ready", "true")
+        value = section.locator('[data-testid="rating-value-tictactoe"]')
+        expect(value).to_have_text(re.compile(rf"^\d+{re.escape(mark)}$"))
+        expect(section.locator('[data-testid="rating-tictactoe"]')).to_contain_text("±")
+        graph = section.locator('[data-testid="rating-graph"]')
+        expect(graph).to_have_attribute("role", "img")
+        expect(graph).to_have_attribute("aria-label", re.compile(r"Tic-tac-toe rating over \d+ rated games?"))
+        history = section.locator('[data-testid="rating-history"] tbody tr')
+        expect(history).to_have_count(17 if name.startswith("Ada") else 1)
+        screenshot(panel_page, f"ratings-panel-{name[:3].lower()}")
+    panel_page.set_viewport_size({"width": 390, "height": 844})
+    assert panel_page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(panel_page, "ratings-panel-phone")

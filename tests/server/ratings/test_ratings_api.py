@@ -1,0 +1,86 @@
+"""The ratings API and the leaderboards: who is listed, and what a client gets."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from server.matches import services
+from server.players.services import player_create_guest
+from server.ratings.models import PlayerRating
+from server.ratings.selectors import leaderboard
+
+HUMAN = {"kind": "human"}
+
+
+def established(name: str, rating: float, game="connect4", days_ago=1, deviation=60.0):
+    player = player_create_guest(name)
+    when = timezone.now() - timedelta(days=days_ago)
+    PlayerRating.objects.create(player=player, game=game, rating=rating, deviation=deviation, games=30, updated_at=when)
+    return player
+
+
+@pytest.mark.django_db
+def test_the_leaderboard_lists_established_active_people_best_first(settings):
+    settings.LEADERBOARD_ACTIVE_DAYS = 30
+    established("Strong", 1900)
+    established("Steady", 1700)
+    established("Provisional", 2100, deviation=200)  # not established yet
+    established("Gone", 2000, days_ago=45)  # not active
+    established("Othergame", 2200, game="othello")
+    body = APIClient().get("/api/leaderboards/connect4/").json()
+    assert body["active_days"] == 30
+    assert [(r["rank"], r["player"]["name"]) for r in body["leaders"]] == [(1, "Strong"), (2, "Steady")]
+    settings.LEADERBOARD_ACTIVE_DAYS = 60
+    assert [r["player"]["name"] for r in leaderboard("connect4")] == ["Gone", "Strong", "Steady"]
+    assert APIClient().get("/api/leaderboards/nosuchgame/").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rated_match_through_the_api_shows_in_the_players_ratings(token_client, bob):
+    created = token_client.post(
+        "/api/matches/", {"game": "tictactoe", "seats": [HUMAN, HUMAN], "rated": True}, format="json"
+    )
+    assert created.status_code == 201 and created.json()["rated"] is True
+    match_id = created.json()["id"]
+    services.match_join(match_id, bob)
+    services.match_resign(match_id, 1)
+    body = APIClient().get(f"/api/players/{token_client.player.name}/ratings/").json()
+    assert body["player"]["name"] == token_client.player.name and body["provisional_deviation"] == 110
+    [entry] = body["ratings"]
+    assert entry["game"] == "tictactoe" and entry["rating"] > 1500 and entry["provisional"] is True
+    [point] = body["history"]["tictactoe"]
+    assert point["rating"] == entry["rating"] and point["deviation"] == entry["deviation"] and point["at"]
+    assert APIClient().get("/api/players/Nobody%20Here/ratings/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_matches_are_casual_unless_asked_and_rated_is_refused_with_bots(token_client, settings):
+    casual = token_client.post("/api/matches/", {"game": "tictactoe", "seats": [HUMAN, HUMAN]}, format="json")
+    assert casual.json()["rated"] is False
+    bot = {"kind": "bot", "profile": "tictactoe-random"}
+    refused = token_client.post(
+        "/api/matches/", {"game": "tictactoe", "seats": [HUMAN, bot], "rated": True}, format="json"
+    )
+    assert refused.status_code == 400 and refused.json()["code"] == "not_ratable"
+    hints = token_client.post(
+        "/api/matches/", {"game": "tictactoe", "seats": [HUMAN, bot], "rated": True, "hints": True}, format="json"
+    )
+    assert hints.status_code == 400 and hints.json()["code"] == "not_ratable"
+    settings.BOT_GAMES_RATED_FOR_HUMANS = True
+    hints = token_client.post(
+        "/api/matches/", {"game": "tictactoe", "seats": [HUMAN, bot], "rated": True, "hints": True}, format="json"
+    )
+    assert hints.status_code == 400 and hints.json()["code"] == "not_ratable"
+
+
+@pytest.mark.django_db
+def test_the_leaderboards_page_renders_every_game_without_scripts(client):
+    established("Strong", 1900)
+    html = client.get("/leaderboards/").content.decode()
+    assert 'id="board-connect4"' in html and 'id="board-othello"' in html
+    assert "Strong" in html and "1900" in html and 'href="/players/Strong/"' in html
+    assert 'href="/leaderboards/"' in client.get("/").content.decode()  # linked from the header
