@@ -42,7 +42,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         lobby = await database_sync_to_async(_arrive)(player.pk if player is not None else None)
         presence.hold(0, None, player.pk if player is not None else None)
         await self.send_json(lobby)
-        await self.send_json(frames.seeks(await database_sync_to_async(seeks_json)()))
+        await self.send_seeks()
         online.count_changed()  # everyone in the lobby hears the new count, once for a burst of arrivals
 
     async def disconnect(self, code: int) -> None:
@@ -70,7 +70,13 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 
     async def on_sync(self, content: dict[str, Any]) -> None:
         await self.send_json(await database_sync_to_async(lobby_json)())
-        await self.send_json(frames.seeks(await database_sync_to_async(seeks_json)()))
+        await self.send_seeks()
+
+    async def send_seeks(self) -> None:
+        """The open seeks after the `lobby` frame, only when there are some: `lobby` empties the page's list."""
+        seeks = await database_sync_to_async(seeks_json)()
+        if seeks:
+            await self.send_json(frames.seeks(seeks))
 
     async def on_seek(self, content: dict[str, Any]) -> None:
         request = _seek_request(content)

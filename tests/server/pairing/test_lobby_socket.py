@@ -32,7 +32,7 @@ async def until(comm: WebsocketCommunicator, kind: str) -> dict:
 async def person() -> WebsocketCommunicator:
     _, token = await database_sync_to_async(player_create_guest_with_token)()
     comm = await lobby(token)
-    assert (await until(comm, "seeks"))["seeks"] == []
+    assert (await until(comm, "lobby"))["type"] == "lobby"
     return comm
 
 
@@ -66,6 +66,19 @@ async def test_a_seek_is_taken_by_clicking_it_and_goes_when_its_socket_closes():
     assert (await until(carol, "error"))["code"] == "seek_unavailable"
     await bob.disconnect()
     await carol.disconnect()
+
+
+async def test_a_socket_opening_hears_the_open_seeks_after_the_lobby():
+    alice = await person()
+    await alice.send_json_to(SEEK)
+    await until(alice, "seek")
+    _, token = await database_sync_to_async(player_create_guest_with_token)()
+    bob = await lobby(token)
+    assert (await bob.receive_json_from())["type"] == "lobby"
+    seeks = (await bob.receive_json_from())["seeks"]
+    assert [s["game"] for s in seeks] == ["connect4"]
+    await alice.disconnect()
+    await bob.disconnect()
 
 
 async def test_a_malformed_seek_is_a_bad_message():

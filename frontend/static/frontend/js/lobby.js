@@ -435,6 +435,8 @@ const lobbySocket = new LiveSocket("/ws/lobby/", {
   onFrame(frame) {
     if (frame.type === "lobby") {
       heardFromSocket = true;
+      seeks.clear(); // the open seeks follow in a `seeks` frame, when there are any
+      renderSeeks();
       matches.clear();
       for (const m of [...(frame.open || []), ...(frame.active || [])]) upsert(m);
       if (typeof frame.online === "number") online = frame.online;
