@@ -50,7 +50,8 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         player = self.scope.get("player")
         if player is not None:
             await self.channel_layer.group_discard(pairing.person_group(player.pk), self.channel_name)
-        await database_sync_to_async(pairing.seek_left)(self.channel_name)
+        if getattr(self, "seeked", False):  # only a socket that placed a seek costs a query on leaving
+            await database_sync_to_async(pairing.seek_left)(self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
@@ -80,6 +81,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 
     async def on_seek(self, content: dict[str, Any]) -> None:
         request = _seek_request(content)
+        self.seeked = True
         await database_sync_to_async(pairing.seek_place)(self._person(), self.channel_name, request)
 
     async def on_seek_cancel(self, content: dict[str, Any]) -> None:
