@@ -14,6 +14,7 @@ from server.matches.api import (
     MatchResignView,
     MatchResumeView,
 )
+from server.pairing.api import PairingReadyView
 from server.players.api import GuestView, MeView
 from server.players.tokens_api import TokenDetailView, TokenListView, TokenRotateView
 from server.ratings.api import LeaderboardView, PlayerRatingsView
@@ -27,6 +28,7 @@ api = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("players/guest/", GuestView.as_view(), name="player-guest"),
     path("players/me/", MeView.as_view(), name="player-me"),
+    path("pairing/ready/", PairingReadyView.as_view(), name="pairing-ready"),
     path("players/me/tokens/", TokenListView.as_view(), name="player-tokens"),
     path("players/me/tokens/<id:token_id>/", TokenDetailView.as_view(), name="player-token"),
     path("players/me/tokens/<id:token_id>/rotate/", TokenRotateView.as_view(), name="player-token-rotate"),

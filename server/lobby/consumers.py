@@ -3,6 +3,9 @@
 A person with a lobby socket counts as online (`server/matches/presence.py`) until the socket's
 task ends, whether its consumer disconnected cleanly or crashed.  The others hear the new
 count at most once a second (`server/lobby/online.py`).
+
+Quick pairing happens here too (`server/pairing/`): a seek belongs to the socket that placed
+it and goes when that socket closes; `paired` reaches the person's every lobby socket.
 """
 
 from __future__ import annotations
@@ -17,8 +20,13 @@ from server.lobby import online
 from server.lobby.selectors import lobby_json
 from server.matches import broadcast, frames, presence
 from server.matches.consumers import RATE_LIMITED, RateLimiter, parse_frame
-from server.matches.errors import BadMessage
+from server.matches.errors import BadMessage, MatchError
+from server.pairing import services as pairing
+from server.pairing.selectors import seeks_json
 from server.players.services import player_seen
+
+FRAME_TYPES = "sync, seek, seek_cancel, seek_accept"
+SEEK_SHAPE = 'a seek is {"type": "seek", "game": "connect4", "clock": "5+3" or null, "rated": true, "range": 200}'
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
@@ -26,22 +34,70 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         broadcast.remember_server_loop()
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
-        await self.accept()
         player = self.scope.get("player")
+        if player is not None:
+            await self.channel_layer.group_add(pairing.person_group(player.pk), self.channel_name)
+        await self.accept()
         # One database call: the person is seen and online (until this socket's task ends), and the list.
         lobby = await database_sync_to_async(_arrive)(player.pk if player is not None else None)
         presence.hold(0, None, player.pk if player is not None else None)
         await self.send_json(lobby)
+        await self.send_seeks()
         online.count_changed()  # everyone in the lobby hears the new count, once for a burst of arrivals
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+        player = self.scope.get("player")
+        if player is not None:
+            await self.channel_layer.group_discard(pairing.person_group(player.pk), self.channel_name)
+        if getattr(self, "seeked", False):  # only a socket that placed a seek costs a query on leaving
+            await database_sync_to_async(pairing.seek_left)(self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if isinstance(content, dict) and content.get("type") == "sync":
-            await self.send_json(await database_sync_to_async(lobby_json)())
-        else:
-            await self.send_json(frames.error("bad_message", "the lobby only takes sync"))
+        kind = content.get("type") if isinstance(content, dict) else None
+        handler = {
+            "sync": self.on_sync,
+            "seek": self.on_seek,
+            "seek_cancel": self.on_seek_cancel,
+            "seek_accept": self.on_seek_accept,
+        }.get(kind)
+        if handler is None:
+            await self.send_json(frames.error("bad_message", f"the lobby takes {FRAME_TYPES}"))
+            return
+        try:
+            await handler(content)
+        except MatchError as exc:
+            await self.send_json(frames.error(exc.code, exc.message))
+
+    async def on_sync(self, content: dict[str, Any]) -> None:
+        await self.send_json(await database_sync_to_async(lobby_json)())
+        await self.send_seeks()
+
+    async def send_seeks(self) -> None:
+        """The open seeks after the `lobby` frame, only when there are some: `lobby` empties the page's list."""
+        seeks = await database_sync_to_async(seeks_json)()
+        if seeks:
+            await self.send_json(frames.seeks(seeks))
+
+    async def on_seek(self, content: dict[str, Any]) -> None:
+        request = _seek_request(content)
+        self.seeked = True
+        await database_sync_to_async(pairing.seek_place)(self._person(), self.channel_name, request)
+
+    async def on_seek_cancel(self, content: dict[str, Any]) -> None:
+        await database_sync_to_async(pairing.seek_cancel)(self._person().pk)
+
+    async def on_seek_accept(self, content: dict[str, Any]) -> None:
+        seek_id = content.get("id")
+        if not isinstance(seek_id, int) or isinstance(seek_id, bool) or seek_id < 1:
+            raise BadMessage('seek_accept names the seek: {"type": "seek_accept", "id": 12}')
+        await database_sync_to_async(pairing.seek_accept)(seek_id, self._person())
+
+    def _person(self):
+        player = self.scope.get("player")
+        if player is None:
+            raise BadMessage("open the site in a browser first: seeks are made by a person")
+        return player
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Every frame counts against the rate limit, then is parsed within bounds (as on the match socket)."""
@@ -57,6 +113,16 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 
     async def frame_send(self, event: dict[str, Any]) -> None:
         await self.send_json(event["frame"])
+
+
+def _seek_request(content: dict[str, Any]) -> pairing.SeekRequest:
+    """The seek a `seek` frame asks for; BadMessage for a field of the wrong kind."""
+    game, clock, rated, rating_range = (content.get(k) for k in ("game", "clock", "rated", "range"))
+    if not isinstance(game, str) or not isinstance(clock, str | None) or not isinstance(rated, bool):
+        raise BadMessage(SEEK_SHAPE)
+    if rating_range is not None and (not isinstance(rating_range, int) or isinstance(rating_range, bool)):
+        raise BadMessage("a seek's range is a whole number of rating points, or null for anyone")
+    return pairing.SeekRequest(game=game[:40], clock=(clock or "")[:12], rated=rated, rating_range=rating_range)
 
 
 def _arrive(player_id: int | None) -> dict[str, Any]:

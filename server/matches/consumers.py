@@ -15,9 +15,12 @@ from server.config.converters import MAX_ID
 from server.config.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, frames, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
+from server.matches.services import rematch
 
 CLOSE_NOT_FOUND = 4404
-FRAME_TYPES = "move, resign, sync, takeback_request, draw_offer, accept, decline"
+FRAME_TYPES = (
+    "move, resign, sync, takeback_request, draw_offer, accept, decline, rematch_offer, rematch_accept, rematch_decline"
+)
 
 
 class RateLimiter:
@@ -82,7 +85,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         # Then, in the group: the state or the events since ?v=, so no frame falls between the two.
         since = _since_version(self.scope)
         for frame in await database_sync_to_async(_opening_frames)(self.match_id, self.player_id, since):
-            await self.send_json(frame)
+            await self.send_frame(frame)
         heartbeat.register(self.match_id, self)
 
     async def refuse(self, code: int) -> None:
@@ -98,6 +101,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "seat", None) is not None:
             await presence.left(self.match_id, self.seat)
+            if getattr(self, "rematch_pending", False) and (self.match_id, self.seat) not in presence.here():
+                await database_sync_to_async(rematch.rematch_left)(self.match_id, self.seat)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -130,6 +135,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             "draw_offer": self.on_draw_offer,
             "accept": self.on_answer,
             "decline": self.on_answer,
+            "rematch_offer": self.on_rematch,
+            "rematch_accept": self.on_rematch,
+            "rematch_decline": self.on_rematch,
         }.get(content["type"])
         if handler is None:
             await self.send_error(BadMessage(f"unknown frame type {content['type'][:40]!r}: use one of {FRAME_TYPES}"))
@@ -159,6 +167,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         _no_fields(content)
         await database_sync_to_async(_answer)(self.match_id, self.player_id, content["type"] == "accept")
 
+    async def on_rematch(self, content: dict[str, Any]) -> None:
+        _no_fields(content)
+        await database_sync_to_async(_rematch)(self.match_id, self.player_id, content["type"])
+
     @property
     def player_id(self) -> int | None:
         return self.player.pk if self.player else None
@@ -168,14 +180,19 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_state(self) -> None:
         frame = await database_sync_to_async(_state_frame)(self.match_id, self.player.pk if self.player else None)
-        await self.send_json(frame)
+        await self.send_frame(frame)
 
     async def send_error(self, exc: MatchError) -> None:
         await self.send_json(frames.error(exc.code, exc.message))
 
     async def frame_send(self, event: dict[str, Any]) -> None:
         """A frame broadcast to the match group (after a commit)."""
-        await self.send_json(event["frame"])
+        await self.send_frame(event["frame"])
+
+    async def send_frame(self, frame: dict[str, Any]) -> None:
+        """Send a frame of the match, noting whether a rematch offer waits (leaving then withdraws it)."""
+        self.rematch_pending = rematch.pending_after(frame, getattr(self, "rematch_pending", False))
+        await self.send_json(frame)
 
 
 def _is_move(content: Any) -> bool:
@@ -231,3 +248,11 @@ def _offer(match_id: int, player_id: int | None, kind: str) -> None:
 
 def _answer(match_id: int, player_id: int | None, accept: bool) -> None:
     services.match_answer(match_id, _seat_for(match_id, player_id), accept)
+
+
+def _rematch(match_id: int, player_id: int | None, kind: str) -> None:
+    seat = _seat_for(match_id, player_id)
+    if kind == "rematch_offer":
+        rematch.rematch_offer(match_id, seat)
+    else:
+        rematch.rematch_answer(match_id, seat, kind == "rematch_accept")

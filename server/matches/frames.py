@@ -208,5 +208,52 @@ def online(count: int) -> Frame:
     return {"type": "online", "count": count}
 
 
+# --- quick pairing (the lobby socket) -------------------------------------------------------
+
+
+def seeks(seeks: list[JSON]) -> Frame:
+    """Every open seek, on connect and in answer to `sync`."""
+    return {"type": "seeks", "seeks": seeks}
+
+
+def seek(seek: JSON) -> Frame:
+    """A person placed a seek (it replaces their earlier one, if any)."""
+    return {"type": "seek", "seek": seek}
+
+
+def seek_gone(seek_id: int) -> Frame:
+    """A seek was paired, accepted, cancelled, or its person left the lobby."""
+    return {"type": "seek_gone", "id": seek_id}
+
+
+def paired(match_id: int, seat: int) -> Frame:
+    """To the two people only: their seeks made match `match_id`, where `seat` is theirs."""
+    return {"type": "paired", "match": match_id, "seat": seat}
+
+
+# --- rematch (the match socket of a finished match) ------------------------------------------
+
+
+def rematch_offer(seat: int, awaiting: list[int]) -> Frame:
+    """`seat` offers the others a rematch, seats swapped."""
+    return {"type": "rematch_offer", "seat": seat, "awaiting": awaiting}
+
+
+def rematch_answered(seat: int, by: int, accepted: bool, reason: str | None = None) -> Frame:
+    """`by` declined `seat`'s rematch (or withdrew its own); `reason` when nobody chose it (someone left)."""
+    frame = {"type": "rematch_answered", "seat": seat, "by": by, "accepted": accepted}
+    if reason is not None:
+        frame["reason"] = reason
+    return frame
+
+
+def rematch(match_id: int) -> Frame:
+    """The rematch was accepted: match `match_id` is the next one, for every page to move to."""
+    return {"type": "rematch", "match": match_id}
+
+
 # The builders of frames stored in the match's event log: `v` is added when they are sent.
-VERSIONED = frozenset({state_changed, seat_taken, move, takeback, offer, offer_answered, game_over, hint})
+VERSIONED = frozenset(
+    {state_changed, seat_taken, move, takeback, offer, offer_answered, game_over, hint}
+    | {rematch_offer, rematch_answered, rematch}
+)

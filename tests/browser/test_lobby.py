@@ -21,7 +21,7 @@ def test_lobby_shows_games_and_bots_each_marked_as_ai(new_page, screenshot):
     details = page.locator('[data-testid="bot-details-connect4"]')
     for i in range(levels.count()):
         levels.nth(i).click()
-        level = levels.nth(i).locator(".level-number").inner_text().removeprefix("Level ")
+        level = levels.nth(i).get_attribute("data-level")
         expect(details.locator(".ai-badge")).to_contain_text(re.compile(rf"^⚙?AI · level {level} · "))
     expect(page.locator("#player-name")).not_to_be_empty()
     screenshot(page, "lobby")

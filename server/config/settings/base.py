@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "server.matches",
     "server.bots",
     "server.lobby",
+    "server.pairing",
     "server.research",
     "server.analysis",
     "server.ratings",

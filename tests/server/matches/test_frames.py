@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 import server.analysis.errors  # noqa: F401 - its codes extend the match domain's
+import server.pairing.errors  # noqa: F401 - and quick pairing's
+from server.lobby.consumers import FRAME_TYPES as LOBBY_FRAME_TYPES
 from server.matches import frames, selectors, services
 from server.matches.consumers import FRAME_TYPES, RATE_LIMITED
 from server.matches.errors import MatchError
@@ -50,6 +52,14 @@ CASES = [
     ("lobby", dict(open=[], active=[], online=3)),
     ("lobby_match", dict(summary={"id": 42})),
     ("online", dict(count=4)),
+    ("seeks", dict(seeks=[{"id": 12}])),
+    ("seek", dict(seek={"id": 12})),
+    ("seek_gone", dict(seek_id=12)),
+    ("paired", dict(match_id=43, seat=1)),
+    ("rematch_offer", dict(seat=0, awaiting=[1])),
+    ("rematch_answered", dict(seat=0, by=1, accepted=False)),
+    ("rematch_answered", dict(seat=0, by=0, accepted=False, reason="left")),
+    ("rematch", dict(match_id=43)),
 ]
 
 
@@ -105,7 +115,10 @@ def test_client_frames_are_the_ones_the_consumers_take():
     assert set(match_socket) == set(FRAME_TYPES.split(", "))
     for kind, examples in match_socket.items():
         assert examples == [["type", "move", "ply"] if kind == "move" else ["type"]]
-    assert documented("Lobby socket: client → server") == {"sync": [["type"]]}
+    lobby_socket = documented("Lobby socket: client → server")
+    assert set(lobby_socket) == set(LOBBY_FRAME_TYPES.split(", "))
+    assert lobby_socket["seek"] == [["type", "game", "clock", "rated", "range"]]
+    assert lobby_socket["seek_accept"] == [["type", "id"]]
 
 
 def _codes(cls: type[MatchError]) -> set[str]:

@@ -11,7 +11,8 @@ const gamesById = new Map();
 const matches = new Map(); // id -> summary, open and active only
 const finished = new Map(); // id -> summary of our own finished matches
 const adjourned = new Map(); // id -> summary of our own adjourned matches (we left; they wait for us)
-const me = pageData().player;
+let me = pageData().player;
+let afterOpen = null; // a seek frame waiting for the lobby socket to open again as our player
 let heardFromSocket = false;
 let online = null;
 
@@ -28,6 +29,8 @@ async function loadGames() {
   }
   games.forEach((game) => gamesById.set(game.id, game));
   container.replaceChildren(...games.map(gameCard));
+  renderSeekForm();
+  renderSeeks();
   renderMatches();
   await Promise.all(games.map(async (game) => {
     const list = container.querySelector(`[data-game="${game.id}"] .bot-list`);
@@ -80,21 +83,43 @@ function renderBots(game, list, bots) {
     return;
   }
   bots.sort((a, b) => (a.level ?? 0) - (b.level ?? 0));
-  const preferred = bots[Math.min(1, bots.length - 1)].slug;
+  // The ladder (Beginner … Master), and apart from it the bot that adapts to you.
+  const ladder = bots.filter((bot) => !isAdaptive(bot));
+  const adaptive = bots.filter(isAdaptive);
+  const preferred = (ladder[Math.min(1, ladder.length - 1)] || bots[0]).slug;
   const details = h("div", { class: "bot-details", "aria-live": "polite", "data-testid": `bot-details-${game.id}` });
-  const pills = bots.map((bot) => {
-    const id = `bot-${game.id}-${bot.slug}`;
-    const input = h("input", { type: "radio", id, name: `bot-${game.id}`, value: bot.slug, checked: bot.slug === preferred });
-    input.addEventListener("change", () => showBot(details, bot));
-    return h("label", { class: "level-pill", for: id, "data-testid": `bot-${bot.slug}`, title: `${bot.name} (AI): level ${bot.level}, ${algorithmName(bot.algorithm)}` },
-      input,
-      h("span", { class: "level-number" }, `Level ${bot.level}`),
-      h("span", { class: "level-kind" }, bot.slug.endsWith("-adaptive") ? "adapts to you" : algorithmName(bot.algorithm)),
-      h("span", { class: "level-rating" }, typeof bot.rating === "number" ? `rated ${Math.round(bot.rating)}` : "unrated"));
-  });
-  list.replaceChildren(h("div", { class: "level-pills" }, ...pills), details);
+  const tile = (bot) => botTile(game, bot, preferred, details);
+  list.replaceChildren(...present(
+    ladder.length ? h("div", { class: "level-pills", "data-testid": `ladder-${game.id}` }, ...ladder.map(tile)) : null,
+    adaptive.length
+      ? h("div", { class: "adaptive-bots", "data-testid": `adaptive-${game.id}` },
+        h("p", { class: "adaptive-note muted" }, "Or one that adapts to how you play:"),
+        h("div", { class: "level-pills" }, ...adaptive.map(tile)))
+      : null,
+    details));
   showBot(details, bots.find((b) => b.slug === preferred));
   list.closest("form").querySelector("button[type=submit]").disabled = false;
+}
+
+const isAdaptive = (bot) => Boolean(bot.adaptive) || bot.slug.endsWith("-adaptive");
+
+/** A level's name: Beginner, Casual, Intermediate, Advanced, Master (games/spec.py). */
+function levelName(bot) {
+  if (isAdaptive(bot)) return "Adapts to you";
+  return bot.level_name || `Level ${bot.level}`;
+}
+
+/** One bot of the ladder as a radio tile: its level name, the AI badge on the tile itself, its rating. */
+function botTile(game, bot, preferred, details) {
+  const id = `bot-${game.id}-${bot.slug}`;
+  const input = h("input", { type: "radio", id, name: `bot-${game.id}`, value: bot.slug, checked: bot.slug === preferred });
+  input.addEventListener("change", () => showBot(details, bot));
+  return h("label", { class: "level-pill", for: id, "data-testid": `bot-${bot.slug}`, "data-level": bot.level, title: `${bot.name} (AI): ${levelName(bot)}, level ${bot.level}, ${algorithmName(bot.algorithm)}` },
+    input,
+    h("span", { class: "level-number" }, levelName(bot)),
+    h("span", { class: "tile-badge ai-badge", "aria-label": "computer player (AI)" }, "AI"),
+    h("span", { class: "level-kind" }, isAdaptive(bot) ? `level ${bot.level}` : `level ${bot.level} · ${algorithmName(bot.algorithm)}`),
+    h("span", { class: "level-rating" }, typeof bot.rating === "number" ? `rated ${Math.round(bot.rating)}` : "unrated"));
 }
 
 /** The chosen bot in full: its name always with the AI badge. */
@@ -164,6 +189,124 @@ async function start(game, seats, button, extra = {}) {
 function cardError(game, text) {
   const node = document.querySelector(`[data-game="${game.id}"] .card-error`);
   if (node) node.textContent = text;
+}
+
+// --- play a person: seeks, paired automatically on the lobby socket (docs/wire.md) -----
+
+const seeks = new Map(); // id -> seek, everyone's (ours too)
+const CLOCKS = ["1+0", "3+2", "5+3", "10+5", "30+20"];
+const RANGES = [100, 200, 400];
+
+const isMySeek = (seek) => Boolean(me) && String(seek.player.id) === String(me.id);
+
+function clockWords(clock) {
+  return clock ? `${clock.replace("+", " min + ")} s` : "no clock";
+}
+
+function gameName(id) {
+  const game = gamesById.get(id);
+  return game ? game.name : id;
+}
+
+function seekWords(seek) {
+  const range = seek.range === null || seek.range === undefined ? "any rating" : `±${seek.range}`;
+  return `${gameName(seek.game)} · ${clockWords(seek.clock)} · ${seek.rated ? "rated" : "casual"} · ${range}`;
+}
+
+/** The "Play a person" form: the two-player games, a clock, rated or casual, a rating range. */
+function renderSeekForm() {
+  const form = $("seek-form");
+  const twoPlayer = [...gamesById.values()].filter((game) => game.num_players === 2);
+  const select = form.elements.game;
+  const chosen = select.value;
+  select.replaceChildren(...twoPlayer.map((game) => h("option", { value: game.id }, game.name)));
+  if (chosen && twoPlayer.some((g) => g.id === chosen)) select.value = chosen;
+  form.querySelector("button[type=submit]").disabled = twoPlayer.length === 0;
+}
+
+function setUpSeekForm() {
+  const form = $("seek-form");
+  form.elements.clock.replaceChildren(h("option", { value: "" }, "none"), ...CLOCKS.map((tc) => h("option", { value: tc }, clockWords(tc))));
+  form.elements.clock.value = "5+3";
+  form.elements.range.replaceChildren(h("option", { value: "" }, "anyone"), ...RANGES.map((r) => h("option", { value: String(r) }, `±${r}`)));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const frame = {
+      type: "seek",
+      game: form.elements.game.value,
+      clock: form.elements.clock.value || null,
+      rated: form.elements.rated.value === "rated",
+      range: form.elements.range.value ? Number(form.elements.range.value) : null,
+    };
+    $("seek-error").textContent = "";
+    await sendAsPerson(frame);
+  });
+  $("seek-cancel").addEventListener("click", () => lobbySocket.send({ type: "seek_cancel" }));
+}
+
+function renderSeeks() {
+  const mine = [...seeks.values()].find(isMySeek);
+  $("my-seek").hidden = !mine;
+  $("seek-form").hidden = Boolean(mine);
+  if (mine) $("my-seek-text").textContent = `Looking for an opponent: ${seekWords(mine)}…`;
+  const others = [...seeks.values()].filter((seek) => !isMySeek(seek)).sort((a, b) => a.id - b.id);
+  $("seek-list").replaceChildren(...others.map(seekRow));
+  $("seeks-empty").hidden = others.length > 0;
+}
+
+function seekRow(seek) {
+  return h("li", { class: "match-row seek-row", "data-testid": `seek-${seek.id}` },
+    h("span", { class: "row-game" }, gameName(seek.game)),
+    h("span", { class: "row-seats" }, playerLabel(seek.player, { compact: true }), h("span", { class: "muted" }, ` (${seek.rating})`)),
+    h("span", { class: "row-info muted" }, `${clockWords(seek.clock)} · ${seek.rated ? "rated" : "casual"}`),
+    h("span", { class: "row-actions" }, h("button", {
+      type: "button",
+      class: "primary",
+      "data-testid": `accept-seek-${seek.id}`,
+      "aria-label": `Play ${seek.player.name}: ${seekWords(seek)}`,
+      onclick: async (event) => {
+        event.currentTarget.disabled = true;
+        $("seek-error").textContent = "";
+        await sendAsPerson({ type: "seek_accept", id: seek.id });
+      },
+    }, "Play")));
+}
+
+/** Send a pairing frame as a person: a browser with no player yet gets one, and the socket
+ * opens again knowing it (the lobby socket knows its person from when it opened). */
+async function sendAsPerson(frame) {
+  if (!me) {
+    try {
+      me = await api("/api/pairing/ready/", { method: "POST", body: {} });
+    } catch (error) {
+      $("seek-error").textContent = error instanceof ApiError ? error.message : "Could not start: try again.";
+      return;
+    }
+    afterOpen = frame;
+    lobbySocket.restart();
+    return;
+  }
+  if (!lobbySocket.send(frame)) $("seek-error").textContent = "Not connected; try again once the connection is back.";
+}
+
+function onSeekFrame(frame) {
+  if (frame.type === "seeks") {
+    seeks.clear();
+    for (const seek of frame.seeks || []) seeks.set(seek.id, seek);
+  } else if (frame.type === "seek") {
+    for (const [id, seek] of seeks) if (String(seek.player.id) === String(frame.seek.player.id)) seeks.delete(id);
+    seeks.set(frame.seek.id, frame.seek);
+    if (!isMySeek(frame.seek)) announce(`${frame.seek.player.name} is looking for a game: ${seekWords(frame.seek)}.`);
+  } else if (frame.type === "seek_gone") {
+    seeks.delete(frame.id);
+  } else if (frame.type === "paired") {
+    announce("Opponent found. Opening the match…");
+    window.location.assign(`/matches/${frame.match}/`);
+    return;
+  } else if (frame.type === "error" && frame.code === "seek_unavailable") {
+    $("seek-error").textContent = frame.message;
+  }
+  renderSeeks();
 }
 
 // --- open and live matches ---------------------------------------------------
@@ -295,9 +438,14 @@ async function join(m, button) {
 
 const lobbySocket = new LiveSocket("/ws/lobby/", {
   banner: $("reconnect-banner"),
+  onOpen() {
+    if (afterOpen && lobbySocket.send(afterOpen)) afterOpen = null;
+  },
   onFrame(frame) {
     if (frame.type === "lobby") {
       heardFromSocket = true;
+      seeks.clear(); // the open seeks follow in a `seeks` frame, when there are any
+      renderSeeks();
       matches.clear();
       for (const m of [...(frame.open || []), ...(frame.active || [])]) upsert(m);
       if (typeof frame.online === "number") online = frame.online;
@@ -313,6 +461,8 @@ const lobbySocket = new LiveSocket("/ws/lobby/", {
     } else if (frame.type === "online" && typeof frame.count === "number") {
       online = frame.count;
       renderMatches();
+    } else {
+      onSeekFrame(frame);
     }
   },
 });
@@ -344,6 +494,7 @@ async function loadMatchesOnce() {
   }
 }
 
+setUpSeekForm();
 lobbySocket.connect();
 loadGames();
 loadMatchesOnce();

@@ -71,7 +71,7 @@ const frames = createFrames({ ...room, boardHost, history, sender, thinking, hin
 const offers = createOffers(room);
 const presence = createPresence(room);
 const clocks = createClocks(room);
-const betweenMoves = [offers, presence, clocks];
+const betweenMoves = [offers, presence, clocks, gameEnd];
 document.getElementById("actions").prepend(...offers.buttons);
 el.status.after(offers.panel, presence.note);
 

@@ -1,0 +1,109 @@
+"""Rematch: offered after a match between people, accepted once, seats swapped; declined or left."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.matches import services
+from server.matches.errors import NoOffer, OfferNotAllowed
+from server.matches.models import Match, MatchEvent
+from server.matches.services.rematch import rematch_answer, rematch_left, rematch_offer
+from tests.server.conftest import human_match
+
+pytestmark = pytest.mark.django_db
+
+
+def finished(alice, bob, clock=None) -> Match:
+    human = services.SeatRequest("human")
+    match = services.match_create("tictactoe", [human, human], alice, clock=clock)
+    services.match_join(match.pk, bob)
+    services.match_resign(match.pk, 1)
+    return Match.objects.get(pk=match.pk)
+
+
+def frames_of(match: Match) -> list[str]:
+    return [e.frame["type"] for e in MatchEvent.objects.filter(match=match).order_by("v")]
+
+
+def test_an_accepted_rematch_swaps_the_seats_once(alice, bob):
+    match = finished(alice, bob, clock=services.Clock(5, 3))
+    assert rematch_offer(match.pk, 0) is None
+    assert rematch_offer(match.pk, 0) is None  # a double click
+    next_id = rematch_answer(match.pk, 1, True)
+    assert rematch_answer(match.pk, 1, True) == next_id  # a double click on Accept
+    assert rematch_offer(match.pk, 0) == next_id
+    following = Match.objects.get(pk=next_id)
+    assert [s.player_id for s in following.seats.all()] == [bob.pk, alice.pk]
+    assert following.status == Match.Status.ACTIVE and following.clock == match.clock
+    assert Match.objects.count() == 2
+    assert frames_of(match)[-2:] == ["rematch_offer", "rematch"]
+
+
+def test_both_offering_at_once_is_an_acceptance(alice, bob):
+    match = finished(alice, bob)
+    rematch_offer(match.pk, 1)
+    next_id = rematch_offer(match.pk, 0)
+    assert next_id is not None and Match.objects.count() == 2
+
+
+def test_declining_and_withdrawing_are_heard_by_both(alice, bob):
+    match = finished(alice, bob)
+    rematch_offer(match.pk, 0)
+    with pytest.raises(NoOffer):
+        rematch_answer(match.pk, 0, True)  # not one's own
+    assert rematch_answer(match.pk, 1, False) is None
+    assert Match.objects.get(pk=match.pk).offer is None
+    events = list(MatchEvent.objects.filter(match=match).order_by("v"))
+    assert events[-1].frame == {"type": "rematch_answered", "seat": 0, "by": 1, "accepted": False}
+    with pytest.raises(NoOffer):
+        rematch_answer(match.pk, 1, True)
+    rematch_offer(match.pk, 1)
+    rematch_answer(match.pk, 1, False)  # withdrawn
+    assert Match.objects.count() == 1
+
+
+def test_leaving_calls_the_rematch_off(alice, bob):
+    match = finished(alice, bob)
+    rematch_offer(match.pk, 0)
+    rematch_left(match.pk, 0)
+    frame = MatchEvent.objects.filter(match=match).order_by("v").last().frame
+    assert frame == {"type": "rematch_answered", "seat": 0, "by": 0, "accepted": False, "reason": "left"}
+    with pytest.raises(NoOffer):
+        rematch_answer(match.pk, 1, True)
+
+
+def test_no_rematch_before_the_end_or_against_bots(alice, bob, fast_bot):
+    live = human_match("tictactoe", alice, bob)
+    with pytest.raises(OfferNotAllowed):
+        rematch_offer(live.pk, 0)
+    bot = services.SeatRequest("bot", fast_bot)
+    against_bot = services.match_create("connect4", [services.SeatRequest("human"), bot], alice)
+    services.match_resign(against_bot.pk, 0)
+    with pytest.raises(OfferNotAllowed):
+        rematch_offer(against_bot.pk, 0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_both_clicking_at_once_make_one_match(alice, bob):
+    import threading
+
+    from django.db import close_old_connections
+
+    match = finished(alice, bob)
+    barrier = threading.Barrier(4)
+    made = []
+
+    def click(seat: int) -> None:
+        try:
+            barrier.wait()
+            made.append(rematch_offer(match.pk, seat))
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=click, args=(seat,)) for seat in (0, 1, 0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert Match.objects.count() == 2
+    assert len({m for m in made if m is not None}) == 1

@@ -1,0 +1,90 @@
+"""Quick pairing over the lobby socket: two people seek, both sockets hear `paired` for one match."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from server.config.asgi import application
+from server.matches.models import Match
+from server.pairing.models import Seek
+from server.players.services import player_create_guest_with_token
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layer")]
+HEADERS = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
+SEEK = {"type": "seek", "game": "connect4", "clock": "3+2", "rated": True, "range": None}
+
+
+async def lobby(token: str) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(application, f"/ws/lobby/?token={token}", headers=HEADERS)
+    assert (await comm.connect())[0]
+    return comm
+
+
+async def until(comm: WebsocketCommunicator, kind: str) -> dict:
+    while True:
+        frame = await comm.receive_json_from(timeout=5)
+        if frame["type"] == kind:
+            return frame
+
+
+async def person() -> WebsocketCommunicator:
+    _, token = await database_sync_to_async(player_create_guest_with_token)()
+    comm = await lobby(token)
+    assert (await until(comm, "lobby"))["type"] == "lobby"
+    return comm
+
+
+async def test_two_seeks_move_both_lobbies_to_one_match():
+    alice, bob = await person(), await person()
+    await alice.send_json_to(SEEK)
+    shown = await until(bob, "seek")
+    assert shown["seek"]["game"] == "connect4" and shown["seek"]["clock"] == "3+2"
+    await bob.send_json_to(SEEK)
+    to_alice, to_bob = await until(alice, "paired"), await until(bob, "paired")
+    assert to_alice["match"] == to_bob["match"]
+    assert {to_alice["seat"], to_bob["seat"]} == {0, 1}
+    match = await database_sync_to_async(Match.objects.get)(pk=to_alice["match"])
+    assert match.status == Match.Status.ACTIVE
+    await alice.disconnect()
+    await bob.disconnect()
+
+
+async def test_a_seek_is_taken_by_clicking_it_and_goes_when_its_socket_closes():
+    alice, bob, carol = await person(), await person(), await person()
+    await alice.send_json_to(SEEK)
+    seek_id = (await until(carol, "seek"))["seek"]["id"]
+    await alice.disconnect()
+    assert (await until(carol, "seek_gone"))["id"] == seek_id
+    assert not await database_sync_to_async(Seek.objects.exists)()
+    await bob.send_json_to({**SEEK, "rated": False})
+    seek_id = (await until(carol, "seek"))["seek"]["id"]
+    await carol.send_json_to({"type": "seek_accept", "id": seek_id})
+    assert (await until(carol, "paired"))["match"] == (await until(bob, "paired"))["match"]
+    await carol.send_json_to({"type": "seek_accept", "id": seek_id})
+    assert (await until(carol, "error"))["code"] == "seek_unavailable"
+    await bob.disconnect()
+    await carol.disconnect()
+
+
+async def test_a_socket_opening_hears_the_open_seeks_after_the_lobby():
+    alice = await person()
+    await alice.send_json_to(SEEK)
+    await until(alice, "seek")
+    _, token = await database_sync_to_async(player_create_guest_with_token)()
+    bob = await lobby(token)
+    assert (await bob.receive_json_from())["type"] == "lobby"
+    seeks = (await bob.receive_json_from())["seeks"]
+    assert [s["game"] for s in seeks] == ["connect4"]
+    await alice.disconnect()
+    await bob.disconnect()
+
+
+async def test_a_malformed_seek_is_a_bad_message():
+    alice = await person()
+    await alice.send_json_to({**SEEK, "rated": "yes"})
+    assert (await until(alice, "error"))["code"] == "bad_message"
+    await alice.send_json_to({"type": "seek_accept", "id": "1"})
+    assert (await until(alice, "error"))["code"] == "bad_message"
+    await alice.disconnect()
