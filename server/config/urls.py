@@ -15,6 +15,7 @@ from server.matches.api import (
     MatchResumeView,
 )
 from server.players.api import GuestView, MeView
+from server.players.profiles_api import HistoryView, ProfileView
 from server.players.tokens_api import TokenDetailView, TokenListView, TokenRotateView
 from server.research.api import GamesExportView, MovesExportView
 
@@ -29,6 +30,8 @@ api = [
     path("players/me/tokens/", TokenListView.as_view(), name="player-tokens"),
     path("players/me/tokens/<id:token_id>/", TokenDetailView.as_view(), name="player-token"),
     path("players/me/tokens/<id:token_id>/rotate/", TokenRotateView.as_view(), name="player-token-rotate"),
+    path("players/<str:name>/", ProfileView.as_view(), name="player-profile"),
+    path("players/<str:name>/matches/", HistoryView.as_view(), name="player-history"),
     path("games/", GameListView.as_view(), name="games"),
     path("algorithms/", AlgorithmListView.as_view(), name="algorithms"),
     path("bots/", BotListView.as_view(), name="bots"),

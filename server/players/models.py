@@ -17,6 +17,8 @@ class Player(models.Model):
     """A person at the board.  Bots are not players: they are bot profiles seated in a match."""
 
     name = models.CharField(max_length=40, validators=[validate_person_name])  # never claims to be an AI
+    # An account's name as it looks (names.name_skeleton): one account per look; blank for guests.
+    name_key = models.CharField(max_length=80, blank=True, default="", db_index=True)
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     is_guest = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -28,6 +30,13 @@ class Player(models.Model):
     # DRF treats the authenticated principal as a user; a Player is one.
     is_authenticated = True
     is_anonymous = False
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name_key"], condition=models.Q(is_guest=False), name="one_account_per_name_look"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
