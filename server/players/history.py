@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
@@ -36,9 +36,13 @@ def player_by_name(name: str) -> Player | None:
 def _matches_of(player: Player) -> QuerySet[Match]:
     """The player's matches with their seat (`my_seat`) and the winning seat (`winner`, null for none)."""
     mine = Seat.objects.filter(match=OuterRef("pk"), player=player).values("index")[:1]
-    return Match.objects.filter(seats__player=player).annotate(
-        my_seat=Subquery(mine), winner=Cast(KT("result__winner"), IntegerField())
+    # A JSON null is no winner on every database (SQLite's text of it would cast to 0).
+    winner = Case(
+        When(Q(result__winner=None), then=Value(None)),
+        default=Cast(KT("result__winner"), IntegerField()),
+        output_field=IntegerField(),
     )
+    return Match.objects.filter(seats__player=player).annotate(my_seat=Subquery(mine), winner=winner)
 
 
 FINISHED = Q(status=Match.Status.FINISHED)
@@ -139,7 +143,7 @@ def history_entry(match: Match) -> dict[str, Any]:
         "seat": match.my_seat,
         "result": _result_for(match.winner, match.my_seat, match.status),
         "reason": (match.result or {}).get("reason") or None,
-        "opponents": [seat_player_json(s) for s in seats if s.index != match.my_seat],
+        "opponents": [seat_player_json(s) for s in seats if s.index != match.my_seat and not s.is_open],
         "replay_url": f"/matches/{match.pk}/",
         "analysis_url": f"/matches/{match.pk}/analysis/",
     }

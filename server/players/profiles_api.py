@@ -19,7 +19,10 @@ from server.players import history
 from server.players.models import Player
 
 NAME_PARAMETER = OpenApiParameter(
-    "name", str, OpenApiParameter.PATH, description="an account's name (any case), or a guest's exact name"
+    "name",
+    {"type": "string", "minLength": 1, "maxLength": 40},
+    OpenApiParameter.PATH,
+    description="an account's name (any case), or a guest's exact name",
 )
 
 
@@ -62,7 +65,7 @@ class HistoryEntrySerializer(serializers.Serializer):
         choices=list(history.RESULTS), allow_null=True, help_text="from the person's side; null until finished"
     )
     reason = serializers.CharField(allow_null=True, help_text='how it ended, e.g. "four in a row"')
-    opponents = SeatPlayerSerializer(many=True, allow_null=True, help_text="the other seats (null: open)")
+    opponents = SeatPlayerSerializer(many=True, help_text="who sits in the other seats (open seats left out)")
     replay_url = serializers.CharField(help_text="the match's page")
     analysis_url = serializers.CharField(help_text="the match's analysis page")
 
