@@ -27,6 +27,7 @@ from server.matches.models import Match
 from server.players import accounts, history
 from server.players.forms import AccountForm, LoginForm, SignupForm
 from server.players.models import Player
+from server.players.throttles import address_allowed
 
 BACKEND = "server.players.backends.NameOrEmailBackend"
 
@@ -58,6 +59,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     guest = player if player is not None and player.is_guest else None
     initial = {"name": guest.name} if guest else {}
     form = SignupForm(request.POST or None, guest=guest, initial=initial)
+    if request.method == "POST" and not address_allowed(request, "signup"):
+        return _too_many(request)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -139,8 +142,23 @@ password_change_done = _auth_page(
     "password_change_done",
     template_name="frontend/account/password_change_done.html",
 )
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, with at most ``password_reset`` mails asked for per client address."""
+
+    def post(self, request, *args, **kwargs):
+        if not address_allowed(request, "password_reset"):
+            return _too_many(request)
+        return super().post(request, *args, **kwargs)
+
+
+def _too_many(request: HttpRequest) -> HttpResponse:
+    return render(request, "frontend/account/too_many.html", _context(request, "too_many"), status=429)
+
+
 password_reset = _auth_page(
-    auth_views.PasswordResetView,
+    PasswordResetView,
     "password_reset",
     template_name="frontend/account/password_reset.html",
     email_template_name="frontend/account/password_reset_email.txt",

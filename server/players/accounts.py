@@ -51,7 +51,11 @@ def account_create(name: str, email: str, password: str, guest: Player | None = 
     """
     player = Player.objects.select_for_update().filter(pk=guest.pk, is_guest=True).first() if guest else None
     check_account_name(name, player)
-    user = get_user_model().objects.create_user(username=name, email=email, password=password)
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(username=name, email=email, password=password)
+    except IntegrityError as exc:  # the same username, made in the meantime
+        raise ValidationError(NAME_TAKEN, code="name_taken") from exc
     player = player or Player(is_guest=True)
     player.user, player.is_guest, player.name, player.name_key = user, False, name, name_skeleton(name)
     _save_claiming_name(player)

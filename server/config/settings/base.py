@@ -270,6 +270,8 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "hint": "20/minute",  # hints asked, per player (one search per ply at most, whatever the rate)
     "analysis": "10/hour",  # analyses started, per player (asking for an existing one is free)
     "tokens": "20/hour",  # tokens created or rotated, per player
+    "signup": "20/hour",  # sign-up forms posted, per client address
+    "password_reset": "10/hour",  # password-reset forms posted, per client address
 }
 # Analyses waiting or running at once, over the installation; one more is refused (503) until
 # one ends.  One that has not ended after ANALYSIS_STALE_MINUTES no longer counts (its worker died).

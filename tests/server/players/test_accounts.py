@@ -247,3 +247,17 @@ def test_the_header_offers_log_in_to_guests(client):
 
 def test_human_match_helper_still_works(alice, bob):
     assert human_match("tictactoe", alice, bob).status == Match.Status.ACTIVE
+
+
+def test_sign_ups_and_reset_mails_are_throttled_per_address(client, monkeypatch):
+    from server.players.throttles import AddressRateThrottle
+
+    rates = {**AddressRateThrottle.THROTTLE_RATES, "signup": "2/hour", "password_reset": "1/hour"}
+    monkeypatch.setattr(AddressRateThrottle, "THROTTLE_RATES", rates)
+    assert signup(Client(), "One").status_code == 302
+    assert signup(Client(), "Two").status_code == 302
+    refused = signup(Client(), "Three")
+    assert refused.status_code == 429 and "Too many requests" in refused.content.decode()
+    assert client.post("/password-reset/", {"email": "one@example.org"}).status_code == 302
+    assert client.post("/password-reset/", {"email": "one@example.org"}).status_code == 429
+    assert len(mail.outbox) == 1
