@@ -56,8 +56,8 @@ def test_a_guest_signs_up_mid_match_and_keeps_it_on_the_profile(new_page, screen
     screenshot(phone, "profile-phone")
 
 
-def test_log_out_and_in_again_with_the_keyboard(new_page):
-    page = new_page("/signup/")
+def test_log_out_and_in_again_with_the_keyboard(new_page, screenshot):
+    page = new_page("/signup/", viewport=PHONE)
     page.get_by_label("Display name").fill("Keyboard Kim")
     page.get_by_label("E-mail address").fill("kim@example.org")
     page.get_by_label("Password", exact=True).fill(PASSWORD)
@@ -68,9 +68,16 @@ def test_log_out_and_in_again_with_the_keyboard(new_page):
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
     page.get_by_role("link", name="Log in").click()
     page.get_by_label("Display name or e-mail").fill("keyboard kim")
+    page.get_by_label("Password").fill("not the password")
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("error-summary")).to_contain_text("do not match")
+    screenshot(page, "login-error-phone")
     page.get_by_label("Password").fill(PASSWORD)
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("player-name").get_by_role("link", name="Keyboard Kim")).to_be_visible()
+    page.get_by_role("link", name="Account").click()
+    expect(page.get_by_label("Display name")).to_have_value("Keyboard Kim")
+    screenshot(page, "account-phone")
 
 
 def test_an_unknown_name_is_a_not_found_page(new_page):
