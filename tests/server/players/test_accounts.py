@@ -261,3 +261,16 @@ def test_sign_ups_and_reset_mails_are_throttled_per_address(client, monkeypatch)
     assert client.post("/password-reset/", {"email": "one@example.org"}).status_code == 302
     assert client.post("/password-reset/", {"email": "one@example.org"}).status_code == 429
     assert len(mail.outbox) == 1
+
+
+def test_a_password_changed_elsewhere_ends_the_accounts_other_sessions(client):
+    assert signup(client, "Zoe").status_code == 302
+    other = Client()
+    assert other.post("/login/", {"username": "Zoe", "password": PASSWORD}).status_code == 302
+    assert other.get("/api/players/me/").json()["name"] == "Zoe"
+    new = "another-long-secret-7"
+    form = {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
+    assert client.post("/account/password/", form).status_code == 302
+    assert client.get("/api/players/me/").json()["name"] == "Zoe"  # this session goes on
+    assert other.get("/api/players/me/").status_code == 401  # the other one is logged out
+    assert "Log in" in other.get("/").content.decode()
