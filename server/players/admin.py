@@ -35,6 +35,12 @@ class PlayerAdminForm(forms.ModelForm):
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     form = PlayerAdminForm
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if obj.user_id and not obj.is_guest:  # the login name follows, as on the account page
+            type(obj.user).objects.filter(pk=obj.user_id).update(username=obj.name)
+
     list_display = ["name", "is_guest", "user", "created_at"]
     search_fields = ["name"]
     list_filter = ["is_guest"]
