@@ -274,3 +274,16 @@ def test_a_password_changed_elsewhere_ends_the_accounts_other_sessions(client):
     assert client.get("/api/players/me/").json()["name"] == "Zoe"  # this session goes on
     assert other.get("/api/players/me/").status_code == 401  # the other one is logged out
     assert "Log in" in other.get("/").content.decode()
+
+
+def test_staff_renaming_an_account_keeps_its_look_and_login_name(client):
+    accounts.account_create("Other", "o@example.org", PASSWORD)
+    accounts.account_create("Zoe", "zoe@example.org", PASSWORD)
+    zoe = Player.objects.get(name="Zoe")
+    client.force_login(get_user_model().objects.create_superuser("root", password=PASSWORD))
+    page = f"/admin/players/player/{zoe.pk}/change/"
+    form = {"name": "0THER", "user": zoe.user_id, "is_guest": ""}
+    assert client.post(page, form).status_code == 200  # refused: looks like Other
+    assert client.post(page, {**form, "name": "Zoe Renamed"}).status_code == 302
+    zoe.refresh_from_db()
+    assert (zoe.name_key, zoe.user.username) == (name_skeleton("Zoe Renamed"), "Zoe Renamed")
