@@ -16,6 +16,7 @@ from server.matches.api import (
 )
 from server.pairing.api import PairingReadyView
 from server.players.api import GuestView, MeView
+from server.players.profiles_api import HistoryView, ProfileView
 from server.players.tokens_api import TokenDetailView, TokenListView, TokenRotateView
 from server.ratings.api import LeaderboardView, PlayerRatingsView
 from server.research.api import GamesExportView, MovesExportView
@@ -34,6 +35,8 @@ api = [
     path("players/me/tokens/<id:token_id>/rotate/", TokenRotateView.as_view(), name="player-token-rotate"),
     path("players/<str:name>/ratings/", PlayerRatingsView.as_view(), name="player-ratings"),
     path("leaderboards/<slug:game>/", LeaderboardView.as_view(), name="leaderboard"),
+    path("players/<str:name>/", ProfileView.as_view(), name="player-profile"),
+    path("players/<str:name>/matches/", HistoryView.as_view(), name="player-history"),
     path("games/", GameListView.as_view(), name="games"),
     path("algorithms/", AlgorithmListView.as_view(), name="algorithms"),
     path("bots/", BotListView.as_view(), name="bots"),

@@ -1,10 +1,46 @@
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 
+from server.players import accounts
 from server.players.models import ApiToken, Player
+from server.players.names import name_skeleton
+
+
+class PlayerAdminForm(forms.ModelForm):
+    """An account's new name passes the sign-up's rules; its look (`name_key`) follows it."""
+
+    class Meta:
+        model = Player
+        fields = ["name", "user", "is_guest"]
+
+    def clean(self):
+        data = super().clean()
+        name, guest = data.get("name"), data.get("is_guest")
+        if name and not guest and (name != self.instance.name or self.instance.is_guest):
+            try:
+                accounts.check_account_name(name, self.instance if self.instance.pk else None)
+            except ValidationError as error:
+                self.add_error("name", error)
+        return data
+
+    def save(self, commit=True):
+        player = super().save(commit=False)
+        player.name_key = "" if player.is_guest else name_skeleton(player.name)
+        if commit:
+            player.save()
+        return player
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerAdminForm
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if obj.user_id and not obj.is_guest:  # the login name follows, as on the account page
+            type(obj.user).objects.filter(pk=obj.user_id).update(username=obj.name)
+
     list_display = ["name", "is_guest", "user", "created_at"]
     search_fields = ["name"]
     list_filter = ["is_guest"]

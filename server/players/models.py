@@ -10,13 +10,15 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from server.players.names import validate_person_name
+from server.players.names import name_skeleton, validate_person_name
 
 
 class Player(models.Model):
     """A person at the board.  Bots are not players: they are bot profiles seated in a match."""
 
     name = models.CharField(max_length=40, validators=[validate_person_name])  # never claims to be an AI
+    # An account's name as it looks (names.name_skeleton): one account per look; blank for guests.
+    name_key = models.CharField(max_length=80, blank=True, default="", db_index=True)
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     is_guest = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -29,8 +31,23 @@ class Player(models.Model):
     is_authenticated = True
     is_anonymous = False
 
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name_key"], condition=models.Q(is_guest=False), name="one_account_per_name_look"
+            )
+        ]
+
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        # An account made in code (a shell, a fixture) gets its name's look too: the constraint needs it.
+        if not self.is_guest and not self.name_key:
+            self.name_key = name_skeleton(self.name)
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+        super().save(*args, **kwargs)
 
 
 def hash_token(token: str) -> str:

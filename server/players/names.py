@@ -121,3 +121,66 @@ def validate_person_name(name: str) -> None:
             "computer players, so that the AI badge always means what it says",
             code="reserved_name",
         )
+
+
+# --- account names: unique among accounts, by the look of them -----------------------
+
+ACCOUNT_NAME_MIN, ACCOUNT_NAME_MAX = 3, 24
+# Words of the site's own paths and roles: /api/players/me/, /api/players/guest/, staff.
+ROUTE_AND_ROLE_NAMES = frozenset({"me", "guest", "guests", "admin", "staff", "moderator", "system", "plyground"})
+# The guests' automatic names (services.guest_name): kept for guests, but for a guest's own.
+GUEST_NAME = re.compile(r"^[A-Z][a-z]+[A-Z][a-z]+\d{3}$")
+SEPARATORS = " -_"
+
+# Latin letters and digits that read as others, after case is folded and the other scripts'
+# look-alikes are mapped to Latin (a small part of Unicode's confusables, TR39): i, l, 1 and
+# the capital I are one stroke (case is folded first, so "i" stands for "I" too); 0 and o
+# one ring; "rn" reads "m" and "vv" reads "w".  Broader than the eye on purpose: "Ali" and
+# "All" are one name, which costs little and keeps "AIice" from passing for "Alice".
+SKELETON_CHARS = str.maketrans({"i": "l", "1": "l", "|": "l", "0": "o", "5": "s"})
+SKELETON_PAIRS = (("rn", "m"), ("vv", "w"))
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like: two account names with the same skeleton are one name.
+
+    >>> name_skeleton("Alice") == name_skeleton("AIice") == name_skeleton("АLICE") == name_skeleton("a_lice")
+    True
+    >>> name_skeleton("Alice") == name_skeleton("Alicia")
+    False
+    """
+    text = "".join(c if c.isascii() else _lookalike(c) for c in _folded(name))
+    text = unicodedata.normalize("NFKC", text).casefold().translate(SKELETON_CHARS)
+    text = "".join(c for c in text if c not in SEPARATORS)
+    for pair, letter in SKELETON_PAIRS:
+        text = text.replace(pair, letter)
+    return text
+
+
+def account_name_problems(name: str) -> list[str]:
+    """Why `name` cannot be an account's display name (its form, not whether it is taken)."""
+    if not ACCOUNT_NAME_MIN <= len(name) <= ACCOUNT_NAME_MAX:
+        return [f"a name is {ACCOUNT_NAME_MIN} to {ACCOUNT_NAME_MAX} characters long"]
+    if any(not (c.isalpha() or c in "0123456789" or c in SEPARATORS) for c in name):
+        return ["a name has letters, digits, spaces, - and _ only"]
+    if name != name.strip(SEPARATORS) or "  " in name:
+        return ["a name starts and ends with a letter or a digit, with single spaces between words"]
+    if not any(c.isalpha() for c in name):
+        return ["a name has at least one letter"]
+    if name_skeleton(name) in {name_skeleton(word) for word in ROUTE_AND_ROLE_NAMES}:
+        return ["this word is kept for the site itself"]
+    return []
+
+
+def validate_account_name(name: str, own_guest_name: str | None = None) -> None:
+    """Refuse a display name that is malformed, claims to be an AI or a bot, or looks like a guest's.
+
+    A guest who signs up may keep its own automatic name (`own_guest_name`); nobody else takes
+    a name of that pattern.  Whether another account has it is the service's question.
+    """
+    problems = account_name_problems(name)
+    if problems:
+        raise ValidationError(problems[0], code="invalid_name")
+    validate_person_name(name)
+    if GUEST_NAME.match(name) and name != own_guest_name:
+        raise ValidationError("names like QuickLynx674 are the guests' automatic names", code="guest_name")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from django.contrib import auth
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from server.players.models import ApiToken, Player, hash_token
 
@@ -32,10 +34,25 @@ def tokens_of(player_id: int):
 
 
 def player_by_session(session) -> Player | None:
+    """The session's player; an account's only while the session is still logged in to it.
+
+    A password changed or reset elsewhere, or an account deactivated, ends the account's
+    other sessions as Django's own login does (the session's auth hash no longer matches).
+    """
     player_id = session.get(SESSION_KEY)
     if player_id is None:
         return None
-    return Player.objects.filter(pk=player_id).first()
+    player = Player.objects.select_related("user").filter(pk=player_id).first()
+    if player is None or player.is_guest:
+        return player
+    return player if _logged_in_as(session, player.user) else None
+
+
+def _logged_in_as(session, user) -> bool:
+    if user is None or not user.is_active or str(session.get(auth.SESSION_KEY)) != str(user.pk):
+        return False
+    held = session.get(auth.HASH_SESSION_KEY)
+    return held is not None and constant_time_compare(held, user.get_session_auth_hash())
 
 
 def players_online(now=None) -> int:

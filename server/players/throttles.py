@@ -51,3 +51,19 @@ class SessionGuestThrottle(SimpleRateThrottle):
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class AddressRateThrottle(SimpleRateThrottle):
+    """At most the scope's rate per client address, for the site's forms (sign-ups, reset mails)."""
+
+    def __init__(self, scope: str) -> None:
+        self.scope = scope
+        super().__init__()
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+def address_allowed(request: HttpRequest, scope: str) -> bool:
+    """Whether a form post from this client address is within ``DEFAULT_THROTTLE_RATES[scope]``; counts it."""
+    return AddressRateThrottle(scope).allow_request(request, None)

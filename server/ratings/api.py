@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from games import registry
 from server.config.openapi import errors
+from server.players.history import player_by_name
 from server.ratings import selectors
 
 
@@ -91,7 +92,7 @@ class PlayerRatingsView(APIView):
         responses={200: PlayerRatingsSerializer, **errors(404)},
     )
     def get(self, request, name: str):
-        player = selectors.player_named(name)
+        player = player_by_name(name)
         if player is None:
             return not_found(f"no player named {name!r}")
         ratings = selectors.ratings_for(player.pk)

@@ -9,7 +9,6 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import registry
-from server.players.models import Player
 from server.ratings.models import PlayerRating, RatingChange
 
 
@@ -66,8 +65,3 @@ def leaderboards(now: datetime | None = None) -> list[dict[str, Any]]:
 def provisional_deviation() -> float:
     """Ratings whose deviation is above this are provisional, shown with "?"."""
     return settings.RATING_PROVISIONAL_DEVIATION
-
-
-def player_named(name: str) -> Player | None:
-    """The player a page or API names: an account before a guest of the same name, then the latest."""
-    return Player.objects.filter(name=name).order_by("is_guest", "-pk").first()

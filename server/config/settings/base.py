@@ -281,6 +281,8 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "hint": "20/minute",  # hints asked, per player (one search per ply at most, whatever the rate)
     "analysis": "10/hour",  # analyses started, per player (asking for an existing one is free)
     "tokens": "20/hour",  # tokens created or rotated, per player
+    "signup": "20/hour",  # sign-up forms posted, per client address
+    "password_reset": "10/hour",  # password-reset forms posted, per client address
 }
 # Analyses waiting or running at once, over the installation; one more is refused (503) until
 # one ends.  One that has not ended after ANALYSIS_STALE_MINUTES no longer counts (its worker died).
@@ -294,8 +296,8 @@ HINT_PENDING_S = int(os.environ.get("HINT_PENDING_S", "30"))
 API_TOKEN_DAYS = int(os.environ.get("API_TOKEN_DAYS", "90"))
 API_TOKENS_PER_PLAYER = int(os.environ.get("API_TOKENS_PER_PLAYER", "10"))
 
-# Logins (the admin site): Django's password validators, and django-axes locking out a
-# username from an address after AXES_FAILURE_LIMIT failures, for AXES_COOLOFF_HOURS.
+# Logins (the site's and the admin's): Django's password validators, and django-axes locking out
+# a login name from an address after AXES_FAILURE_LIMIT failures, for AXES_COOLOFF_HOURS.
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 12}},
@@ -306,7 +308,7 @@ INSTALLED_APPS += ["axes"]
 MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as axes asks
 AUTHENTICATION_BACKENDS = [
     "server.players.lockout.LoginLockoutBackend",  # refuses a locked-out login before any password check
-    "django.contrib.auth.backends.ModelBackend",
+    "server.players.backends.NameOrEmailBackend",  # a display name or an e-mail address, then the password
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "1"))  # hours
@@ -314,7 +316,18 @@ AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "1"))  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "server.players.throttles.client_ip"  # NUM_PROXIES' rule, not X-Forwarded-For
+AXES_LOCKOUT_TEMPLATE = "frontend/account/locked_out.html"  # the site's page, status 429
+AXES_HTTP_RESPONSE_CODE = 429
 # --- end of abuse and exhaustion ------------------------------------------------------
+
+# --- Accounts (server/players/accounts.py): the site's own pages; mail printed in development ---
+LOGIN_URL = "frontend:login"
+LOGIN_REDIRECT_URL = "frontend:lobby"
+LOGOUT_REDIRECT_URL = "frontend:lobby"
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600  # a reset link works for three days
+EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"  # production: SMTP (prod.py)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Plyground <noreply@localhost>")
+# --- end of accounts ---
 
 LOGGING = {
     "version": 1,

@@ -81,3 +81,15 @@ from server.research.secret import check_secret  # noqa: E402 - settings are com
 check_secret(RESEARCH_PSEUDONYM_SECRET, SECRET_KEY)  # noqa: F405
 RESEARCH_PSEUDONYM_SECRET_FILE = None  # nothing generated in production
 # --- end of research exports ---
+
+# --- Accounts: password-reset mail over SMTP (.env.example) ---
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or "587")
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_flag("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = 10  # seconds: a slow mail server must not hold a web worker
+SERVER_EMAIL = DEFAULT_FROM_EMAIL  # noqa: F405
+# --- end of accounts ---
