@@ -14,8 +14,9 @@ move is always taken.  "Far below" is in the game's own scale (`slip_floor`): a 
 stays in the better half of the range the root values span (``SLIP_SHARE``), and
 never more than ``BLUNDER_MARGIN`` of ``max_utility`` below the best.  The spread,
 not ``max_utility`` alone, is what makes the promise hold where an evaluation uses a
-narrower scale than the stakes (backgammon's root values span under 1 of its 3).  A "missed win" is a deep win passed over
-for a sound move, which is the mistake people actually make.
+narrower scale than the stakes (backgammon's root values span under 1 of its 3).
+A "missed win" is a deep win passed over for a sound move, which is the mistake
+people actually make.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ import pytest
 from conftest import exact_value
 
 import ai
-from ai.evaluation import Evaluator
 import ai.weakening
+from ai.evaluation import Evaluator
 from ai.weakening import BLUNDER_MARGIN, SLIP_SHARE, pick
 from games import registry
 from games.base import CHANCE
