@@ -9,9 +9,10 @@ how often the exact solve finished (``exact`` in the stats: won, solved or drawn
 moves left out), how often the value was kept, and how often a drawn position was
 thrown when the solve did not finish.  The published positions are easy for a solver;
 ``--stones N`` plays only the first N moves of each line, earlier and harder positions
-(their value solved here, positions the judge cannot solve in ``JUDGE_S`` skipped).
+(their value solved here, positions the judge cannot solve in ``JUDGE_S`` skipped);
+``--draws-only`` keeps the drawn positions, where an unfinished solve can throw a draw.
 
-    .venv/bin/python benchmarks/c4_master.py [--per-set 20] [--budget-ms 1000] [--stones 16] [--seed 1]
+    .venv/bin/python benchmarks/c4_master.py [--per-set 20] [--budget-ms 1000] [--stones 16] [--draws-only] [--seed 1]
 """
 
 from __future__ import annotations
@@ -40,12 +41,12 @@ def master_config(budget_ms: int, seed: int) -> ai.SearchConfig:
 JUDGE_S = 20.0  # the judge's time for one position's value
 
 
-def sample(name: str, count: int, seed: int, stones: int | None) -> list[tuple[str, int]]:
+def sample(name: str, count: int, seed: int, stones: int | None, draws_only: bool = False) -> list[tuple[str, int]]:
     path = next(p / name for p in PLACES if (p / name).exists())
     lines = [line.split() for line in path.read_text().splitlines() if line.strip()]
     random.Random(seed).shuffle(lines)
     if stones is None:
-        return [(moves, int(score)) for moves, score in lines[:count]]
+        return [(moves, int(score)) for moves, score in lines if int(score) == 0 or not draws_only][:count]
     game = registry.get("connect4")
     out = []
     for moves, _ in lines:
@@ -54,7 +55,7 @@ def sample(name: str, count: int, seed: int, stones: int | None) -> list[tuple[s
         if len(moves) < stones or game.is_terminal(game.from_moves(moves[:stones])):
             continue
         value = judged(Connect4Solver(), game.from_moves(moves[:stones]))
-        if value is not None:
+        if value is not None and (value == 0 or not draws_only):
             out.append((moves[:stones], value))
     return out
 
@@ -73,18 +74,19 @@ def sign(x: int) -> int:
 
 
 def run_set(
-    name: str, count: int, budget_ms: int, seed: int, stones: int | None
+    name: str, count: int, budget_ms: int, seed: int, stones: int | None, draws_only: bool = False
 ) -> tuple[int, int, int, int, int, int]:
     """(positions, forced, solver finished, value kept, draws where it did not finish, those draws thrown)."""
     game = registry.get("connect4")
     judge = Connect4Solver()
-    positions = sample(name, count, seed, stones)
+    positions = sample(name, count, seed, stones, draws_only)
     forced = finished = kept = unfinished_draws = thrown = 0
     for moves, score in positions:
         state = game.from_moves(moves)
         result = ai.choose_move(game, state, master_config(budget_ms, seed))
-        forced += bool(result.stats.get("forced"))
-        done = result.stats.get("exact") in ("won", "solved", "drawn")
+        was_forced = bool(result.stats.get("forced"))
+        forced += was_forced
+        done = was_forced or result.stats.get("exact") in ("won", "solved", "drawn")
         after = game.apply(state, result.move)
         if game.is_terminal(after):
             value = game.returns(after)[game.to_move(state)]
@@ -92,7 +94,7 @@ def run_set(
             judge.deadline = None
             value = -judge.solve_state(after, weak=True)
         ok = sign(value) == sign(score)
-        finished += done
+        finished += done and not was_forced
         kept += ok
         if not done and score == 0:
             unfinished_draws += 1
@@ -107,17 +109,19 @@ def main() -> None:
     parser.add_argument("--per-set", type=int, default=20)
     parser.add_argument("--budget-ms", type=int, default=1000)
     parser.add_argument("--stones", type=int, default=None, help="play only the first N moves of each line")
+    parser.add_argument("--draws-only", action="store_true", help="only drawn positions")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     started = time.time()
     stones = f"first {args.stones} stones of each line" if args.stones else "the published positions"
+    stones += ", drawn ones only" if args.draws_only else ""
     print(f"Connect Four Master, {args.budget_ms} ms a move, {stones}, seed {args.seed}")
     print("| set | positions | forced | solver finished | value kept | draws unfinished | of those thrown |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, words in SETS.items():
         if args.stones:
             words = f"its lines cut to {args.stones} stones"
-        row = run_set(name, args.per_set, args.budget_ms, args.seed, args.stones)
+        row = run_set(name, args.per_set, args.budget_ms, args.seed, args.stones, args.draws_only)
         print(f"| {name}: {words} | " + " | ".join(map(str, row)) + " |", flush=True)
     print(f"# {time.time() - started:.0f} s wall")
 
