@@ -5,14 +5,21 @@ For a game with a solver (`Game.new_solver`, `games.hooks.Solver`): from the ply
 looks for a move that keeps a win, in the game's `order_moves` order, asking only
 whether each move wins (a weak solve, several times cheaper than an exact score);
 failing that, it scores every legal move exactly and the best score wins, the game's
-order breaking ties.  If the solver does not finish in time the caller searches as
-usual with what is left.  With ``opening_book`` a position the game's book knows
+order breaking ties.  With ``opening_book`` a position the game's book knows
 (`Game.opening_move`) is answered from it.
+
+When the exact scores do not finish in time, what the first pass proved is kept
+(docs/design.md §3): if it found no win but a move that draws, the position is a draw
+and the first drawing move in the game's order is the move the exact scores would
+have chosen (every draw scores 0), so it is played (``exact: "drawn"``).  Otherwise the
+caller searches as usual with what is left, and `keep_proven` then holds that search
+to a move the first pass proved drawing in place of one it proved losing.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
 from typing import Any
 
 from ai.budget import Deadline
@@ -22,6 +29,10 @@ from games.hooks import Solver
 
 SOLVER_SHARE = 0.6  # of the remaining time, at most, for the exact attempt
 
+
+# The sign of each move an attempt proved (1 wins, 0 draws, -1 loses, for the mover),
+# by game: the position attempted last and its proofs, for `keep_proven`.
+_PROVEN: dict[str, tuple[Hashable, dict[Move, int]]] = {}
 
 # One per game and process, so its tables (bounded, positions as keys) carry what an
 # unfinished attempt learnt over to the next move of the game.
@@ -49,11 +60,13 @@ def exact_move(game: Game[Any], state: State, deadline: Deadline, from_ply: int)
     started = time.perf_counter()
     solver.nodes = 0
     solver.deadline = Deadline.after_ms(deadline.remaining_ms() * SOLVER_SHARE).at
+    proven: dict[Move, int] = {}
+    _PROVEN[game.id] = (game.key(state), proven)
     try:
-        move = winning_move(solver, game, state)
+        move = winning_move(solver, game, state, proven)
         scores = None if move else solver.move_scores(state)
     except TimeoutError:
-        return None
+        return _drawing_move(game, state, proven, solver.nodes, started)
     stats: SearchStats = {"exact": "solved"}
     if move:
         value, stats["exact"] = 1, "won"
@@ -75,14 +88,54 @@ def exact_move(game: Game[Any], state: State, deadline: Deadline, from_ply: int)
     )
 
 
-def winning_move(solver: Solver, game: Game[Any], state: State) -> Move | None:
-    """The first move, in the game's order, after which the opponent is lost; None if none is."""
+def winning_move(solver: Solver, game: Game[Any], state: State, proven: dict[Move, int] | None = None) -> Move | None:
+    """The first move, in the game's order, after which the opponent is lost; None if none is.
+
+    Each move's proven sign for the mover goes into `proven` as it is found.
+    """
+    proven = {} if proven is None else proven
     for move in game.order_moves(state, game.legal_moves(state)):
         after = game.apply(state, move)
         if game.is_terminal(after):
-            if game.returns(after)[game.to_move(state)] > 0:
-                return move
-            continue
-        if solver.solve_state(after, weak=True) < 0:
+            returns = game.returns(after)[game.to_move(state)]
+            proven[move] = (returns > 0) - (returns < 0)
+        else:
+            proven[move] = -solver.solve_state(after, weak=True)
+        if proven[move] > 0:
             return move
     return None
+
+
+def _drawing_move(
+    game: Game[Any], state: State, proven: dict[Move, int], nodes: int, started: float
+) -> SearchResult | None:
+    """After an unfinished attempt: the first drawing move in order, if every move's sign is known."""
+    if len(proven) < len(game.legal_moves(state)) or 0 not in proven.values():
+        return None
+    move = next(m for m, sign in proven.items() if sign == 0)  # `proven` is in the game's order
+    return SearchResult(
+        move=move,
+        value=0,
+        depth=game.max_length - game.ply(state) if game.max_length is not None else 0,
+        nodes=nodes,
+        elapsed_ms=(time.perf_counter() - started) * 1000,
+        pv=[move],
+        algorithm="alphabeta",
+        stats={"exact": "drawn"},
+    )
+
+
+def keep_proven(game: Game[Any], state: State, result: SearchResult) -> None:
+    """Hold a search's move to what an unfinished exact attempt at `state` proved.
+
+    If the attempt proved the searched move losing and another move drawing, the first
+    such move in the game's order is played instead (``stats["exact"] = "kept draw"``).
+    """
+    key, proven = _PROVEN.get(game.id, (None, {}))
+    if key != game.key(state) or proven.get(result.move, 0) >= 0:
+        return
+    draw = next((m for m, sign in proven.items() if sign >= 0), None)
+    if draw is not None:
+        result.stats["best_move"] = result.move  # what the search preferred
+        result.move, result.value, result.pv = draw, 0, [draw]
+        result.stats["exact"] = "kept draw"

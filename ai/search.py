@@ -56,6 +56,8 @@ def _alphabeta(
             return exact
     trap_model = options.trap_model if traps.applies(game) else None
     result = alphabeta.search(game, state, config, deadline, rng, exact_root=weakened or bool(trap_model))
+    if not weakened and options.exact_endgame is not None:
+        endgame.keep_proven(game, state, result)  # a draw the unfinished solve proved is not thrown
     if trap_model and not weakened:
         traps.prefer_traps(game, state, result, trap_model, deadline, rng)
     immediate_win = result.stats.get("plies_to_end") == 1

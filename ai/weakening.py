@@ -9,9 +9,14 @@ The levers, all in `SearchConfig`:
 - ``temperature``: a softmax over the root values (in units of ``max_utility``).
 
 What a slip never does is throw the game away: moves that the search proves lose,
-or that fall far below the best value (``BLUNDER_MARGIN``), are not candidates, and a
-win on the very next move is always taken.  A "missed win" is a deep win passed over
-for a sound move, which is the mistake people actually make.
+or that fall far below the best value, are not candidates, and a win on the very next
+move is always taken.  "Far below" is in the game's own scale (`slip_floor`): a slip
+stays in the better half of the range the root values span (``SLIP_SHARE``), and
+never more than ``BLUNDER_MARGIN`` of ``max_utility`` below the best.  The spread,
+not ``max_utility`` alone, is what makes the promise hold where an evaluation uses a
+narrower scale than the stakes (backgammon's root values span under 1 of its 3).
+A "missed win" is a deep win passed over for a sound move, which is the mistake
+people actually make.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from ai.types import SearchConfig, SearchResult
 from games.base import Move
 
 BLUNDER_MARGIN: Final = 0.5  # fraction of max_utility a slip may give away, at most
+SLIP_SHARE: Final = 0.5  # fraction of the root values' spread (best - worst) a slip may give away, at most
 SLIP_TEMPERATURE: Final = 0.1
 
 
@@ -40,10 +46,25 @@ def softmax_choice(values: Mapping[Move, float], temperature: float, rng: random
     return rng.choices(moves, weights)[0]
 
 
+def slip_floor(values: Mapping[Move, float], max_utility: float, decisive: float) -> float:
+    """The lowest root value a slip may have: the better half of the spread, and within the stakes' margin.
+
+    Proven results count at `decisive` for the spread, so one proven loss does not widen it
+    beyond the scale of the game.
+
+    >>> slip_floor({"a": 0.5, "b": 0.3, "c": -0.1}, max_utility=3, decisive=2.85)
+    0.2
+    """
+    shown = [max(-decisive, min(decisive, v)) for v in values.values()]
+    best = max(shown)
+    spread = best - min(shown)
+    return best - min(SLIP_SHARE * spread, BLUNDER_MARGIN * max_utility)
+
+
 def sane_moves(values: Mapping[Move, float], max_utility: float, decisive: float) -> dict[Move, float]:
     """The moves a human-looking slip may choose: no proven losses, nothing far worse than the best."""
     best = max(values.values())
-    floor = best - BLUNDER_MARGIN * max_utility
+    floor = slip_floor(values, max_utility, decisive)
     out = {m: v for m, v in values.items() if v >= floor or v > decisive}
     if best > -decisive:
         out = {m: v for m, v in out.items() if v > -decisive}

@@ -112,9 +112,15 @@ class Game(ABC, Generic[S]):
             raise IllegalMove(f"a move is a string, not {type(move).__name__}")
         if self.is_terminal(state):
             raise IllegalMove("the game is over")
+        move = self.canonical_move(state, move)
         if move not in self.legal_moves(state):
             raise IllegalMove(self.why_illegal(state, move))
         return self.apply(state, move)
+
+    def canonical_move(self, state: S, move: Move) -> Move:
+        """`move` as the game stores and shows it.  A game whose notation has several wordings of one
+        move refines this, raising `IllegalMove` for text that names no legal move (docs/design.md §2)."""
+        return move
 
     def why_illegal(self, state: S, move: Move) -> str:
         """A message explaining why `move` is not legal; games refine it."""

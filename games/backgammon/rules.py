@@ -23,6 +23,9 @@ Moves (canonical text, always in the mover's own numbering):
   segments (ties: the alphabetically first), so the legal plays are
   deduplicated by resulting position.
 - ``"pass"`` is the only move when the dice cannot be played at all.
+- Input may word a play any correct way (segments in any order, ``24/18/15``,
+  ``8/2*(2)``, hits unmarked, ``Bar/22``): `Backgammon.canonical_move` reads it as the
+  canonical string (`games.backgammon.notation`), which is what is stored and shown.
 
 Rules implemented (each tested in ``tests/games/backgammon/test_rules.py``):
 
@@ -67,7 +70,7 @@ from functools import lru_cache
 from typing import Any, TypeAlias
 
 from games.backgammon.spec import ID, SPEC
-from games.base import CHANCE, Game, Move, Outcome, Seat
+from games.base import CHANCE, Game, IllegalMove, Move, Outcome, Seat
 
 Point: TypeAlias = int  # 1..24 in the mover's numbering; BAR = 25, OFF = 0
 Side: TypeAlias = tuple[int, ...]  # 26 counts: [0] borne off, [1..24] points, [25] bar
@@ -300,6 +303,16 @@ class Backgammon(Game[BackgammonState]):
             return BackgammonState(state.points, state.bar, state.off, state.turn, ROLL_DICE[move], state.ply + 1)
         return legal_plays(state)[move]
 
+    def canonical_move(self, state: BackgammonState, move: Move) -> Move:
+        """Any correct wording of a play, as its canonical string (see `games.backgammon.notation`)."""
+        if not state.dice or _won(state) is not None or move in legal_plays(state):
+            return move
+        if move.startswith(("roll", "open")) or move == PASS or PASS in legal_plays(state):
+            raise IllegalMove(self.why_illegal(state, move))
+        from games.backgammon.notation import canonical_play  # notation reads these rules: imported late
+
+        return canonical_play(state, move)
+
     def why_illegal(self, state: BackgammonState, move: Move) -> str:
         if not state.dice:
             example = "open 3-6" if state.turn == NO_TURN else "roll 6-3"
@@ -307,24 +320,15 @@ class Backgammon(Game[BackgammonState]):
         if move.startswith(("roll", "open")):
             return "the dice have been rolled: play them"
         dice = "-".join(map(str, state.dice))
-        plays = legal_plays(state)
         if move == PASS:
             return f"{dice} can be played, so it must be"
-        if PASS in plays:
+        if PASS in legal_plays(state):
             return f"no checker can move with {dice}: the only move is 'pass'"
-        segments = move.split()
-        if not segments or any(not SEGMENT.match(s) for s in segments):
-            return f"{move!r} is not a play: write from/to for each checker, as in '24/18 13/11', 'bar/22' or '6/off'"
-        me, _ = sides(state, state.turn)
-        if me[BAR] and not move.startswith("bar/"):
-            return "a checker on the bar must enter before any other checker moves"
-        if "off" in move and any(me[7:]):
-            return "you can bear off only when all fifteen checkers are in your home board"
-        return (
-            f"{move!r} is not a legal play of {dice} here: each checker moves the number on one die at a"
-            " time, never onto a point held by two or more opposing checkers, and both dice (all four on"
-            " doubles) must be used when they can, the larger one when only one can be"
-        )
+        try:
+            canonical = self.canonical_move(state, move)
+        except IllegalMove as refused:
+            return str(refused)
+        return f"{move!r} is written {canonical!r} here"
 
     def is_terminal(self, state: BackgammonState) -> bool:
         return _won(state) is not None

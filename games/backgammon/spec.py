@@ -12,7 +12,7 @@ SPEC = GameSpec(
     seats=(SeatSpec("blue (dot)", "blue"), SeatSpec("orange (diamond)", "orange")),
     ladder=(
     # --- backgammon: expectiminimax over the dice.  Luck narrows every gap, so the levels
-    # are far apart: slips (any other legal play) on 85%, 65%, 45% and 20% of the moves
+    # are far apart: slips (another play in the better half of the root values) on 85%, 65%, 45% and 20% of the moves
     # below a Master that looks one roll ahead.
     random_bot(ID),
     bot(ID, 1, "Dice", "expectimax", 200, "Knows which play leaves the best position, but on "

@@ -70,7 +70,8 @@ def how_it_plays(profile: BotProfile) -> list[str]:
         if profile.error_rate:
             lines.append(
                 f"It slips on about {profile.error_rate:.0%} of its moves: it plays a plausible second choice "
-                "instead of its best, never one its search sees losing outright or far worse than its best."
+                "instead of its best, never one its search sees losing outright, and always one its search "
+                "places in the better half of the range between its best and worst moves."
             )
         if profile.temperature:
             lines.append("It varies its choice among moves of similar value.")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import ai
+from ai import endgame
 from ai.budget import Deadline
 from ai.endgame import exact_move
+from ai.types import SearchResult
 from games import registry
+from games.connect4.solver import Connect4Solver
 
 CONNECT4 = registry.get("connect4")
 # From the published end-game set: the side to move wins (score 6).
@@ -48,3 +51,57 @@ def test_out_of_time_gives_way_to_the_ordinary_search():
 def test_other_games_ignore_the_option():
     ttt = registry.get("tictactoe")
     assert exact_move(ttt, ttt.initial_state(), Deadline.after_ms(100), from_ply=0) is None
+
+
+# A drawn middle game from the published solver positions (Test_L2_R1, score 0): columns 2, 3
+# and 4 draw, 5 and 7 lose.
+DRAWN = "5611761122133562247367317662"
+
+
+class UnfinishedSolver(Connect4Solver):
+    """A solver that runs out of time: after `finishes` solves, or in every exact scoring."""
+
+    def __init__(self, finishes: int, scores: bool = False) -> None:
+        super().__init__()
+        self.finishes, self.scores = finishes, scores
+
+    def solve_state(self, state, weak=False):
+        self.finishes -= 1
+        if self.finishes < 0:
+            raise TimeoutError("out of time")
+        return super().solve_state(state, weak)
+
+    def move_scores(self, state):
+        if not self.scores:
+            raise TimeoutError("out of time")
+        return super().move_scores(state)
+
+
+def test_an_unfinished_exact_solve_still_plays_the_proven_draw(monkeypatch):
+    state = CONNECT4.from_moves(DRAWN)
+    solved = exact_move(CONNECT4, state, Deadline.after_ms(60_000), from_ply=14)
+    assert solved is not None and solved.stats["exact"] == "solved"
+    monkeypatch.setitem(endgame._SOLVERS, "connect4", UnfinishedSolver(finishes=99))
+    kept = exact_move(CONNECT4, state, Deadline.after_ms(60_000), from_ply=14)
+    assert kept is not None and kept.stats["exact"] == "drawn"
+    assert kept.move == solved.move and kept.value == 0  # the move the finished solve plays
+
+
+def test_the_search_after_an_unfinished_solve_is_held_to_a_proven_draw(monkeypatch):
+    state = CONNECT4.from_moves(DRAWN)
+    monkeypatch.setitem(endgame._SOLVERS, "connect4", UnfinishedSolver(finishes=3))  # proves 4, 3 draw; 5 loses
+    assert exact_move(CONNECT4, state, Deadline.after_ms(60_000), from_ply=14) is None
+    losing = SearchResult(move="5", value=0.1, pv=["5"], algorithm="alphabeta")
+    endgame.keep_proven(CONNECT4, state, losing)
+    assert losing.move == "4" and losing.stats["exact"] == "kept draw" and losing.stats["best_move"] == "5"
+    unproven = SearchResult(move="2", value=0.1, pv=["2"], algorithm="alphabeta")
+    endgame.keep_proven(CONNECT4, state, unproven)
+    assert unproven.move == "2"  # nothing proved against it
+
+
+def test_the_master_keeps_the_draw_when_its_solver_cannot_finish(monkeypatch):
+    state = CONNECT4.from_moves(DRAWN)
+    monkeypatch.setitem(endgame._SOLVERS, "connect4", UnfinishedSolver(finishes=3))
+    config = ai.SearchConfig(time_budget_ms=500, options={"exact_endgame": 14}, seed=1)
+    result = ai.choose_move(CONNECT4, state, config)
+    assert result.move in ("2", "3", "4")

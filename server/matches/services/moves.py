@@ -97,6 +97,7 @@ def _submit_locked(
     game = registry.get(match.game)
     state = game.from_json(match.state)
     try:
+        move = game.canonical_move(state, move)  # stored and shown as the game writes it
         new_state = game.play(state, move)
     except IllegalMove as exc:
         raise IllegalMoveError(str(exc)) from None
