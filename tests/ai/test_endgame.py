@@ -26,8 +26,8 @@ def test_a_solved_endgame_plays_a_move_that_keeps_the_win():
     for moves in (WON, "44444333336766"):  # the second: a 2 s search alone threw this win away
         state = CONNECT4.from_moves(moves)
         assert ai.solve(CONNECT4, state) > 0
-        # A budget far above the solve's ~2.5 s of CPU, so a busy machine does not turn it into a search.
-        config = ai.SearchConfig(time_budget_ms=20000, options={"exact_endgame": 14})
+        # A budget far above the solve's ~2.5 s of CPU: a loaded machine must not turn it into a search.
+        config = ai.SearchConfig(time_budget_ms=120_000, options={"exact_endgame": 14})
         result = ai.choose_move(CONNECT4, state, config)
         assert result.stats.get("exact") == "won" and result.value == 1
         assert -ai.solve(CONNECT4, CONNECT4.play(state, result.move)) > 0
