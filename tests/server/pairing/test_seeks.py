@@ -15,8 +15,8 @@ from server.pairing.errors import SeekUnavailable
 from server.pairing.models import Seek
 from server.pairing.services import SeekRequest, compatible, seek_accept, seek_cancel, seek_left, seek_place
 from server.players.models import Player
-from server.ratings.models import PlayerRating
 from server.players.services import player_create_guest
+from server.ratings.models import PlayerRating
 
 
 def person(name: str) -> Player:
