@@ -1,12 +1,21 @@
 """The database side of one move: `submit_move` on PostgreSQL, its queries and where its CPU goes.
 
-    .venv/bin/python benchmarks/move_cost.py [--moves 400] [--profile]
+    .venv/bin/python benchmarks/move_cost.py [--moves 400] [--socket] [--profile] [--show-queries]
 
 Creates a fresh database on 127.0.0.1:5432 (dropped at the end), plays `--moves` Connect
 Four moves between two people through `submit_move` on one thread with a kept connection
 (as a web process's database thread does), the broadcast going to the in-memory layer, and
-prints the mean time per move, the queries per move, and with `--profile` the top
-functions by cumulative time (cProfile).
+prints the mean wall time and CPU time (of that thread) per move, the queries per move
+(with the after-commit work: the broadcast and the bots' receiver), and with `--profile`
+the top functions by cumulative time (cProfile).
+
+`--socket` makes each move the socket's whole database call for it, as the web process
+runs it: on one of its database threads (`server/config/db_threads.py`), between Channels'
+`close_old_connections()`, through the consumer's `_move` (the mover's seat found from their
+player id, then the move).  Django's health check, when it runs, is not counted as a query
+(it bypasses Django's cursor) but is in the times.  `--show-queries` prints the SQL of one move.
+The CPU time is the figure to compare on a loaded machine: the wall time includes waiting for
+the cores.
 """
 
 from __future__ import annotations
@@ -34,6 +43,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--socket", action="store_true", help="the socket's database call, on a database thread")
+    parser.add_argument("--show-queries", action="store_true", help="print the SQL of one move (the 10th)")
     args = parser.parse_args()
     with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{NAME}"')
@@ -44,53 +55,82 @@ def main() -> None:
         import django
 
         django.setup()
-        from django.core.management import call_command
-        from django.db import connection
-        from django.test.utils import CaptureQueriesContext
-
-        from games import registry
-        from server.matches.services import SeatRequest, match_create, match_join, submit_move
-        from server.players.services import player_create_guest
-
-        call_command("migrate", verbosity=0)
-        connection.close_at = None
-        game = registry.get("connect4")
-        rng = random.Random(1)
-
-        def new_match():
-            a, b = player_create_guest(), player_create_guest()
-            match = match_create("connect4", [SeatRequest("human"), SeatRequest("human")], a)
-            match_join(match.pk, b)
-            return match.pk, game.initial_state(), 0
-
-        match_id, state, ply = new_match()
-        queries, elapsed = 0, 0.0
-        profiler = cProfile.Profile() if args.profile else None
-        for _ in range(args.moves):
-            if game.is_terminal(state):
-                match_id, state, ply = new_match()
-            move = rng.choice(game.legal_moves(state))
-            with CaptureQueriesContext(connection) as captured:
-                t0 = time.perf_counter()
-                if profiler:
-                    profiler.enable()
-                submit_move(match_id, ply % 2, move, ply)
-                if profiler:
-                    profiler.disable()
-                elapsed += time.perf_counter() - t0
-            queries += len(captured)
-            state, ply = game.play(state, move), ply + 1
-        load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
-        print(
-            f"submit_move on PostgreSQL: {elapsed / args.moves * 1000:.2f} ms a move, "
-            f"{queries / args.moves:.1f} queries a move ({args.moves} moves)  load {load}"
-        )
-        if profiler:
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
-        connection.close()
+        run(args)
     finally:
         with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{NAME}" WITH (FORCE)')
+
+
+def run(args: argparse.Namespace) -> None:
+    from django.core.management import call_command
+    from django.db import close_old_connections, connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import registry
+    from server.config.db_threads import PersistentConnectionThread
+    from server.matches.consumers import _move
+    from server.matches.services import SeatRequest, match_create, match_join, submit_move
+    from server.players.services import player_create_guest
+
+    call_command("migrate", verbosity=0)
+    connection.close_at = None
+    game = registry.get("connect4")
+    rng = random.Random(1)
+    profiler = cProfile.Profile() if args.profile else None
+    db_thread = PersistentConnectionThread("db-0")
+
+    def new_match():
+        a, b = player_create_guest(), player_create_guest()
+        match = match_create("connect4", [SeatRequest("human"), SeatRequest("human")], a)
+        match_join(match.pk, b)
+        return match.pk, (a.pk, b.pk), game.initial_state(), 0
+
+    def timed(call, *call_args) -> tuple[list[dict], float, float]:
+        """Run `call` on this thread: its queries, wall and CPU seconds."""
+        with CaptureQueriesContext(connection) as captured:
+            t0, c0 = time.perf_counter(), time.thread_time()
+            if profiler:
+                profiler.enable()
+            call(*call_args)
+            if profiler:
+                profiler.disable()
+            wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
+        return captured.captured_queries, wall, cpu
+
+    def socket_call(match_id: int, player_id: int, move: str, ply: int):
+        close_old_connections()  # as Channels' database_sync_to_async does around each call
+        try:
+            return timed(_move, match_id, player_id, move, ply)
+        finally:
+            close_old_connections()
+
+    match_id, players, state, ply = new_match()
+    queries, wall, cpu, shown = 0, 0.0, 0.0, False
+    for _ in range(args.moves):
+        if game.is_terminal(state):
+            match_id, players, state, ply = new_match()
+        move = rng.choice(game.legal_moves(state))
+        if args.socket:
+            sql, w, c = db_thread.submit(socket_call, match_id, players[ply % 2], move, ply).result()
+        else:
+            sql, w, c = timed(submit_move, match_id, ply % 2, move, ply)
+        queries, wall, cpu = queries + len(sql), wall + w, cpu + c
+        if args.show_queries and ply == 9 and not shown:
+            shown = True
+            for q in sql:
+                print(f"  {q['time']}s  {q['sql'][:160]}")
+        state, ply = game.play(state, move), ply + 1
+    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    what = "a socket's move" if args.socket else "submit_move"
+    print(
+        f"{what} on PostgreSQL: {wall / args.moves * 1000:.2f} ms wall, {cpu / args.moves * 1000:.2f} ms CPU a move, "
+        f"{queries / args.moves:.1f} queries a move ({args.moves} moves)  load {load}"
+    )
+    if profiler:
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
+    db_thread.submit(lambda: connection.close()).result()  # the thread's own connection
+    db_thread.shutdown()
+    connection.close()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Socket storms and move load on the real stack: PostgreSQL, a private Redis, one or more daphne processes.
 
     .venv/bin/python benchmarks/sockets.py storm [--sockets 500] [--close 300] [--webs 1]
-    .venv/bin/python benchmarks/sockets.py load [--matches 200] [--spectators 3] [--rate 500] [--seconds 15] [--webs 1]
+    .venv/bin/python benchmarks/sockets.py load [--matches 200] [--spectators 3] [--rate 500] [--seconds 15]
+        [--ramp 0] [--webs 1]
     .venv/bin/python benchmarks/sockets.py lobby [--sockets 500] [--webs 1]
     .venv/bin/python benchmarks/sockets.py idle [--sockets 1000] [--spread 10] [--seconds 20] [--webs 1]
 
@@ -30,8 +31,10 @@ no worker: the matches are between people), and `--clients` client processes.
   `--rate` moves/s over all matches (a move's turn waits for the previous move's frame),
   choosing moves that do not end the game.  For every move and every other socket of the
   match: the time from the mover's send to that socket's `move` frame (move-to-peers); every
-  socket must hear every move exactly once.  Prints moves/s achieved, p50/p99/max
-  move-to-peers, lost and doubled frames, the web processes' CPU time, and the load average.
+  socket must hear every move exactly once.  The sockets open within `--ramp` seconds (at
+  once by default: a connect storm), a refused handshake retried as the page does.  Prints
+  moves/s achieved, p50/p99/max move-to-peers, lost and doubled frames, the web processes'
+  CPU time (and per move relayed), and the load average.
 """
 
 from __future__ import annotations
@@ -295,9 +298,10 @@ async def play_match(
     urls = [f"{webs[i % len(webs)]}/ws/matches/{match_id}/?token={ta}"]
     urls.append(f"{webs[(i + 1) % len(webs)]}/ws/matches/{match_id}/?token={tb}")
     urls += [f"{webs[(i + k) % len(webs)]}/ws/matches/{match_id}/" for k in range(spectators)]
+    await asyncio.sleep(random.uniform(0, out["ramp"]))
     socks = []
     for url in urls:
-        socks.append(await websockets.connect(url, open_timeout=30, max_queue=None))
+        socks.append(await connect_retrying(url, out))
     states = [json.loads(await asyncio.wait_for(s.recv(), timeout=30)) for s in socks]
     state = GAME.from_json(states[0]["match"]["state"])
     sent: dict[int, float] = {}
@@ -353,8 +357,26 @@ async def play_match(
         await s.close()
 
 
-def client_process(matches: list, webs: list[str], spectators: int, interval_s: float, seconds: float, start: float, q):
-    out = {"lat": [], "moves": 0, "lost": 0, "doubled": 0, "stuck": 0, "start": start, "errors": []}
+async def connect_retrying(url: str, out: dict) -> websockets.ClientConnection:
+    """Connect as the page does: a refused or dropped handshake is retried with jittered backoff
+    (until the moves start; a socket still out then fails its match)."""
+    delay = 0.25
+    while True:
+        try:
+            return await websockets.connect(url, open_timeout=30, max_queue=None)
+        except (OSError, TimeoutError, websockets.WebSocketException):
+            if time.monotonic() > out["start"]:
+                raise
+            out["retried"] += 1
+            await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+            delay = min(delay * 2, 4)
+
+
+def client_process(
+    matches: list, webs: list[str], spectators: int, interval_s: float, seconds: float, start: float, ramp: float, q
+):
+    out = {"lat": [], "moves": 0, "lost": 0, "doubled": 0, "stuck": 0, "retried": 0, "errors": []}
+    out.update(start=start, ramp=ramp)
 
     async def run() -> None:
         done = await asyncio.gather(
@@ -366,11 +388,11 @@ def client_process(matches: list, webs: list[str], spectators: int, interval_s: 
         asyncio.run(asyncio.wait_for(run(), timeout=start - time.monotonic() + seconds + 60))
     except TimeoutError:
         out["errors"].append("client timed out")
-    del out["start"]
+    del out["start"], out["ramp"]
     q.put(out)
 
 
-def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: float, clients: int) -> None:
+def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: float, clients: int, ramp: float) -> None:
     matches = stack.make_matches(n_matches)
     webs = [stack.ws_url_of(n) for n in stack.web_names()]
     sockets = n_matches * (2 + spectators)
@@ -378,13 +400,13 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
     print(
         f"load: {n_matches} matches x (2 players + {spectators} spectators) = {sockets} sockets on "
         f"{len(webs)} web process(es); target {rate:.0f} moves/s ({interval * 1000:.0f} ms a move per match), "
-        f"{seconds:.0f} s, {clients} client processes  load {loadavg()}"
+        f"{seconds:.0f} s, {clients} client processes, sockets opened over {ramp:.0f} s  load {loadavg()}"
     )
-    start = time.monotonic() + 8 + sockets / 150  # everyone connected first
+    start = time.monotonic() + 8 + ramp + sockets / 150  # everyone connected first
     q = mp.get_context("fork").Queue()
     procs = [
         mp.get_context("fork").Process(
-            target=client_process, args=(matches[k::clients], webs, spectators, interval, seconds, start, q)
+            target=client_process, args=(matches[k::clients], webs, spectators, interval, seconds, start, ramp, q)
         )
         for k in range(clients)
     ]
@@ -407,6 +429,8 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
         f"lost {sum(o['lost'] for o in outs)}  doubled {sum(o['doubled'] for o in outs)}  "
         f"stuck {sum(o['stuck'] for o in outs)}; web CPU {cpu}; load {load_during}"
     )
+    cpu_ms = sum(cpu1[n] - cpu0[n] for n in cpu0) / max(1, moves) * 1000
+    print(f"  web CPU {cpu_ms:.1f} ms a move relayed; connects retried {sum(o['retried'] for o in outs)}")
     if lat:
         print(f"  mean {statistics.mean(lat) * 1000:.0f} ms")
     errors = [e for o in outs for e in o["errors"]]
@@ -426,6 +450,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=500)
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--clients", type=int, default=2)
+    parser.add_argument("--ramp", type=float, default=0.0, help="load: open the sockets over this many seconds")
     parser.add_argument("--env", action="append", default=[], help="NAME=value for the web processes")
     args = parser.parse_args()
     env = dict(e.split("=", 1) for e in args.env)
@@ -438,7 +463,7 @@ def main() -> None:
             elif args.mode == "lobby":
                 asyncio.run(lobby_storm(stack, args.sockets, args.spread))
             else:
-                load(stack, args.matches, args.spectators, args.rate, args.seconds, args.clients)
+                load(stack, args.matches, args.spectators, args.rate, args.seconds, args.clients, args.ramp)
         finally:
             errors = [line for n in stack.web_names() for line in stack.log(n).splitlines() if "Error" in line]
             if errors:

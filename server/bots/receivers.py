@@ -12,7 +12,9 @@ from server.matches.signals import match_finished, turn_started
 
 
 @receiver(turn_started, sender=Match, dispatch_uid="bots.queue_on_turn")
-def queue_when_bot_to_move(sender, match_id: int, ply: int, seat: int, **kwargs) -> None:
+def queue_when_bot_to_move(sender, match_id: int, ply: int, seat: int, bot: bool | None = None, **kwargs) -> None:
+    if bot is False:  # the sender had the seats loaded: a person is to move, nothing to look up
+        return
     bot = Seat.objects.filter(match_id=match_id, index=seat, kind=Seat.Kind.BOT).select_related("match").first()
     if bot is None:
         return

@@ -11,11 +11,14 @@ through asgiref's ``ThreadSensitiveContext(executor=...)``:
 - a socket's calls still run one at a time and always on the same thread, as Channels and
   Django expect (Django's connections are thread-local, and thread-sensitive code stays on
   one thread), but up to `DB_THREADS` sockets reach the database at once;
-- each thread keeps its database connection between calls (Django's health checks still
-  replace one that broke), so a process holds `DB_THREADS` + 1 connections, however many
-  sockets it serves.  Background loops (watch, heartbeat, bot watchdog) keep Channels'
-  default thread, and HTTP requests Django's thread per request (a streamed export may take
-  minutes: it must not hold the sockets' threads).
+- each thread keeps its database connection between calls, so a process holds
+  `DB_THREADS` + 1 connections, however many sockets it serves.  Background loops (watch,
+  heartbeat, bot watchdog) keep Channels' default thread, and HTTP requests Django's thread
+  per request (a streamed export may take minutes: it must not hold the sockets' threads);
+- a kept connection the server hung up on (a restart, a terminated backend) is replaced
+  before the call, checked on its socket without a round trip: Django's health check (a
+  `SELECT 1` before the first query of every call) cost one more query on every move and
+  every socket's open.
 
 SQLite takes one writer at a time whatever the threads, so it keeps one thread by default.
 """
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import select
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -51,12 +55,34 @@ class PersistentConnectionThread(ThreadPoolExecutor):
 
 def _keeping_connections(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Open the thread's connection if needed and mark it as never too old (`close_at` None):
-    Channels' `close_old_connections()` around each call then keeps it unless it broke."""
+    Channels' `close_old_connections()` around each call then keeps it unless it broke.
+
+    A PostgreSQL connection the server hung up on is replaced first; the health check Django
+    would make with a query is then not needed for this call (a connection that breaks during
+    the call fails it, and Django closes it after: the next call opens a new one).
+    """
     for conn in connections.all(initialized_only=False):
+        if conn.connection is not None and conn.vendor == "postgresql" and hung_up(conn.connection):
+            conn.close()
         if conn.connection is None:
             conn.ensure_connection()
         conn.close_at = None
+        if conn.vendor == "postgresql":
+            conn.health_check_enabled = False  # checked just above, without a round trip
     return fn(*args, **kwargs)
+
+
+def hung_up(raw: Any) -> bool:
+    """Whether an idle PostgreSQL connection has something to read: between calls nothing is
+    owed to it, so that is the server closing it (or its last words before closing)."""
+    if raw.closed or raw.broken:
+        return True
+    poller = select.poll()  # not select(): a process with 1,000 sockets has descriptors past 1024
+    try:
+        poller.register(raw.fileno(), select.POLLIN)
+    except (OSError, ValueError):
+        return True
+    return bool(poller.poll(0))
 
 
 class DatabaseThreads:

@@ -235,7 +235,7 @@ def _seat_for(match_id: int, player_id: int | None) -> int:
 
 
 def _move(match_id: int, player_id: int | None, move: Any, ply: Any) -> None:
-    services.submit_move(match_id, _seat_for(match_id, player_id), move, ply)
+    services.submit_player_move(match_id, player_id, move, ply)
 
 
 def _resign(match_id: int, player_id: int | None) -> None:

@@ -22,7 +22,7 @@ from server.matches.services.endings import (
 )
 from server.matches.services.events import match_log
 from server.matches.services.lifecycle import SeatRequest, match_create, match_join, require_seat
-from server.matches.services.moves import submit_move
+from server.matches.services.moves import submit_move, submit_player_move
 from server.matches.services.offers import match_answer, match_offer, match_takeback
 from server.matches.services.presence import (
     person_presence,
@@ -55,4 +55,5 @@ __all__ = [
     "seat_presence",
     "socket_arrived",
     "submit_move",
+    "submit_player_move",
 ]

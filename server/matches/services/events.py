@@ -73,7 +73,11 @@ def lobby_after_commit(match: Match) -> None:
     transaction.on_commit(push)
 
 
-def announce_turn(match: Match) -> None:
-    """After commit, say whose turn it is (`turn_started`): bots listen and queue their search."""
+def announce_turn(match: Match, *, bot: bool | None = None) -> None:
+    """After commit, say whose turn it is (`turn_started`): bots listen and queue their search.
+
+    `bot` is whether that seat is a bot's, when the caller has the seats at hand (None: it
+    does not know, and a listener looks).
+    """
     match_id, ply, seat = match.pk, match.ply, match.to_move
-    transaction.on_commit(lambda: turn_started.send(sender=Match, match_id=match_id, ply=ply, seat=seat))
+    transaction.on_commit(lambda: turn_started.send(sender=Match, match_id=match_id, ply=ply, seat=seat, bot=bot))

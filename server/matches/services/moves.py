@@ -8,6 +8,7 @@ commit.  A second submission for the same ply is refused with `stale_ply`.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,7 @@ from django.utils import timezone
 from games import CHANCE, IllegalMove, registry
 from games.base import Game, State
 from server.matches import frames
-from server.matches.errors import BadMessage, GameOver, IllegalMoveError, NotYourTurn, StalePly
+from server.matches.errors import BadMessage, GameOver, IllegalMoveError, NotSeated, NotYourTurn, StalePly
 from server.matches.models import Match, Move, Seat
 from server.matches.selectors import by_json, clock_json
 from server.matches.services.clocks import flag_if_out_of_time
@@ -58,16 +59,55 @@ def submit_move(
     Raises a `MatchError` (with its wire code) and changes nothing when the move is refused;
     a mover whose clock ran out loses on time instead.
     """
+    _check_arguments(move, ply)
+    timing = MoveTiming(think_ms, queue_wait_ms, fallback)
+    return _submit(match_id, lambda seats: seat, move, ply, stats, position, timing)
+
+
+def submit_player_move(match_id: int, player_id: int | None, move: Any, ply: Any) -> Move:
+    """A person's move from their socket: `submit_move` for the seat `player_id` holds.
+
+    The seat is found among the seats the move loads anyway, under the match's lock, rather
+    than by reading the match, its seats, players and moves first; the errors come in the
+    same order as that (`not_found`, `not_seated`, then the move's own).
+    """
+    return _submit(match_id, lambda seats: _seat_held_by(seats, player_id), move, ply)
+
+
+def _seat_held_by(seats: dict[int, Seat], player_id: int | None) -> int:
+    """As `require_seat`, over seats already loaded (in index order)."""
+    for seat in seats.values():
+        if player_id is not None and seat.player_id == player_id:
+            return seat.index
+    raise NotSeated("you have no seat in this match: spectators watch, they don't move")
+
+
+def _check_arguments(move: Any, ply: Any) -> None:
     if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
         raise BadMessage("ply must be a non-negative integer: the number of moves already played")
     if not isinstance(move, str) or not move or len(move) > 200:
         raise BadMessage("move must be a non-empty string in the game's notation")
+
+
+def _submit(
+    match_id: int,
+    seat_of: Callable[[dict[int, Seat]], int],
+    move: Any,
+    ply: Any,
+    stats: dict[str, Any] | None = None,
+    position: dict[str, Any] | None = None,
+    timing: MoveTiming | None = None,
+) -> Move:
     try:
         with transaction.atomic():
             match = locked(match_id)
+            # Loaded once a move: the mover's seat, the frame's `by`, and whether a bot is to
+            # move next (the bots app then needs no query of its own for a person's turn).
+            seats = {s.index: s for s in match.seats.all()}
+            seat = seat_of(seats)
+            _check_arguments(move, ply)
             if not flag_if_out_of_time(match):
-                timing = MoveTiming(think_ms, queue_wait_ms, fallback)
-                return _submit_locked(match, seat, move, ply, stats, position, timing)
+                return _submit_locked(match, seats, seat, move, ply, stats, position, timing)
             match.save()
     except IntegrityError:
         # The unique (match, ply) constraint: another submission for this ply won the race.
@@ -77,6 +117,7 @@ def submit_move(
 
 def _submit_locked(
     match: Match,
+    seats: dict[int, Seat],
     seat: int,
     move: str,
     ply: int,
@@ -101,8 +142,8 @@ def _submit_locked(
         new_state = game.play(state, move)
     except IllegalMove as exc:
         raise IllegalMoveError(str(exc)) from None
-    stored = _store_move(match, game, seat, move, new_state, stats, timing)
-    play_chance(match, game, new_state)
+    stored = _store_move(match, game, seats, seat, move, new_state, stats, timing)
+    play_chance(match, game, new_state, seats)
     match.save()
     return stored
 
@@ -110,6 +151,7 @@ def _submit_locked(
 def _store_move(
     match: Match,
     game: Game,
+    seats: dict[int, Seat],
     seat: int,
     move: str,
     new_state: State,
@@ -139,7 +181,7 @@ def _store_move(
     match.turn_started_at = now
     finished = game.is_terminal(new_state)
     match.to_move = None if finished else game.to_move(new_state)
-    seat_obj = match.seats.filter(index=seat).first() if seat != CHANCE else None
+    seat_obj = seats.get(seat) if seat != CHANCE else None
     frame = frames.move(
         ply=stored.ply,
         seat=seat,
@@ -162,14 +204,18 @@ def _store_move(
     return stored
 
 
-def play_chance(match: Match, game: Game, state: State) -> None:
-    """Roll every chance event that is due (dice), logged as moves of seat -1; then announce the turn."""
+def play_chance(match: Match, game: Game, state: State, seats: dict[int, Seat] | None = None) -> None:
+    """Roll every chance event that is due (dice), logged as moves of seat -1; then announce the turn.
+
+    With the match's `seats` (by index) the announcement says whether a bot is to move.
+    """
     while match.status == Match.Status.ACTIVE and not game.is_terminal(state) and game.to_move(state) == CHANCE:
         outcomes, weights = zip(*game.chance_outcomes(state), strict=True)
         roll = _dice.choices(outcomes, weights)[0]
         state = game.apply(state, roll)
-        _store_move(match, game, CHANCE, roll, state, None)
+        _store_move(match, game, seats or {}, CHANCE, roll, state, None)
     if match.status == Match.Status.ACTIVE:
         match.to_move = game.to_move(state)
         match.turn_started_at = match.turn_started_at or timezone.now()
-        announce_turn(match)
+        to_move = None if seats is None else seats.get(match.to_move)
+        announce_turn(match, bot=None if seats is None else to_move is not None and to_move.kind == Seat.Kind.BOT)

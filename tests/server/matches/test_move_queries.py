@@ -1,0 +1,61 @@
+"""What one move between two people costs the database: counted, so it cannot creep back.
+
+A move reads the match (locked) and its seats once, writes the move, its event and the
+match, and nothing after commit asks the database again (the bots app hears from the seats
+already loaded that a person is to move).  docs/scaling.md, "The path of a move".
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from server.matches import services
+from server.matches.errors import NotSeated
+from server.matches.models import Match, MatchEvent, Move
+from server.players.services import player_create_guest
+from tests.server.conftest import human_match
+
+pytestmark = pytest.mark.django_db
+
+# Transaction control (the savepoint and its release inside the test's transaction), the
+# match locked, its seats, the move, the event, the match updated.
+QUERIES_A_MOVE = 7
+
+
+def _sql_of(capture_on_commit, submit, *args) -> list[str]:
+    # Commit hooks run too: the broadcast and the bots' receiver.
+    with CaptureQueriesContext(connection) as captured, capture_on_commit(execute=True):
+        submit(*args)
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def test_a_move_between_two_people_costs_a_fixed_number_of_queries(alice, bob, django_capture_on_commit_callbacks):
+    match = human_match("connect4", alice, bob)
+    for ply, column in enumerate("4433"):
+        sql = _sql_of(django_capture_on_commit_callbacks, services.submit_move, match.pk, ply % 2, column, ply)
+        assert len(sql) == QUERIES_A_MOVE, "\n".join(sql)
+    assert Move.objects.filter(match=match).count() == 4
+
+
+def test_a_move_from_a_socket_finds_its_seat_in_the_same_queries(alice, bob, django_capture_on_commit_callbacks):
+    match = human_match("connect4", alice, bob)
+    for ply, (player, column) in enumerate([(alice, "4"), (bob, "4"), (alice, "3")]):
+        sql = _sql_of(django_capture_on_commit_callbacks, services.submit_player_move, match.pk, player.pk, column, ply)
+        assert len(sql) == QUERIES_A_MOVE, "\n".join(sql)
+    match.refresh_from_db()
+    assert match.ply == 3 and match.to_move == 1
+
+
+def test_a_spectators_move_is_refused_before_anything_is_written(alice, bob):
+    carol = player_create_guest("Carol")
+    match = human_match("connect4", alice, bob)
+    before = MatchEvent.objects.filter(match=match).count()
+    with pytest.raises(NotSeated):
+        services.submit_player_move(match.pk, carol.pk, "4", 0)
+    with pytest.raises(NotSeated):
+        services.submit_player_move(match.pk, None, "not even a move", "nor a ply")
+    match.refresh_from_db()
+    assert match.ply == 0 and match.status == Match.Status.ACTIVE
+    assert MatchEvent.objects.filter(match=match).count() == before
