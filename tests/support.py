@@ -191,3 +191,30 @@ class LiveStack(StackClient):
                 pass
             time.sleep(0.3)
         raise RuntimeError(f"server not ready after {timeout}s:\n{self.server_log()}")
+
+
+def race(calls, workers: int, join_s: float = 60) -> list:
+    """Run `calls(i)` for i in range(workers) at once, from as many threads; their results or exceptions.
+
+    Each thread closes its database connection when done (Django opens one per thread).
+    """
+    from django.db import connection
+
+    barrier = threading.Barrier(workers)
+    results: list = [None] * workers
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = calls(i)
+        except Exception as exc:  # returned to the test, which asserts on it
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(join_s)
+    return results

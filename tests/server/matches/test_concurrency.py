@@ -2,39 +2,15 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from server.matches import services
 from server.matches.errors import StalePly
 from server.matches.models import Match, Move
 from tests.server.conftest import human_match
+from tests.support import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def race(calls, workers: int):
-    """Run the calls at once from `workers` threads; return their results or exceptions."""
-    barrier = threading.Barrier(workers)
-    results: list = [None] * workers
-
-    def run(i: int) -> None:
-        barrier.wait()
-        try:
-            results[i] = calls(i)
-        except Exception as exc:  # collected and asserted below
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(workers)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    return results
 
 
 @pytest.mark.parametrize("workers", [2, 6])

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import close_old_connections
 
 from server.matches.errors import BadMessage
 from server.matches.models import Match
@@ -17,6 +14,7 @@ from server.pairing.services import SeekRequest, compatible, seek_accept, seek_c
 from server.players.models import Player
 from server.players.services import player_create_guest
 from server.ratings.models import PlayerRating
+from tests.support import race
 
 
 def person(name: str) -> Player:
@@ -145,23 +143,8 @@ def test_bad_seeks_are_refused(request_):
 @pytest.mark.django_db(transaction=True)
 def test_seeks_placed_at_once_are_paired_exactly_once():
     people = [person(f"P{i}") for i in range(6)]
-    barrier = threading.Barrier(len(people))
-    errors = []
-
-    def place(player: Player) -> None:
-        try:
-            barrier.wait()
-            seek_place(player, f"chan-{player.pk}", SeekRequest("connect4", "3+2"))
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            close_old_connections()
-
-    threads = [threading.Thread(target=place, args=(p,)) for p in people]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results = race(lambda i: seek_place(people[i], f"chan-{people[i].pk}", SeekRequest("connect4", "3+2")), len(people))
+    errors = [r for r in results if isinstance(r, Exception)]
     assert errors == []
     seated = [s.player_id for m in Match.objects.all() for s in m.seats.all()]
     assert sorted(seated) == sorted(p.pk for p in people)  # everyone in exactly one match

@@ -6,41 +6,17 @@ Runs on the test database in use: SQLite by default, PostgreSQL with
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from server.matches import services
 from server.matches.models import Match
 from server.ratings.models import PlayerRating, RatingChange
 from server.ratings.services import rate_match
+from tests.support import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 HUMAN = services.SeatRequest("human")
-
-
-def race(calls, workers: int) -> list:
-    """Run `calls(i)` at once from `workers` threads; their results or exceptions."""
-    barrier = threading.Barrier(workers)
-    results: list = [None] * workers
-
-    def run(i: int) -> None:
-        barrier.wait()
-        try:
-            results[i] = calls(i)
-        except Exception as exc:  # collected and asserted below
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(workers)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return results
 
 
 def rated_match(first, second, game="tictactoe") -> Match:
