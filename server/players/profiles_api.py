@@ -20,9 +20,11 @@ from server.players.models import Player
 
 NAME_PARAMETER = OpenApiParameter(
     "name",
-    {"type": "string", "minLength": 1, "maxLength": 40},
+    # "me" and "guest" are the caller's own endpoints (`/api/players/me/`, `/api/players/guest/`),
+    # and no account may take them as a name.
+    {"type": "string", "minLength": 1, "maxLength": 40, "not": {"enum": ["me", "guest"]}},
     OpenApiParameter.PATH,
-    description="an account's name (any case), or a guest's exact name",
+    description="an account's name (any case), or a guest's exact name; never `me` or `guest`",
 )
 
 
