@@ -188,9 +188,18 @@ def heartbeat(seats: set[tuple[int, int]], people: Iterable[int] = (), now: date
     """This process still holds these seats and people: one round trip to the store, and the
     database only for those the store did not know (it lost them: a restart, a sweep's race)."""
     now = now or timezone.now()
-    members = _not_let_go([seat_member(*s) for s in seats] + [person_member(p) for p in people])
+    global _read_at
+    read_at, _read_at = _read_at, None
+    wanted = [seat_member(*s) for s in seats] + [person_member(p) for p in people]
+    members = _not_let_go(wanted, read_at)
     arrived = _store_call(lambda: live_store().refresh(members, _ms(now), _ttl()), set())
     _came(arrived, now)
+    # A socket that closed while the refresh was on its way let go of its member on another
+    # thread, perhaps just before the refresh reached the store: let go of it again.
+    late = set(members) - set(_not_let_go(members, read_at))
+    if late:
+        gone = _store_call(lambda: live_store().release(sorted(late), _ms(now)), late)
+        _went(gone, now)
 
 
 def _letting_go(member: str) -> None:
@@ -198,11 +207,9 @@ def _letting_go(member: str) -> None:
         _let_go[member] = time.monotonic()
 
 
-def _not_let_go(members: list[str]) -> list[str]:
-    """`members` without those let go of since the watch read them (unless held here again)."""
-    global _read_at
+def _not_let_go(members: list[str], read_at: float | None) -> list[str]:
+    """`members` without those let go of since the watch read them at `read_at` (unless held here again)."""
     recent = time.monotonic() - 2 * settings.PRESENCE_HEARTBEAT_MS / 1000
-    read_at, _read_at = _read_at, None
     with _let_go_lock:
         for member, at in list(_let_go.items()):
             if at < recent:
