@@ -26,3 +26,8 @@ def get(game_id: str) -> Game[Any]:
 
 def all() -> list[Game[Any]]:  # noqa: A001 - the name docs/design.md §2 gives
     return list(_GAMES.values())
+
+
+def ids() -> list[str]:
+    """The ids of the games registered now, in catalogue order."""
+    return list(_GAMES)

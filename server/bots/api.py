@@ -65,12 +65,16 @@ class BotListView(APIView):
     authentication_classes: list = []
 
     @extend_schema(
-        parameters=[OpenApiParameter("game", str, description="only this game's bots, e.g. connect4")],
-        responses=BotProfileSerializer(many=True),
+        parameters=[
+            OpenApiParameter("game", str, enum=registry.ids(), description="only this game's bots, e.g. connect4")
+        ],
+        responses={200: BotProfileSerializer(many=True), **errors(400)},
     )
     def get(self, request):
         bots = BotProfile.objects.filter(listed=True).order_by("game", "level")
         if game := request.query_params.get("game"):
+            if game not in registry.ids():  # never sent to the database as is (PostgreSQL refuses NUL bytes)
+                return Response({"game": [f"one of {', '.join(registry.ids())}"]}, status=400)
             bots = bots.filter(game=game)
         return Response(BotProfileSerializer(bots, many=True).data)
 

@@ -115,7 +115,7 @@ class MatchListView(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("status", str, enum=STATUS_FILTERS, description="open is waiting with a free seat"),
-            OpenApiParameter("game", str, description="a game id, e.g. connect4"),
+            OpenApiParameter("game", str, enum=registry.ids(), description="a game id, e.g. connect4"),
             OpenApiParameter("player", str, enum=["me"], description="only the caller's own matches"),
         ],
         responses={200: MatchSummarySerializer(many=True), **errors(400, 401)},
@@ -125,6 +125,8 @@ class MatchListView(APIView):
         wanted = request.query_params.get("status")
         if wanted not in (None, *STATUS_FILTERS):
             return Response({"status": [f"one of {', '.join(STATUS_FILTERS)}"]}, status=400)
+        if request.query_params.get("game") not in (None, *registry.ids()):
+            return Response({"game": [f"one of {', '.join(registry.ids())}"]}, status=400)
         player_id = None
         if "player" in request.query_params:
             if request.query_params["player"] != "me":
