@@ -142,3 +142,12 @@ def test_positions_give_the_board_after_every_ply(token_client):
     assert data["positions"][0] == match["state"]
     assert data["positions"][1] == APIClient().get(f"/api/matches/{match['id']}/").json()["state"]
     assert APIClient().get("/api/matches/999999/positions/").status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/bots/", "/api/matches/"])
+@pytest.mark.parametrize("game", ["nope", "connect4\x00", "\x00"])
+def test_a_game_filter_names_a_known_game(path, game):
+    # A NUL byte would reach PostgreSQL, which refuses it in text: refused before the database.
+    response = APIClient().get(path, {"game": game})
+    assert response.status_code == 400 and "connect4" in response.json()["game"][0]
