@@ -5,6 +5,10 @@
 - Move ordering: the TT move, two killer moves per ply, the history heuristic,
   then the game's own `order_moves` hint (a stable sort keeps its order on ties).
 - Quiescence search on the game's `noisy_moves` where `is_quiet` says so.
+- Optional refinements for games like chess, each off by default and driven by the game's
+  hooks (`Game.in_check`, `null_move`, `is_tactical`, `capture_gain`): check extension,
+  null-move pruning (R = 2, never in check nor twice in a row), late-move reductions of
+  quiet moves, delta pruning in quiescence, tactical moves ordered before killers.
 - Wins score higher the sooner they come, losses the later (``WIN - ply``).
 - Games where a seat may move twice in a row (a forced pass) are handled: a
   child whose mover is the same seat is not negated.
@@ -29,6 +33,11 @@ from ai.types import AlphaBetaOptions, SearchConfig, SearchResult
 from games.base import Game, Move, Seat, State
 
 QUIESCENCE_PLIES: Final = 8
+NULL_MOVE_R: Final = 2  # a null move is searched this many plies shallower than a real one
+NULL_MOVE_MIN_DEPTH: Final = 3
+LMR_MIN_DEPTH: Final = 3
+LMR_FULL_MOVES: Final = 3  # the first moves of a node are never reduced
+LMR_DEEPER_AFTER: Final = 8  # moves after this many are reduced two plies, not one
 CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a node with dice can take ms)
 
 
@@ -61,6 +70,12 @@ class AlphaBeta:
         use_tt: bool = True,
         use_ordering: bool = True,
         use_pvs: bool = True,
+        use_quiescence: bool = True,
+        check_extension: bool = False,
+        null_move: bool = False,
+        lmr: bool = False,
+        delta_pruning: bool = False,
+        tactical_first: bool = False,
     ) -> None:
         if game.num_players != 2 or game.has_chance:
             raise ValueError(f"alpha-beta needs a two-player game without chance; {game.name} is not one")
@@ -70,6 +85,13 @@ class AlphaBeta:
         self.tt = (tt if tt is not None else TranspositionTable()) if use_tt else None
         self.use_ordering = use_ordering
         self.use_pvs = use_pvs
+        self.use_quiescence = use_quiescence
+        self.check_extension = check_extension
+        self.use_null_move = null_move
+        self.use_lmr = lmr
+        self.delta_pruning = delta_pruning
+        self.tactical_first = tactical_first
+        self.null_at = [False] * (MAX_PLY + 2)  # the move into this ply was a null move
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 1)]
         self.history: dict[Move, int] = {}
         self.nodes = 0
@@ -106,10 +128,13 @@ class AlphaBeta:
             return moves
         k0, k1 = self.killers[ply]
         history = self.history
+        tactical = game.is_tactical if self.tactical_first else None
 
         def rank(move: Move) -> float:
             if move == tt_move:
-                return 3e18
+                return 5e18
+            if tactical is not None and tactical(state, move):
+                return 4e18  # the game's order (most valuable victim first) is kept among them
             if move == k0:
                 return 2e18
             if move == k1:
@@ -146,9 +171,12 @@ class AlphaBeta:
         self.nodes += 1
         if not self.nodes & CHECK_EVERY:
             self.check_clock()
+        game = self.game
+        in_check = (self.check_extension or self.use_null_move or self.use_lmr) and game.in_check(state)
+        if in_check and self.check_extension:
+            depth += 1  # a check is answered at full depth, never left to the horizon
         if depth <= 0 or ply >= MAX_PLY:
             return self.quiesce(state, seat, alpha, beta, ply, 0)
-        game = self.game
         tt = self.tt
         tt_move = None
         key = None
@@ -168,11 +196,22 @@ class AlphaBeta:
                         return score
                     if flag == UPPER and score <= alpha:
                         return score
+        if self.use_null_move and not in_check and beta < INF:
+            null_score = self.null_move_score(state, seat, depth, beta, ply)
+            if null_score is not None:
+                return null_score
         alpha0 = alpha
         outer_cut, self.depth_cut = self.depth_cut, False
         best, best_move = -INF, None
         for i, move in enumerate(self.ordered_moves(state, ply, tt_move)):
             child = game.apply(state, move)
+            reduction = self.reduction(state, child, move, i, depth, in_check, tt_move, ply) if self.use_lmr else 0
+            if reduction:
+                score = self.child_score(state, child, seat, depth - reduction, alpha, alpha + NULL_WIDTH, ply)
+                if score <= alpha:  # the shallow probe confirms the move is no better: keep it
+                    if score > best:
+                        best, best_move = score, move
+                    continue
             if i == 0 or not self.use_pvs:
                 score = self.child_score(state, child, seat, depth, alpha, beta, ply)
             else:
@@ -196,17 +235,55 @@ class AlphaBeta:
         self.depth_cut = self.depth_cut or outer_cut
         return best
 
+    def null_move_score(self, state: State, seat: Seat, depth: int, beta: float, ply: int) -> float | None:
+        """Null-move pruning: if passing still holds `beta` in a shallower search, a real move
+        would too (outside zugzwang, which the game guards against by refusing the pass).
+        The score to cut with, or None to search the node normally."""
+        if depth < NULL_MOVE_MIN_DEPTH or self.null_at[ply] or ply + 1 >= MAX_PLY:
+            return None
+        if self.evaluate(state, seat) < beta:
+            return None  # a pass cannot help a side already below beta
+        passed = self.game.null_move(state)
+        if passed is None or self.game.is_terminal(passed):
+            return None
+        other = self.game.to_move(passed)
+        self.null_at[ply + 1] = True
+        try:
+            score = -self.negamax(passed, other, depth - 1 - NULL_MOVE_R, -beta, -beta + NULL_WIDTH, ply + 1)
+        finally:
+            self.null_at[ply + 1] = False
+        if score < beta:
+            return None
+        self.depth_cut = True  # a heuristic cut: the node's value rests on a depth-limited search
+        return beta if is_decisive(score) else score  # a mate found after a pass is no proof
+
+    def reduction(
+        self, state: State, child: State, move: Move, i: int, depth: int, in_check: bool, tt_move: Move | None, ply: int
+    ) -> int:
+        """Plies a late quiet move's first probe is reduced by (late-move reductions); 0: none."""
+        if i < LMR_FULL_MOVES or depth < LMR_MIN_DEPTH or in_check or move == tt_move:
+            return 0
+        game = self.game
+        if move in self.killers[ply] or game.is_tactical(state, move):
+            return 0
+        if game.is_terminal(child) or game.in_check(child):
+            return 0  # a move that checks is never reduced
+        return 2 if i >= LMR_DEEPER_AFTER and depth >= LMR_MIN_DEPTH + 2 else 1
+
     def quiesce(self, state: State, seat: Seat, alpha: float, beta: float, ply: int, qply: int) -> float:
         game = self.game
         self.depth_cut = True
         stand_pat = self.evaluate(state, seat)
-        if qply >= QUIESCENCE_PLIES or ply >= MAX_PLY or game.is_quiet(state):
+        if not self.use_quiescence or qply >= QUIESCENCE_PLIES or ply >= MAX_PLY or game.is_quiet(state):
             return stand_pat
         if stand_pat >= beta:
             return stand_pat
         best = stand_pat
         alpha = max(alpha, stand_pat)
+        delta = self.delta_pruning
         for move in game.noisy_moves(state):
+            if delta and stand_pat + game.capture_gain(state, move) <= alpha:
+                continue  # even winning the piece outright cannot reach alpha
             child = game.apply(state, move)
             self.nodes += 1
             if not self.nodes & CHECK_EVERY:
@@ -298,7 +375,9 @@ def _search(
     options = config.options.carried_to(AlphaBetaOptions)
     tt = TranspositionTable(options.tt_size) if options.tt else None
     searcher: AlphaBeta | KernelAlphaBeta
-    kernel = game.search_kernel() if options.fast and options.ordering and options.pvs else None
+    refined = options.check_extension or options.null_move or options.lmr or options.delta_pruning
+    refined = refined or options.tactical_first or not options.quiescence
+    kernel = game.search_kernel() if options.fast and options.ordering and options.pvs and not refined else None
     if kernel is not None and kernel.supports(game, state):
         searcher = KernelAlphaBeta(game, kernel, deadline, Evaluator(game, config.style), tt, use_tt=tt is not None)
     else:
@@ -310,6 +389,12 @@ def _search(
             use_tt=tt is not None,
             use_ordering=options.ordering,
             use_pvs=options.pvs,
+            use_quiescence=options.quiescence,
+            check_extension=options.check_extension,
+            null_move=options.null_move,
+            lmr=options.lmr,
+            delta_pruning=options.delta_pruning,
+            tactical_first=options.tactical_first,
         )
     searcher.root_seat = game.to_move(state)
     searcher.root_state, searcher.exact_root = state, exact_root

@@ -159,6 +159,24 @@ class Game(ABC, Generic[S]):
         """Moves quiescence search examines in a position that is not quiet."""
         return []
 
+    # Hooks of alpha-beta's optional refinements (`ai.types.AlphaBetaOptions`), off unless asked for.
+    def in_check(self, state: S) -> bool:
+        """The seat to move is under a threat that must be answered now (check extension; no null move)."""
+        return False
+
+    def null_move(self, state: S) -> S | None:
+        """`state` with the turn passed to the other seat, for null-move pruning; None where passing
+        would mislead the search (in check, or positions prone to zugzwang)."""
+        return None
+
+    def is_tactical(self, state: S, move: Move) -> bool:
+        """`move` changes the material balance (a capture, a promotion): never reduced, searched early."""
+        return False
+
+    def capture_gain(self, state: S, move: Move) -> float:
+        """The most the noisy `move` can raise `evaluate` for the mover, safety margin included (delta pruning)."""
+        return 2 * self.max_utility
+
     def rollout_move(self, state: S, rng: random.Random) -> Move:
         """A fast playout move for MCTS; uniform random by default."""
         if self.to_move(state) == CHANCE:

@@ -1,0 +1,93 @@
+"""What chess tells alpha-beta, on python-chess boards: the search hooks of `Chess`.
+
+- Move ordering by MVV-LVA: the most valuable victim first, taken by the least valuable
+  attacker; promotions by the piece gained; quiet moves after, in generation order.
+- Quiescence: captures and promotions (every evasion when in check).
+- Delta pruning: the most a capture can gain, with a margin for the square bonuses.
+- Null-move pruning: a pass, refused in check and when the side to move has nothing but
+  pawns and its king (zugzwang is common there and a pass would lie about the position).
+
+>>> board = chess.Board("4k3/8/8/3q4/4P3/8/8/4K2R w K - 0 1")
+>>> noisy_moves(board)
+['e4d5']
+>>> null_move(board).turn == chess.BLACK
+True
+>>> null_move(chess.Board("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1")) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import chess
+
+from games.base import Move
+from games.chess.evaluation import CENTIPAWNS_PER_UTILITY, EG_VALUE, MG_VALUE
+
+# Piece values for ordering and delta pruning (index: python-chess piece type; 0 unused).
+ORDER_VALUE: Final = (0, 1, 3, 3, 5, 9, 100)
+GAIN_CP: Final = (0, *(max(mg, eg) for mg, eg in zip(MG_VALUE[:5], EG_VALUE[:5], strict=True)), 0)
+DELTA_MARGIN_CP: Final = 200  # square bonuses and a positional swing a capture may bring on top of the piece
+QUIET: Final = 0
+
+
+def mvv_lva(board: chess.Board, move: chess.Move) -> int:
+    """Ordering score of a capture or promotion (0 for a quiet move): victims first, cheap attackers first."""
+    score = QUIET
+    if board.is_capture(move):
+        victim = board.piece_type_at(move.to_square) or chess.PAWN  # en passant: the square is empty
+        attacker = board.piece_type_at(move.from_square) or chess.PAWN
+        score += 1000 * ORDER_VALUE[victim] - ORDER_VALUE[attacker]
+    if move.promotion:
+        score += 1000 * ORDER_VALUE[move.promotion]
+    return score
+
+
+def order_moves(board: chess.Board, moves: Sequence[Move]) -> list[Move]:
+    """Captures and promotions by MVV-LVA, then the quiet moves in the order given."""
+    scored = [(mvv_lva(board, chess.Move.from_uci(m)), i, m) for i, m in enumerate(moves)]
+    scored.sort(key=lambda entry: (-entry[0], entry[1]))
+    return [m for _, _, m in scored]
+
+
+def noisy_moves(board: chess.Board) -> list[Move]:
+    """What quiescence searches: captures and promotions by MVV-LVA; every evasion when in check."""
+    if board.is_check():
+        return order_moves(board, [m.uci() for m in board.legal_moves])
+    scored = [(mvv_lva(board, m), m.uci()) for m in board.generate_legal_moves() if m.promotion or board.is_capture(m)]
+    scored.sort(key=lambda pair: -pair[0])
+    return [uci for _, uci in scored]
+
+
+def is_tactical(board: chess.Board, move: Move) -> bool:
+    """A capture or a promotion: changes the material balance."""
+    parsed = chess.Move.from_uci(move)
+    return parsed.promotion is not None or board.is_capture(parsed)
+
+
+def capture_gain(board: chess.Board, move: Move, max_utility: float = 1.0) -> float:
+    """The most `move` can raise the evaluation, margin included, on the Game API's scale."""
+    parsed = chess.Move.from_uci(move)
+    gain = DELTA_MARGIN_CP
+    if board.is_capture(parsed):
+        gain += GAIN_CP[board.piece_type_at(parsed.to_square) or chess.PAWN]
+    if parsed.promotion:
+        gain += GAIN_CP[parsed.promotion] - GAIN_CP[chess.PAWN]
+    return gain / CENTIPAWNS_PER_UTILITY * max_utility
+
+
+def only_pawns(board: chess.Board, colour: chess.Color) -> bool:
+    """The side has no piece but pawns and its king."""
+    pieces = board.knights | board.bishops | board.rooks | board.queens
+    return not pieces & board.occupied_co[colour]
+
+
+def null_move(board: chess.Board) -> chess.Board | None:
+    """`board` with the turn passed (en passant rights lost), or None where a pass must not be tried."""
+    if board.is_check() or only_pawns(board, board.turn):
+        return None
+    passed = board.copy(stack=False)
+    passed.push(chess.Move.null())
+    return passed
