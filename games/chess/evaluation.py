@@ -192,7 +192,7 @@ def evaluate_board(board: chess.BaseBoard) -> Centipawns:
             eg += eg_table[sq]
             phase += weight
     phase = min(phase, FULL_PHASE)  # early promotions can push it past the start position's
-    return (mg * phase + eg * (FULL_PHASE - phase)) // FULL_PHASE
+    return round((mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE)  # round: symmetric in the colours
 
 
 def game_phase(board: chess.BaseBoard) -> int:

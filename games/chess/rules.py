@@ -38,7 +38,6 @@ JSON (``to_json``), what the board module draws::
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from typing import Any, TypeAlias
@@ -48,6 +47,7 @@ import chess.pgn
 import chess.polyglot
 
 from games.base import Game, IllegalMove, Move, Outcome, Seat
+from games.chess import evaluation, search
 from games.chess.spec import ID, SPEC
 
 PositionKey: TypeAlias = tuple[int, int, int, int, int, int, int, int, bool, int, int | None]
@@ -340,16 +340,28 @@ class Chess(Game[ChessState]):
             raise ValueError("history lists at most one repetition key per move since the last capture or pawn move")
         return ChessState(state.board, tuple(decode_key(entry) for entry in history))
 
-    # --- search hooks (a simple material evaluation; see games/chess/evaluation.py for more) ---
+    # --- search hooks (games/chess/evaluation.py, games/chess/search.py) ---
     def evaluate(self, state: ChessState, seat: Seat) -> float:
-        """Material balance for `seat`, squashed into (-0.95, 0.95); a pawn is worth about 0.1."""
+        """PeSTO's tapered piece-square score for `seat` (`games.chess.evaluation`); a pawn is about 0.01."""
         ending = self._ending_of(state)
         if ending == "checkmate":
             return -0.99 if self.to_move(state) == seat else 0.99
         if ending:
             return 0.0
-        diff = material(state.board)
-        return 0.95 * math.tanh((diff if seat == 0 else -diff) / 10)
+        return evaluation.evaluate_for(state.board, seat == 0, self.max_utility)
+
+    def in_check(self, state: ChessState) -> bool:
+        return state.board.is_check()
+
+    def null_move(self, state: ChessState) -> ChessState | None:
+        passed = search.null_move(state.board)
+        return None if passed is None else ChessState(passed, (*state.history, state.position))
+
+    def is_tactical(self, state: ChessState, move: Move) -> bool:
+        return search.is_tactical(state.board, move)
+
+    def capture_gain(self, state: ChessState, move: Move) -> float:
+        return search.capture_gain(state.board, move, self.max_utility)
 
     def _capture_value(self, board: chess.Board, move: chess.Move) -> int:
         """MVV-LVA: the most valuable victim first, taken by the least valuable attacker; promotions too."""

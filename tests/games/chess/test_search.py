@@ -1,0 +1,77 @@
+"""Chess search: mates found with and without the refinements, null move never tried in
+check, quiescence that sees a recapture a plain depth-limited search walks into."""
+
+from __future__ import annotations
+
+import pytest
+
+import ai
+from games import registry
+
+CHESS = registry.get("chess")
+REFINED = {"check_extension": True, "null_move": True, "lmr": True, "delta_pruning": True, "tactical_first": True}
+
+# (FEN, moves to mate for the side to move); distances checked by brute force.
+MATES = [
+    ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 1),
+    ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2),
+    ("3k4/8/8/8/8/8/R7/1R4K1 w - - 0 1", 3),
+]
+
+
+def search(fen: str, depth: int, **options: object) -> ai.SearchResult:
+    config = ai.SearchConfig(max_depth=depth, time_budget_ms=120_000, seed=1, options=options)
+    return ai.choose_move(CHESS, CHESS.from_fen(fen), config)
+
+
+@pytest.mark.parametrize("refined", [False, True], ids=["plain", "refined"])
+@pytest.mark.parametrize(("fen", "mate_in"), MATES)
+def test_finds_the_shortest_mate(fen, mate_in, refined):
+    result = search(fen, 2 * mate_in - 1, **(REFINED if refined else {}))
+    assert result.stats["plies_to_end"] == 2 * mate_in - 1
+    assert result.value > 0.99
+    state = CHESS.from_fen(fen)
+    for move in result.pv:  # the principal variation plays the mate out
+        state = CHESS.play(state, move)
+    if len(result.pv) == 2 * mate_in - 1:
+        assert CHESS.outcome(state).reason == "checkmate"
+
+
+class RecordingChess(type(CHESS)):
+    """Chess that remembers every position a null move was asked for."""
+
+    def __init__(self) -> None:
+        self.asked: list[object] = []
+
+    def null_move(self, state):
+        self.asked.append(state)
+        return super().null_move(state)
+
+
+def test_null_move_is_never_tried_in_check():
+    game = RecordingChess()
+    # A middle game with checks on both sides within reach.
+    state = game.from_fen("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5")
+    ai.choose_move(game, state, ai.SearchConfig(max_depth=4, time_budget_ms=120_000, options={"null_move": True}))
+    assert game.asked, "the search never tried a null move"
+    assert not [s for s in game.asked if s.board.is_check()]
+
+
+def test_no_null_move_in_a_pawn_ending():
+    state = CHESS.from_fen("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1")
+    assert CHESS.null_move(state) is None
+    assert CHESS.null_move(CHESS.from_fen("4k3/8/8/8/8/8/4P3/R3K3 w - - 0 1")) is not None
+
+
+def test_quiescence_sees_the_recapture_a_plain_search_misses():
+    fen = "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1"  # Qxd5?? exd5 loses the queen for a pawn
+    assert search(fen, 1, quiescence=False).move == "d1d5"
+    assert search(fen, 1).move != "d1d5"
+    assert search(fen, 1, delta_pruning=True).move != "d1d5"
+
+
+def test_refinements_search_fewer_nodes_in_a_middle_game():
+    fen = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8"
+    plain, refined = search(fen, 4), search(fen, 4, **REFINED)
+    assert refined.nodes < plain.nodes
+    assert refined.move in CHESS.legal_moves(CHESS.from_fen(fen))
