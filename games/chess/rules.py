@@ -363,35 +363,16 @@ class Chess(Game[ChessState]):
     def capture_gain(self, state: ChessState, move: Move) -> float:
         return search.capture_gain(state.board, move, self.max_utility)
 
-    def _capture_value(self, board: chess.Board, move: chess.Move) -> int:
-        """MVV-LVA: the most valuable victim first, taken by the least valuable attacker; promotions too."""
-        value = 0
-        if board.is_capture(move):
-            victim = board.piece_type_at(move.to_square) or chess.PAWN  # en passant: the square is empty
-            attacker = board.piece_type_at(move.from_square) or chess.PAWN
-            value += 10 * PIECE_VALUES[victim] + 10 - PIECE_VALUES[attacker]
-        if move.promotion:
-            value += 10 * PIECE_VALUES[move.promotion]
-        return value
-
     def order_moves(self, state: ChessState, moves: Sequence[Move]) -> list[Move]:
-        board = state.board
-        return sorted(moves, key=lambda m: -self._capture_value(board, chess.Move.from_uci(m)))
+        """Captures and promotions by MVV-LVA first, then the quiet moves."""
+        return search.order_moves(state.board, moves)
 
     def noisy_moves(self, state: ChessState) -> list[Move]:
         """Captures and promotions, best victims first; every evasion when in check."""
-        board = state.board
-        if self.is_terminal(state):
-            return []
-        if board.is_check():
-            return self.order_moves(state, self.legal_moves(state))
-        scored = [
-            (self._capture_value(board, m), m.uci()) for m in board.legal_moves if board.is_capture(m) or m.promotion
-        ]
-        return [uci for _, uci in sorted(scored, key=lambda pair: -pair[0])]
+        return [] if self.is_terminal(state) else search.noisy_moves(state.board)
 
     def is_quiet(self, state: ChessState) -> bool:
-        return not self.noisy_moves(state)
+        return self.is_terminal(state) or search.is_quiet(state.board)
 
     def rollout_move(self, state: ChessState, rng: random.Random) -> Move:
         """A capture half the time one is on offer, else any legal move."""

@@ -55,10 +55,27 @@ def order_moves(board: chess.Board, moves: Sequence[Move]) -> list[Move]:
 def noisy_moves(board: chess.Board) -> list[Move]:
     """What quiescence searches: captures and promotions by MVV-LVA; every evasion when in check."""
     if board.is_check():
-        return order_moves(board, [m.uci() for m in board.legal_moves])
-    scored = [(mvv_lva(board, m), m.uci()) for m in board.generate_legal_moves() if m.promotion or board.is_capture(m)]
+        return order_moves(board, [m.uci() for m in board.generate_legal_moves()])
+    moves = list(board.generate_legal_captures())  # capture-promotions among them
+    promoting = _promoting_pawns(board)
+    if promoting:
+        moves += board.generate_legal_moves(promoting, ~board.occupied & chess.BB_ALL)
+    scored = [(mvv_lva(board, m), m.uci()) for m in moves]
     scored.sort(key=lambda pair: -pair[0])
     return [uci for _, uci in scored]
+
+
+def is_quiet(board: chess.Board) -> bool:
+    """Nothing for quiescence to look at: not in check, no capture, no promotion (stops at the first found)."""
+    if board.is_check() or any(board.generate_legal_captures()):
+        return False
+    promoting = _promoting_pawns(board)
+    return not (promoting and any(board.generate_legal_moves(promoting, ~board.occupied & chess.BB_ALL)))
+
+
+def _promoting_pawns(board: chess.Board) -> chess.Bitboard:
+    seventh = chess.BB_RANK_7 if board.turn == chess.WHITE else chess.BB_RANK_2
+    return board.pawns & board.occupied_co[board.turn] & seventh
 
 
 def is_tactical(board: chess.Board, move: Move) -> bool:

@@ -3,10 +3,14 @@ check, quiescence that sees a recapture a plain depth-limited search walks into.
 
 from __future__ import annotations
 
+import random
+
+import chess
 import pytest
 
 import ai
 from games import registry
+from games.chess.search import mvv_lva
 
 CHESS = registry.get("chess")
 REFINED = {"check_extension": True, "null_move": True, "lmr": True, "delta_pruning": True, "tactical_first": True}
@@ -75,3 +79,31 @@ def test_refinements_search_fewer_nodes_in_a_middle_game():
     plain, refined = search(fen, 4), search(fen, 4, **REFINED)
     assert refined.nodes < plain.nodes
     assert refined.move in CHESS.legal_moves(CHESS.from_fen(fen))
+
+
+def test_noisy_moves_are_the_captures_and_promotions_most_valuable_victim_first():
+    rng = random.Random(3)
+    for _ in range(40):
+        state = CHESS.initial_state()
+        for _ in range(rng.randrange(10, 80)):
+            if CHESS.is_terminal(state):
+                break
+            state = CHESS.apply(state, rng.choice(CHESS.legal_moves(state)))
+        if CHESS.is_terminal(state):
+            continue
+        board = state.board
+        noisy = CHESS.noisy_moves(state)
+        if board.is_check():
+            assert sorted(noisy) == sorted(CHESS.legal_moves(state))
+        else:
+            expected = {m.uci() for m in board.legal_moves if m.promotion or board.is_capture(m)}
+            assert sorted(noisy) == sorted(expected)
+        assert CHESS.is_quiet(state) == (not noisy)
+        scores = [mvv_lva(board, chess.Move.from_uci(m)) for m in noisy]
+        assert scores == sorted(scores, reverse=True) or board.is_check()
+
+
+def test_promotions_without_capture_are_noisy():
+    state = CHESS.from_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+    assert CHESS.noisy_moves(state)[0] == "b7b8q"
+    assert not CHESS.is_quiet(state)
