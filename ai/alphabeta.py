@@ -6,9 +6,10 @@
   then the game's own `order_moves` hint (a stable sort keeps its order on ties).
 - Quiescence search on the game's `noisy_moves` where `is_quiet` says so.
 - Optional refinements for games like chess, each off by default and driven by the game's
-  hooks (`Game.in_check`, `null_move`, `is_tactical`, `capture_gain`): check extension,
-  null-move pruning (R = 2, never in check nor twice in a row), late-move reductions of
-  quiet moves, delta pruning in quiescence, tactical moves ordered before killers.
+  hooks (`Game.in_check`, `null_move`, `is_tactical`, `capture_gain`, `exchange_value`):
+  check extension, null-move pruning (R = 2, never in check nor twice in a row), late-move
+  reductions of quiet moves, delta and SEE pruning in quiescence, tactical moves ordered
+  before killers.
 - Wins score higher the sooner they come, losses the later (``WIN - ply``).
 - Games where a seat may move twice in a row (a forced pass) are handled: a
   child whose mover is the same seat is not negated.
@@ -75,6 +76,7 @@ class AlphaBeta:
         null_move: bool = False,
         lmr: bool = False,
         delta_pruning: bool = False,
+        see_pruning: bool = False,
         tactical_first: bool = False,
     ) -> None:
         if game.num_players != 2 or game.has_chance:
@@ -90,6 +92,7 @@ class AlphaBeta:
         self.use_null_move = null_move
         self.use_lmr = lmr
         self.delta_pruning = delta_pruning
+        self.see_pruning = see_pruning
         self.tactical_first = tactical_first
         self.null_at = [False] * (MAX_PLY + 2)  # the move into this ply was a null move
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 1)]
@@ -281,9 +284,12 @@ class AlphaBeta:
         best = stand_pat
         alpha = max(alpha, stand_pat)
         delta = self.delta_pruning
+        see = self.see_pruning and not game.in_check(state)
         for move in game.noisy_moves(state):
             if delta and stand_pat + game.capture_gain(state, move) <= alpha:
                 continue  # even winning the piece outright cannot reach alpha
+            if see and game.exchange_value(state, move) < 0:
+                continue  # the exchange it starts loses material
             child = game.apply(state, move)
             self.nodes += 1
             if not self.nodes & CHECK_EVERY:
@@ -375,8 +381,8 @@ def _search(
     options = config.options.carried_to(AlphaBetaOptions)
     tt = TranspositionTable(options.tt_size) if options.tt else None
     searcher: AlphaBeta | KernelAlphaBeta
-    refined = options.check_extension or options.null_move or options.lmr or options.delta_pruning
-    refined = refined or options.tactical_first or not options.quiescence
+    pruning = options.null_move or options.lmr or options.delta_pruning or options.see_pruning
+    refined = pruning or options.check_extension or options.tactical_first or not options.quiescence
     kernel = game.search_kernel() if options.fast and options.ordering and options.pvs and not refined else None
     if kernel is not None and kernel.supports(game, state):
         searcher = KernelAlphaBeta(game, kernel, deadline, Evaluator(game, config.style), tt, use_tt=tt is not None)
@@ -394,6 +400,7 @@ def _search(
             null_move=options.null_move,
             lmr=options.lmr,
             delta_pruning=options.delta_pruning,
+            see_pruning=options.see_pruning,
             tactical_first=options.tactical_first,
         )
     searcher.root_seat = game.to_move(state)

@@ -177,6 +177,11 @@ class Game(ABC, Generic[S]):
         """The most the noisy `move` can raise `evaluate` for the mover, safety margin included (delta pruning)."""
         return 2 * self.max_utility
 
+    def exchange_value(self, state: S, move: Move) -> float:
+        """What the noisy `move` wins (below 0: loses) once the exchanges it starts are played out,
+        statically, on `evaluate`'s scale; quiescence may skip losing ones (SEE pruning)."""
+        return 0.0
+
     def rollout_move(self, state: S, rng: random.Random) -> Move:
         """A fast playout move for MCTS; uniform random by default."""
         if self.to_move(state) == CHANCE:

@@ -363,6 +363,9 @@ class Chess(Game[ChessState]):
     def capture_gain(self, state: ChessState, move: Move) -> float:
         return search.capture_gain(state.board, move, self.max_utility)
 
+    def exchange_value(self, state: ChessState, move: Move) -> float:
+        return search.exchange_value(state.board, move, self.max_utility)
+
     def order_moves(self, state: ChessState, moves: Sequence[Move]) -> list[Move]:
         """Captures and promotions by MVV-LVA first, then the quiet moves."""
         return search.order_moves(state.board, moves)

@@ -4,6 +4,8 @@
   attacker; promotions by the piece gained; quiet moves after, in generation order.
 - Quiescence: captures and promotions (every evasion when in check).
 - Delta pruning: the most a capture can gain, with a margin for the square bonuses.
+- Static exchange evaluation (SEE): what a capture wins or loses once every piece bearing on
+  the square, x-rays included, has recaptured least valuable first (pins are ignored).
 - Null-move pruning: a pass, refused in check and when the side to move has nothing but
   pawns and its king (zugzwang is common there and a pass would lie about the position).
 
@@ -93,6 +95,50 @@ def capture_gain(board: chess.Board, move: Move, max_utility: float = 1.0) -> fl
     if parsed.promotion:
         gain += GAIN_CP[parsed.promotion] - GAIN_CP[chess.PAWN]
     return gain / CENTIPAWNS_PER_UTILITY * max_utility
+
+
+SEE_VALUE: Final = (0, 100, 320, 330, 500, 900, 20_000)  # centipawns; the king: no one trades into it
+
+
+def see(board: chess.Board, move: chess.Move) -> int:
+    """Static exchange evaluation of `move`, in centipawns for the mover.
+
+    >>> see(chess.Board("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1"), chess.Move.from_uci("d1d5"))
+    -800
+    >>> see(chess.Board("4k3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1"), chess.Move.from_uci("d2d5"))
+    100
+    """
+    target = move.to_square
+    victim = chess.PAWN if board.is_en_passant(move) else board.piece_type_at(target) or 0
+    mover = board.piece_type_at(move.from_square) or chess.PAWN
+    gains = [SEE_VALUE[victim] + (SEE_VALUE[move.promotion] - SEE_VALUE[chess.PAWN] if move.promotion else 0)]
+    on_square = move.promotion or mover  # the piece that now stands on the target, next to be taken
+    occupied = board.occupied & ~chess.BB_SQUARES[move.from_square]
+    side = not board.turn
+    while True:
+        attackers = board.attackers_mask(side, target, occupied) & occupied
+        if not attackers:
+            break
+        for piece_type in chess.PIECE_TYPES:  # the least valuable attacker takes first
+            candidates = attackers & board.pieces_mask(piece_type, side)
+            if candidates:
+                break
+        gains.append(SEE_VALUE[on_square] - gains[-1])
+        on_square = piece_type
+        occupied &= ~(candidates & -candidates)
+        side = not side
+    while len(gains) > 1:  # each side may stop taking when taking on would lose
+        last = gains.pop()
+        gains[-1] = -max(-gains[-1], last)
+    return gains[0]
+
+
+def exchange_value(board: chess.Board, move: Move, max_utility: float = 1.0) -> float:
+    """`see` of a capture or promotion on the Game API's scale (0 for a quiet move)."""
+    parsed = chess.Move.from_uci(move)
+    if not (parsed.promotion or board.is_capture(parsed)):
+        return 0.0
+    return see(board, parsed) / CENTIPAWNS_PER_UTILITY * max_utility
 
 
 def only_pawns(board: chess.Board, colour: chess.Color) -> bool:

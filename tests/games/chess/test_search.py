@@ -10,10 +10,17 @@ import pytest
 
 import ai
 from games import registry
-from games.chess.search import mvv_lva
+from games.chess.search import mvv_lva, see
 
 CHESS = registry.get("chess")
-REFINED = {"check_extension": True, "null_move": True, "lmr": True, "delta_pruning": True, "tactical_first": True}
+REFINED = {
+    "check_extension": True,
+    "null_move": True,
+    "lmr": True,
+    "delta_pruning": True,
+    "see_pruning": True,
+    "tactical_first": True,
+}
 
 # (FEN, moves to mate for the side to move); distances checked by brute force.
 MATES = [
@@ -107,3 +114,22 @@ def test_promotions_without_capture_are_noisy():
     state = CHESS.from_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
     assert CHESS.noisy_moves(state)[0] == "b7b8q"
     assert not CHESS.is_quiet(state)
+
+
+@pytest.mark.parametrize(
+    ("fen", "move", "value"),
+    [
+        ("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5", -400),  # the rook is lost for a pawn
+        ("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100),  # the rook behind (an x-ray) wins the pawn
+        ("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", "e4d5", 900),  # undefended queen
+        ("4k3/8/1n6/3q4/4P3/8/8/4K3 w - - 0 1", "e4d5", 800),  # the knight takes back a pawn
+        ("4k3/8/8/8/8/8/p7/1R2K3 b - - 0 1", "a2b1q", 500 + 900 - 100),  # a capture that promotes
+    ],
+)
+def test_static_exchange_evaluation(fen, move, value):
+    assert see(chess.Board(fen), chess.Move.from_uci(move)) == value
+
+
+def test_see_pruning_keeps_quiescence_from_the_losing_capture():
+    fen = "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1"
+    assert search(fen, 1, see_pruning=True).move != "d1d5"

@@ -1,0 +1,136 @@
+"""Chess search, each refinement measured: nodes and time to depth, and Bratko-Kopec solved.
+
+    .venv/bin/python benchmarks/chess_search.py [--depth 4] [--bk-ms 1000,5000] [--skip-features] [--skip-bk]
+
+Part 1, time to depth: every configuration searches the same middle-game positions to
+``--depth`` plies (a budget too long to matter), one after the other in this process, so
+the ratios are taken under the same load.  "plain" is the generic alpha-beta with its
+table, killers, history and PVS but no quiescence; every other row adds to "quiescence"
+(captures and promotions past the horizon, MVV-LVA first) one refinement, and "all" has
+them all, as the Master plays.  Printed: nodes, CPU seconds (``time.process_time``),
+nodes per CPU second, and the CPU time relative to "plain" and to "quiescence".
+
+Part 2, Bratko-Kopec: the 24 positions of ``tests/data/chess/bratko-kopec.epd``, the
+Master's search settings at each ``--bk-ms`` budget per position; a position counts as
+solved when the move played is one of the EPD's ``bm`` moves.  "quiescence" (no other
+refinement) runs at the first budget for comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import chess
+
+import ai
+from games import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+BRATKO_KOPEC = ROOT / "tests" / "data" / "chess" / "bratko-kopec.epd"
+LONG_BUDGET_MS = 600_000
+
+# Quiet middle games from master play (after the openings named), white and black to move.
+MIDDLE_GAMES = [
+    ("Queen's Gambit Declined", "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8"),
+    ("Italian Game", "r1bq1rk1/bpp2ppp/p1np1n2/4p3/2B1P3/2PP1N2/PP1N1PPP/R1BQR1K1 w - - 0 9"),
+    ("Sicilian Najdorf", "rn1qkb1r/1p2pppp/p2p1n2/8/3NP1b1/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 7"),
+    ("King's Indian", "r1bq1rk1/ppp1npbp/3p1np1/3Pp3/2P1P3/2N2N2/PP2BPPP/R1BQ1RK1 b - - 0 9"),
+]
+
+ALL = {
+    "check_extension": True,
+    "null_move": True,
+    "lmr": True,
+    "delta_pruning": True,
+    "see_pruning": True,
+    "tactical_first": True,
+}
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("plain", {"quiescence": False}),
+    ("quiescence", {}),
+    ("+ delta pruning", {"delta_pruning": True}),
+    ("+ SEE pruning", {"see_pruning": True}),
+    ("+ tactical first", {"tactical_first": True}),
+    ("+ check extension", {"check_extension": True}),
+    ("+ null move", {"null_move": True}),
+    ("+ late-move reductions", {"lmr": True}),
+    ("all", ALL),
+]
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min)"
+
+
+def time_to_depth(depth: int) -> None:
+    game = registry.get("chess")
+    states = [game.from_fen(fen) for _, fen in MIDDLE_GAMES]
+    print(f"## Time to depth {depth}, {len(states)} middle games; {load()}")
+    print("| configuration | nodes | CPU s | nodes/s | CPU vs plain | CPU vs quiescence | moves |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    cpu_of: dict[str, float] = {}
+    for label, options in CONFIGS:
+        nodes, cpu, moves = 0, 0.0, []
+        for state in states:
+            config = ai.SearchConfig(max_depth=depth, time_budget_ms=LONG_BUDGET_MS, seed=1, options=options)
+            started = time.process_time()
+            result = ai.choose_move(game, state, config)
+            cpu += time.process_time() - started
+            nodes += result.nodes
+            moves.append(result.move)
+        cpu_of[label] = cpu
+        vs_plain = cpu / cpu_of["plain"]
+        vs_quiescence = f"{cpu / cpu_of['quiescence']:.2f}" if "quiescence" in cpu_of else "-"
+        figures = f"{nodes:,} | {cpu:.1f} | {nodes / cpu:,.0f} | {vs_plain:.2f} | {vs_quiescence}"
+        print(f"| {label} | {figures} | {' '.join(moves)} |", flush=True)
+    print(f"({load()} at the end)\n")
+
+
+def bratko_kopec(budgets_ms: list[int]) -> None:
+    game = registry.get("chess")
+    positions = []
+    for line in BRATKO_KOPEC.read_text().splitlines():
+        board, operations = chess.Board.from_epd(line)
+        best = {move.uci() for move in operations["bm"]}  # type: ignore[union-attr]
+        positions.append((str(operations["id"]), board.fen(), best))
+    runs = [("all (Master)", ALL, ms) for ms in budgets_ms] + [("quiescence", {}, budgets_ms[0])]
+    print(f"## Bratko-Kopec, {len(positions)} positions; {load()}")
+    print("| search | budget | solved | mean depth | not solved |")
+    print("| --- | --- | --- | --- | --- |")
+    for label, options, ms in runs:
+        solved, depths, missed = 0, [], []
+        for name, fen, best in positions:
+            config = ai.SearchConfig(time_budget_ms=ms, seed=1, options=options)
+            result = ai.choose_move(game, game.from_fen(fen), config)
+            depths.append(result.depth)
+            if result.move in best:
+                solved += 1
+            else:
+                missed.append(name.removeprefix("BK."))
+        mean_depth = sum(depths) / len(depths)
+        print(f"| {label} | {ms} ms | {solved}/{len(positions)} | {mean_depth:.1f} | {' '.join(missed)} |", flush=True)
+    print(f"({load()} at the end)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--depth", type=int, default=4)
+    parser.add_argument("--bk-ms", default="1000,5000", help="budgets per Bratko-Kopec position, comma-separated")
+    parser.add_argument("--skip-features", action="store_true")
+    parser.add_argument("--skip-bk", action="store_true")
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]}, python-chess {chess.__version__}, {os.cpu_count()} cores\n")
+    if not args.skip_features:
+        time_to_depth(args.depth)
+    if not args.skip_bk:
+        bratko_kopec([int(ms) for ms in args.bk_ms.split(",")])
+
+
+if __name__ == "__main__":
+    main()
