@@ -1,7 +1,8 @@
 """Chess: display name, seats, board module and seeded bot ladder (docs/design.md §2).
 
-The ladder is a first cut on the generic alpha-beta with the material evaluation of
-`games.chess.rules`; the levels are tuned (and rated on Stockfish's scale) later.
+The ladder runs the generic alpha-beta on PeSTO's evaluation (`games.chess.evaluation`)
+with quiescence on captures; the Master adds the chess refinements of `ai.alphabeta`.
+Levels 1-3 search to a fixed depth, so their strength does not depend on the machine.
 """
 
 from __future__ import annotations
@@ -10,12 +11,22 @@ from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "chess"
 
+# The Master's refinements of alpha-beta (`ai.types.AlphaBetaOptions`; measured in benchmarks/chess_search.py).
+MASTER_SEARCH = {
+    "check_extension": True,
+    "null_move": True,
+    "lmr": True,
+    "delta_pruning": True,
+    "see_pruning": True,
+    "tactical_first": True,
+}
+
 SPEC = GameSpec(
     name="Chess",
     board="generic.js",
     seats=(SeatSpec("white", "white"), SeatSpec("black", "black")),
     ladder=(
-    # --- chess: alpha-beta on material, captures searched to quiet positions ---
+    # --- chess: alpha-beta on PeSTO's evaluation, captures searched to quiet positions ---
     random_bot(ID),
     bot(ID, 1, "Pawnstorm", "alphabeta", 200, "Looks one move ahead, grabs material and often "
          "plays on a whim.", max_depth=1, error_rate=0.4),
@@ -23,9 +34,11 @@ SPEC = GameSpec(
          "through; slips now and then.", max_depth=2, error_rate=0.1),
     bot(ID, 3, "Bishopric", "alphabeta", 1000, "Looks three plies ahead and follows the captures "
          "through.", max_depth=3),
-    bot(ID, 4, "Castellan", "alphabeta", 2000, "Alpha-beta as deep as two seconds allow, captures "
-         "searched to quiet positions."),
-    bot(ID, 5, "Grandmaster Gambit", "alphabeta", 4000, "Alpha-beta as deep as four seconds allow."),
+    bot(ID, 4, "Castellan", "alphabeta", 1500, "Alpha-beta as deep as a second and a half allows, "
+         "captures searched to quiet positions."),
+    bot(ID, 5, "Grandmaster Gambit", "alphabeta", 3000, "Alpha-beta for three seconds with what chess "
+         "engines use: null-move pruning, late-move reductions, check extensions, and captures searched "
+         "to quiet positions, losing ones skipped.", search_options=MASTER_SEARCH),
     adaptive_bot(ID, "Coach Check", "alphabeta", 1000, max_depth=3),
     ),
 )  # fmt: skip
