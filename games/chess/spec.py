@@ -11,15 +11,11 @@ from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "chess"
 
-# The Master's refinements of alpha-beta (`ai.types.AlphaBetaOptions`; measured in benchmarks/chess_search.py).
-MASTER_SEARCH = {
-    "check_extension": True,
-    "null_move": True,
-    "lmr": True,
-    "delta_pruning": True,
-    "see_pruning": True,
-    "tactical_first": True,
-}
+# Refinements of alpha-beta (`ai.types.AlphaBetaOptions`; measured in benchmarks/chess_search.py):
+# the Advanced level's make quiescence cheaper (they prune and order captures only);
+# the Master's add the forward pruning and extension that let it search deeper.
+QUIESCENCE_SEARCH = {"delta_pruning": True, "see_pruning": True, "tactical_first": True}
+MASTER_SEARCH = {**QUIESCENCE_SEARCH, "check_extension": True, "null_move": True, "lmr": True}
 
 SPEC = GameSpec(
     name="Chess",
@@ -35,7 +31,7 @@ SPEC = GameSpec(
     bot(ID, 3, "Bishopric", "alphabeta", 1000, "Looks three plies ahead and follows the captures "
          "through.", max_depth=3),
     bot(ID, 4, "Castellan", "alphabeta", 1500, "Alpha-beta as deep as a second and a half allows, "
-         "captures searched to quiet positions."),
+         "captures searched to quiet positions, losing ones skipped.", search_options=QUIESCENCE_SEARCH),
     bot(ID, 5, "Grandmaster Gambit", "alphabeta", 3000, "Alpha-beta for three seconds with what chess "
          "engines use: null-move pruning, late-move reductions, check extensions, and captures searched "
          "to quiet positions, losing ones skipped.", search_options=MASTER_SEARCH),
