@@ -98,9 +98,15 @@ def main() -> None:
                 s = points / args.games
                 half = interval(s, args.games)
                 low, high = rating(elo, s - half), rating(elo, s + half)
+                if s == 1:  # a clean sweep bounds the rating from below only
+                    estimate = f"above {low:.0f}"
+                elif s == 0:
+                    estimate = f"below {high:.0f}"
+                else:
+                    estimate = f"{rating(elo, s):.0f} ({low:.0f} to {high:.0f})"
                 print(
                     f"| {levels[level]['slug']} | {elo} | {args.games} | {s:.2f} | {'-'.join(map(str, tally))} "
-                    f"| {cut} | {rating(elo, s):.0f} ({low:.0f} to {high:.0f}) |",
+                    f"| {cut} | {estimate} |",
                     flush=True,
                 )
     print(f"\n# {time.time() - started:.0f} s wall")
