@@ -12,6 +12,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from server.config.cache import cache_settings
 from server.config.channel_layer import redis_channel_layer
 from server.config.installation import installation_id
 
@@ -157,6 +158,9 @@ if EMBEDDED:
 else:
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, prefix=CHANNEL_PREFIX)}
     BOT_RUNNER = "celery"
+
+# Throttles and hint locks count across every process of the installation (server/config/cache.py).
+CACHES = cache_settings(REDIS_URL, CHANNEL_PREFIX)
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 # kombu's Redis transport, made to survive a Redis restart while a task runs (server/config/broker.py).
