@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
+from server.analysis.services import resume_stalled_analyses
 from server.bots.queues import bot_queue_for
 from server.bots.runners import queue_bot_turn
 from server.bots.services import (
@@ -30,6 +31,7 @@ from server.bots.services import (
 
 log = logging.getLogger("plyground.bots")
 INTERVAL_S = 1.0
+ANALYSIS_EVERY = 30  # passes between two looks for stalled analyses (server.analysis.services)
 _task: asyncio.Task | None = None
 
 
@@ -68,11 +70,17 @@ def start_watchdog() -> None:
 
 
 async def _watch() -> None:
+    passes = 0
     while True:
         await asyncio.sleep(INTERVAL_S)
+        passes += 1
         try:
             rescued = await database_sync_to_async(rescue_overdue_bots)()
             if rescued:
                 log.warning("watchdog played %d fallback bot move(s)", rescued)
+            if passes % ANALYSIS_EVERY == 0:  # a stalled analysis waits minutes, not seconds: look seldom
+                resumed = await database_sync_to_async(resume_stalled_analyses)()
+                if resumed:
+                    log.warning("watchdog queued %d stalled analysis job(s) again", resumed)
         except Exception:
             log.exception("bot watchdog pass failed")

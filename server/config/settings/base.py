@@ -293,6 +293,11 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
 # one ends.  One that has not ended after ANALYSIS_STALE_MINUTES no longer counts (its worker died).
 ANALYSIS_MAX_PENDING = int(os.environ.get("ANALYSIS_MAX_PENDING", "8"))
 ANALYSIS_STALE_MINUTES = int(os.environ.get("ANALYSIS_STALE_MINUTES", "60"))
+# An analysis whose worker died (or whose embedded runner's process restarted) would stay
+# "queued" for good: one with no step for ANALYSIS_STALL_SECONDS is queued again from where it
+# stopped (steps are idempotent), at most ANALYSIS_MAX_RESTARTS times, then marked failed.
+ANALYSIS_STALL_SECONDS = int(os.environ.get("ANALYSIS_STALL_SECONDS", "120"))
+ANALYSIS_MAX_RESTARTS = int(os.environ.get("ANALYSIS_MAX_RESTARTS", "3"))
 # A hint runs where bot moves run (the bots queue: a person is waiting for it, as for a bot's
 # move), once per ply; a second ask within HINT_PENDING_S waits for that one, and a hint task
 # not started by then is dropped (the player has moved on or will ask again).
