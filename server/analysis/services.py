@@ -7,6 +7,7 @@ point one way: services -> runners -> tasks -> jobs.
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -59,7 +60,6 @@ def analysis_request(match_id: int, player: Player | None) -> tuple[Analysis, bo
     return analysis, True
 
 
-
 def resume_stalled_analyses(now=None) -> int:
     """Queue again every analysis with no step for `ANALYSIS_STALL_SECONDS`; returns how many.
 
@@ -85,8 +85,7 @@ def resume_stalled_analyses(now=None) -> int:
                 continue
             analysis.restarts += 1
             analysis.save(update_fields=["restarts", "updated_at"])
-            index = analysis.progress
-            transaction.on_commit(lambda: runners.queue_analysis(analysis_id, index))
+            transaction.on_commit(partial(runners.queue_analysis, analysis_id, analysis.progress))
             resumed += 1
     return resumed
 

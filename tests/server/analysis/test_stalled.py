@@ -39,9 +39,7 @@ def test_a_stalled_analysis_is_queued_again_and_finishes(lost_analysis, settings
 @committing
 def test_it_goes_on_from_the_position_it_had_reached(lost_analysis, settings, monkeypatch):
     searched = []
-    monkeypatch.setattr(
-        "server.analysis.runners.queue_analysis", lambda analysis_id, index=0: searched.append(index)
-    )
+    monkeypatch.setattr("server.analysis.runners.queue_analysis", lambda analysis_id, index=0: searched.append(index))
     Analysis.objects.filter(pk=lost_analysis.pk).update(status=Analysis.Status.RUNNING, progress=3)
     age(lost_analysis, settings.ANALYSIS_STALL_SECONDS + 1)
     assert resume_stalled_analyses() == 1
