@@ -27,11 +27,13 @@ from server.bots.services import (
     bot_turn_requeued,
     bot_turns_to_rescue,
     budget_ms_of,
+    trim_bot_turn_records,
 )
 
 log = logging.getLogger("plyground.bots")
 INTERVAL_S = 1.0
 ANALYSIS_EVERY = 30  # passes between two looks for stalled analyses (server.analysis.services)
+TRIM_EVERY = 300  # passes between two trims of ended matches' bot turn records
 _task: asyncio.Task | None = None
 
 
@@ -82,5 +84,7 @@ async def _watch() -> None:
                 resumed = await database_sync_to_async(resume_stalled_analyses)()
                 if resumed:
                     log.warning("watchdog queued %d stalled analysis job(s) again", resumed)
+            if passes % TRIM_EVERY == 0:
+                await database_sync_to_async(trim_bot_turn_records)()
         except Exception:
             log.exception("bot watchdog pass failed")
