@@ -110,10 +110,17 @@ def test_a_researcher_makes_a_token_builds_a_url_downloads_and_revokes(plyground
     moves = int(estimate.get_attribute("data-moves"))
     assert moves == sum(line["plies"] for line in lines) > 0
 
+    # Rotating shows a new secret and ends the old one at once.
+    row.get_by_role("button", name="Rotate token “laptop”").click()
+    expect(page.get_by_test_id("token-secret-value")).not_to_have_value(token)
+    rotated = page.get_by_test_id("token-secret-value").input_value()
+    assert download(url, token)[0] == 401
+    assert download(url, rotated)[0] == 200
+    expect(page.get_by_test_id("token-row")).to_have_count(1)
+
     # Revoking asks to be pressed again, then the token stops working at once.
-    revoke = row.get_by_role("button", name="Revoke token “laptop”")
-    revoke.click()
+    row.get_by_role("button", name="Revoke token “laptop”").click()
     row.get_by_role("button", name=re.compile("Confirm: revoke")).click()
     expect(page.get_by_test_id("token-row")).to_have_count(0)
     expect(page.get_by_test_id("token-empty")).to_be_visible()
-    assert download(url, token)[0] == 401
+    assert download(url, rotated)[0] == 401
