@@ -123,4 +123,11 @@ def test_a_researcher_makes_a_token_builds_a_url_downloads_and_revokes(plyground
     row.get_by_role("button", name=re.compile("Confirm: revoke")).click()
     expect(page.get_by_test_id("token-row")).to_have_count(0)
     expect(page.get_by_test_id("token-empty")).to_be_visible()
+    expect(page.get_by_role("heading", name="Your API tokens")).to_be_focused()
     assert download(url, rotated)[0] == 401
+
+    desktop = page.context.new_page()
+    desktop.set_viewport_size({"width": 1280, "height": 900})
+    desktop.goto("/account/research/")
+    expect(desktop.get_by_test_id("estimate")).to_have_attribute("data-matches", re.compile(r"^\d+$"))
+    screenshot(desktop, "desktop")

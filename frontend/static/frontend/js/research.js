@@ -66,6 +66,7 @@ function revokeButton(token, name) {
     disarm();
     tokenCall(`${urls.tokens}${token.id}/`, { method: "DELETE" }, () => {
       $("token-secret").hidden = true;
+      $("tokens-heading").focus(); // the row, and the button that had the focus, are gone
       announce(`${name} revoked.`);
     });
   });
