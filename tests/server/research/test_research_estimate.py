@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from server.bots.models import BotProfile
 from server.players.services import player_create_guest_with_token
 from server.research import estimate
-from tests.server.research.helpers import T0, bot_stats, client_for, store_match
+from tests.server.research.helpers import T0, client_for, store_match
 from tests.server.research.test_research_exports import BAD_FILTER_CASES, FILTER_CASES, GAMES, MOVES
 
 pytestmark = pytest.mark.django_db
@@ -109,10 +109,12 @@ def test_counting_is_a_fixed_number_of_queries(db, researcher, monkeypatch, djan
         assert sizes(researcher, "status=any")["matches"] == 31
 
 
-def test_figures_count_search_figures_in_the_bytes(db, researcher):
+def test_a_second_match_like_the_first_doubles_the_lines_and_the_rows(db, researcher):
     bot = BotProfile.objects.get(slug="connect4-shallow")
     store_match("connect4", [bot, bot], [(0, "4"), (1, "4")], winner=None, reason="board full")
-    plain = sizes(researcher)["bytes"]
+    one = sizes(researcher)["bytes"]
     store_match("connect4", [bot, bot], [(0, "4"), (1, "4")], winner=None, reason="board full")
-    assert sizes(researcher)["bytes"]["games.jsonl"] == 2 * plain["games.jsonl"]
-    assert bot_stats("4")["algorithm"] in body_of(researcher.get(GAMES)).decode()
+    two = sizes(researcher)["bytes"]
+    header = len(body_of(researcher.get(f"{MOVES}?game=othello")))  # an empty export: the header alone
+    assert two["games.jsonl"] == 2 * one["games.jsonl"]
+    assert two["moves.csv"] - header == 2 * (one["moves.csv"] - header)
