@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from games import registry
 from server.bots.models import BotProfile
 from server.config.openapi import errors
+from server.players.throttles import EstimateThrottle
 from server.research.estimate import export_estimate
 from server.research.filters import PAIRINGS, RESULTS, STATUSES, ExportFilterSerializer, parse_filters
 from server.research.permissions import IsResearcher
@@ -124,11 +125,13 @@ class EstimateSerializer(serializers.Serializer):
 
 
 @extend_schema(
-    responses={200: EstimateSerializer, **errors(400, 401, 403)},
+    responses={200: EstimateSerializer, **errors(400, 401, 403, 429)},
     description="The size of an export with the same filters, from counts and a sample of at most 50 matches.",
 )
 class ExportEstimateView(ExportView):
     """``GET /api/exports/estimate/``: how many matches and moves an export holds, and roughly how many bytes."""
+
+    throttle_classes = [EstimateThrottle]  # each one counts the matches selected: cheap, but not free
 
     def get(self, request):
         return Response(export_estimate(parse_filters(request.query_params)).as_json())

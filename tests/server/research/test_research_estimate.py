@@ -118,3 +118,18 @@ def test_a_second_match_like_the_first_doubles_the_lines_and_the_rows(db, resear
     header = len(body_of(researcher.get(f"{MOVES}?game=othello")))  # an empty export: the header alone
     assert two["games.jsonl"] == 2 * one["games.jsonl"]
     assert two["moves.csv"] - header == 2 * (one["moves.csv"] - header)
+
+
+def test_estimates_are_throttled_per_researcher(db, researcher, monkeypatch):
+    from django.core.cache import cache
+
+    from server.players.throttles import EstimateThrottle
+
+    monkeypatch.setattr(
+        EstimateThrottle, "THROTTLE_RATES", {**EstimateThrottle.THROTTLE_RATES, "export_estimate": "2/minute"}
+    )
+    cache.clear()
+    try:
+        assert [researcher.get(ESTIMATE).status_code for _ in range(3)] == [200, 200, 429]
+    finally:
+        cache.clear()
