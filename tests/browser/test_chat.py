@@ -112,6 +112,7 @@ def test_on_a_phone_the_chat_folds_counts_new_lines_and_opens_by_keyboard(new_pa
     desk.locator("#chat-as-guest").click()
     say(desk, "hello phone")
     expect(phone.locator('[data-testid="chat-unread"]')).to_have_text("1 new")
+    expect(phone.locator('[data-testid="announcer"]')).to_contain_text("says: hello phone")
     toggle.focus()
     phone.keyboard.press("Enter")
     expect(toggle).to_have_attribute("aria-expanded", "true")

@@ -4,9 +4,11 @@
 // otherwise; the server says which in the `state` frame's `chat`, with the room's recent
 // lines, so a reload keeps them. New lines come as `chat` frames, lines staff hid go with
 // `chat_deleted`. The log is a polite live region: screen readers read each new line once,
-// without interrupting. Authors are always people: bots never chat.
+// without interrupting (while the panel is folded, the page's own polite region does).
+// Authors are always people: bots never chat.
 
 import { ApiError, api } from "../api.js";
+import { announce } from "../dom.js";
 
 const NARROW = "(max-width: 860px)"; // one column: the chat sits below the board, folded
 const ROOM_NOTES = {
@@ -79,7 +81,11 @@ export function createChat({ store, socket }) {
       sent = null;
     }
     if (mine(message) || atEnd) scrollToEnd();
-    if (body.hidden && !mine(message)) unread += 1;
+    if (body.hidden && !mine(message)) {
+      // A folded log is hidden from screen readers too: the page's polite region says the line.
+      unread += 1;
+      announce(`Chat: ${message.author.name} says: ${message.text}`);
+    }
     render();
   }
 
