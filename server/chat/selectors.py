@@ -53,34 +53,37 @@ def _other_people(match: Match, player_id: int) -> bool:
 
 def message_json(message: ChatMessage) -> dict[str, Any]:
     """A message as the wire shows it; the author is always a person (`is_ai` false)."""
+    seats = {s.player_id: s.index for s in message.match.seats.all() if s.player_id is not None}
+    return _line(
+        message.pk, message.room, message.author_id, message.author.name, message.text, message.created_at, seats
+    )
+
+
+def _line(
+    pk: int, room: str, author_id: int, name: str, text: str, at: datetime, seats: dict[int, int]
+) -> dict[str, Any]:
     return {
-        "id": message.pk,
-        "room": message.room,
-        "author": {"id": message.author_id, "name": message.author.name, "is_ai": False},
-        "seat": _seat_of(message),
-        "text": message.text,
-        "at": message.created_at.isoformat(),
+        "id": pk,
+        "room": room,
+        "author": {"id": author_id, "name": name, "is_ai": False},
+        "seat": seats.get(author_id) if room == PLAYERS else None,  # the author's seat in the players' room
+        "text": text,
+        "at": at.isoformat(),
     }
 
 
-def _seat_of(message: ChatMessage) -> int | None:
-    if message.room != PLAYERS:
-        return None
-    seats = message.match.seats.all()
-    return next((s.index for s in seats if s.player_id == message.author_id), None)
-
-
 def recent_messages(match: Match, room: str) -> list[dict[str, Any]]:
-    """The room's last `CHAT_HISTORY` messages staff have not hidden, oldest first."""
+    """The room's last `CHAT_HISTORY` messages staff have not hidden, oldest first.
+
+    Read as plain rows: the state frame carries them on every connect and `sync`.
+    """
     rows = (
         ChatMessage.objects.filter(match=match, room=room, deleted=False)
-        .select_related("author")
-        .order_by("-id")[: settings.CHAT_HISTORY]
+        .order_by("-id")
+        .values_list("id", "author_id", "author__name", "text", "created_at")[: settings.CHAT_HISTORY]
     )
-    messages = list(rows)[::-1]
-    for message in messages:
-        message.match = match  # its seats are loaded already
-    return [message_json(m) for m in messages]
+    seats = {s.player_id: s.index for s in match.seats.all() if s.player_id is not None}
+    return [_line(pk, room, author, name, text, at, seats) for pk, author, name, text, at in reversed(list(rows))]
 
 
 def chat_json(match: Match, player_id: int | None) -> dict[str, Any]:

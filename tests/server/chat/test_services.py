@@ -147,3 +147,15 @@ def test_hidden_messages_leave_every_history_once(match, alice, carol):
     assert [m["text"] for m in selectors.chat_of(match.pk, alice.pk)["messages"]] == ["sorry"]
     said.refresh_from_db()
     assert said.deleted and ChatMessage.objects.filter(pk=kept.pk, deleted=False).exists()
+
+
+def test_the_chat_costs_the_state_frame_a_few_queries_however_long_the_history(
+    match, alice, bob, carol, settings, django_assert_max_num_queries
+):
+    settings.CHAT_RATE_LIMIT = (100, 10.0)
+    for n in range(30):
+        services.chat_post(match.pk, (alice if n % 2 else bob).pk, f"line {n}")
+    ChatMute.objects.create(player=carol)
+    for viewer in (alice.pk, carol.pk, None):
+        with django_assert_max_num_queries(4):  # the match and seats, the lines and authors, the mutes
+            selectors.chat_of(match.pk, viewer)
