@@ -10,6 +10,7 @@ from django.utils import timezone
 from server.bots.models import BotProfile
 from server.chat import selectors, services
 from server.chat.models import ChatMessage, ChatMute
+from server.matches import selectors as match_selectors
 from server.matches import services as match_services
 from server.matches.errors import MatchError
 from server.players.services import player_create_guest
@@ -159,3 +160,18 @@ def test_the_chat_costs_the_state_frame_a_few_queries_however_long_the_history(
     for viewer in (alice.pk, carol.pk, None):
         with django_assert_max_num_queries(4):  # the match and seats, the lines and authors, the mutes
             selectors.chat_of(match.pk, viewer)
+
+
+def test_with_two_people_and_a_bot_the_people_talk_and_the_bot_stays_disclosed(alice, bob):
+    bot = BotProfile.objects.get(slug="chinese-checkers-random")
+    human = match_services.SeatRequest("human")
+    match = match_services.match_create(
+        "chinese-checkers", [human, match_services.SeatRequest("bot", bot), human], alice
+    )
+    match_services.match_join(match.pk, bob)
+    said = selectors.message_json(services.chat_post(match.pk, bob.pk, "the bot is ahead"))
+    assert said["room"] == "players" and said["seat"] == 2 and said["author"]["is_ai"] is False
+    chat = selectors.chat_of(match.pk, alice.pk)
+    assert {m["author"]["name"] for m in chat["messages"]} == {"Bob"}
+    seats = match_selectors.match_json(match_selectors.match_get(match.pk))["seats"]
+    assert seats[1]["player"]["is_ai"] is True and seats[1]["player"]["kind"] == "bot"
