@@ -30,7 +30,8 @@ def room_of(match: Match, player_id: int | None) -> str:
 def mute_of(player_id: int, now: datetime | None = None) -> ChatMute | None:
     """The mute in force for this person, the longest first (one for good outlasts any other)."""
     mutes = list(ChatMute.objects.filter(ChatMute.active(now), player_id=player_id))
-    return max(mutes, key=lambda m: (m.until is None, m.until or now), default=None)
+    for_good = next((m for m in mutes if m.until is None), None)
+    return for_good or max(mutes, key=lambda m: m.until, default=None)
 
 
 def refusal(match: Match, player_id: int | None, now: datetime | None = None) -> MatchError | None:

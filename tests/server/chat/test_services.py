@@ -113,7 +113,9 @@ def test_a_muted_person_is_refused_until_the_mute_ends(match, alice, bob):
 
 def test_a_mute_without_an_end_holds_for_good(match, alice):
     ChatMute.objects.create(player=alice, until=timezone.now() - timedelta(days=1))  # an old one, over
+    ChatMute.objects.create(player=alice, until=timezone.now() + timedelta(hours=1))
     ChatMute.objects.create(player=alice)
+    ChatMute.objects.create(player=alice)  # twice by two members of staff
     with pytest.raises(MatchError) as refused:
         services.chat_post(match.pk, alice.pk, "hello")
     assert refused.value.code == "chat_muted" and "staff" in refused.value.message
