@@ -45,6 +45,8 @@ def test_two_players_chat_live_spectators_have_their_own_room_and_a_reload_keeps
     expect(lines(spectator)).to_have_count(0)  # the players' conversation is theirs
     spectator.locator("#chat-as-guest").click()  # a visitor gets a name first
     expect(spectator.locator('[data-testid="chat-input"]')).to_be_focused()
+    guest = spectator.locator("#player-name")
+    expect(guest).to_contain_text(re.compile(r"\w+ guest"))  # the header names the new guest
     say(spectator, "play 4!")
     expect(lines(spectator)).to_have_count(1)
     other_spectator = new_page(host.url)

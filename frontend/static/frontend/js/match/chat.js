@@ -8,7 +8,7 @@
 // Authors are always people: bots never chat.
 
 import { ApiError, api } from "../api.js";
-import { announce } from "../dom.js";
+import { announce, h } from "../dom.js";
 
 const NARROW = "(max-width: 860px)"; // one column: the chat sits below the board, folded
 const ROOM_NOTES = {
@@ -191,6 +191,8 @@ export function createChat({ store, socket }) {
     try {
       const me = await api("/api/pairing/ready/", { method: "POST", body: {} });
       store.player = { id: String(me.id), name: me.name, is_guest: me.is_guest };
+      const who = document.getElementById("player-name"); // the header names the new guest, as seats.js does
+      if (who) who.replaceChildren(me.name, " ", ...(me.is_guest ? [h("span", { class: "tag" }, "guest")] : []));
       focusWhenOpen = true;
       socket.restart();
     } catch (error) {
