@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "server.research",
     "server.analysis",
     "server.ratings",
+    "server.chat",
     "frontend",
 ]
 
@@ -244,6 +245,11 @@ HINT_TIME_BUDGET_MS = int(os.environ.get("HINT_TIME_BUDGET_MS", "300"))
 MATCH_EVENTS_KEPT = 500  # events replayed to a client reconnecting with ?v=
 SOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 frames per 5 seconds per connection, moves apart
 SOCKET_MOVE_RATE_LIMIT = (50, 5.0)  # move frames: 10 a second, beyond any human's clicking
+# Chat in the match room (server/chat): a message's length after stripping, how many a person
+# may post (over all matches) in a window of seconds, and how many the state frame carries.
+CHAT_MAX_CHARS = 280
+CHAT_RATE_LIMIT = (5, 10.0)
+CHAT_HISTORY = 50
 # Clocks and presence, enforced by a loop in the web process (server/matches/watch.py).
 MATCH_WATCH = True
 CLOCK_FLAG_GRACE_MS = int(os.environ.get("CLOCK_FLAG_GRACE_MS", "1500"))  # 0:00 shown this long before the flag

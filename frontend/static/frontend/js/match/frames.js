@@ -32,7 +32,8 @@ export function createFrames({ store, socket, boardHost, history, sender, thinki
         hint.apply(frame);
         break;
       case "error":
-        sender.onError(frame);
+        // The chat's refusals are the chat panel's to show (match/chat.js), not the board's.
+        if (!String(frame.code).startsWith("chat_")) sender.onError(frame);
         break;
       default:
         break; // frames this page does not know yet are ignored
