@@ -9,7 +9,7 @@
 // works too), or with the arrow keys and Enter.  Typed SAN ("Nf3", "O-O", "e8=Q") is
 // turned into the UCI move it names among the legal moves shown; the server checks it.
 
-import { h, s } from "../dom.js";
+import { h, present, s } from "../dom.js";
 
 const N = 8;
 const SQ = 100;
@@ -430,7 +430,7 @@ export function createBoard(container, { onMove }) {
     const nodes = order.map((square, i) => {
       const [x, y] = corner(square, bottomBlack);
       const piece = pieceAt(cells, square);
-      const dark = (FILES.indexOf(square[0]) + Number(square[1])) % 2 === 0;
+      const dark = (FILES.indexOf(square[0]) + Number(square[1])) % 2 === 1; // a1 is dark
       const movable = byFrom.has(square);
       const target = targets.has(square);
       const classes = ["square", dark ? "dark" : "light"];
@@ -483,13 +483,12 @@ export function createBoard(container, { onMove }) {
       const words = `${colour === "white" ? "White" : "Black"}${toMove === (colour === "white" ? 0 : 1) ? " (to move)" : ""}: ` +
         `${listed.length ? `captured ${listed.join(", ")}` : "nothing captured"}` +
         `${lead > 0 ? `, ahead by ${lead}` : ""}`;
-      return [
+      return present(
         h("span", { class: `side-name ${colour}` }, colour === "white" ? "White" : "Black"),
         h("span", { class: "captured", "aria-hidden": "true" },
           ...taken.map((p) => h("span", { class: `captured-piece ${colourWord(p)}` }, SOLID[p.toLowerCase()] + TEXT_FORM))),
         lead > 0 ? h("span", { class: "material", "data-testid": `material-${colour}`, "aria-hidden": "true" }, `+${lead}`) : null,
-        h("span", { class: "visually-hidden" }, words),
-      ];
+        h("span", { class: "visually-hidden" }, words));
     };
     topSide.replaceChildren(...side(bottomBlack ? "white" : "black"));
     bottomSide.replaceChildren(...side(bottomBlack ? "black" : "white"));
