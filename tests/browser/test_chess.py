@@ -296,3 +296,29 @@ def test_phone_board_fits_flips_and_has_big_enough_squares(new_page, screenshot)
     expect(square(black, "e4")).to_have_attribute("aria-label", "e4, white pawn, last move")
     screenshot(black, "flipped")
     screenshot(white, "white-phone")
+
+
+def test_the_analysis_draws_the_best_move_as_an_arrow(new_page, screenshot):
+    page = new_page("/")
+    match_id = start_bot_match(page, "chess", "chess-random")
+    wait_turn(page)
+    click_move(page, "f2f3")  # a weak first move: the analysis names a better one
+    wait_turn(page)
+    page.locator("#resign-button").click()
+    page.locator("#resign-button").click()  # confirmed
+    expect(page.locator("#match-room")).to_have_attribute("data-status", "finished")
+    page.locator('[data-testid="analyse-link"]').click()
+    page.wait_for_url(f"**/matches/{match_id}/analysis/")
+    expect(page.locator("#analysis")).to_have_attribute("data-status", "done", timeout=60000)
+    board = page.locator("#analysis-board")
+    expect(board.locator('[data-square="e1"]')).to_have_attribute("aria-label", re.compile("^e1, white king"))
+    arrow = board.locator('[data-testid="move-marker"]')
+    expect(arrow).to_have_count(1)
+    best = arrow.get_attribute("data-move")
+    assert re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", best), best
+    # the arrow starts on the square of the piece that moves, and points at its target
+    line = arrow.locator("line")
+    start = board.locator(f'[data-square="{best[:2]}"] .cell')
+    x, y = float(start.get_attribute("x")) + 50, float(start.get_attribute("y")) + 50
+    assert (float(line.get_attribute("x1")), float(line.get_attribute("y1"))) == (x, y)
+    screenshot(page, "analysis")
