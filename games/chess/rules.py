@@ -31,7 +31,8 @@ JSON (``to_json``), what the board module draws::
      "halfmove": 0, "fullmove": 1,
      "captured": {"white": ["p", ...], "black": ["P", ...]},   # pieces each side has taken
      "material": 0,                                            # white minus black, P1 N3 B3 R5 Q9
-     "history": ["<repetition key>", ...]}
+     "history": ["<repetition key>", ...],                      # positions since the last capture or pawn move
+     "claimable_draw": "threefold repetition" | "50-move rule" | null}  # what the side to move may claim
 
 ``from_json`` reads ``fen`` and ``history`` (optional) and ignores the rest.
 """
@@ -302,11 +303,15 @@ class Chess(Game[ChessState]):
         return state.board.san(chess.Move.from_uci(move))
 
     def standard_notation(self, moves: Sequence[Move]) -> tuple[str, str] | None:
-        """The game as PGN (the seven-tag roster, with "?" for what a record alone cannot say)."""
+        """The game as PGN movetext: the moves in SAN and the result ("*" while it goes on).
+
+        >>> CHESS.standard_notation(["f2f3", "e7e5", "g2g4", "d8h4"])
+        ('pgn', '1. f3 e5 2. g4 Qh4# 0-1')
+        """
         game = pgn_game(moves)
         if game is None:
             return None
-        exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=False)
+        exporter = chess.pgn.StringExporter(headers=False, variations=False, comments=False)
         return "pgn", game.accept(exporter)
 
     # --- JSON ---------------------------------------------------------------
@@ -329,6 +334,7 @@ class Chess(Game[ChessState]):
             "captured": captured(board),
             "material": material(board),
             "history": [encode_key(key) for key in state.history],
+            "claimable_draw": self.claimable_draw(state),
         }
 
     def from_json(self, data: dict[str, Any]) -> ChessState:
