@@ -322,3 +322,23 @@ def test_the_analysis_draws_the_best_move_as_an_arrow(new_page, screenshot):
     x, y = float(start.get_attribute("x")) + 50, float(start.get_attribute("y")) + 50
     assert (float(line.get_attribute("x1")), float(line.get_attribute("y1"))) == (x, y)
     screenshot(page, "analysis")
+
+
+def test_a_threefold_repetition_is_claimed_with_the_claim_draw_button(new_page, screenshot):
+    white, black = friend_match(new_page)
+    claim = white.locator('[data-testid="claim-draw-button"]')
+    # the knights go out and back twice: the start position stands for the third time
+    for _ in range(2):
+        for page, move in ((white, "g1f3"), (black, "g8f6"), (white, "f3g1"), (black, "f6g8")):
+            expect(claim).to_be_hidden()
+            wait_turn(page)
+            click_move(page, move)
+    wait_turn(white)
+    expect(claim).to_have_text("Claim draw (threefold repetition)")
+    expect(black.locator('[data-testid="claim-draw-button"]')).to_be_hidden()  # only the player to move claims
+    screenshot(white, "claim")
+    claim.click()
+    for page in (white, black):
+        expect(page.locator("#result")).to_contain_text("Draw")
+        expect(page.locator("#result")).to_contain_text("threefold repetition")
+    expect(claim).to_be_hidden()
