@@ -7,10 +7,13 @@ move the test plays against the random bot.
 
 from __future__ import annotations
 
+import io
 import random
 import re
+from pathlib import Path
 
 import chess
+import chess.pgn
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import start_bot_match
@@ -175,6 +178,12 @@ def test_a_full_game_against_the_random_bot(new_page, plyground, screenshot):
         expect(square(page, king)).to_have_class(re.compile(r"\bin-check\b"))
         expect_move_text(page, re.compile("#$"))
     screenshot(page, "result")
+    with page.expect_download() as download:
+        page.locator('[data-testid="pgn-download"]').click()
+    record = Path(download.value.path()).read_text(encoding="utf-8")
+    assert download.value.suggested_filename == f"plyground-{match_id}.pgn"
+    assert '[BlackType "program"]' in record and re.search(r"\b1\. e4 ", record), record
+    assert chess.pgn.read_game(io.StringIO(record)).end().board().fen() == final.fen()
 
 
 def test_castling_en_passant_and_promotion_between_two_people(new_page, screenshot):

@@ -134,6 +134,18 @@ function pieceGlyph(piece, x, y, size = SQ) {
     s("text", { ...at, class: "piece-ink" }, (isWhite(piece) ? OUTLINE[kind] : SOLID[kind]) + TEXT_FORM));
 }
 
+/** On a match's pages (the room, the analysis): a link that downloads the game as PGN. */
+function pgnLink() {
+  const found = /^\/matches\/(\d+)\//.exec(window.location.pathname);
+  if (!found) return null;
+  return h("a", {
+    class: "button pgn-link",
+    href: `/api/matches/${found[1]}/pgn/`,
+    download: `plyground-${found[1]}.pgn`,
+    "data-testid": "pgn-download",
+  }, "Download PGN");
+}
+
 function emptyBoard() {
   return Array.from({ length: N }, () => Array(N).fill(null));
 }
@@ -156,9 +168,10 @@ export function createBoard(container, { onMove }) {
     hidden: true,
   });
   const flip = h("button", { type: "button", class: "flip-button", "data-testid": "flip-board", "aria-pressed": "false" }, "⇅ Flip board");
+  const pgn = pgnLink();
   const said = h("p", { class: "visually-hidden", "aria-live": "polite", "data-testid": "chess-said" });
   const stage = h("div", { class: "chess-stage" }, svg, picker);
-  container.replaceChildren(h("div", { class: "chess-wrap" }, topSide, stage, bottomSide, h("div", { class: "chess-tools" }, flip), said));
+  container.replaceChildren(h("div", { class: "chess-wrap" }, topSide, stage, bottomSide, h("div", { class: "chess-tools" }, pgn, flip), said));
 
   let view = null; // what render was last given
   let flipped = false; // the player's own flip, on top of the seat's orientation
