@@ -351,3 +351,49 @@ def test_a_threefold_repetition_is_claimed_with_the_claim_draw_button(new_page, 
         expect(page.locator("#result")).to_contain_text("Draw")
         expect(page.locator("#result")).to_contain_text("threefold repetition")
     expect(claim).to_be_hidden()
+
+
+def touch_drag(page: Page, start: dict, end: dict, steps: int = 8) -> None:
+    """A finger pressed on `start`, slid to `end` and lifted (touch events, as a phone sends them)."""
+    cdp = page.context.new_cdp_session(page)
+
+    def at(box, share=1.0, origin=None):
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        if origin is None:
+            return x, y
+        return origin[0] + (x - origin[0]) * share, origin[1] + (y - origin[1]) * share
+
+    x0, y0 = at(start)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, steps + 1):
+        x, y = at(end, i / steps, (x0, y0))
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_on_a_touch_phone_pieces_are_tapped_and_dragged(browser, plyground, screenshot):
+    phone = {"width": 390, "height": 844}
+    context = browser.new_context(base_url=plyground.url, viewport=phone, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto("/")
+        start_bot_match(page, "chess", "chess-random")
+        wait_turn(page)
+        ply = page.locator("#match-room").get_attribute("data-ply")
+        square(page, "e2").tap()
+        expect(square(page, "e4")).to_have_class(re.compile(r"\btarget\b"))
+        square(page, "e4").tap()
+        after_move(page, ply)
+        expect(square(page, "e4")).to_have_attribute("aria-label", "e4, white pawn, last move")
+        wait_turn(page)
+        ply = page.locator("#match-room").get_attribute("data-ply")
+        touch_drag(page, square(page, "g1").bounding_box(), square(page, "f3").bounding_box())
+        after_move(page, ply)
+        expect(square(page, "f3")).to_have_attribute("aria-label", re.compile("^f3, white knight"))
+        assert page.evaluate("window.scrollX") == 0  # the board fits: nothing scrolls sideways
+        screenshot(page, "touch")
+        assert not errors, errors
+    finally:
+        context.close()
