@@ -120,7 +120,7 @@ class ChessState:
     Equality is by position, move counters and history, never by the board's move stack.
     """
 
-    __slots__ = ("board", "position", "history", "_moves", "_ending", "_zobrist")
+    __slots__ = ("board", "position", "history", "_moves", "_ending", "_zobrist", "_noisy")
 
     board: chess.Board
     position: PositionKey
@@ -133,6 +133,7 @@ class ChessState:
         self._moves: list[Move] | None = None
         self._ending: str | None = None
         self._zobrist: int | None = None
+        self._noisy: list[Move] | None = None
 
     def _identity(self) -> tuple[Any, ...]:
         return (self.position, self.board.halfmove_clock, self.board.fullmove_number, self.history)
@@ -195,11 +196,10 @@ class Chess(Game[ChessState]):
         return 0 if state.board.turn == chess.WHITE else 1
 
     def _ending_of(self, state: ChessState) -> str:
-        """Why the game is over, or "" while it goes on; computes and caches the legal moves."""
-        if state._moves is None:
+        """Why the game is over, or "" while it goes on (cached; finds one legal move, not all)."""
+        if state._ending is None:
             board = state.board
-            moves = [move.uci() for move in board.legal_moves]
-            if not moves:
+            if not any(True for _ in board.generate_legal_moves()):
                 ending = "checkmate" if board.is_check() else "stalemate"
             elif board.is_insufficient_material():
                 ending = "insufficient material"
@@ -209,13 +209,12 @@ class Chess(Game[ChessState]):
                 ending = "fivefold repetition"
             else:
                 ending = ""
-            state._moves = [] if ending else moves
             state._ending = ending
-        return state._ending or ""
+        return state._ending
 
     def legal_moves(self, state: ChessState) -> list[Move]:
-        self._ending_of(state)
-        assert state._moves is not None
+        if state._moves is None:
+            state._moves = [] if self._ending_of(state) else [move.uci() for move in state.board.legal_moves]
         return list(state._moves)
 
     def apply(self, state: ChessState, move: Move) -> ChessState:
@@ -373,16 +372,23 @@ class Chess(Game[ChessState]):
         return sorted(moves, key=lambda m: -self._capture_value(board, chess.Move.from_uci(m)))
 
     def noisy_moves(self, state: ChessState) -> list[Move]:
-        """Captures and promotions, best victims first; every evasion when in check."""
-        board = state.board
-        if self.is_terminal(state):
-            return []
-        if board.is_check():
-            return self.order_moves(state, self.legal_moves(state))
-        scored = [
-            (self._capture_value(board, m), m.uci()) for m in board.legal_moves if board.is_capture(m) or m.promotion
-        ]
-        return [uci for _, uci in sorted(scored, key=lambda pair: -pair[0])]
+        """Captures and queen promotions, best victims first; every evasion when in check (cached)."""
+        if state._noisy is None:
+            board = state.board
+            if self.is_terminal(state):
+                noisy: list[Move] = []
+            elif board.is_check():
+                noisy = self.order_moves(state, self.legal_moves(state))
+            else:
+                quiet_promotions = board.generate_legal_moves(board.pawns, chess.BB_BACKRANKS & ~board.occupied)
+                scored = [
+                    (self._capture_value(board, m), m.uci())
+                    for m in [*board.generate_legal_captures(), *quiet_promotions]
+                    if m.promotion in (None, chess.QUEEN)  # an under-promotion is never worth a quiescence node
+                ]
+                noisy = [uci for _, uci in sorted(scored, key=lambda pair: -pair[0])]
+            state._noisy = noisy
+        return list(state._noisy)
 
     def is_quiet(self, state: ChessState) -> bool:
         return not self.noisy_moves(state)
