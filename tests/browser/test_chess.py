@@ -224,6 +224,9 @@ def test_castling_en_passant_and_promotion_between_two_people(new_page, screensh
     expect(square(white, "g1")).to_have_attribute("aria-label", re.compile("^g1, white king"))
     expect(square(white, "f1")).to_have_attribute("aria-label", re.compile("^f1, white rook"))
     expect_move_text(black, "O-O")
+    numbers = black.locator("#move-list li.move .move-number")
+    expect(numbers.nth(10)).to_have_text("6.")  # numbered as chess players number moves
+    expect(numbers.nth(9)).to_have_text("5…")
     wait_turn(black)
     # by keyboard: Enter picks the pawn on g7; with black at the bottom g8 is below it and g6 above
     square(black, "g7").focus()

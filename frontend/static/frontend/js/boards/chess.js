@@ -40,6 +40,12 @@ export function describeMove(move) {
   return `${m[1]} to ${m[2]}${m[3] ? `, promoting to a ${PIECE_NAMES[m[3]]}` : ""}`;
 }
 
+/** The move list's number for the `index`th move (from 0): "1." before white's move, "1…" before black's. */
+export function moveNumber(index) {
+  const full = Math.floor(index / 2) + 1;
+  return index % 2 === 0 ? `${full}.` : `${full}…`;
+}
+
 // The position last drawn with moves to play: typed SAN is resolved against it.
 let playable = { board: null, turn: null, legalMoves: [] };
 

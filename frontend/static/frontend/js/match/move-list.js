@@ -38,7 +38,7 @@ export function createMoveList({ store, el, boardHost }) {
           : `Move ${i + 1}: ${playerWords(player)} played ${moveText(m) || boardHost.describeMove(m.move)}` +
             (fallback ? `, a random move without search (${fallback})` : ""),
       },
-      h("span", { class: "move-number" }, `${i + 1}.`),
+      h("span", { class: "move-number" }, boardHost.moveNumber(i)),
       m.seat >= 0 ? seatMark(match.game, m.seat) : h("span", { class: "chance-mark", "aria-hidden": "true" }, "⚄"),
       h("span", { class: "move-text" }, moveText(m) || m.move)),
       bot && fallback ? fallbackBadge(fallback) : null,
