@@ -16,6 +16,7 @@ const SQ = 100;
 const FILES = "abcdefgh";
 const DRAG_START_PX = 6; // a press that moves less than this is a click, not a drag
 const CLICK_AFTER_POINTER_MS = 600; // the click that follows a handled pointer press is not a second pick
+const SLIDE_MS = 160; // a new move's piece slides from its square to its target
 
 const PIECE_NAMES = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
 // Solid glyphs for both colours (white ones are filled white, outlined in black); U+FE0E asks
@@ -186,6 +187,7 @@ export function createBoard(container, { onMove }) {
   let promoting = null; // {from, to} while the picker is open
   let press = null; // a pointer press on the board: {id, square, x, y, dragging, node}
   let lastPointerUp = 0;
+  let dropped = null; // the move just played by dragging: its piece is already where it lands
 
   const blackBottom = () => {
     const own = view && view.yourSeat === 1;
@@ -385,6 +387,7 @@ export function createBoard(container, { onMove }) {
     const to = squareAt(svgPoint(event));
     const targets = movesFrom().get(started.square);
     if (to && targets && targets.has(to)) {
+      dropped = `${started.square}${to}`;
       play(started.square, to, targets.get(to));
       if (!promoting) redraw(); // the piece stays on its square until the server's answer moves it
     } else {
@@ -426,10 +429,31 @@ export function createBoard(container, { onMove }) {
         picker.replaceChildren();
       }
     }
+    const moved = before && fen(before) !== fen(next) && next.lastMove && next.lastMove !== before.lastMove;
+    const slide = moved && !String(next.lastMove).startsWith(dropped || "-") ? next.lastMove : null;
+    if (moved) dropped = null;
     playable = next.interactive && next.state
       ? { board: next.state.board, turn: next.state.turn, legalMoves: next.legalMoves || [] }
       : { board: null, turn: null, legalMoves: [] };
     redraw();
+    if (slide) slideIn(slide);
+  }
+
+  /** The piece of the move just played glides in from the square it left (none when motion is unwanted). */
+  function slideIn(move) {
+    const m = UCI.exec(move);
+    if (!m || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const piece = svg.querySelector(`[data-square="${m[2]}"] .piece`);
+    if (!piece) return;
+    const [x0, y0] = corner(m[1], blackBottom());
+    const [x1, y1] = corner(m[2], blackBottom());
+    const home = piece.parentNode;
+    svg.querySelector(".drag-layer").append(piece); // above the squares it passes over
+    const glide = piece.animate(
+      [{ transform: `translate(${x0 - x1}px, ${y0 - y1}px)` }, { transform: "translate(0, 0)" }],
+      { duration: SLIDE_MS, easing: "ease-out" },
+    );
+    glide.onfinish = () => home.insertBefore(piece, home.querySelector(".focus-ring"));
   }
 
   function redraw() {
