@@ -153,6 +153,31 @@ function pgnLink() {
   }, "Download PGN");
 }
 
+/**
+ * `board` after the legal `move`, as far as drawing it needs: the piece (or the one it
+ * promotes to) on its target, the rook beside a castling king, the pawn taken en passant gone.
+ */
+function played(board, move) {
+  const m = UCI.exec(move);
+  const cells = board.map((row) => [...row]);
+  const at = (square) => [N - Number(square[1]), FILES.indexOf(square[0])];
+  const put = (square, piece) => { const [r, c] = at(square); cells[r][c] = piece; };
+  const piece = m ? pieceAt(board, m[1]) : null;
+  if (!m || !piece) return cells;
+  const kind = piece.toLowerCase();
+  const fileStep = FILES.indexOf(m[2][0]) - FILES.indexOf(m[1][0]);
+  if (kind === "k" && Math.abs(fileStep) === 2) {
+    const rank = m[1][1];
+    const [rookFrom, rookTo] = fileStep > 0 ? [`h${rank}`, `f${rank}`] : [`a${rank}`, `d${rank}`];
+    put(rookTo, pieceAt(board, rookFrom));
+    put(rookFrom, null);
+  }
+  if (kind === "p" && fileStep !== 0 && !pieceAt(board, m[2])) put(`${m[2][0]}${m[1][1]}`, null); // en passant
+  put(m[1], null);
+  put(m[2], m[3] ? (isWhite(piece) ? m[3].toUpperCase() : m[3]) : piece);
+  return cells;
+}
+
 function emptyBoard() {
   return Array.from({ length: N }, () => Array(N).fill(null));
 }
@@ -187,7 +212,7 @@ export function createBoard(container, { onMove }) {
   let promoting = null; // {from, to} while the picker is open
   let press = null; // a pointer press on the board: {id, square, x, y, dragging, node}
   let lastPointerUp = 0;
-  let dropped = null; // the move just played by dragging: its piece is already where it lands
+  let ahead = null; // {move, fen}: our move, drawn played before the server's answer comes
 
   const blackBottom = () => {
     const own = view && view.yourSeat === 1;
@@ -210,6 +235,10 @@ export function createBoard(container, { onMove }) {
   /** A square was picked (click, tap, Enter): pick the piece, play its move, or drop it. */
   function choose(square) {
     if (!view) return;
+    if (promoting) {
+      closePicker(null); // a click on the board instead of a piece to promote to: no promotion
+      return;
+    }
     const byFrom = movesFrom();
     const targets = selected ? byFrom.get(selected) : null;
     if (targets && targets.has(square)) {
@@ -230,18 +259,27 @@ export function createBoard(container, { onMove }) {
     redraw();
   }
 
-  function play(from, to, moves) {
+  function play(from, to, moves, { dragged = false } = {}) {
     selected = null;
     cursor = to;
     if (moves.length > 1) {
-      openPicker(from, to);
+      openPicker(from, to, dragged);
       return;
     }
-    onMove(moves[0]);
+    send(moves[0], { dragged });
   }
 
-  function openPicker(from, to) {
-    promoting = { from, to };
+  /** Hand `move` to the page, and draw it played while the server's answer is on its way. */
+  function send(move, { dragged = false } = {}) {
+    ahead = { move, fen: view.state ? view.state.fen : null };
+    onMove(move);
+    if (view.interactive) ahead = null; // the page took no move (it would have drawn us waiting)
+    redraw();
+    if (!dragged) slideIn(move);
+  }
+
+  function openPicker(from, to, dragged = false) {
+    promoting = { from, to, dragged };
     const white = view.state && view.state.turn === 0;
     picker.replaceChildren(
       h("p", { class: "picker-title" }, "Promote to"),
@@ -265,7 +303,7 @@ export function createBoard(container, { onMove }) {
     promoting = null;
     picker.hidden = true;
     picker.replaceChildren();
-    if (chosen && kind) onMove(`${chosen.from}${chosen.to}${kind}`);
+    if (chosen && kind) send(`${chosen.from}${chosen.to}${kind}`, { dragged: chosen.dragged });
     else redraw();
     focusCursor();
   }
@@ -387,9 +425,8 @@ export function createBoard(container, { onMove }) {
     const to = squareAt(svgPoint(event));
     const targets = movesFrom().get(started.square);
     if (to && targets && targets.has(to)) {
-      dropped = `${started.square}${to}`;
-      play(started.square, to, targets.get(to));
-      if (!promoting) redraw(); // the piece stays on its square until the server's answer moves it
+      play(started.square, to, targets.get(to), { dragged: true });
+      if (promoting) redraw(); // the pawn goes back to its square while the picker asks
     } else {
       selected = to === started.square ? started.square : null; // dropped back: still picked
       redraw();
@@ -430,8 +467,9 @@ export function createBoard(container, { onMove }) {
       }
     }
     const moved = before && fen(before) !== fen(next) && next.lastMove && next.lastMove !== before.lastMove;
-    const slide = moved && !String(next.lastMove).startsWith(dropped || "-") ? next.lastMove : null;
-    if (moved) dropped = null;
+    const slide = moved && !(ahead && ahead.move === next.lastMove) ? next.lastMove : null;
+    // Drawn ahead until the server answers: the position moved on, or the move came back to us (refused).
+    if (ahead && (next.interactive || fen(next) !== ahead.fen)) ahead = null;
     playable = next.interactive && next.state
       ? { board: next.state.board, turn: next.state.turn, legalMoves: next.legalMoves || [] }
       : { board: null, turn: null, legalMoves: [] };
@@ -458,15 +496,17 @@ export function createBoard(container, { onMove }) {
 
   function redraw() {
     if (!view) return;
-    const { state, lastMove = null } = view;
-    const cells = board();
+    const { state } = view;
+    const drawnAhead = Boolean(ahead && state && state.fen === ahead.fen);
+    const cells = drawnAhead ? played(board(), ahead.move) : board();
+    const lastMove = drawnAhead ? ahead.move : view.lastMove;
     const bottomBlack = blackBottom();
     svg.dataset.orientation = bottomBlack ? "black" : "white";
     const byFrom = movesFrom();
     const targets = selected && byFrom.has(selected) ? byFrom.get(selected) : new Map();
     const last = UCI.exec(String(lastMove || ""));
     const lastSquares = last ? [last[1], last[2]] : [];
-    const check = state && typeof state.check === "string" ? state.check : null;
+    const check = state && typeof state.check === "string" && !drawnAhead ? state.check : null;
     const order = squaresInView(bottomBlack);
     if (!order.includes(cursor)) cursor = byFrom.keys().next().value || (bottomBlack ? "e7" : "e2");
 
