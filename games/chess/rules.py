@@ -163,12 +163,18 @@ def material(board: chess.Board) -> int:
 
 
 def captured(board: chess.Board) -> dict[str, list[str]]:
-    """The pieces each side has taken, counted against the start position's material."""
+    """The pieces each side has taken, counted against the start position's material.
+
+    A piece beyond the start's count (a second queen) was a pawn that promoted: that
+    pawn is not counted as taken.
+    """
     taken: dict[str, list[str]] = {"white": [], "black": []}
-    for piece_type, start in START_COUNTS.items():
-        for colour, taker in ((chess.BLACK, "white"), (chess.WHITE, "black")):
-            missing = max(0, start - len(board.pieces(piece_type, colour)))
-            taken[taker] += [chess.Piece(piece_type, colour).symbol()] * missing
+    for colour, taker in ((chess.BLACK, "white"), (chess.WHITE, "black")):
+        counts = {piece_type: len(board.pieces(piece_type, colour)) for piece_type in START_COUNTS}
+        promoted = sum(max(0, counts[t] - start) for t, start in START_COUNTS.items() if t != chess.PAWN)
+        for piece_type, start in START_COUNTS.items():
+            missing = start - counts[piece_type] - (promoted if piece_type == chess.PAWN else 0)
+            taken[taker] += [chess.Piece(piece_type, colour).symbol()] * max(0, missing)
     return taken
 
 

@@ -80,6 +80,14 @@ def test_castling_promotion_and_en_passant_in_both_notations() -> None:
     assert CHESS.to_json(taken)["captured"] == {"white": ["p"], "black": []}
 
 
+def test_captured_pieces_leave_promoted_pawns_out() -> None:
+    # White has two queens (a pawn promoted) and seven pawns; black lost a rook and two pawns.
+    state = CHESS.from_fen("1nbqkbn1/pppppp2/8/8/8/8/PPPPPPP1/RNBQKBNQ b - - 0 30")
+    data = CHESS.to_json(state)
+    assert data["captured"] == {"white": ["p", "p", "r", "r"], "black": ["R"]}
+    assert data["material"] == 42 - 27  # R N N B B Q Q 7P against N N B B Q 6P
+
+
 def test_ambiguous_san_is_refused_with_a_hint() -> None:
     state = CHESS.from_fen("k7/8/8/8/8/8/8/KN3N2 w - - 0 1")
     with pytest.raises(IllegalMove, match="ambiguous"):

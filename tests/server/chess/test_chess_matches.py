@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import json
 import random
 
 import chess.pgn
+import jsonschema
 import pytest
 from rest_framework.test import APIClient
 
@@ -14,13 +16,17 @@ from server.matches import selectors, services
 from server.matches.errors import GameOver, IllegalMoveError, NoDrawToClaim, NotYourTurn
 from server.matches.models import Match, MatchEvent, Move
 from server.players.services import player_create_guest_with_token
+from server.research.filters import ExportFilters
+from server.research.formats import game_records
 from server.research.notation import standard_notation
 from tests.server.conftest import human_match
+from tests.support import ROOT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 KNIGHT_SHUFFLE = ["g1f3", "g8f6", "f3g1", "f6g8"]
 FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
+EXPORT_SCHEMA = jsonschema.Draft202012Validator(json.loads((ROOT / "docs" / "exports.schema.json").read_text()))
 
 
 def client_for(token: str) -> APIClient:
@@ -203,3 +209,12 @@ def test_a_bot_game_of_chess_plays_to_a_result(alice):
 def test_research_exports_carry_the_game_as_pgn():
     assert standard_notation("chess", FOOLS_MATE) == {"format": "pgn", "moves": "1. f3 e5 2. g4 Qh4# 0-1"}
     assert standard_notation("chess", ["e2e5"]) is None
+
+
+def test_a_chess_match_exports_with_uci_moves_and_pgn(people):
+    match, _, _ = people
+    play(match, FOOLS_MATE)
+    (record,) = [r for r in game_records(ExportFilters(games=("chess",))) if r["plies"] == 4]
+    EXPORT_SCHEMA.validate(record)
+    assert [m["move"] for m in record["moves"]] == FOOLS_MATE
+    assert record["notation"] == {"format": "pgn", "moves": "1. f3 e5 2. g4 Qh4# 0-1"}

@@ -47,4 +47,3 @@ async def test_moves_in_san_then_a_threefold_claim(chess_players):
     assert over["status"] == Match.Status.FINISHED
     await white.disconnect()
     await black.disconnect()
-
