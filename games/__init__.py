@@ -11,6 +11,7 @@ API and the seeded bots read the registry.  The order below is the catalogue's o
 from games import registry
 from games.backgammon import BACKGAMMON
 from games.base import CHANCE, Game, IllegalMove, Move, Outcome, Seat, State
+from games.chess import CHESS
 from games.chinese_checkers import CHINESE_CHECKERS, CHINESE_CHECKERS_2
 from games.connect4 import CONNECT4
 from games.othello import OTHELLO
@@ -23,5 +24,6 @@ registry.register(OTHELLO)
 registry.register(BACKGAMMON)
 registry.register(CHINESE_CHECKERS)
 registry.register(CHINESE_CHECKERS_2)
+registry.register(CHESS)
 
 __all__ = ["CHANCE", "Game", "GameSpec", "IllegalMove", "Move", "Outcome", "Seat", "State", "registry"]

@@ -183,6 +183,23 @@ class Game(ABC, Generic[S]):
         """A proven best move from the game's opening book, where it has one for `state`."""
         return None
 
+    def claimable_draw(self, state: S) -> str | None:
+        """Why a player may claim a draw in `state` now (chess: "threefold repetition"), or None.
+
+        For games whose rules let a player end a live game as a draw by claiming it; the
+        server ends the match on a claim (docs/design.md §2).  None by default: no such rule.
+        """
+        return None
+
+    # --- notation players read ------------------------------------------------
+    def move_notation(self, state: S, move: Move) -> str:
+        """`move`, played in `state`, as players write it (chess: SAN, ``Nf3``).
+
+        The default is the canonical move itself; a game refines this only where its
+        players write moves differently from how they travel.
+        """
+        return move
+
     # --- notation other tools read --------------------------------------------
     def standard_notation(self, moves: Sequence[Move]) -> tuple[str, str] | None:
         """``(format name, text)``: a game record in the notation researchers' tools read.

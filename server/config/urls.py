@@ -7,9 +7,11 @@ from server.bots.api import AlgorithmListView, BotDetailView, BotListView
 from server.config.converters import IdConverter
 from server.matches.api import (
     GameListView,
+    MatchClaimDrawView,
     MatchDetailView,
     MatchJoinView,
     MatchListView,
+    MatchPgnView,
     MatchPositionsView,
     MatchResignView,
     MatchResumeView,
@@ -46,6 +48,8 @@ api = [
     path("matches/<id:match_id>/join/", MatchJoinView.as_view(), name="match-join"),
     path("matches/<id:match_id>/positions/", MatchPositionsView.as_view(), name="match-positions"),
     path("matches/<id:match_id>/resign/", MatchResignView.as_view(), name="match-resign"),
+    path("matches/<id:match_id>/claim-draw/", MatchClaimDrawView.as_view(), name="match-claim-draw"),
+    path("matches/<id:match_id>/pgn/", MatchPgnView.as_view(), name="match-pgn"),
     path("matches/<id:match_id>/resume/", MatchResumeView.as_view(), name="match-resume"),
     path("matches/<id:match_id>/analysis/", AnalysisView.as_view(), name="match-analysis"),
     path("matches/<id:match_id>/hint/", HintView.as_view(), name="match-hint"),

@@ -21,8 +21,8 @@ from server.matches.services import rematch
 
 CLOSE_NOT_FOUND = 4404
 FRAME_TYPES = (
-    "move, resign, sync, takeback_request, draw_offer, accept, decline, rematch_offer, rematch_accept, rematch_decline"
-    ", chat"
+    "move, resign, sync, takeback_request, draw_offer, claim_draw, accept, decline, rematch_offer, rematch_accept, "
+    "rematch_decline, chat"
 )
 
 
@@ -143,6 +143,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             "sync": self.on_sync,
             "takeback_request": self.on_takeback_request,
             "draw_offer": self.on_draw_offer,
+            "claim_draw": self.on_claim_draw,
             "accept": self.on_answer,
             "decline": self.on_answer,
             "rematch_offer": self.on_rematch,
@@ -173,6 +174,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def on_draw_offer(self, content: dict[str, Any]) -> None:
         _no_fields(content)
         await database_sync_to_async(_offer)(self.match_id, self.player_id, "draw")
+
+    async def on_claim_draw(self, content: dict[str, Any]) -> None:
+        _no_fields(content)
+        await database_sync_to_async(_claim_draw)(self.match_id, self.player_id)
 
     async def on_answer(self, content: dict[str, Any]) -> None:
         _no_fields(content)
@@ -266,6 +271,10 @@ def _resign(match_id: int, player_id: int | None) -> None:
 
 def _offer(match_id: int, player_id: int | None, kind: str) -> None:
     services.match_offer(match_id, _seat_for(match_id, player_id), kind)
+
+
+def _claim_draw(match_id: int, player_id: int | None) -> None:
+    services.match_claim_draw(match_id, _seat_for(match_id, player_id))
 
 
 def _answer(match_id: int, player_id: int | None, accept: bool) -> None:

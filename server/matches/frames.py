@@ -49,6 +49,7 @@ def move(
     ply: int,
     seat: int,
     move: str,
+    notation: str,
     by: JSON,
     state: JSON,
     to_move: int | None,
@@ -60,7 +61,7 @@ def move(
     stats: JSON | None = None,
     clock: JSON | None = None,
 ) -> Frame:
-    """A move was played (by a seat, or by chance: seat -1).
+    """A move was played (by a seat, or by chance: seat -1); `notation` is how players write it.
 
     `queue_wait_ms` is sent for bot moves only (`bot`), `stats` when the search gave
     figures, `clock` in clocked matches.
@@ -70,6 +71,7 @@ def move(
         "ply": ply,
         "seat": seat,
         "move": move,
+        "notation": notation,
         "by": by,
         "state": state,
         "to_move": to_move,

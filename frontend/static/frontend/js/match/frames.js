@@ -69,6 +69,7 @@ export function createFrames({ store, socket, boardHost, history, sender, thinki
       ply: frame.ply,
       seat: frame.seat,
       move: frame.move,
+      notation: frame.notation ?? null, // how players write it (SAN in chess), for the move list
       by: frame.by,
       think_ms: frame.think_ms ?? (frame.stats && frame.stats.elapsed_ms),
       stats: frame.stats,

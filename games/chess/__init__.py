@@ -1,0 +1,31 @@
+"""Chess: the rules (`rules`, on python-chess), the catalogue entry (`spec`).  See `rules` for the notation."""
+
+from games.chess.rules import (
+    CHESS,
+    PIECE_VALUES,
+    Chess,
+    ChessState,
+    PositionKey,
+    captured,
+    decode_key,
+    encode_key,
+    material,
+    perft,
+    pgn_game,
+    position_key,
+)
+
+__all__ = [
+    "CHESS",
+    "PIECE_VALUES",
+    "Chess",
+    "ChessState",
+    "PositionKey",
+    "captured",
+    "decode_key",
+    "encode_key",
+    "material",
+    "perft",
+    "pgn_game",
+    "position_key",
+]
