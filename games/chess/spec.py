@@ -12,7 +12,7 @@ ID = "chess"
 
 SPEC = GameSpec(
     name="Chess",
-    board="generic.js",
+    board="chess.js",
     seats=(SeatSpec("white", "white"), SeatSpec("black", "black")),
     ladder=(
     # --- chess: alpha-beta on material, captures searched to quiet positions ---

@@ -21,7 +21,7 @@ from server.players.api import GuestView, MeView
 from server.players.profiles_api import HistoryView, ProfileView
 from server.players.tokens_api import TokenDetailView, TokenListView, TokenRotateView
 from server.ratings.api import LeaderboardView, PlayerRatingsView
-from server.research.api import GamesExportView, MovesExportView
+from server.research.api import ExportEstimateView, GamesExportView, MovesExportView
 
 # Ids in paths fit a BigAutoField: a larger number is a 404, never an overflow in the database.
 register_converter(IdConverter, "id")
@@ -55,6 +55,7 @@ api = [
     path("matches/<id:match_id>/hint/", HintView.as_view(), name="match-hint"),
     path("exports/games.jsonl", GamesExportView.as_view(), name="export-games"),
     path("exports/moves.csv", MovesExportView.as_view(), name="export-moves"),
+    path("exports/estimate/", ExportEstimateView.as_view(), name="export-estimate"),
 ]
 
 urlpatterns = [
