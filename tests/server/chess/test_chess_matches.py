@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import random
@@ -17,8 +18,9 @@ from server.matches.errors import GameOver, IllegalMoveError, NoDrawToClaim, Not
 from server.matches.models import Match, MatchEvent, Move
 from server.players.services import player_create_guest_with_token
 from server.research.filters import ExportFilters
-from server.research.formats import game_records
+from server.research.formats import csv_chunks, game_records
 from server.research.notation import standard_notation
+from server.research.selectors import MOVE_ROW_COLUMNS, match_rows
 from tests.server.conftest import human_match
 from tests.support import ROOT
 
@@ -218,3 +220,8 @@ def test_a_chess_match_exports_with_uci_moves_and_pgn(people):
     EXPORT_SCHEMA.validate(record)
     assert [m["move"] for m in record["moves"]] == FOOLS_MATE
     assert record["notation"] == {"format": "pgn", "moves": "1. f3 e5 2. g4 Qh4# 0-1"}
+    assert [m["notation"] for m in record["moves"]] == ["f3", "e5", "g4", "Qh4#"]
+    text = b"".join(csv_chunks(match_rows(ExportFilters(games=("chess",)), MOVE_ROW_COLUMNS))).decode()
+    rows = [row for row in csv.DictReader(io.StringIO(text)) if row["match"] == record["match"]]
+    assert [row["move"] for row in rows] == FOOLS_MATE
+    assert [row["notation"] for row in rows] == ["f3", "e5", "g4", "Qh4#"]
