@@ -2,18 +2,20 @@
 
 For a game with a solver (`Game.new_solver`, `games.hooks.Solver`): from the ply
 ``exact_endgame`` gives, the solver works within a share of the move's time.  It first
-looks for a move that keeps a win, in the game's `order_moves` order, asking only
-whether each move wins (a weak solve, several times cheaper than an exact score);
-failing that, it scores every legal move exactly and the best score wins, the game's
-order breaking ties.  With ``opening_book`` a position the game's book knows
+finds a move that does not lose, in the game's `order_moves` order (one null-window
+probe a move: can the opponent force a win after it?); then looks for a move that keeps
+a win, asking only whether each move wins (a weak solve, several times cheaper than an
+exact score); failing that, it scores every legal move exactly and the best score wins,
+the game's order breaking ties.  With ``opening_book`` a position the game's book knows
 (`Game.opening_move`) is answered from it.
 
 When the exact scores do not finish in time, what the first pass proved is kept
 (docs/design.md §3): if it found no win but a move that draws, the position is a draw
 and the first drawing move in the game's order is the move the exact scores would
 have chosen (every draw scores 0), so it is played (``exact: "drawn"``).  Otherwise the
-caller searches as usual with what is left, and `keep_proven` then holds that search
-to a move the first pass proved drawing in place of one it proved losing.
+caller searches as usual with what is left, and `keep_proven` then holds that search to
+a move proved not to lose, unless its own choice was proved not to lose too (or the
+search proved a win of its own): a draw within reach is never thrown on a guess.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from games.base import Game, Move, State
 from games.hooks import Solver
 
 SOLVER_SHARE = 0.6  # of the remaining time, at most, for the exact attempt
+NOT_LOSING = 2  # in `_PROVEN`: a move proved to draw or win, not yet which (sign 1, 0, -1 otherwise)
 
 
 # The sign of each move an attempt proved (1 wins, 0 draws, -1 loses, for the mover),
@@ -63,6 +66,7 @@ def exact_move(game: Game[Any], state: State, deadline: Deadline, from_ply: int)
     proven: dict[Move, int] = {}
     _PROVEN[game.id] = (game.key(state), proven)
     try:
+        not_losing_move(solver, game, state, proven)
         move = winning_move(solver, game, state, proven)
         scores = None if move else solver.move_scores(state)
     except TimeoutError:
@@ -88,6 +92,26 @@ def exact_move(game: Game[Any], state: State, deadline: Deadline, from_ply: int)
     )
 
 
+def not_losing_move(solver: Solver, game: Game[Any], state: State, proven: dict[Move, int]) -> Move | None:
+    """The first move, in the game's order, after which the opponent cannot force a win; None if none.
+
+    One null-window probe a move, so a position too hard to solve in time still gets a
+    move proven not to lose.  Moves proven losing go into `proven` as -1; the move found
+    as `NOT_LOSING` (a draw, or better).
+    """
+    mover = game.to_move(state)
+    for move in game.order_moves(state, game.legal_moves(state)):
+        after = game.apply(state, move)
+        if game.is_terminal(after):
+            returns = game.returns(after)[mover]
+            proven[move] = (returns > 0) - (returns < 0)
+        else:
+            proven[move] = -1 if solver.wins(after) else NOT_LOSING
+        if proven[move] >= 0:
+            return move
+    return None
+
+
 def winning_move(solver: Solver, game: Game[Any], state: State, proven: dict[Move, int] | None = None) -> Move | None:
     """The first move, in the game's order, after which the opponent is lost; None if none is.
 
@@ -95,6 +119,8 @@ def winning_move(solver: Solver, game: Game[Any], state: State, proven: dict[Mov
     """
     proven = {} if proven is None else proven
     for move in game.order_moves(state, game.legal_moves(state)):
+        if proven.get(move, NOT_LOSING) != NOT_LOSING:
+            continue  # its sign is known already
         after = game.apply(state, move)
         if game.is_terminal(after):
             returns = game.returns(after)[game.to_move(state)]
@@ -110,7 +136,7 @@ def _drawing_move(
     game: Game[Any], state: State, proven: dict[Move, int], nodes: int, started: float
 ) -> SearchResult | None:
     """After an unfinished attempt: the first drawing move in order, if every move's sign is known."""
-    if len(proven) < len(game.legal_moves(state)) or 0 not in proven.values():
+    if len(proven) < len(game.legal_moves(state)) or NOT_LOSING in proven.values() or 0 not in proven.values():
         return None
     move = next(m for m, sign in proven.items() if sign == 0)  # `proven` is in the game's order
     return SearchResult(
@@ -128,12 +154,16 @@ def _drawing_move(
 def keep_proven(game: Game[Any], state: State, result: SearchResult) -> None:
     """Hold a search's move to what an unfinished exact attempt at `state` proved.
 
-    If the attempt proved the searched move losing and another move drawing, the first
-    such move in the game's order is played instead (``stats["exact"] = "kept draw"``).
+    If the attempt proved some move not to lose, the search's move is kept only if it was
+    proved not to lose too, or the search itself proved it wins; otherwise the first move
+    proved not to lose, in the game's order, is played (``stats["exact"] = "kept draw"``):
+    a draw the Master could prove is never traded for a move nobody proved.
     """
     key, proven = _PROVEN.get(game.id, (None, {}))
-    if key != game.key(state) or proven.get(result.move, 0) >= 0:
+    if key != game.key(state) or proven.get(result.move, -1) >= 0:
         return
+    if result.value > 0 and result.stats.get("plies_to_end", 0) > 0:
+        return  # the search saw a forced win of its own
     draw = next((m for m, sign in proven.items() if sign >= 0), None)
     if draw is not None:
         result.stats["best_move"] = result.move  # what the search preferred

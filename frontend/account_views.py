@@ -28,6 +28,7 @@ from server.players import accounts, history
 from server.players.forms import AccountForm, LoginForm, SignupForm
 from server.players.models import Player
 from server.players.throttles import address_allowed
+from server.research.permissions import user_is_researcher
 
 BACKEND = "server.players.backends.NameOrEmailBackend"
 
@@ -118,7 +119,8 @@ def account(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, "Saved.")
             return redirect("frontend:account")
-    return render(request, "frontend/account/account.html", _context(request, "account", form=form))
+    context = _context(request, "account", form=form, is_researcher=user_is_researcher(request.user))
+    return render(request, "frontend/account/account.html", context)
 
 
 def _auth_page(view, page: str, **kwargs):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from frontend import account_views, views
+from frontend import account_views, research_views, views
 
 app_name = "frontend"
 
@@ -11,6 +11,7 @@ account_views_urls = [
     path("logout/", account_views.LogoutView.as_view(), name="logout"),
     path("account/", account_views.account, name="account"),
     path("account/password/", account_views.password_change, name="password_change"),
+    path("account/research/", research_views.research, name="research"),
     path("account/password/done/", account_views.password_change_done, name="password_change_done"),
     path("password-reset/", account_views.password_reset, name="password_reset"),
     path("password-reset/sent/", account_views.password_reset_done, name="password_reset_done"),

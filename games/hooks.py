@@ -63,6 +63,11 @@ class Solver(Protocol):
         """The exact score of every legal move, for the seat to move."""
         ...
 
+    def wins(self, state: Any) -> bool:
+        """Whether the seat to move at a live `state` can force a win: one null-window probe,
+        cheaper than a weak solve (which also tells a draw from a loss)."""
+        ...
+
 
 @dataclass(frozen=True)
 class ScoreScale:

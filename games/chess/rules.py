@@ -31,7 +31,8 @@ JSON (``to_json``), what the board module draws::
      "halfmove": 0, "fullmove": 1,
      "captured": {"white": ["p", ...], "black": ["P", ...]},   # pieces each side has taken
      "material": 0,                                            # white minus black, P1 N3 B3 R5 Q9
-     "history": ["<repetition key>", ...]}
+     "history": ["<repetition key>", ...],                      # positions since the last capture or pawn move
+     "claimable_draw": "threefold repetition" | "50-move rule" | null}  # what the side to move may claim
 
 ``from_json`` reads ``fen`` and ``history`` (optional) and ignores the rest.
 """
@@ -119,7 +120,7 @@ class ChessState:
     Equality is by position, move counters and history, never by the board's move stack.
     """
 
-    __slots__ = ("board", "position", "history", "_moves", "_ending", "_zobrist")
+    __slots__ = ("board", "position", "history", "_moves", "_ending", "_zobrist", "_noisy")
 
     board: chess.Board
     position: PositionKey
@@ -132,6 +133,7 @@ class ChessState:
         self._moves: list[Move] | None = None
         self._ending: str | None = None
         self._zobrist: int | None = None
+        self._noisy: list[Move] | None = None
 
     def _identity(self) -> tuple[Any, ...]:
         return (self.position, self.board.halfmove_clock, self.board.fullmove_number, self.history)
@@ -161,12 +163,18 @@ def material(board: chess.Board) -> int:
 
 
 def captured(board: chess.Board) -> dict[str, list[str]]:
-    """The pieces each side has taken, counted against the start position's material."""
+    """The pieces each side has taken, counted against the start position's material.
+
+    A piece beyond the start's count (a second queen) was a pawn that promoted: that
+    pawn is not counted as taken.
+    """
     taken: dict[str, list[str]] = {"white": [], "black": []}
-    for piece_type, start in START_COUNTS.items():
-        for colour, taker in ((chess.BLACK, "white"), (chess.WHITE, "black")):
-            missing = max(0, start - len(board.pieces(piece_type, colour)))
-            taken[taker] += [chess.Piece(piece_type, colour).symbol()] * missing
+    for colour, taker in ((chess.BLACK, "white"), (chess.WHITE, "black")):
+        counts = {piece_type: len(board.pieces(piece_type, colour)) for piece_type in START_COUNTS}
+        promoted = sum(max(0, counts[t] - start) for t, start in START_COUNTS.items() if t != chess.PAWN)
+        for piece_type, start in START_COUNTS.items():
+            missing = start - counts[piece_type] - (promoted if piece_type == chess.PAWN else 0)
+            taken[taker] += [chess.Piece(piece_type, colour).symbol()] * max(0, missing)
     return taken
 
 
@@ -194,11 +202,10 @@ class Chess(Game[ChessState]):
         return 0 if state.board.turn == chess.WHITE else 1
 
     def _ending_of(self, state: ChessState) -> str:
-        """Why the game is over, or "" while it goes on; computes and caches the legal moves."""
-        if state._moves is None:
+        """Why the game is over, or "" while it goes on (cached; finds one legal move, not all)."""
+        if state._ending is None:
             board = state.board
-            moves = [move.uci() for move in board.legal_moves]
-            if not moves:
+            if not any(True for _ in board.generate_legal_moves()):
                 ending = "checkmate" if board.is_check() else "stalemate"
             elif board.is_insufficient_material():
                 ending = "insufficient material"
@@ -208,13 +215,12 @@ class Chess(Game[ChessState]):
                 ending = "fivefold repetition"
             else:
                 ending = ""
-            state._moves = [] if ending else moves
             state._ending = ending
-        return state._ending or ""
+        return state._ending
 
     def legal_moves(self, state: ChessState) -> list[Move]:
-        self._ending_of(state)
-        assert state._moves is not None
+        if state._moves is None:
+            state._moves = [] if self._ending_of(state) else [move.uci() for move in state.board.legal_moves]
         return list(state._moves)
 
     def apply(self, state: ChessState, move: Move) -> ChessState:
@@ -302,11 +308,15 @@ class Chess(Game[ChessState]):
         return state.board.san(chess.Move.from_uci(move))
 
     def standard_notation(self, moves: Sequence[Move]) -> tuple[str, str] | None:
-        """The game as PGN (the seven-tag roster, with "?" for what a record alone cannot say)."""
+        """The game as PGN movetext: the moves in SAN and the result ("*" while it goes on).
+
+        >>> CHESS.standard_notation(["f2f3", "e7e5", "g2g4", "d8h4"])
+        ('pgn', '1. f3 e5 2. g4 Qh4# 0-1')
+        """
         game = pgn_game(moves)
         if game is None:
             return None
-        exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=False)
+        exporter = chess.pgn.StringExporter(headers=False, variations=False, comments=False)
         return "pgn", game.accept(exporter)
 
     # --- JSON ---------------------------------------------------------------
@@ -329,6 +339,7 @@ class Chess(Game[ChessState]):
             "captured": captured(board),
             "material": material(board),
             "history": [encode_key(key) for key in state.history],
+            "claimable_draw": self.claimable_draw(state),
         }
 
     def from_json(self, data: dict[str, Any]) -> ChessState:
@@ -371,11 +382,13 @@ class Chess(Game[ChessState]):
         return search.order_moves(state.board, moves)
 
     def noisy_moves(self, state: ChessState) -> list[Move]:
-        """Captures and promotions, best victims first; every evasion when in check."""
-        return [] if self.is_terminal(state) else search.noisy_moves(state.board)
+        """Captures and queen promotions, best victims first; every evasion when in check (cached)."""
+        if state._noisy is None:
+            state._noisy = [] if self.is_terminal(state) else search.noisy_moves(state.board)
+        return list(state._noisy)
 
     def is_quiet(self, state: ChessState) -> bool:
-        return self.is_terminal(state) or search.is_quiet(state.board)
+        return not self.noisy_moves(state)  # cached: quiescence asks for the moves next
 
     def rollout_move(self, state: ChessState, rng: random.Random) -> Move:
         """A capture half the time one is on offer, else any legal move."""

@@ -2,7 +2,7 @@
 
 - Move ordering by MVV-LVA: the most valuable victim first, taken by the least valuable
   attacker; promotions by the piece gained; quiet moves after, in generation order.
-- Quiescence: captures and promotions (every evasion when in check).
+- Quiescence: captures and queen promotions (every evasion when in check).
 - Delta pruning: the most a capture can gain, with a margin for the square bonuses.
 - Static exchange evaluation (SEE): what a capture wins or loses once every piece bearing on
   the square, x-rays included, has recaptured least valuable first (pins are ignored).
@@ -55,24 +55,17 @@ def order_moves(board: chess.Board, moves: Sequence[Move]) -> list[Move]:
 
 
 def noisy_moves(board: chess.Board) -> list[Move]:
-    """What quiescence searches: captures and promotions by MVV-LVA; every evasion when in check."""
+    """What quiescence searches: captures and queen promotions by MVV-LVA; every evasion when in check."""
     if board.is_check():
         return order_moves(board, [m.uci() for m in board.generate_legal_moves()])
     moves = list(board.generate_legal_captures())  # capture-promotions among them
     promoting = _promoting_pawns(board)
     if promoting:
         moves += board.generate_legal_moves(promoting, ~board.occupied & chess.BB_ALL)
-    scored = [(mvv_lva(board, m), m.uci()) for m in moves]
+    # An under-promotion is never worth a quiescence node.
+    scored = [(mvv_lva(board, m), m.uci()) for m in moves if m.promotion in (None, chess.QUEEN)]
     scored.sort(key=lambda pair: -pair[0])
     return [uci for _, uci in scored]
-
-
-def is_quiet(board: chess.Board) -> bool:
-    """Nothing for quiescence to look at: not in check, no capture, no promotion (stops at the first found)."""
-    if board.is_check() or any(board.generate_legal_captures()):
-        return False
-    promoting = _promoting_pawns(board)
-    return not (promoting and any(board.generate_legal_moves(promoting, ~board.occupied & chess.BB_ALL)))
 
 
 def _promoting_pawns(board: chess.Board) -> chess.Bitboard:

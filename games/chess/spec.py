@@ -19,7 +19,7 @@ MASTER_SEARCH = {**QUIESCENCE_SEARCH, "check_extension": True, "null_move": True
 
 SPEC = GameSpec(
     name="Chess",
-    board="generic.js",
+    board="chess.js",
     seats=(SeatSpec("white", "white"), SeatSpec("black", "black")),
     ladder=(
     # --- chess: alpha-beta on PeSTO's evaluation, captures searched to quiet positions ---

@@ -183,8 +183,12 @@ class Connect4Solver:
         self.upper[key] = alpha
         return alpha
 
-    def solve(self, current: int, mask: int, moves: int, weak: bool = False) -> int:
-        """The exact score of a live position (or only its sign when `weak`)."""
+    def solve(self, current: int, mask: int, moves: int, weak: bool = False, above: int | None = None) -> int:
+        """The exact score of a live position (or only its sign when `weak`).
+
+        With `above`, only whether the score is above it: a result above `above` when it
+        is, at most `above` when it is not (one null-window probe).
+        """
         if has_four(current ^ mask):  # the previous stone won
             return -((CELLS + 2 - moves) // 2)
         if moves >= CELLS:
@@ -195,6 +199,8 @@ class Connect4Solver:
         low, high = -((CELLS - moves) // 2), (CELLS + 1 - moves) // 2
         if weak:
             low, high = -1, 1
+        if above is not None:
+            low, high = max(low, above), min(high, above + 1)
         if type(self).negamax is Connect4Solver.negamax:
             negamax, flush = self.search()
         else:  # a subclass hooks into every node: the plain search
@@ -355,6 +361,9 @@ class Connect4Solver:
 
     def solve_state(self, state: Connect4State, weak: bool = False) -> int:
         return self.solve(state.current, state.mask, state.moves, weak)
+
+    def wins(self, state: Connect4State) -> bool:
+        return self.solve(state.current, state.mask, state.moves, above=0) > 0
 
     def move_scores(self, state: Connect4State) -> dict[str, int]:
         """The exact score of every legal move, for the seat to move (as in analysis boards)."""

@@ -22,3 +22,7 @@ class AnalysisBusy(MatchError):
 
     code = "analysis_busy"
     http_status = 503
+
+
+class AnalysisStalled(RuntimeError):
+    """An analysis made no progress through all its restarts (recorded as its error, never raised to a client)."""

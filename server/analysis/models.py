@@ -31,6 +31,8 @@ class Analysis(models.Model):
     error = models.TextField(blank=True)
     requested_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)  # its last step or restart: a stalled job is found by it
+    restarts = models.PositiveSmallIntegerField(default=0)  # times it was queued again after stalling
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

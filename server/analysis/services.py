@@ -6,6 +6,8 @@ point one way: services -> runners -> tasks -> jobs.
 
 from __future__ import annotations
 
+from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -14,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from server.analysis import jobs, positions, runners, selectors
-from server.analysis.errors import AnalysisBusy, HintsOff, NotFinished
+from server.analysis.errors import AnalysisBusy, AnalysisStalled, HintsOff, NotFinished
 from server.analysis.models import Analysis
 from server.matches import services as match_services
 from server.matches.errors import GameOver, NotFound, NotYourTurn
@@ -46,6 +48,7 @@ def analysis_request(match_id: int, player: Player | None) -> tuple[Analysis, bo
     analysis.status = Analysis.Status.QUEUED
     analysis.progress, analysis.total = 0, total
     analysis.positions, analysis.plies, analysis.error = [], [], ""
+    analysis.restarts = 0
     analysis.search = selectors.analysis_settings(match.game, settings.ANALYSIS_TIME_BUDGET_MS)
     analysis.requested_by = player
     analysis.save()
@@ -55,6 +58,36 @@ def analysis_request(match_id: int, player: Player | None) -> tuple[Analysis, bo
     else:
         transaction.on_commit(lambda: runners.queue_analysis(analysis_id))
     return analysis, True
+
+
+def resume_stalled_analyses(now=None) -> int:
+    """Queue again every analysis with no step for `ANALYSIS_STALL_SECONDS`; returns how many.
+
+    Its worker died, or the process of the embedded runner restarted: the job goes on
+    from the position it stopped at (a step searches only the position its progress names,
+    so a slow job queued twice does the work once).  After `ANALYSIS_MAX_RESTARTS` it is
+    marked failed, and asking again starts it anew.  Several web processes may call this
+    at once: the row lock and the second look at `updated_at` let one of them act.
+    """
+    now = now or timezone.now()
+    stalled_before = now - timedelta(seconds=settings.ANALYSIS_STALL_SECONDS)
+    pending = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
+    resumed = 0
+    for analysis_id in Analysis.objects.filter(status__in=pending, updated_at__lt=stalled_before).values_list(
+        "pk", flat=True
+    ):
+        with transaction.atomic():
+            analysis = Analysis.objects.select_for_update().filter(pk=analysis_id).first()
+            if analysis is None or analysis.status not in pending or analysis.updated_at >= stalled_before:
+                continue
+            if analysis.restarts >= settings.ANALYSIS_MAX_RESTARTS:
+                jobs.analysis_fail(analysis_id, AnalysisStalled("the analysis stopped making progress; ask again"))
+                continue
+            analysis.restarts += 1
+            analysis.save(update_fields=["restarts", "updated_at"])
+            transaction.on_commit(partial(runners.queue_analysis, analysis_id, analysis.progress))
+            resumed += 1
+    return resumed
 
 
 # --- hints ------------------------------------------------------------------------

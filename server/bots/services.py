@@ -191,6 +191,22 @@ def bot_turn_queued(match_id: int, ply: int, budget_ms: int, now: datetime | Non
     return record
 
 
+def trim_bot_turn_records(now: datetime | None = None, keep: timedelta = timedelta(hours=1), batch: int = 5000) -> int:
+    """Delete the turn records of matches that ended, once older than `keep`; returns how many.
+
+    A record serves only while its match is played (the watchdog, the thinking status):
+    the move keeps its own timing.  Recent ones stay for the watchdog's "has any worker
+    started a search lately" look.  At most `batch` a call, so a backlog never holds a
+    long lock.
+    """
+    before = (now or timezone.now()) - keep
+    ended = (Match.Status.FINISHED, Match.Status.ABORTED)
+    ids = list(
+        BotTurnRecord.objects.filter(match__status__in=ended, queued_at__lt=before).values_list("pk", flat=True)[:batch]
+    )
+    return BotTurnRecord.objects.filter(pk__in=ids).delete()[0] if ids else 0
+
+
 def bot_turn_announce(match_id: int, seat: int, ply: int) -> None:
     """`bot_queued`: the bot's turn waits for a free worker; its budget has not started."""
     broadcast.send_to_group(broadcast.match_group(match_id), frames.bot_queued(seat, ply))

@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
+from server.analysis.services import resume_stalled_analyses
 from server.bots.queues import bot_queue_for
 from server.bots.runners import queue_bot_turn
 from server.bots.services import (
@@ -26,10 +27,13 @@ from server.bots.services import (
     bot_turn_requeued,
     bot_turns_to_rescue,
     budget_ms_of,
+    trim_bot_turn_records,
 )
 
 log = logging.getLogger("plyground.bots")
 INTERVAL_S = 1.0
+ANALYSIS_EVERY = 30  # passes between two looks for stalled analyses (server.analysis.services)
+TRIM_EVERY = 300  # passes between two trims of ended matches' bot turn records
 _task: asyncio.Task | None = None
 
 
@@ -68,11 +72,19 @@ def start_watchdog() -> None:
 
 
 async def _watch() -> None:
+    passes = 0
     while True:
         await asyncio.sleep(INTERVAL_S)
+        passes += 1
         try:
             rescued = await database_sync_to_async(rescue_overdue_bots)()
             if rescued:
                 log.warning("watchdog played %d fallback bot move(s)", rescued)
+            if passes % ANALYSIS_EVERY == 0:  # a stalled analysis waits minutes, not seconds: look seldom
+                resumed = await database_sync_to_async(resume_stalled_analyses)()
+                if resumed:
+                    log.warning("watchdog queued %d stalled analysis job(s) again", resumed)
+            if passes % TRIM_EVERY == 0:
+                await database_sync_to_async(trim_bot_turn_records)()
         except Exception:
             log.exception("bot watchdog pass failed")

@@ -7,9 +7,11 @@ from server.bots.api import AlgorithmListView, BotDetailView, BotListView
 from server.config.converters import IdConverter
 from server.matches.api import (
     GameListView,
+    MatchClaimDrawView,
     MatchDetailView,
     MatchJoinView,
     MatchListView,
+    MatchPgnView,
     MatchPositionsView,
     MatchResignView,
     MatchResumeView,
@@ -19,7 +21,7 @@ from server.players.api import GuestView, MeView
 from server.players.profiles_api import HistoryView, ProfileView
 from server.players.tokens_api import TokenDetailView, TokenListView, TokenRotateView
 from server.ratings.api import LeaderboardView, PlayerRatingsView
-from server.research.api import GamesExportView, MovesExportView
+from server.research.api import ExportEstimateView, GamesExportView, MovesExportView
 
 # Ids in paths fit a BigAutoField: a larger number is a 404, never an overflow in the database.
 register_converter(IdConverter, "id")
@@ -46,11 +48,14 @@ api = [
     path("matches/<id:match_id>/join/", MatchJoinView.as_view(), name="match-join"),
     path("matches/<id:match_id>/positions/", MatchPositionsView.as_view(), name="match-positions"),
     path("matches/<id:match_id>/resign/", MatchResignView.as_view(), name="match-resign"),
+    path("matches/<id:match_id>/claim-draw/", MatchClaimDrawView.as_view(), name="match-claim-draw"),
+    path("matches/<id:match_id>/pgn/", MatchPgnView.as_view(), name="match-pgn"),
     path("matches/<id:match_id>/resume/", MatchResumeView.as_view(), name="match-resume"),
     path("matches/<id:match_id>/analysis/", AnalysisView.as_view(), name="match-analysis"),
     path("matches/<id:match_id>/hint/", HintView.as_view(), name="match-hint"),
     path("exports/games.jsonl", GamesExportView.as_view(), name="export-games"),
     path("exports/moves.csv", MovesExportView.as_view(), name="export-moves"),
+    path("exports/estimate/", ExportEstimateView.as_view(), name="export-estimate"),
 ]
 
 urlpatterns = [

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -13,7 +15,7 @@ from rest_framework.views import APIView
 from games import Game, registry
 from server.bots.models import BotProfile
 from server.config.openapi import errors
-from server.matches import selectors, services
+from server.matches import records, selectors, services
 from server.matches.errors import MatchError
 from server.matches.models import Match
 from server.matches.serializers import GameSerializer, MatchSerializer, MatchSummarySerializer, PositionsSerializer
@@ -177,6 +179,26 @@ class MatchPositionsView(APIView):
         return Response({"ply": match.ply, "positions": selectors.match_positions(match)})
 
 
+class MatchPgnView(APIView):
+    """``GET /api/matches/{id}/pgn/``: a chess match as a PGN file, moves in SAN with their clocks."""
+
+    @extend_schema(
+        responses={(200, records.PGN_CONTENT_TYPE.split(";")[0]): OpenApiTypes.STR, **errors(400, 401, 404)},
+        description="Chess matches only (400 no_record otherwise); finished or not (Result * while it goes on).",
+    )
+    def get(self, request, match_id: int):
+        match = selectors.match_get(match_id)
+        if match is None:
+            return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
+        try:
+            text = records.match_pgn(match, site=request.build_absolute_uri(f"/matches/{match.pk}/"))
+        except MatchError as exc:
+            return error_response(exc)
+        response = HttpResponse(text, content_type=records.PGN_CONTENT_TYPE)
+        response["Content-Disposition"] = f'attachment; filename="plyground-{match.pk}.pgn"'
+        return response
+
+
 class MatchJoinView(APIView):
     """``POST /api/matches/{id}/join/``: take an open seat."""
 
@@ -210,6 +232,17 @@ class MatchResumeView(APIView):
     @extend_schema(request=None, responses={200: MatchSerializer, **errors(401, 403, 404, 409)})
     def post(self, request, match_id: int):
         return seat_action(request, match_id, services.match_resume)
+
+
+class MatchClaimDrawView(APIView):
+    """``POST /api/matches/{id}/claim-draw/``: the caller, to move, claims the draw the rules allow.
+
+    Chess: threefold repetition or the 50-move rule (the state's ``claimable_draw`` says which).
+    """
+
+    @extend_schema(request=None, responses={200: MatchSerializer, **errors(401, 403, 404, 409)})
+    def post(self, request, match_id: int):
+        return seat_action(request, match_id, services.match_claim_draw)
 
 
 def seat_action(request, match_id: int, action: Callable[[int, int], object]) -> Response:

@@ -11,6 +11,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from server.chat import selectors as chat_selectors
+from server.chat.services import chat_post
 from server.config.converters import MAX_ID
 from server.config.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, frames, heartbeat, presence, selectors, services
@@ -19,7 +21,8 @@ from server.matches.services import rematch
 
 CLOSE_NOT_FOUND = 4404
 FRAME_TYPES = (
-    "move, resign, sync, takeback_request, draw_offer, accept, decline, rematch_offer, rematch_accept, rematch_decline"
+    "move, resign, sync, takeback_request, draw_offer, claim_draw, accept, decline, rematch_offer, rematch_accept, "
+    "rematch_decline, chat"
 )
 
 
@@ -82,6 +85,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         presence.hold(self.match_id, self.seat, self.player_id)  # let go when this socket's task ends
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # One chat room per socket: a seated person's socket hears the players, any other the
+        # spectators (taking a seat reconnects the page, which moves it to the players' room).
+        room = chat_selectors.PLAYERS if self.seat is not None else chat_selectors.SPECTATORS
+        self.chat_group = chat_selectors.chat_group(self.match_id, room)
+        await self.channel_layer.group_add(self.chat_group, self.channel_name)
         # Then, in the group: the state or the events since ?v=, so no frame falls between the two.
         since = _since_version(self.scope)
         for frame in await database_sync_to_async(_opening_frames)(self.match_id, self.player_id, since):
@@ -99,6 +107,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             heartbeat.unregister(self.match_id, self)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "chat_group"):
+            await self.channel_layer.group_discard(self.chat_group, self.channel_name)
         if getattr(self, "seat", None) is not None:
             await presence.left(self.match_id, self.seat)
             if getattr(self, "rematch_pending", False) and (self.match_id, self.seat) not in presence.here():
@@ -133,11 +143,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             "sync": self.on_sync,
             "takeback_request": self.on_takeback_request,
             "draw_offer": self.on_draw_offer,
+            "claim_draw": self.on_claim_draw,
             "accept": self.on_answer,
             "decline": self.on_answer,
             "rematch_offer": self.on_rematch,
             "rematch_accept": self.on_rematch,
             "rematch_decline": self.on_rematch,
+            "chat": self.on_chat,
         }.get(content["type"])
         if handler is None:
             await self.send_error(BadMessage(f"unknown frame type {content['type'][:40]!r}: use one of {FRAME_TYPES}"))
@@ -163,6 +175,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         _no_fields(content)
         await database_sync_to_async(_offer)(self.match_id, self.player_id, "draw")
 
+    async def on_claim_draw(self, content: dict[str, Any]) -> None:
+        _no_fields(content)
+        await database_sync_to_async(_claim_draw)(self.match_id, self.player_id)
+
     async def on_answer(self, content: dict[str, Any]) -> None:
         _no_fields(content)
         await database_sync_to_async(_answer)(self.match_id, self.player_id, content["type"] == "accept")
@@ -170,6 +186,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def on_rematch(self, content: dict[str, Any]) -> None:
         _no_fields(content)
         await database_sync_to_async(_rematch)(self.match_id, self.player_id, content["type"])
+
+    async def on_chat(self, content: dict[str, Any]) -> None:
+        extra = sorted(k for k in content if k not in ("type", "text"))
+        if extra:
+            raise BadMessage(f"a chat frame has only a text (got {', '.join(extra)[:80]})")
+        await database_sync_to_async(chat_post)(self.match_id, self.player_id, content.get("text"))
 
     @property
     def player_id(self) -> int | None:
@@ -217,14 +239,19 @@ def _since_version(scope: dict[str, Any]) -> int | None:
 def _opening_frames(match_id: int, player_id: int | None, since: int | None) -> list[dict[str, Any]]:
     """What a socket hears first: the events after `since`, or the state when they are not kept."""
     replay = None if since is None else selectors.events_after(match_id, since)
-    return [_state_frame(match_id, player_id)] if replay is None else replay
+    if replay is None:
+        return [_state_frame(match_id, player_id)]
+    # The chat is not in the event log (each room has its own): its recent lines come again.
+    chat = chat_selectors.chat_to_resume(match_id, player_id)
+    return replay + ([frames.chat_history(chat)] if chat is not None else [])
 
 
 def _state_frame(match_id: int, player_id: int | None) -> dict[str, Any]:
     match = selectors.match_get(match_id)
     if match is None:
         raise NotFound(f"no match {match_id}")
-    return frames.state(selectors.match_json(match), selectors.seat_of(match, player_id))
+    chat = chat_selectors.chat_json(match, player_id)
+    return frames.state(selectors.match_json(match), selectors.seat_of(match, player_id), chat)
 
 
 def _seat_for(match_id: int, player_id: int | None) -> int:
@@ -244,6 +271,10 @@ def _resign(match_id: int, player_id: int | None) -> None:
 
 def _offer(match_id: int, player_id: int | None, kind: str) -> None:
     services.match_offer(match_id, _seat_for(match_id, player_id), kind)
+
+
+def _claim_draw(match_id: int, player_id: int | None) -> None:
+    services.match_claim_draw(match_id, _seat_for(match_id, player_id))
 
 
 def _answer(match_id: int, player_id: int | None, accept: bool) -> None:

@@ -70,6 +70,19 @@ class NoOffer(MatchError):
     http_status = 409
 
 
+class NoDrawToClaim(MatchError):
+    """A draw claimed where the game's rules allow none (chess: no threefold repetition, no 50 moves)."""
+
+    code = "no_draw_to_claim"
+    http_status = 409
+
+
+class NoRecord(MatchError):
+    """A game record asked in a notation the match's game does not have (a PGN of a Connect Four match)."""
+
+    code = "no_record"
+
+
 class NotRatable(MatchError):
     """A rated match asked with a bot seat (unless the installation rates those) or with hints."""
 

@@ -20,9 +20,12 @@ JSON = dict[str, Any]
 # --- the match socket: the whole match --------------------------------------------------
 
 
-def state(match: JSON, seat: int | None) -> Frame:
-    """The whole match for one socket (on connect, and on `sync`); `seat` is the socket's own."""
-    return {"type": "state", "v": match["v"], "match": match, "you": {"seat": seat}}
+def state(match: JSON, seat: int | None, chat: JSON) -> Frame:
+    """The whole match for one socket (on connect, and on `sync`); `seat` is the socket's own.
+
+    `chat` is what this socket may read of the chat (its room, server/chat), so a reload keeps it.
+    """
+    return {"type": "state", "v": match["v"], "match": match, "you": {"seat": seat}, "chat": chat}
 
 
 def state_changed(match: JSON) -> Frame:
@@ -46,6 +49,7 @@ def move(
     ply: int,
     seat: int,
     move: str,
+    notation: str,
     by: JSON,
     state: JSON,
     to_move: int | None,
@@ -57,7 +61,7 @@ def move(
     stats: JSON | None = None,
     clock: JSON | None = None,
 ) -> Frame:
-    """A move was played (by a seat, or by chance: seat -1).
+    """A move was played (by a seat, or by chance: seat -1); `notation` is how players write it.
 
     `queue_wait_ms` is sent for bot moves only (`bot`), `stats` when the search gave
     figures, `clock` in clocked matches.
@@ -67,6 +71,7 @@ def move(
         "ply": ply,
         "seat": seat,
         "move": move,
+        "notation": notation,
         "by": by,
         "state": state,
         "to_move": to_move,
@@ -180,6 +185,24 @@ def hint(
         "engine": profile,
         "is_ai": is_ai,
     }
+
+
+# --- chat in the match room (server/chat; not versioned: each room has its own group) ------------
+
+
+def chat_message(message: JSON) -> Frame:
+    """A person said something in the room this socket reads."""
+    return {"type": "chat", "message": message}
+
+
+def chat_deleted(message_id: int, room: str) -> Frame:
+    """Staff hid a message of the room: pages drop it."""
+    return {"type": "chat_deleted", "id": message_id, "room": room}
+
+
+def chat_history(chat: JSON) -> Frame:
+    """The room's recent messages again, after a reconnect that replayed events instead of a state."""
+    return {"type": "chat_history", "chat": chat}
 
 
 # --- both sockets -----------------------------------------------------------------------

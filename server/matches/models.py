@@ -110,6 +110,8 @@ class Move(models.Model):
     ply = models.PositiveIntegerField()
     seat = models.SmallIntegerField()
     move = models.CharField(max_length=200)
+    # The move as players write it (`Game.move_notation`: SAN in chess); blank where it is the move itself.
+    notation = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     think_ms = models.PositiveIntegerField(default=0)  # from the turn's start to the move
     stats = models.JSONField(null=True, blank=True)  # the bot's search figures

@@ -35,6 +35,7 @@ def move_json(move: Move, seats: dict[int, Seat]) -> dict[str, Any]:
         "ply": move.ply,
         "seat": move.seat,
         "move": move.move,
+        "notation": move.notation or move.move,
         "by": by_json(seats.get(move.seat)),
         "think_ms": move.think_ms,
         "at": move.created_at.isoformat() if move.created_at else None,

@@ -41,6 +41,10 @@ class TokenThrottle(PlayerRateThrottle):
     scope = "tokens"
 
 
+class EstimateThrottle(PlayerRateThrottle):
+    scope = "export_estimate"
+
+
 class SessionGuestThrottle(SimpleRateThrottle):
     """Guests made for browsers on their first action, per client address.
 

@@ -1,4 +1,5 @@
-"""HTTP API for research exports (docs/design.md §9): ``/api/exports/games.jsonl`` and ``/api/exports/moves.csv``."""
+"""HTTP API for research exports (docs/design.md §9): ``/api/exports/games.jsonl``, ``/api/exports/moves.csv``
+and ``/api/exports/estimate/`` (how big they would be)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,17 @@ import re
 from django.db import DatabaseError
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import registry
 from server.bots.models import BotProfile
 from server.config.openapi import errors
+from server.players.throttles import EstimateThrottle
+from server.research.estimate import export_estimate
 from server.research.filters import PAIRINGS, RESULTS, STATUSES, ExportFilterSerializer, parse_filters
 from server.research.permissions import IsResearcher
 from server.research.streaming import export_response
@@ -106,3 +111,27 @@ class MovesExportView(ExportView):
     """``GET /api/exports/moves.csv``: one move a row (CSV with a header), streamed."""
 
     fmt = "csv"
+
+
+class EstimateSerializer(serializers.Serializer):
+    matches = serializers.IntegerField(help_text="matches the export holds")
+    moves = serializers.IntegerField(help_text="their moves and chance events: the CSV's rows")
+    bytes = inline_serializer(
+        "ExportBytes",
+        {"games.jsonl": serializers.IntegerField(), "moves.csv": serializers.IntegerField()},
+        help_text="the download's size in each format, measured on a sample and scaled up",
+    )
+    exact = serializers.BooleanField(help_text="the sample was the whole export: the bytes are its exact size")
+
+
+@extend_schema(
+    responses={200: EstimateSerializer, **errors(400, 401, 403, 429)},
+    description="The size of an export with the same filters, from counts and a sample of at most 50 matches.",
+)
+class ExportEstimateView(ExportView):
+    """``GET /api/exports/estimate/``: how many matches and moves an export holds, and roughly how many bytes."""
+
+    throttle_classes = [EstimateThrottle]  # each one counts the matches selected: cheap, but not free
+
+    def get(self, request):
+        return Response(export_estimate(parse_filters(request.query_params)).as_json())

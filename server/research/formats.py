@@ -56,6 +56,7 @@ CSV_COLUMNS = (
     "other_stats",
     "queue_wait_ms",  # added within schema version 1, hence at the end
     "fallback_reason",
+    "notation",  # the move as players write it (SAN in chess); added within schema version 2
 )
 NO_STATS = [None] * (len(STAT_COLUMNS) + 4)  # the search columns of a person's move or a chance event
 
@@ -85,10 +86,11 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
             player = "null" if player_id is None else f'"{names.player(player_id)}"'
             seats.append(f'{{"index":{index},"kind":"human","is_ai":false,"player":{player},"bot":null}}')
     moves, played = [], []
-    for _, ply, seat, move, at, think_ms, stats, fallback, queue_wait_ms in rows.moves:
+    for _, ply, seat, move, at, think_ms, stats, fallback, queue_wait_ms, notation in rows.moves:
         by = "chance" if seat == CHANCE else kinds.get(seat, Seat.Kind.HUMAN)
         moves.append(
-            f'{{"ply":{ply},"seat":{seat},"by":"{by}","move":{_text(move)},"at_ms":{at - created_ms},'
+            f'{{"ply":{ply},"seat":{seat},"by":"{by}","move":{_text(move)},"notation":{_text(notation or move)},'
+            f'"at_ms":{at - created_ms},'
             f'"think_ms":{think_ms},"stats":{stats or "null"},"fallback":{_opt_text(fallback or None)},'
             f'"queue_wait_ms":{"null" if queue_wait_ms is None else queue_wait_ms}}}'
         )
@@ -148,16 +150,17 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
             seats[index] = ("human", names.player(player_id) if player_id is not None else None, None, None)
     head = [SCHEMA_VERSION, names.match(match_id), game, source, pairing(s[0] for s in seats.values()), winner]
     head += [created_on]
-    for _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other, queue_wait_ms in rows.moves:
+    for _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other, queue_wait_ms, notation in rows.moves:
         by, player, slug, level = CHANCE_SEAT if seat == CHANCE else seats[seat]
         at_ms = at - created_ms
+        written = notation or move
         if by != "bot":  # no search figures: a person's move or a chance event
-            yield [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *NO_STATS, None, None]
+            yield [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *NO_STATS, None, None, written]
             continue
         other = None if other in (None, "{}") else other
         flag = "true" if fallback else "false"
         row = [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *figures, flag, pv, visits, other]
-        yield [*row, queue_wait_ms, fallback or None]
+        yield [*row, queue_wait_ms, fallback or None, written]
 
 
 def csv_chunks(matches: Iterable[MatchRows], names: Pseudonyms | None = None) -> Iterator[bytes]:

@@ -172,6 +172,7 @@ GAME_COLUMNS = Columns(
         "stats": JsonWithout("stats", HIDDEN_STATS),
         "fallback": "fallback",
         "queue_wait_ms": "queue_wait_ms",
+        "notation": "notation",  # blank where it is the move itself
     },
 )
 
@@ -216,6 +217,7 @@ MOVE_ROW_COLUMNS = Columns(
         "visits": JsonValue("stats", "visits"),
         "other_stats": JsonWithout("stats", COLUMN_STATS),
         "queue_wait_ms": "queue_wait_ms",
+        "notation": "notation",
     },
 )
 

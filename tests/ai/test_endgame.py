@@ -66,10 +66,17 @@ class UnfinishedSolver(Connect4Solver):
         self.finishes, self.scores = finishes, scores
 
     def solve_state(self, state, weak=False):
+        self.spend()
+        return super().solve_state(state, weak)
+
+    def wins(self, state):
+        self.spend()
+        return super().wins(state)
+
+    def spend(self):
         self.finishes -= 1
         if self.finishes < 0:
             raise TimeoutError("out of time")
-        return super().solve_state(state, weak)
 
     def move_scores(self, state):
         if not self.scores:
@@ -89,14 +96,45 @@ def test_an_unfinished_exact_solve_still_plays_the_proven_draw(monkeypatch):
 
 def test_the_search_after_an_unfinished_solve_is_held_to_a_proven_draw(monkeypatch):
     state = CONNECT4.from_moves(DRAWN)
-    monkeypatch.setitem(endgame._SOLVERS, "connect4", UnfinishedSolver(finishes=3))  # proves 4, 3 draw; 5 loses
+    # 4 does not lose (one probe), then the weak solves: 4 and 3 draw, 5 loses; then out of time.
+    monkeypatch.setitem(endgame._SOLVERS, "connect4", UnfinishedSolver(finishes=4))
     assert exact_move(CONNECT4, state, Deadline.after_ms(60_000), from_ply=14) is None
     losing = SearchResult(move="5", value=0.1, pv=["5"], algorithm="alphabeta")
     endgame.keep_proven(CONNECT4, state, losing)
     assert losing.move == "4" and losing.stats["exact"] == "kept draw" and losing.stats["best_move"] == "5"
+    drawing = SearchResult(move="3", value=0.1, pv=["3"], algorithm="alphabeta")
+    endgame.keep_proven(CONNECT4, state, drawing)
+    assert drawing.move == "3"  # proved to draw: the search's own choice among draws stands
     unproven = SearchResult(move="2", value=0.1, pv=["2"], algorithm="alphabeta")
     endgame.keep_proven(CONNECT4, state, unproven)
-    assert unproven.move == "2"  # nothing proved against it
+    assert unproven.move == "4"  # nobody proved 2: a proven draw is not traded for it
+
+
+def test_only_one_probe_is_needed_to_hold_the_search_to_a_move_that_does_not_lose(monkeypatch):
+    state = CONNECT4.from_moves(DRAWN)
+    monkeypatch.setitem(endgame._SOLVERS, "connect4", UnfinishedSolver(finishes=1))  # the first probe only
+    assert exact_move(CONNECT4, state, Deadline.after_ms(60_000), from_ply=14) is None
+    risky = SearchResult(move="7", value=0.2, pv=["7"], algorithm="alphabeta")
+    endgame.keep_proven(CONNECT4, state, risky)
+    assert risky.move == "4" and ai.solve(CONNECT4, CONNECT4.play(state, "4")) == 0  # 7 loses; 4 keeps the draw
+
+
+def test_a_win_the_search_proved_itself_is_kept():
+    state = CONNECT4.from_moves(DRAWN)
+    endgame._PROVEN["connect4"] = (CONNECT4.key(state), {"4": endgame.NOT_LOSING})
+    won = SearchResult(move="2", value=0.99, pv=["2"], algorithm="alphabeta", stats={"plies_to_end": 3})
+    endgame.keep_proven(CONNECT4, state, won)
+    assert won.move == "2"
+
+
+def test_the_not_losing_probe_agrees_with_the_exact_score():
+    solver = Connect4Solver()
+    for moves in (DRAWN, DRAWN + "5", DRAWN + "57"):  # late positions: exact scores are quick
+        state = CONNECT4.from_moves(moves)
+        for move in CONNECT4.legal_moves(state):
+            after = CONNECT4.play(state, move)
+            if not CONNECT4.is_terminal(after):
+                assert solver.wins(after) == (Connect4Solver().solve_state(after) > 0)
 
 
 def test_the_master_keeps_the_draw_when_its_solver_cannot_finish(monkeypatch):

@@ -258,3 +258,19 @@ def test_a_turn_never_queued_is_queued_by_the_watchdog(alice, fast_bot, held, se
     assert rescue_overdue_bots() == 0
     assert held == [(match.pk, 1, queues.bot_queue_for("play"))]
     assert BotTurnRecord.objects.get(match=match, ply=1).started_at is None
+
+
+# --- trimming the records -----------------------------------------------------------
+
+
+def test_records_of_ended_matches_are_trimmed_once_old_and_live_ones_kept(alice, fast_bot, held):
+    live, ended = bot_match(alice, fast_bot), bot_match(alice, fast_bot)
+    for match in (live, ended):
+        services.submit_move(match.pk, 0, "4", 0)
+    services.match_resign(ended.pk, 0)
+    assert BotTurnRecord.objects.count() == 2
+    later = timezone.now() + timedelta(hours=2)
+
+    assert bot_services.trim_bot_turn_records(timezone.now()) == 0  # ended, but too recent
+    assert bot_services.trim_bot_turn_records(later) == 1
+    assert list(BotTurnRecord.objects.values_list("match_id", flat=True)) == [live.pk]

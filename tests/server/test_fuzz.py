@@ -50,7 +50,7 @@ ERROR_CODES = {
     "bad_request",
 }
 AMBIENT = {"presence", "online", "heartbeat"}  # frames a socket hears whatever it sends
-FRAME_TYPES = ["move", "resign", "sync", "takeback_request", "draw_offer", "accept", "decline"]
+FRAME_TYPES = ["move", "resign", "sync", "takeback_request", "draw_offer", "claim_draw", "accept", "decline"]
 
 # --- what a client can send ------------------------------------------------------------------
 
@@ -153,7 +153,7 @@ async def test_a_stranger_s_frames_get_clean_errors_and_leave_the_match_alone(fu
 
 @pytest.mark.django_db(transaction=True)
 @FUZZ
-@given(sent=frames(["move", "sync", "accept", "decline"]))
+@given(sent=frames(["move", "sync", "accept", "decline", "claim_draw"]))
 async def test_the_seat_not_to_move_gets_clean_errors_and_the_match_is_unchanged(fuzz_match, sent):
     match, bob_token, _ = fuzz_match
     await fuzz_match_socket(match.pk, bob_token, sent)

@@ -326,3 +326,35 @@ def test_an_id_too_large_is_the_api_s_json_404():
         response = APIClient().get(path)
         assert response.status_code == 404 and response.json()["code"] == "not_found", path
     assert APIClient().get("/no-such-page/").status_code == 404  # pages keep Django's page
+
+
+# --- NUL in a URL ------------------------------------------------------------------
+# PostgreSQL cannot store NUL: a name or filter carrying one reached the database as a 500.
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/players/a%00b/",
+        "/api/players/a%00b/matches/",
+        "/api/players/a%00b/ratings/",
+        "/api/players/ann/matches/?opponent=a%00b",
+        "/api/matches/?game=connect4&x%00=1",
+    ],
+)
+def test_a_nul_in_an_api_path_or_query_is_a_400_that_says_why(url):
+    response = APIClient().get(url)
+    assert response.status_code == 400
+    assert response.json() == {"detail": "a URL may not contain a NUL character (%00)", "code": "bad_request"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/players/a%00b/", "/leaderboards/?game=a%00b"])
+def test_a_nul_in_a_page_url_is_a_plain_400(client, url):
+    response = client.get(url)
+    assert response.status_code == 400
+    assert b"NUL" in response.content
+
+
+@pytest.mark.django_db
+def test_an_ordinary_name_still_reaches_the_profile(client):
+    assert client.get("/api/players/nobody-here/").status_code == 404

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from server.config.cache import cache_settings
 from server.config.channel_layer import redis_channel_layer
 from server.config.installation import installation_id
 
@@ -40,10 +41,12 @@ INSTALLED_APPS = [
     "server.research",
     "server.analysis",
     "server.ratings",
+    "server.chat",
     "frontend",
 ]
 
 MIDDLEWARE = [
+    "server.config.refuse_nul.RefuseNulMiddleware",  # before anything reads the path or query
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -157,6 +160,9 @@ else:
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, prefix=CHANNEL_PREFIX)}
     BOT_RUNNER = "celery"
 
+# Throttles and hint locks count across every process of the installation (server/config/cache.py).
+CACHES = cache_settings(REDIS_URL, CHANNEL_PREFIX)
+
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 # kombu's Redis transport, made to survive a Redis restart while a task runs (server/config/broker.py).
 CELERY_BROKER_TRANSPORT = "server.config.broker:Transport" if REDIS_URL.startswith("redis://") else None
@@ -239,6 +245,11 @@ HINT_TIME_BUDGET_MS = int(os.environ.get("HINT_TIME_BUDGET_MS", "300"))
 MATCH_EVENTS_KEPT = 500  # events replayed to a client reconnecting with ?v=
 SOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 frames per 5 seconds per connection, moves apart
 SOCKET_MOVE_RATE_LIMIT = (50, 5.0)  # move frames: 10 a second, beyond any human's clicking
+# Chat in the match room (server/chat): a message's length after stripping, how many a person
+# may post (over all matches) in a window of seconds, and how many the state frame carries.
+CHAT_MAX_CHARS = 280
+CHAT_RATE_LIMIT = (5, 10.0)
+CHAT_HISTORY = 50
 # Clocks and presence, enforced by a loop in the web process (server/matches/watch.py).
 MATCH_WATCH = True
 CLOCK_FLAG_GRACE_MS = int(os.environ.get("CLOCK_FLAG_GRACE_MS", "1500"))  # 0:00 shown this long before the flag
@@ -281,6 +292,7 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "hint": "20/minute",  # hints asked, per player (one search per ply at most, whatever the rate)
     "analysis": "10/hour",  # analyses started, per player (asking for an existing one is free)
     "tokens": "20/hour",  # tokens created or rotated, per player
+    "export_estimate": "60/minute",  # export size estimates (a page asks as its filters change), per player
     "signup": "20/hour",  # sign-up forms posted, per client address
     "password_reset": "10/hour",  # password-reset forms posted, per client address
 }
@@ -288,6 +300,11 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
 # one ends.  One that has not ended after ANALYSIS_STALE_MINUTES no longer counts (its worker died).
 ANALYSIS_MAX_PENDING = int(os.environ.get("ANALYSIS_MAX_PENDING", "8"))
 ANALYSIS_STALE_MINUTES = int(os.environ.get("ANALYSIS_STALE_MINUTES", "60"))
+# An analysis whose worker died (or whose embedded runner's process restarted) would stay
+# "queued" for good: one with no step for ANALYSIS_STALL_SECONDS is queued again from where it
+# stopped (steps are idempotent), at most ANALYSIS_MAX_RESTARTS times, then marked failed.
+ANALYSIS_STALL_SECONDS = int(os.environ.get("ANALYSIS_STALL_SECONDS", "120"))
+ANALYSIS_MAX_RESTARTS = int(os.environ.get("ANALYSIS_MAX_RESTARTS", "3"))
 # A hint runs where bot moves run (the bots queue: a person is waiting for it, as for a bot's
 # move), once per ply; a second ask within HINT_PENDING_S waits for that one, and a hint task
 # not started by then is dropped (the player has moved on or will ask again).

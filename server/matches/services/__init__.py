@@ -2,7 +2,7 @@
 
 - `lifecycle`: creating a match, joining it, starting it; `require_seat`.
 - `moves`: `submit_move`, the one path every move takes, human or bot; dice.
-- `offers`: takebacks, takeback requests and draw offers, and their answers.
+- `offers`: takebacks, takeback requests and draw offers, and their answers; draw claims.
 - `clocks`: time controls and flagging a seat whose time ran out.
 - `presence`: which seated people have a socket open.
 - `endings`: results, resigning, aborting; abandoned, adjourned and expired matches.
@@ -23,7 +23,7 @@ from server.matches.services.endings import (
 from server.matches.services.events import match_log
 from server.matches.services.lifecycle import SeatRequest, match_create, match_join, require_seat
 from server.matches.services.moves import submit_move, submit_player_move
-from server.matches.services.offers import match_answer, match_offer, match_takeback
+from server.matches.services.offers import match_answer, match_claim_draw, match_offer, match_takeback
 from server.matches.services.presence import (
     person_presence,
     presence_expire_stale,
@@ -41,6 +41,7 @@ __all__ = [
     "flag_fallen_clocks",
     "match_abort",
     "match_answer",
+    "match_claim_draw",
     "match_create",
     "match_join",
     "match_log",

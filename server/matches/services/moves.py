@@ -142,7 +142,8 @@ def _submit_locked(
         new_state = game.play(state, move)
     except IllegalMove as exc:
         raise IllegalMoveError(str(exc)) from None
-    stored = _store_move(match, game, seats, seat, move, new_state, stats, timing)
+    notation = game.move_notation(state, move)
+    stored = _store_move(match, game, seats, seat, move, new_state, stats, timing, notation)
     play_chance(match, game, new_state, seats)
     match.save()
     return stored
@@ -157,7 +158,9 @@ def _store_move(
     new_state: State,
     stats: dict[str, Any] | None,
     timing: MoveTiming | None = None,
+    notation: str | None = None,
 ) -> Move:
+    """Store `move` (written `notation` for players, where that differs) and send its frame."""
     now = timezone.now()
     timing = timing or MoveTiming()
     think_ms = int((now - match.turn_started_at).total_seconds() * 1000) if match.turn_started_at else 0
@@ -168,6 +171,7 @@ def _store_move(
         ply=match.ply,
         seat=seat,
         move=move,
+        notation="" if notation in (None, move) else notation,
         think_ms=max(0, think_ms),
         stats=stats,
         queue_wait_ms=timing.queue_wait_ms,
@@ -186,6 +190,7 @@ def _store_move(
         ply=stored.ply,
         seat=seat,
         move=move,
+        notation=stored.notation or move,
         by=by_json(seat_obj),
         state=match.state,
         to_move=match.to_move,
@@ -212,8 +217,9 @@ def play_chance(match: Match, game: Game, state: State, seats: dict[int, Seat] |
     while match.status == Match.Status.ACTIVE and not game.is_terminal(state) and game.to_move(state) == CHANCE:
         outcomes, weights = zip(*game.chance_outcomes(state), strict=True)
         roll = _dice.choices(outcomes, weights)[0]
+        notation = game.move_notation(state, roll)
         state = game.apply(state, roll)
-        _store_move(match, game, seats or {}, CHANCE, roll, state, None)
+        _store_move(match, game, seats or {}, CHANCE, roll, state, None, notation=notation)
     if match.status == Match.Status.ACTIVE:
         match.to_move = game.to_move(state)
         match.turn_started_at = match.turn_started_at or timezone.now()

@@ -1,5 +1,6 @@
-"""Takebacks and offers: against bots a takeback is granted at once; between people a
-takeback request or a draw offer waits for the others' answers (docs/wire.md)."""
+"""Takebacks, offers and claims: against bots a takeback is granted at once; between people a
+takeback request or a draw offer waits for the others' answers; a draw the rules allow
+(chess: threefold repetition, the 50-move rule) is claimed without asking anyone (docs/wire.md)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,19 @@ from django.utils import timezone
 
 from games import registry
 from server.matches import frames
-from server.matches.errors import BadMessage, GameOver, NoOffer, NothingToTakeBack, OfferNotAllowed, OfferPending
+from server.matches.errors import (
+    BadMessage,
+    GameOver,
+    NoDrawToClaim,
+    NoOffer,
+    NothingToTakeBack,
+    NotYourTurn,
+    OfferNotAllowed,
+    OfferPending,
+)
 from server.matches.models import Match, Seat
 from server.matches.selectors import clock_json
+from server.matches.services.clocks import flag_if_out_of_time
 from server.matches.services.endings import drawn, finish
 from server.matches.services.events import announce_turn, locked, record
 
@@ -83,6 +94,33 @@ def match_answer(match_id: int, seat: int, accept: bool) -> Match:
             finish(match, drawn(match.seats.count(), "draw agreed"))
     match.save()
     return match
+
+
+def match_claim_draw(match_id: int, seat: int) -> Match:
+    """`seat` claims the draw its game's rules allow in the position on the board (`Game.claimable_draw`).
+
+    A claim needs nobody's agreement, a bot's neither; it is made on the claimant's own turn,
+    before moving (FIDE 9.2).  The match ends drawn with the rule as its reason.
+    """
+    with transaction.atomic():
+        match = locked(match_id)
+        _require_live(match)
+        if not flag_if_out_of_time(match):  # a fallen flag ends the game before any claim
+            _claim_draw(match, seat)
+            match.save()
+            return match
+        match.save()
+    raise GameOver("the match is over: out of time")
+
+
+def _claim_draw(match: Match, seat: int) -> None:
+    if seat != match.to_move:
+        raise NotYourTurn("a draw is claimed on your own turn, before you move")
+    game = registry.get(match.game)
+    reason = game.claimable_draw(game.from_json(match.state))
+    if reason is None:
+        raise NoDrawToClaim("there is no draw to claim here: play on, offer a draw or resign")
+    finish(match, drawn(match.seats.count(), reason))
 
 
 def cancel_offer_on_move(match: Match, seat: int) -> None:

@@ -80,6 +80,14 @@ def test_castling_promotion_and_en_passant_in_both_notations() -> None:
     assert CHESS.to_json(taken)["captured"] == {"white": ["p"], "black": []}
 
 
+def test_captured_pieces_leave_promoted_pawns_out() -> None:
+    # White has two queens (a pawn promoted) and seven pawns; black lost a rook and two pawns.
+    state = CHESS.from_fen("1nbqkbn1/pppppp2/8/8/8/8/PPPPPPP1/RNBQKBNQ b - - 0 30")
+    data = CHESS.to_json(state)
+    assert data["captured"] == {"white": ["p", "p", "r", "r"], "black": ["R"]}
+    assert data["material"] == 42 - 27  # R N N B B Q Q 7P against N N B B Q 6P
+
+
 def test_ambiguous_san_is_refused_with_a_hint() -> None:
     state = CHESS.from_fen("k7/8/8/8/8/8/8/KN3N2 w - - 0 1")
     with pytest.raises(IllegalMove, match="ambiguous"):
@@ -200,8 +208,7 @@ def test_the_key_is_the_polyglot_zobrist_hash() -> None:
 
 
 def test_pgn_of_a_game() -> None:
-    fmt, text = CHESS.standard_notation(["f2f3", "e7e5", "g2g4", "d8h4"])
-    assert fmt == "pgn"
-    assert text.endswith("1. f3 e5 2. g4 Qh4# 0-1")
-    assert '[Result "0-1"]' in text
+    assert CHESS.standard_notation(["f2f3", "e7e5", "g2g4", "d8h4"]) == ("pgn", "1. f3 e5 2. g4 Qh4# 0-1")
+    assert CHESS.standard_notation(["e2e4", "e7e5", "g1f3"]) == ("pgn", "1. e4 e5 2. Nf3 *")
+    assert CHESS.standard_notation([]) == ("pgn", "*")
     assert CHESS.standard_notation(["e2e5"]) is None

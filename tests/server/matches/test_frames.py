@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import server.analysis.errors  # noqa: F401 - its codes extend the match domain's
+import server.chat.errors  # noqa: F401 - and the chat's
 import server.pairing.errors  # noqa: F401 - and quick pairing's
 from server.lobby.consumers import FRAME_TYPES as LOBBY_FRAME_TYPES
 from server.matches import frames, selectors, services
@@ -26,12 +27,12 @@ from server.matches.errors import MatchError
 WIRE = Path(__file__).resolve().parents[3] / "docs" / "wire.md"
 CLOCK = {"initial_ms": 300000, "increment_ms": 2000, "remaining_ms": [300000, 300000], "running": 1, "elapsed_ms": 0}
 MOVED = dict(
-    ply=7, seat=1, move="3", by={"kind": "bot", "is_ai": True}, state={}, to_move=0, legal_moves=["1"], think_ms=4
+    ply=7, seat=1, move="3", notation="3", by={"kind": "bot", "is_ai": True}, state={}, to_move=0, legal_moves=["1"], think_ms=4
 )
 
 # Every builder called with every optional part it can add (twice where a frame has two forms).
 CASES = [
-    ("state", dict(match={"v": 5}, seat=0)),
+    ("state", dict(match={"v": 5}, seat=0, chat={"room": "players", "messages": [], "refused": None})),
     ("state_changed", dict(match={"v": 9})),
     ("seat_taken", dict(seat_json={"index": 1, "player": None})),
     ("move", dict(MOVED, fallback=None, queue_wait_ms=12, bot=True, stats={"depth": 7, "nodes": 5120})),
@@ -48,6 +49,9 @@ CASES = [
     ("bot_thinking", dict(seat=1, ply=7, budget_ms=500, stats={"depth": 6, "nodes": 20480})),
     ("analysis", dict(status="running", progress=12, total=40)),
     ("hint", dict(seat=0, ply=8, move="4", value=0.5, depth=9, nodes=40960, profile="connect4-deep")),
+    ("chat_message", dict(message={"id": 12})),
+    ("chat_deleted", dict(message_id=12, room="players")),
+    ("chat_history", dict(chat={"room": "spectators"})),
     ("error", dict(code="stale_ply", message="ply 7 is not the current ply 8")),
     ("lobby", dict(open=[], active=[], online=3)),
     ("lobby_match", dict(summary={"id": 42})),
@@ -114,7 +118,8 @@ def test_client_frames_are_the_ones_the_consumers_take():
     match_socket = documented("Match socket: client → server")
     assert set(match_socket) == set(FRAME_TYPES.split(", "))
     for kind, examples in match_socket.items():
-        assert examples == [["type", "move", "ply"] if kind == "move" else ["type"]]
+        fields = {"move": ["type", "move", "ply"], "chat": ["type", "text"]}
+        assert examples == [fields.get(kind, ["type"])]
     lobby_socket = documented("Lobby socket: client → server")
     assert set(lobby_socket) == set(LOBBY_FRAME_TYPES.split(", "))
     assert lobby_socket["seek"] == [["type", "game", "clock", "rated", "range"]]

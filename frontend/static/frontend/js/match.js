@@ -13,6 +13,7 @@ import { pageData } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { createBoardHost } from "./match/board-host.js";
 import { createCatalogue } from "./match/catalogue.js";
+import { createChat } from "./match/chat.js";
 import { createClocks } from "./match/clocks.js";
 import { roomElements } from "./match/elements.js";
 import { createErrorLine } from "./match/error-line.js";
@@ -71,7 +72,8 @@ const frames = createFrames({ ...room, boardHost, history, sender, thinking, hin
 const offers = createOffers(room);
 const presence = createPresence(room);
 const clocks = createClocks(room);
-const betweenMoves = [offers, presence, clocks, gameEnd];
+const chat = createChat(room);
+const betweenMoves = [offers, presence, clocks, gameEnd, chat];
 document.getElementById("actions").prepend(...offers.buttons);
 el.status.after(offers.panel, presence.note);
 
@@ -89,7 +91,7 @@ function render() {
   renderBetweenMoves();
 }
 
-/** Takebacks and offers, whether the others are still here, the clocks (on the seats' lines). */
+/** Takebacks and offers, whether the others are still here, the clocks (on the seats' lines), the chat. */
 function renderBetweenMoves() {
   for (const part of betweenMoves) part.render();
 }

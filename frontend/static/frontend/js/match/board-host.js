@@ -86,6 +86,8 @@ export function createBoardHost({ el, catalogue, onMove }) {
     /** Board modules that replay moves themselves have `replay(moves)`; the others need the server. */
     get replay() { return module ? module.replay : undefined; },
     describeMove: (move) => (module ? module.describeMove(move) : move),
+    /** The number the move list shows before the `index`th move: the module's own ("1…" in chess), else "1.", "2.", ... */
+    moveNumber: (index) => (module && module.moveNumber ? module.moveNumber(index) : `${index + 1}.`),
     parseMove: (text) => (module ? module.parseMove(text) : text.trim()),
   };
 }

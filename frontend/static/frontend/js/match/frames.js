@@ -32,7 +32,8 @@ export function createFrames({ store, socket, boardHost, history, sender, thinki
         hint.apply(frame);
         break;
       case "error":
-        sender.onError(frame);
+        // The chat's refusals are the chat panel's to show (match/chat.js), not the board's.
+        if (!String(frame.code).startsWith("chat_")) sender.onError(frame);
         break;
       default:
         break; // frames this page does not know yet are ignored
@@ -68,6 +69,7 @@ export function createFrames({ store, socket, boardHost, history, sender, thinki
       ply: frame.ply,
       seat: frame.seat,
       move: frame.move,
+      notation: frame.notation ?? null, // how players write it (SAN in chess), for the move list
       by: frame.by,
       think_ms: frame.think_ms ?? (frame.stats && frame.stats.elapsed_ms),
       stats: frame.stats,

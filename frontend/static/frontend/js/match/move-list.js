@@ -35,12 +35,12 @@ export function createMoveList({ store, el, boardHost }) {
         "aria-current": viewing ? "step" : null,
         "aria-label": m.seat < 0
           ? `Move ${i + 1}: dice, ${m.move}`
-          : `Move ${i + 1}: ${playerWords(player)} played ${boardHost.describeMove(m.move)}` +
+          : `Move ${i + 1}: ${playerWords(player)} played ${moveText(m) || boardHost.describeMove(m.move)}` +
             (fallback ? `, a random move without search (${fallback})` : ""),
       },
-      h("span", { class: "move-number" }, `${i + 1}.`),
+      h("span", { class: "move-number" }, boardHost.moveNumber(i)),
       m.seat >= 0 ? seatMark(match.game, m.seat) : h("span", { class: "chance-mark", "aria-hidden": "true" }, "⚄"),
-      h("span", { class: "move-text" }, m.move)),
+      h("span", { class: "move-text" }, moveText(m) || m.move)),
       bot && fallback ? fallbackBadge(fallback) : null,
       bot && !fallback ? aiBadge(player && player.profile, { compact: true }) : null,
       shown.length ? h("span", { class: "move-figures muted" }, shown.join(" · ")) : null);
@@ -51,6 +51,11 @@ export function createMoveList({ store, el, boardHost }) {
   }
 
   return { render, scrollToEnd };
+}
+
+/** The move as players write it, when the server sends that (`notation`, e.g. SAN in chess), else null. */
+function moveText(m) {
+  return typeof m.notation === "string" && m.notation ? m.notation : null;
 }
 
 function fallbackBadge(reason) {

@@ -1,6 +1,8 @@
 // Takebacks and draw offers: the "Take back" and "Offer draw" buttons, the offer panel
 // with its answers, and what they say to screen readers (the takeback_request,
 // draw_offer, accept and decline frames, and the offer and offer_answered frames back).
+// Also "Claim draw", for the player to move when the game's state names a draw the rules
+// let them claim (`state.claimable_draw`, chess: threefold repetition, the 50-move rule).
 
 import { announce, h } from "../dom.js";
 import { isBot, playerWords } from "../players.js";
@@ -11,6 +13,7 @@ const ERROR_TEXT = {
   offer_not_allowed: "That is not possible in this match.",
   offer_pending: "An offer is already waiting for an answer.",
   no_offer: "There is no offer to answer any more.",
+  no_draw_to_claim: "There is no draw to claim in this position.",
 };
 const OFFER_WORDS = { takeback: "to take back their last move", draw: "a draw" };
 const OFFLINE = "Not connected; try again once the connection is back.";
@@ -20,6 +23,7 @@ export function createOffers({ store, socket, errors, render: renderRoom }) {
   const panel = h("div", { id: "offer-panel", class: "offer-panel", role: "status", "data-testid": "offer-panel", hidden: true });
   const takebackButton = h("button", { type: "button", id: "takeback-button", "data-testid": "takeback-button", hidden: true, onclick: () => send("takeback_request") }, "Take back");
   const drawButton = h("button", { type: "button", id: "draw-button", "data-testid": "draw-button", hidden: true, onclick: () => send("draw_offer") }, "Offer draw");
+  const claimButton = h("button", { type: "button", id: "claim-draw-button", "data-testid": "claim-draw-button", hidden: true, onclick: () => send("claim_draw") }, "Claim draw");
   let answer = null; // {text, timer}: another player's answer to our offer, shown for a while
 
   function onFrame(frame) {
@@ -72,6 +76,10 @@ export function createOffers({ store, socket, errors, render: renderRoom }) {
     takebackButton.disabled = Boolean(m.offer) || !socket.connected;
     drawButton.hidden = !(live && humansOnly);
     drawButton.disabled = Boolean(m.offer) || !socket.connected;
+    const claimable = m.state && typeof m.state.claimable_draw === "string" ? m.state.claimable_draw : "";
+    claimButton.hidden = !(live && claimable && m.to_move === seat);
+    claimButton.textContent = claimable ? `Claim draw (${claimable})` : "Claim draw";
+    claimButton.disabled = !socket.connected;
   }
 
   function renderPanel(m) {
@@ -147,5 +155,5 @@ export function createOffers({ store, socket, errors, render: renderRoom }) {
     announce(`${frame.seat === you ? "You" : who(frame.seat)} took back a move.${store.match && store.match.to_move === you ? " Your move." : ""}`);
   }
 
-  return { panel, buttons: [takebackButton, drawButton], onFrame, render };
+  return { panel, buttons: [takebackButton, drawButton, claimButton], onFrame, render };
 }

@@ -1,0 +1,57 @@
+"""Staff tools for the chat: hide a message (it disappears from every page at once), mute a person."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib import admin, messages
+from django.utils import timezone
+
+from server.chat.models import ChatMessage, ChatMute
+from server.chat.services import chat_hide
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """Messages are read here and hidden, never edited nor erased (a report can still be judged)."""
+
+    list_display = ["id", "created_at", "match", "room", "author", "text", "deleted"]
+    list_filter = ["room", "deleted"]
+    search_fields = ["text", "author__name"]
+    date_hierarchy = "created_at"
+    readonly_fields = ["match", "room", "author", "text", "created_at", "deleted"]
+    actions = ["hide_messages", "mute_authors_for_a_day"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.action(description="Delete (hide) the selected messages everywhere")
+    def hide_messages(self, request, queryset) -> None:
+        hidden = chat_hide(queryset.values_list("pk", flat=True))
+        self.message_user(request, f"{hidden} message(s) hidden.", messages.SUCCESS)
+
+    @admin.action(description="Mute the selected messages' authors for 24 hours")
+    def mute_authors_for_a_day(self, request, queryset) -> None:
+        until = timezone.now() + timedelta(days=1)
+        authors = set(queryset.values_list("author_id", flat=True))
+        ChatMute.objects.bulk_create(
+            ChatMute(player_id=a, until=until, reason="muted from the chat messages", created_by=request.user)
+            for a in authors
+        )
+        self.message_user(request, f"{len(authors)} player(s) muted until {until:%Y-%m-%d %H:%M} UTC.")
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(admin.ModelAdmin):
+    list_display = ["player", "until", "reason", "created_at", "created_by"]
+    search_fields = ["player__name"]
+    raw_id_fields = ["player"]
+    readonly_fields = ["created_at", "created_by"]
+
+    def save_model(self, request, obj, form, change) -> None:
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)

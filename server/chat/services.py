@@ -1,0 +1,68 @@
+"""Writes: posting a message, and staff hiding messages.  Frames go to one room's group after commit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from server.chat.errors import ChatRateLimited
+from server.chat.models import ChatMessage
+from server.chat.selectors import chat_group, message_json, refusal, room_of
+from server.chat.text import clean_text
+from server.matches import broadcast, frames
+from server.matches.errors import NotFound
+from server.matches.models import Match
+from server.players.models import Player
+
+
+@transaction.atomic
+def chat_post(match_id: int, player_id: int | None, text: object) -> ChatMessage:
+    """`player_id` says `text` in their room of the match: the players' if seated, else the spectators'.
+
+    Refused with a stable code when the text is not one clean line within `CHAT_MAX_CHARS`, the
+    person has no player, the room has no other person (bots never chat), the person is muted,
+    or they posted `CHAT_RATE_LIMIT` messages in its window.
+    """
+    clean = clean_text(text, settings.CHAT_MAX_CHARS)
+    match = Match.objects.prefetch_related("seats").filter(pk=match_id).first()
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    now = timezone.now()
+    refused = refusal(match, player_id, now)
+    if refused is not None:
+        raise refused
+    # One post at a time per person, in any process: the count below then holds.  It is counted
+    # in the database, which every web process shares (the throttles' cache is per process).
+    author = Player.objects.select_for_update().get(pk=player_id)
+    _check_rate(author, now)
+    message = ChatMessage.objects.create(
+        match=match, room=room_of(match, player_id), author=author, text=clean, created_at=now
+    )
+    frame, group = frames.chat_message(message_json(message)), chat_group(match_id, message.room)
+    transaction.on_commit(lambda: broadcast.send_to_group(group, frame))
+    return message
+
+
+def _check_rate(author: Player, now) -> None:
+    limit, window = settings.CHAT_RATE_LIMIT
+    recent = ChatMessage.objects.filter(author=author, created_at__gt=now - timedelta(seconds=window))
+    if recent.count() >= limit:
+        raise ChatRateLimited(f"at most {limit} messages in {window:g} seconds: wait a moment")
+
+
+@transaction.atomic
+def chat_hide(message_ids: Iterable[int]) -> int:
+    """Staff hide messages: gone from every page at once (`chat_deleted`) and from every history.
+
+    Answers how many were hidden now (those hidden already are left as they are).
+    """
+    rows = list(ChatMessage.objects.select_for_update().filter(pk__in=list(message_ids), deleted=False))
+    ChatMessage.objects.filter(pk__in=[m.pk for m in rows]).update(deleted=True)
+    for message in rows:
+        frame, group = frames.chat_deleted(message.pk, message.room), chat_group(message.match_id, message.room)
+        transaction.on_commit(lambda group=group, frame=frame: broadcast.send_to_group(group, frame))
+    return len(rows)
