@@ -31,7 +31,9 @@ def test_hook_driven_refinements_change_nothing_on_a_game_without_the_hooks(seed
     if CONNECT4.is_terminal(state):
         return
     plain = search_nodes(CONNECT4, state, 4)
-    refined = search_nodes(CONNECT4, state, 4, check_extension=True, null_move=True, delta_pruning=True)
+    refined = search_nodes(
+        CONNECT4, state, 4, check_extension=True, null_move=True, delta_pruning=True, see_pruning=True
+    )
     assert refined == plain
 
 
