@@ -36,7 +36,8 @@ CONTRAST = """
 ([a, b]) => {
   const rgb = (css) => css.match(/[\\d.]+/g).slice(0, 3).map(Number);
   const lum = (css) => {
-    const [r, g, b] = rgb(css).map((v) => v / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    const linear = (c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    const [r, g, b] = rgb(css).map((v) => linear(v / 255));
     return 0.2126 * r + 0.7152 * g + 0.0722 * b;
   };
   const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
@@ -193,7 +194,8 @@ def test_themes_are_remembered_and_keep_pieces_readable(new_page, screenshot):
                   const hole = document.querySelector('#board .hole');
                   return [0, 1].map((seat) => {
                     const disc = document.querySelector(`#board .disc.seat-${seat}`);
-                    return {body: css(disc.querySelector('.disc-body'), 'fill'), edge: css(disc.querySelector('.disc-body'), 'stroke'),
+                    const body = disc.querySelector('.disc-body');
+                    return {body: css(body, 'fill'), edge: css(body, 'stroke'),
                             symbol: css(disc.querySelector('.disc-symbol'), 'fill'), hole: css(hole, 'fill'),
                             shape: disc.querySelector('.disc-symbol').tagName};
                   });
@@ -322,11 +324,16 @@ def test_a_premove_that_is_illegal_on_your_turn_is_dropped_with_a_notice(new_pag
     expect(page.locator("#board [data-move].legal")).not_to_have_count(0)
 
 
+BOXES = """ns => ns.filter((n) => n.getClientRects().length).map((n) => {
+  const r = n.getBoundingClientRect();
+  const name = n.closest('[data-cell]')?.dataset.cell || n.closest('[data-move]')?.dataset.move || n.textContent.trim();
+  return {w: r.width, h: r.height, x: r.x + r.width / 2, y: r.y + r.height / 2, name};
+})"""
+
+
 def boxes(page, selector: str) -> list[dict]:
-    return page.locator(selector).evaluate_all(
-        "ns => ns.filter((n) => n.getClientRects().length).map((n) => { const r = n.getBoundingClientRect();"
-        " return {w: r.width, h: r.height, x: r.x + r.width / 2, y: r.y + r.height / 2, name: n.dataset.cell || n.dataset.move || n.textContent.trim()}; })"
-    )
+    """Each visible match's size and centre on screen, in CSS pixels."""
+    return page.locator(selector).evaluate_all(BOXES)
 
 
 def test_tap_targets_are_40_px_on_a_phone(new_page, screenshot):
@@ -355,7 +362,7 @@ def test_tap_targets_are_40_px_on_a_phone(new_page, screenshot):
     holes = boxes(page, "#board .hole-g .hit")
     assert min(min(b["w"], b["h"]) for b in holes) >= MIN_TAP - 0.5, min(b["w"] for b in holes)
     row = sorted((b for b in holes if abs(b["y"] - holes[len(holes) // 2]["y"]) < 1), key=lambda b: b["x"])
-    assert min(b["x"] - a["x"] for a, b in zip(row, row[1:])) >= MIN_TAP - 0.5  # hit areas do not overlap
+    assert min(b["x"] - a["x"] for a, b in zip(row, row[1:], strict=False)) >= MIN_TAP - 0.5  # hit areas do not overlap
     # The strip starts where the player's pieces are: one that can move is on screen, and is tapped there.
     movable = [b for b in boxes(page, "#board .movable .hit") if 0 <= b["x"] <= PHONE["width"]]
     assert movable, "no movable piece in view"
