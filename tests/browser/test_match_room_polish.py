@@ -397,7 +397,11 @@ def test_a_bot_game_with_a_clock(new_page, screenshot):
     # Each side was charged and got the 2 s increment: the bot its search time only.
     assert re.fullmatch(r"3:0[0-2]", bot.inner_text()), bot.inner_text()
     assert re.fullmatch(r"3:0[0-2]|2:5\d", you.inner_text()), you.inner_text()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 1280  # a seat's clock never widens the page
+    wide = page.evaluate(
+        "() => [...document.querySelectorAll('body *')].filter((n) => n.getBoundingClientRect().right > 1280)"
+        ".map((n) => `${n.tagName}.${n.className.baseVal ?? n.className} ${n.getBoundingClientRect().right}`)"
+    )
+    assert not wide, wide  # a seat's clock never widens the page
     screenshot(page, "clocks")
     match_id = page.locator("#match-room").get_attribute("data-match-id")
     data = page.evaluate(f"fetch('/api/matches/{match_id}/').then((r) => r.json())")
