@@ -324,7 +324,7 @@ def test_a_premove_that_is_illegal_on_your_turn_is_dropped_with_a_notice(new_pag
     expect(page.locator("#board [data-move].legal")).not_to_have_count(0)
 
 
-BOXES = """ns => ns.filter((n) => n.getClientRects().length).map((n) => {
+BOXES = """selector => [...document.querySelectorAll(selector)].filter((n) => n.getClientRects().length).map((n) => {
   const r = n.getBoundingClientRect();
   const name = n.closest('[data-cell]')?.dataset.cell || n.closest('[data-move]')?.dataset.move || n.textContent.trim();
   return {w: r.width, h: r.height, x: r.x + r.width / 2, y: r.y + r.height / 2, name};
@@ -332,8 +332,9 @@ BOXES = """ns => ns.filter((n) => n.getClientRects().length).map((n) => {
 
 
 def boxes(page, selector: str) -> list[dict]:
-    """Each visible match's size and centre on screen, in CSS pixels."""
-    return page.locator(selector).evaluate_all(BOXES)
+    """Each visible match's size and centre on screen, in CSS pixels (read in one go: a redraw
+    between finding the nodes and measuring them would leave detached ones)."""
+    return page.evaluate(BOXES, selector)
 
 
 def test_tap_targets_are_40_px_on_a_phone(new_page, screenshot):
@@ -375,6 +376,16 @@ def test_tap_targets_are_40_px_on_a_phone(new_page, screenshot):
     assert box["width"] >= MIN_TAP - 0.5
     destination.click()
     wait_ply(page, 1)
+
+    # Chinese checkers flips too: our pieces, at the bottom, go to the top.
+    def mean_y(seat: int) -> float:
+        ys = [b["y"] for b in boxes(page, f'#board .hole-g[data-seat="{seat}"] .hit')]
+        return sum(ys) / len(ys)
+
+    assert mean_y(0) > mean_y(1)
+    page.locator('[data-testid="flip-button"]').click()
+    expect(page.locator("#board svg")).to_have_attribute("data-flipped", "true")
+    assert mean_y(0) < mean_y(1)
 
 
 def test_a_bot_game_with_a_clock(new_page, screenshot):

@@ -54,7 +54,7 @@ function gameCard(game) {
           h("option", { value: "second" }, "second"),
           h("option", { value: "random" }, "first or second at random")))
       : null,
-    clockPicker(game, { testid: `bot-clock-${game.id}`, note: "only you lose on time: the computer's clock shows its thinking" }),
+    clockPicker(game, { testid: `bot-clock-${game.id}`, note: "only you can lose on time" }),
     h("label", { class: "hints-choice" }, h("input", { type: "checkbox", name: "hints", "data-testid": `hints-${game.id}` }), " Allow hints: a Hint button shows the computer's move for your turn (a game with hints is never rated)"),
     h("button", { type: "submit", class: "primary", "data-testid": `play-bot-${game.id}`, disabled: true }, "Play against the computer"));
   botForm.addEventListener("submit", (event) => {
