@@ -345,7 +345,10 @@ def test_tap_targets_are_40_px_on_a_phone(new_page, screenshot):
     wait_ply(page, 2)
     wait_my_turn_or_over(page)
     small = [b for b in boxes(page, "#board .col-target .hit") if b["w"] < MIN_TAP]
-    controls = "#move-list .move-link, .move-nav button, .board-tools button, .board-tools select, #resign-button"
+    controls = ", ".join(
+        ["#move-list .move-link", ".move-nav button", ".board-tools button", ".board-tools select"]
+        + ["#resign-button", "#move-form input", "#move-form button"]
+    )
     small += [b for b in boxes(page, controls) if b["h"] < MIN_TAP]
     assert not small, small
     screenshot(page, "connect4")
