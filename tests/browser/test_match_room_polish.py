@@ -162,6 +162,11 @@ def test_the_othello_board_flips_and_is_still_played_by_click(new_page, screensh
     label_h = page.locator("#board .coord", has_text=re.compile("^h$"))
     assert label_a.bounding_box()["x"] > label_h.bounding_box()["x"]  # the labels turn with the squares
     screenshot(page, "flipped")
+    page.locator('#board [data-move="e5"]').focus()
+    page.keyboard.press("ArrowRight")  # the arrows go the way they point on the turned board
+    assert page.evaluate("document.activeElement.dataset.move") == "d5"
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.move") == "d4"
     legal = page.locator("#board [data-move].legal").first
     move = legal.get_attribute("data-move")
     legal.click()
