@@ -54,6 +54,7 @@ function gameCard(game) {
           h("option", { value: "second" }, "second"),
           h("option", { value: "random" }, "first or second at random")))
       : null,
+    clockPicker(game, { testid: `bot-clock-${game.id}`, note: "only you can lose on time" }),
     h("label", { class: "hints-choice" }, h("input", { type: "checkbox", name: "hints", "data-testid": `hints-${game.id}` }), " Allow hints: a Hint button shows the computer's move for your turn (a game with hints is never rated)"),
     h("button", { type: "submit", class: "primary", "data-testid": `play-bot-${game.id}`, disabled: true }, "Play against the computer"));
   botForm.addEventListener("submit", (event) => {
@@ -147,15 +148,22 @@ async function startBotMatch(game, form) {
   if (order === "random") order = Math.random() < 0.5 ? "first" : "second";
   seats.splice(order === "second" ? 1 : 0, 0, { kind: "human" });
   const hints = form.elements.hints && form.elements.hints.checked;
-  await start(game, seats, form.querySelector("button[type=submit]"), hints ? { hints: true } : {});
+  const clock = chosenClock(form.elements.clock);
+  await start(game, seats, form.querySelector("button[type=submit]"), { ...(hints ? { hints: true } : {}), ...(clock ? { clock } : {}) });
 }
 
 async function startFriendMatch(game, button) {
   const seats = Array.from({ length: game.num_players }, () => ({ kind: "human" }));
-  const picked = document.querySelector(`[data-testid="clock-${game.id}"]`);
-  const [minutes, increment] = picked && picked.value ? picked.value.split("+").map(Number) : [];
+  const clock = chosenClock(document.querySelector(`[data-testid="clock-${game.id}"]`));
   const rated = document.querySelector(`[data-testid="rated-${game.id}"]`)?.value === "rated";
-  await start(game, seats, button, { ...(minutes ? { clock: { minutes, increment } } : {}), ...(rated ? { rated } : {}) });
+  await start(game, seats, button, { ...(clock ? { clock } : {}), ...(rated ? { rated } : {}) });
+}
+
+/** {minutes, increment} of a clock picker, or null for none. */
+function chosenClock(select) {
+  if (!select || !select.value) return null;
+  const [minutes, increment] = select.value.split("+").map(Number);
+  return { minutes, increment };
 }
 
 /** Rated (the result changes both ratings) or casual, chosen before the match exists. */
@@ -166,12 +174,13 @@ function ratedPicker(game) {
       h("option", { value: "rated" }, "Rated")));
 }
 
-/** Clocks for games between people: none, or minutes + increment (seconds a move). */
-function clockPicker(game) {
+/** A clock: none, or minutes + increment (seconds a move).  Against bots only people flag (docs/wire.md). */
+function clockPicker(game, { testid = `clock-${game.id}`, note = "" } = {}) {
   return h("label", { class: "clock-picker" }, " Clock ",
-    h("select", { name: "clock", "data-testid": `clock-${game.id}` },
+    h("select", { name: "clock", "data-testid": testid },
       h("option", { value: "" }, "none"),
-      ...["1+0", "3+2", "5+3", "10+5", "30+20"].map((tc) => h("option", { value: tc }, `${tc.replace("+", " min + ")} s`))));
+      ...["1+0", "3+2", "5+3", "10+5", "30+20"].map((tc) => h("option", { value: tc }, `${tc.replace("+", " min + ")} s`))),
+    note ? h("span", { class: "muted clock-note" }, ` (${note})`) : null);
 }
 
 async function start(game, seats, button, extra = {}) {
