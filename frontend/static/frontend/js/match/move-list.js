@@ -35,12 +35,12 @@ export function createMoveList({ store, el, boardHost }) {
         "aria-current": viewing ? "step" : null,
         "aria-label": m.seat < 0
           ? `Move ${i + 1}: dice, ${m.move}`
-          : `Move ${i + 1}: ${playerWords(player)} played ${boardHost.describeMove(m.move)}` +
+          : `Move ${i + 1}: ${playerWords(player)} played ${boardHost.describeMove(m.move, m.seat, store.you.seat)}` +
             (fallback ? `, a random move without search (${fallback})` : ""),
       },
       h("span", { class: "move-number" }, `${i + 1}.`),
       m.seat >= 0 ? seatMark(match.game, m.seat) : h("span", { class: "chance-mark", "aria-hidden": "true" }, "⚄"),
-      h("span", { class: "move-text" }, m.move)),
+      h("span", { class: "move-text" }, boardHost.moveText(m.move, m.seat, store.you.seat))),
       bot && fallback ? fallbackBadge(fallback) : null,
       bot && !fallback ? aiBadge(player && player.profile, { compact: true }) : null,
       shown.length ? h("span", { class: "move-figures muted" }, shown.join(" · ")) : null);
