@@ -20,7 +20,7 @@ const BAR = 44; // bar width
 const TRAY = 56;
 const PAD = 12;
 const FRAME_H = 520; // the playing area across the points
-const STRIP = 26; // where the point numbers go, outside the points
+const STRIP = 28; // where the point numbers go, outside the points
 const R = 21;
 const POINT_LEN = 200;
 const FORCED_DELAY_MS = 1200; // long enough to read the notice before the forced play goes
@@ -476,7 +476,8 @@ export function createBoard(container, { onMove }) {
         : s("g", { class: classes.join(" ") }, shapes);
       g.setAttribute("data-point", p);
       layers.push(g);
-      layers.push(text(L, { class: "point-label", x: x + L.W / 2, y: top ? frameY - 7 : frameY + FRAME_H + 19, "aria-hidden": "true" }, String(label(p))));
+      const labelY = top ? frameY - STRIP / 2 + 2 : frameY + FRAME_H + STRIP / 2 - 2;
+      layers.push(text(L, { class: "point-label", x: x + L.W / 2, y: labelY, "dominant-baseline": "central", "aria-hidden": "true" }, String(label(p))));
       if (n) stack(L, layers, whose, Math.abs(n), x + L.W / 2, base, top ? 1 : -1);
     }
     const barX = PAD + 6 * L.W + BAR / 2;
@@ -497,7 +498,7 @@ export function createBoard(container, { onMove }) {
       const at = spotCentre(L, seat0(to), turn.seat);
       layers.push(s("g", { class: "die-tag", "aria-hidden": "true" },
         s("circle", { cx: at.x, cy: at.y, r: 15 }),
-        text(L, { x: at.x, y: at.y + 6 }, String(step.die))));
+        text(L, { x: at.x, y: at.y, "dominant-baseline": "central" }, String(step.die))));
     }
     const dice = (state && state.dice) || [];
     const faces = live ? turn.dice : dice;
@@ -543,10 +544,13 @@ export function createBoard(container, { onMove }) {
   function drawPlays() {
     const { state, yourSeat = null } = view;
     const legal = playing() ? view.legalMoves : [];
-    const nodes = legal.map((move) => h("button", { type: "button", class: "target legal play", "data-move": move, "aria-disabled": "false" }, move === "pass" ? "Pass (no play possible)" : move));
-    plays.replaceChildren(...nodes);
-    plays.hidden = nodes.length === 0;
-    targets.set(nodes);
+    if (legal.join(",") !== [...plays.children].map((node) => node.dataset.move).join(",")) {
+      // Rebuilt only when the plays change: a preview redraws the board under the focused one.
+      const nodes = legal.map((move) => h("button", { type: "button", class: "target legal play", "data-move": move, "aria-disabled": "false" }, move === "pass" ? "Pass (no play possible)" : move));
+      plays.replaceChildren(...nodes);
+      targets.set(nodes);
+    }
+    plays.hidden = legal.length === 0;
     const pips = state && Array.isArray(state.pips) ? `Pip counts: ${state.pips[0]} (blue) · ${state.pips[1]} (orange)` : "";
     const dice = (state && state.dice) || [];
     const roll = dice.length ? `Dice ${dice.join("-")}. ` : "";
