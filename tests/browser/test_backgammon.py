@@ -63,8 +63,10 @@ def test_a_turn_is_played_die_by_die_with_clicks_and_confirmed(new_page, screens
     expect(page.locator("#board .target").first).to_be_visible()
     expect(page.locator("#board .die-tag").first).to_be_visible()  # which die takes it there
     screenshot(page, "picked")
+    die = page.locator("#board .target").first.get_attribute("data-die")
     page.locator("#board .target").first.click()
     expect(page.locator("#board .die.used")).to_have_count(1)
+    expect(page.locator("#board .die.used")).to_have_attribute("data-value", die)  # the die that moved it
     assert checkers(page) != start  # the partial play is on the board
     screenshot(page, "one-die")
     play = play_turn_by_clicks(page)

@@ -444,6 +444,7 @@ export function createBoard(container, { onMove }) {
       const node = s("g", {
         class: classes.join(" "),
         "data-spot": spot,
+        "data-die": step ? step.die : null,
         role: live ? "button" : null,
         "aria-label": aria + (step ? `: move here with the ${step.die}` : movable.has(spot) ? (spot === selected ? ", picked" : ", can move") : ""),
         "aria-pressed": live && movable.has(spot) ? String(spot === selected) : null,
@@ -504,8 +505,9 @@ export function createBoard(container, { onMove }) {
     const faces = live ? turn.dice : dice;
     const size = 40;
     const diceX = PAD + 9 * L.W + BAR - (faces.length * (size + 10)) / 2;
-    const usedCount = live ? (turn.forced ? faces.length : turn.steps.length) : 0;
-    faces.forEach((value, i) => layers.push(die(value, diceX + i * (size + 10), frameY + FRAME_H / 2 - size / 2, size, i < usedCount)));
+    const used = faces.map(() => live && Boolean(turn.forced));
+    for (const step of live ? turn.steps : []) used[faces.findIndex((value, i) => value === step.die && !used[i])] = true;
+    faces.forEach((value, i) => layers.push(die(value, diceX + i * (size + 10), frameY + FRAME_H / 2 - size / 2, size, used[i])));
 
     const root = s("g", { class: "bg-root", transform: rootTransform(L) }, ...layers);
     svg.setAttribute("viewBox", viewBox(L));
