@@ -287,3 +287,19 @@ def test_the_analysis_marker_draws_an_arrow_per_checker(new_page):
     segments = play.split(" ")
     assert arrows == sum(int(re.search(r"\((\d)\)", s).group(1)) if "(" in s else 1 for s in segments)
     expect(page.locator('#board [data-testid="move-marker"]')).to_be_visible()
+
+
+def test_a_checker_moves_on_with_both_dice_in_one_go(new_page, screenshot):
+    state = BackgammonState(turn=0, dice=(6, 5), ply=1)  # the opening 6-5: "lover's leap", 24/13
+    page = new_page("/")
+    mount(page, {"state": Backgammon().to_json(state), "legal": list(legal_plays(state))})
+    page.locator('#board [data-spot="24"]').click()
+    route = page.locator('#board .target.route[data-spot="13"]')
+    expect(route).to_have_attribute("data-die", "6+5")
+    expect(route).to_have_attribute("aria-label", re.compile("with the 6 then the 5|with the 5 then the 6"))
+    expect(page.locator('#board .target:not(.route)[data-spot="18"]')).to_have_attribute("data-die", "6")
+    screenshot(page, "route")
+    route.click()
+    expect(page.locator("#board .die.used")).to_have_count(2)
+    page.locator(CONFIRM).click()
+    assert page.evaluate("window.sent") == ["24/13"]

@@ -265,6 +265,8 @@ function viewBox(L) {
   return L.portrait ? `0 0 ${L.across} ${L.long}` : `0 0 ${L.long} ${L.across}`;
 }
 
+/** "the 6", or "the 6 then the 5" for a checker moving on with the next die. */
+const diceWords = (target) => (target.steps || [target]).map((step) => `the ${step.die}`).join(" then ");
 const spotName = (p) => (p === BAR_SPOT ? "bar" : p === OFF_SPOT ? "off" : String(p));
 const stepText = (step) => `${spotName(step.from)}/${spotName(step.to)}${step.hit ? "*" : ""}`;
 
@@ -355,8 +357,9 @@ export function createBoard(container, { onMove }) {
     }, FORCED_DELAY_MS);
   }
 
-  function playStep(step) {
-    turn.steps.push(step);
+  /** Play a target: one die's step, or a checker's route over several dice. */
+  function playStep(target) {
+    turn.steps.push(...(target.steps || [target]));
     selected = null;
     const next = offeredNow();
     cursor = next.length ? next[0].from : null;
@@ -382,8 +385,32 @@ export function createBoard(container, { onMove }) {
     return [...new Set(offeredNow().map((step) => step.from))];
   }
 
+  /**
+   * Where the checker on `spot` can go: each die's step, and the points it reaches by moving on
+   * with the other dice (marked "6+5"), when every way there leaves the same position.
+   */
   function targetsOf(spot) {
-    return offeredNow().filter((step) => step.from === spot);
+    if (!playing()) return [];
+    const single = offeredNow().filter((step) => step.from === spot);
+    const routes = new Map(); // to -> {steps, key}, or null when two ways there differ (a hit on the way or not)
+    const walk = (sides, left, from, path) => {
+      for (const step of turn.plan.offered(sides, left)) {
+        if (step.from !== from) continue;
+        const next = applyStep(sides, step);
+        const route = [...path, step];
+        if (route.length > 1 && !single.some((t) => t.to === step.to)) {
+          const known = routes.get(step.to);
+          if (known === undefined) routes.set(step.to, { steps: route, key: keyOf(next) });
+          else if (known && known.key !== keyOf(next) && known.steps.length === route.length) routes.set(step.to, null);
+        }
+        if (step.to !== OFF_SPOT) walk(next, without(left, step.die), step.to, route);
+      }
+    };
+    walk(current(), diceLeft(), spot, []);
+    const combined = [...routes].filter(([, route]) => route).map(([to, { steps }]) => ({
+      from: spot, to, steps, hit: steps.some((step) => step.hit), die: steps.map((step) => step.die).join("+"),
+    }));
+    return [...single, ...combined];
   }
 
   /** What a click (or Enter) on the mover's `spot` does. */
@@ -424,7 +451,7 @@ export function createBoard(container, { onMove }) {
     const label = (p) => (yourSeat === 1 ? 25 - p : p);
     const offered = offeredNow();
     const movable = new Set(offered.map((step) => step.from));
-    const targetsHere = selected !== null ? offered.filter((step) => step.from === selected) : [];
+    const targetsHere = selected !== null ? targetsOf(selected) : [];
     const targetAt = new Map(targetsHere.map((step) => [step.to, step]));
     const preview = previewMove ? playPoints(previewMove, seatToMove) : null;
 
@@ -438,7 +465,7 @@ export function createBoard(container, { onMove }) {
       const step = targetAt.get(spot);
       if (movable.has(spot)) classes.push("movable");
       if (spot === selected) classes.push("selected");
-      if (step) classes.push("target");
+      if (step) classes.push(step.steps ? "target route" : "target");
       if (spot === cursor && live) classes.push("cursor");
       const actionable = movable.has(spot) || Boolean(step);
       const node = s("g", {
@@ -446,7 +473,7 @@ export function createBoard(container, { onMove }) {
         "data-spot": spot,
         "data-die": step ? step.die : null,
         role: live ? "button" : null,
-        "aria-label": aria + (step ? `: move here with the ${step.die}` : movable.has(spot) ? (spot === selected ? ", picked" : ", can move") : ""),
+        "aria-label": aria + (step ? `: move here with ${diceWords(step)}` : movable.has(spot) ? (spot === selected ? ", picked" : ", can move") : ""),
         "aria-pressed": live && movable.has(spot) ? String(spot === selected) : null,
         "aria-disabled": live ? String(!actionable) : null,
         tabindex: live ? "-1" : null,
@@ -497,8 +524,10 @@ export function createBoard(container, { onMove }) {
     layers.push(text(L, { class: "off-count", x: trayX, y: frameY + PAD + 26 }, `${off[1]}`));
     for (const [to, step] of targetAt) {
       const at = spotCentre(L, seat0(to), turn.seat);
+      const width = 14 * String(step.die).length + 16;
+      const [w, hgt] = L.portrait ? [30, width] : [width, 30]; // the tag turns with its text
       layers.push(s("g", { class: "die-tag", "aria-hidden": "true" },
-        s("circle", { cx: at.x, cy: at.y, r: 15 }),
+        s("rect", { x: at.x - w / 2, y: at.y - hgt / 2, width: w, height: hgt, rx: 15 }),
         text(L, { x: at.x, y: at.y, "dominant-baseline": "central" }, String(step.die))));
     }
     const dice = (state && state.dice) || [];
@@ -535,7 +564,7 @@ export function createBoard(container, { onMove }) {
     if (!playing()) prompt.textContent = so_far ? `Sending ${so_far}…` : "";
     else if (play && !offeredNow().length) prompt.textContent = `Your play: ${play}. Confirm (Enter) or undo (Backspace).`;
     else if (selected !== null) {
-      const where = targetsOf(selected).map((t) => `${spotName(t.to)} with the ${t.die}`).join(", ");
+      const where = targetsOf(selected).map((t) => `${spotName(t.to)} with ${diceWords(t)}`).join(", ");
       prompt.textContent = `From ${spotName(selected)}: ${where}.`;
     } else {
       prompt.textContent = `${so_far ? `Played ${so_far}; ` : `Dice ${dice.join("-")}: `}` +
