@@ -19,6 +19,15 @@ CHECKERS = """() => [...document.querySelectorAll('#board .checker:not(.drag-gho
   return `${g.dataset.seat}@${c.getAttribute('cx')},${c.getAttribute('cy')}`;
 }).sort()"""
 CONFIRM = '[data-testid="bg-confirm"]'
+ONE_DIE = "#board .target:not(.route)"  # a target one die away (a route moves on with more dice)
+# Point numbers that a checker covers, and the smallest number's height on screen.
+LABELS = """() => {
+  const labels = [...document.querySelectorAll('#board .point-label')].map((n) => n.getBoundingClientRect());
+  const discs = [...document.querySelectorAll('#board .checker')].map((n) => n.getBoundingClientRect());
+  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  return { covered: labels.filter((l) => discs.some((d) => overlap(l, d))).length,
+           height: Math.min(...labels.map((l) => l.height)) };
+}"""
 
 
 def checkers(page: Page) -> list[str]:
@@ -63,8 +72,8 @@ def test_a_turn_is_played_die_by_die_with_clicks_and_confirmed(new_page, screens
     expect(page.locator("#board .target").first).to_be_visible()
     expect(page.locator("#board .die-tag").first).to_be_visible()  # which die takes it there
     screenshot(page, "picked")
-    die = page.locator("#board .target").first.get_attribute("data-die")
-    page.locator("#board .target").first.click()
+    die = page.locator(ONE_DIE).first.get_attribute("data-die")
+    page.locator(ONE_DIE).first.click()
     expect(page.locator("#board .die.used")).to_have_count(1)
     expect(page.locator("#board .die.used")).to_have_attribute("data-value", die)  # the die that moved it
     assert checkers(page) != start  # the partial play is on the board
@@ -72,11 +81,33 @@ def test_a_turn_is_played_die_by_die_with_clicks_and_confirmed(new_page, screens
     play = play_turn_by_clicks(page)
     expect(page.locator('[data-testid="bg-prompt"]')).to_contain_text(f"Your play: {play}")
     screenshot(page, "complete")
+    labels = page.evaluate(LABELS)
+    assert labels["covered"] == 0 and labels["height"] >= 12, labels
     moves = page.locator(f'#move-list li.move[data-seat="{seat}"] .move-text')
     before = moves.count()
     page.locator(CONFIRM).click()
     expect(moves).to_have_count(before + 1)
     expect(moves.nth(before)).to_have_text(play)
+
+
+def test_a_turn_is_played_with_the_keyboard_and_the_focus_stays_on_the_board(new_page):
+    page = new_page("/")
+    start_bot_match(page, "backgammon", "backgammon-random")
+    wait_hand_turn(page)
+    page.locator('#board [data-spot][tabindex="0"]').focus()
+    seat = page.locator("#match-room").get_attribute("data-your-seat")
+    moves = page.locator(f'#move-list li.move[data-seat="{seat}"]')
+    while page.locator("#board .movable").count():
+        page.keyboard.press("Enter")  # pick the checker under the cursor
+        page.keyboard.press("ArrowDown")  # to its first target
+        page.keyboard.press("Enter")
+    play = page.locator(CONFIRM).get_attribute("data-play")
+    expect(page.locator(CONFIRM)).to_be_focused()  # the play is complete: Enter confirms it
+    page.keyboard.press("Enter")
+    expect(moves).to_have_count(1)
+    expect(moves.first.locator(".move-text")).to_have_text(play)
+    if wait_my_turn_or_over(page) == "active":  # after the bot's reply, the keys still play
+        page.wait_for_function("() => document.activeElement && document.activeElement.closest('#board') !== null")
 
 
 def test_a_partial_play_is_undone_with_the_button_and_backspace(new_page, screenshot):
@@ -87,16 +118,18 @@ def test_a_partial_play_is_undone_with_the_button_and_backspace(new_page, screen
     undo = page.locator('[data-testid="bg-undo"]')
     expect(undo).to_be_disabled()
     page.locator("#board .movable").first.click()
-    page.locator("#board .target").first.click()
+    page.locator(ONE_DIE).first.click()
     expect(undo).to_be_enabled()
     assert checkers(page) != start
     undo.click()
     expect(page.locator("#board .die.used")).to_have_count(0)
     assert checkers(page) == start
     page.locator("#board .movable").first.click()
-    page.locator("#board .target").first.click()
-    expect(page.locator("#board .die.used")).to_have_count(1)
-    page.keyboard.press("Backspace")
+    expect(page.locator("#board .target").first).to_be_visible()
+    routes = page.locator("#board .target.route")
+    (routes if routes.count() else page.locator(ONE_DIE)).first.click()  # a checker's route, if it has one
+    expect(page.locator("#board .die.used")).not_to_have_count(0)
+    page.keyboard.press("Backspace")  # the whole click goes back, a route too
     expect(page.locator("#board .die.used")).to_have_count(0)
     assert checkers(page) == start
     expect(page.locator(CONFIRM)).to_be_disabled()
@@ -110,7 +143,7 @@ def test_a_checker_is_dragged_to_a_target(new_page, screenshot):
     source = page.locator("#board .movable .hit").first.bounding_box()
     page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
     page.mouse.down()
-    target = page.locator("#board .target .hit").first.bounding_box()
+    target = page.locator(f"{ONE_DIE} .hit").first.bounding_box()
     page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
     expect(page.locator("#board .drag-ghost")).to_have_count(1)
     screenshot(page, "dragging")
@@ -158,10 +191,11 @@ def test_the_board_fits_a_phone_with_large_tap_targets(new_page, screenshot):
     for button in ("bg-undo", "bg-confirm"):
         box = page.locator(f'[data-testid="{button}"]').bounding_box()
         assert box["height"] >= 40 and box["width"] >= 40, (button, box)
-    labels = page.locator("#board .point-label")
-    expect(labels).to_have_count(24)
+    expect(page.locator("#board .point-label")).to_have_count(24)
+    labels = page.evaluate(LABELS)
+    assert labels["covered"] == 0 and labels["height"] >= 11, labels
     screenshot(page, "phone")
-    page.locator("#board .target").first.click()
+    page.locator(ONE_DIE).first.click()
     expect(page.locator("#board .die.used")).to_have_count(1)
     screenshot(page, "phone-one-die")
 

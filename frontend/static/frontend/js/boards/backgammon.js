@@ -359,7 +359,8 @@ export function createBoard(container, { onMove }) {
 
   /** Play a target: one die's step, or a checker's route over several dice. */
   function playStep(target) {
-    turn.steps.push(...(target.steps || [target]));
+    const action = turn.steps.length ? turn.steps[turn.steps.length - 1].action + 1 : 0;
+    turn.steps.push(...(target.steps || [target]).map((step) => ({ ...step, action })));
     selected = null;
     const next = offeredNow();
     cursor = next.length ? next[0].from : null;
@@ -368,9 +369,12 @@ export function createBoard(container, { onMove }) {
 
   function undoStep() {
     if (!playing() || !turn.steps.length) return;
-    const step = turn.steps.pop();
+    // What one click or drag played goes back together: a die's step, or a checker's route.
+    const { action } = turn.steps[turn.steps.length - 1];
+    const first = turn.steps.findIndex((step) => step.action === action);
+    cursor = turn.steps[first].from;
+    turn.steps.splice(first);
     selected = null;
-    cursor = step.from;
     draw();
   }
 
@@ -440,7 +444,9 @@ export function createBoard(container, { onMove }) {
   function draw() {
     if (!view) return;
     const L = layout(narrow.matches);
-    const hadFocus = svg.contains(document.activeElement);
+    // The focus on a point, or on Undo or Confirm (which a redraw may disable), stays on the board.
+    const button = controls.contains(document.activeElement) ? document.activeElement : null;
+    const hadFocus = svg.contains(document.activeElement) || button !== null;
     const { state, lastMove = null, seatToMove = null, yourSeat = null } = view;
     const live = showing();
     const sides = live ? turn.shown || current() : null;
@@ -547,9 +553,9 @@ export function createBoard(container, { onMove }) {
     const order = keyboardOrder();
     if (live && (cursor === null || !order.includes(cursor))) cursor = order[0] ?? null;
     for (const node of spots) node.setAttribute("tabindex", Number(node.dataset.spot) === cursor ? "0" : "-1");
-    if (hadFocus) focus();
     drawControls(dice);
     drawPlays();
+    if (hadFocus && !(button && !button.disabled && !controls.hidden)) focus();
   }
 
   function drawControls(dice) {
@@ -597,10 +603,11 @@ export function createBoard(container, { onMove }) {
     return movableSpots().sort((a, b) => b - a);
   }
 
+  /** The keyboard's place on the board: the cursor, or Confirm once the play is complete. */
   function focus() {
     const node = cursor !== null ? svg.querySelector(`[data-spot="${cursor}"]`) : null;
     if (node) node.focus({ preventScroll: true });
-    else if (!plays.hidden) targets.focus();
+    else if (!confirm.disabled && !controls.hidden) confirm.focus({ preventScroll: true });
     else svg.focus({ preventScroll: true });
   }
 
