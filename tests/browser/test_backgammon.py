@@ -303,7 +303,7 @@ def test_the_keyboard_plays_with_a_cursor_and_enter(new_page):
     assert page.evaluate("window.sent")[0] in position["legal"]
 
 
-def test_the_analysis_marker_draws_an_arrow_per_checker(new_page):
+def test_the_analysis_marker_draws_an_arrow_per_checker(new_page, screenshot):
     position = find_position(lambda s, plays: any("(2)" in p for p in plays))
     play = next(p for p in position["legal"] if "(2)" in p)
     page = new_page("/")
@@ -314,13 +314,15 @@ def test_the_analysis_marker_draws_an_arrow_per_checker(new_page):
           const svg = document.querySelector('#board svg');
           const marker = board.moveMarker(state, play, svg);
           svg.append(marker);
-          return marker.querySelectorAll('line').length;
+          return marker.querySelectorAll('path[marker-end]').length;
         }""",
         [position["state"], play],
     )
     segments = play.split(" ")
     assert arrows == sum(int(re.search(r"\((\d)\)", s).group(1)) if "(" in s else 1 for s in segments)
     expect(page.locator('#board [data-testid="move-marker"]')).to_be_visible()
+    page.locator("#board").screenshot(path=str(screenshot(page, "marker")))
+    expect(page.locator('#board [data-testid="move-marker"]')).to_have_count(1)  # a resize keeps it
 
 
 def test_a_checker_moves_on_with_both_dice_in_one_go(new_page, screenshot):

@@ -730,7 +730,10 @@ export function createBoard(container, { onMove }) {
   plays.addEventListener("focusout", (event) => {
     if (!plays.contains(event.relatedTarget)) preview(null);
   });
-  narrow.addEventListener("change", () => draw());
+  // Redrawn only when the board turns: a redraw drops what a page added over it (the analysis marker).
+  narrow.addEventListener("change", () => {
+    if (svg.dataset.portrait !== String(narrow.matches)) draw();
+  });
 
   function render(next) {
     view = next;
@@ -760,10 +763,15 @@ export function moveMarker(state, move, svg = null) {
     const b = spotCentre(L, toSeat0(hops[hops.length - 1]), seat);
     const count = Number(counted[2] || 1);
     for (let i = 0; i < count; i += 1) {
-      const shift = i * 10; // counted checkers: side by side
+      // Arcs bending towards the middle of the board, each checker's a little further: arrows
+      // along the same row (8/5 6/5, or 8/5(2)) stay apart.
+      const middle = STRIP + FRAME_H / 2;
+      const bend = (a.y > middle && b.y > middle ? -1 : a.y < middle && b.y < middle ? 1 : 0) * (50 + 35 * (arrows.length / 2));
+      const cx = (a.x + b.x) / 2 + (bend ? 0 : 40 * (i + 1));
+      const cy = (a.y + b.y) / 2 + bend;
       arrows.push(
-        s("circle", { cx: a.x + shift, cy: a.y, r: 8, fill: "#0a7d33", stroke: "none" }), // where the checker starts
-        s("line", { x1: a.x + shift, y1: a.y, x2: b.x + shift, y2: b.y, "marker-end": "url(#bg-arrow-head)" }));
+        s("circle", { cx: a.x, cy: a.y, r: 9, fill: "#0a7d33", stroke: "#fff", "stroke-width": 2 }), // where the checker starts
+        s("path", { d: `M${a.x} ${a.y} Q${cx} ${cy} ${b.x} ${b.y}`, "marker-end": "url(#bg-arrow-head)" }));
     }
   }
   if (!arrows.length) return null;
