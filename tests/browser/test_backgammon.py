@@ -339,3 +339,63 @@ def test_a_checker_moves_on_with_both_dice_in_one_go(new_page, screenshot):
     expect(page.locator("#board .die.used")).to_have_count(2)
     page.locator(CONFIRM).click()
     assert page.evaluate("window.sent") == ["24/13"]
+
+
+def test_the_steps_offered_add_up_to_exactly_the_legal_plays(new_page):
+    """Every single-die path the board offers ends in a legal play, and every legal play is reachable."""
+    game = Backgammon()
+    rng = random.Random(11)
+    positions = []
+    while len(positions) < 300:
+        state = game.initial_state()
+        while not game.is_terminal(state) and len(positions) < 300:
+            if game.to_move(state) == CHANCE:
+                rolls = game.chance_outcomes(state)
+                state = game.apply(state, rng.choices([m for m, _ in rolls], [p for _, p in rolls])[0])
+                continue
+            plays = list(legal_plays(state))
+            if plays != ["pass"] and rng.random() < 0.3:
+                positions.append({"state": game.to_json(state), "legal": plays})
+            state = game.apply(state, rng.choice(plays))
+    page = new_page("/")
+    wrong = page.evaluate(
+        """async (positions) => {
+          const { planTurn } = await import('/static/frontend/js/boards/backgammon.js');
+          const wrong = [];
+          for (const { state, legal } of positions) {
+            const seat = state.turn;
+            const me = Array(26).fill(0), op = Array(26).fill(0);
+            for (let p = 1; p <= 24; p += 1) {
+              const n = state.points[seat === 0 ? p - 1 : 24 - p] * (seat === 0 ? 1 : -1);
+              if (n > 0) me[p] = n;
+              if (n < 0) op[p] = -n;
+            }
+            [me[0], op[0]] = [state.off[seat], state.off[1 - seat]];
+            [me[25], op[25]] = [state.bar[seat], state.bar[1 - seat]];
+            const [a, b] = state.dice;
+            const dice = a === b ? [a, a, a, a] : [a, b];
+            const plan = planTurn({ me, op }, dice, legal);
+            const reached = new Set();
+            let deadEnds = 0;
+            const walk = (sides, left) => {
+              const play = plan.playAt(sides);
+              if (play) reached.add(play);
+              const steps = plan.offered(sides, left);
+              if (!steps.length && !play) deadEnds += 1;
+              for (const step of steps) {
+                const m = [...sides.me], o = [...sides.op];
+                m[step.from] -= 1; m[step.to] += 1;
+                if (step.hit) { o[step.to] -= 1; o[25] += 1; }
+                const rest = [...left]; rest.splice(rest.indexOf(step.die), 1);
+                walk({ me: m, op: o }, rest);
+              }
+            };
+            walk({ me, op }, dice);
+            // playAt names only legal plays: as many reached as there are is all of them
+            if (deadEnds || reached.size !== legal.length) wrong.push({ state, legal, deadEnds });
+          }
+          return wrong;
+        }""",
+        positions,
+    )
+    assert wrong == []
