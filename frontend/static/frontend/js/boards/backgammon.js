@@ -565,15 +565,15 @@ export function createBoard(container, { onMove }) {
     undo.disabled = !playing() || !turn.steps.length;
     confirm.disabled = !play;
     confirm.dataset.play = play || "";
-    const so_far = turn.steps.map(stepText).join(" ");
+    const playedSoFar = turn.steps.map(stepText).join(" ");
     const left = diceLeft();
-    if (!playing()) prompt.textContent = so_far ? `Sending ${so_far}…` : "";
+    if (!playing()) prompt.textContent = playedSoFar ? `Sending ${playedSoFar}…` : "";
     else if (play && !offeredNow().length) prompt.textContent = `Your play: ${play}. Confirm (Enter) or undo (Backspace).`;
     else if (selected !== null) {
       const where = targetsOf(selected).map((t) => `${spotName(t.to)} with ${diceWords(t)}`).join(", ");
       prompt.textContent = `From ${spotName(selected)}: ${where}.`;
     } else {
-      prompt.textContent = `${so_far ? `Played ${so_far}; ` : `Dice ${dice.join("-")}: `}` +
+      prompt.textContent = `${playedSoFar ? `Played ${playedSoFar}; ` : `Dice ${dice.join("-")}: `}` +
         `${left.join(", ")} to play. Pick a checker${play ? ", or confirm" : ""}.`;
     }
   }
