@@ -233,8 +233,10 @@ def mount(page: Page, position: dict) -> None:
           window.sent = [];
           const view = board.createBoard(box, { onMove: (move) => window.sent.push(move) });
           const seat = position.state.turn;
-          view.render({ state: position.state, legalMoves: position.legal, interactive: true,
-                        seatToMove: seat, yourSeat: seat, lastMove: null, lastSeat: null });
+          window.live = { state: position.state, legalMoves: position.legal, interactive: true,
+                          seatToMove: seat, yourSeat: seat, lastMove: null, lastSeat: null };
+          window.boardView = view;
+          view.render(window.live);
         }""",
         position,
     )
@@ -399,3 +401,19 @@ def test_the_steps_offered_add_up_to_exactly_the_legal_plays(new_page):
         positions,
     )
     assert wrong == []
+
+
+def test_a_forced_play_waits_while_an_earlier_position_is_browsed(new_page):
+    position = find_position(lambda s, plays: len(plays) == 1 and plays[0] != "pass")
+    page = new_page("/")
+    mount(page, position)
+    # browsing the start of the game: the board shows it, nothing is played meanwhile
+    page.evaluate(
+        "(start) => window.boardView.render({ ...window.live, state: start, interactive: false, seatToMove: null })",
+        Backgammon().to_json(BackgammonState()),
+    )
+    page.wait_for_timeout(2000)
+    assert page.evaluate("window.sent") == []
+    page.evaluate("window.boardView.render(window.live)")  # back to the live position
+    page.wait_for_function("() => window.sent.length === 1")
+    assert page.evaluate("window.sent") == position["legal"]

@@ -332,6 +332,7 @@ export function createBoard(container, { onMove }) {
     const ours = interactive && state && Array.isArray(state.dice) && state.dice.length === 2 && yourSeat !== null && state.turn === yourSeat;
     if (!ours || (turn && turnKey(state) === turn.key)) return;
     window.clearTimeout(forcedTimer);
+    forcedTimer = null;
     selected = null;
     cursor = null;
     const [a, b] = state.dice;
@@ -350,10 +351,24 @@ export function createBoard(container, { onMove }) {
       : `Only one play is possible with ${roll}: ${move}. It is played for you.`;
     notice.hidden = false;
     turn.forced = move;
+    turn.forcedSends = 0;
     if (move !== "pass") turn.shown = applyPlay(turn.start, move);
+    sendForcedSoon();
+  }
+
+  /**
+   * Send the forced play after the notice was seen.  Checked again on each drawing: a play held
+   * back while an earlier position was browsed goes when the live one is back, and one the
+   * server did not take (the page is ours to play again) is sent once more.
+   */
+  function sendForcedSoon() {
+    if (forcedTimer !== null || !turn || !turn.forced || turn.forcedSends >= 2) return;
     const forTurn = turn;
     forcedTimer = window.setTimeout(() => {
-      if (turn === forTurn && showing() && view.interactive) onMove(move);
+      forcedTimer = null;
+      if (turn !== forTurn || !showing() || !view.interactive) return;
+      turn.forcedSends += 1;
+      onMove(turn.forced);
     }, FORCED_DELAY_MS);
   }
 
@@ -738,6 +753,7 @@ export function createBoard(container, { onMove }) {
   function render(next) {
     view = next;
     startTurn();
+    if (showing() && view.interactive) sendForcedSoon();
     draw();
   }
 
