@@ -337,8 +337,14 @@ def test_a_checker_moves_on_with_both_dice_in_one_go(new_page, screenshot):
     expect(route).to_have_attribute("aria-label", re.compile("with the 6 then the 5|with the 5 then the 6"))
     expect(page.locator('#board .target:not(.route)[data-spot="18"]')).to_have_attribute("data-die", "6")
     screenshot(page, "route")
+    page.locator('#board [data-spot][tabindex="0"]').focus()  # a keyboard user's board
     route.click()
     expect(page.locator("#board .die.used")).to_have_count(2)
+    expect(page.locator(CONFIRM)).to_be_focused()  # the play is complete
+    page.keyboard.press("Backspace")  # the route goes back whole, from Confirm too
+    expect(page.locator("#board .die.used")).to_have_count(0)
+    page.locator('#board [data-spot="24"]').click()
+    route.click()
     page.locator(CONFIRM).click()
     assert page.evaluate("window.sent") == ["24/13"]
 

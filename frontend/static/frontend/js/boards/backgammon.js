@@ -265,6 +265,32 @@ function viewBox(L) {
   return L.portrait ? `0 0 ${L.across} ${L.long}` : `0 0 ${L.long} ${L.across}`;
 }
 
+/** "3 of your checkers", "1 opposing checker", "empty": a point's `n` (seat 0's +, seat 1's -) as `viewer` sees it. */
+function checkerWords(n, viewer) {
+  if (!n) return "empty";
+  const whose = n > 0 ? 0 : 1;
+  const owner = viewer === null ? `seat ${whose + 1}` : whose === viewer ? "of your" : "opposing";
+  return `${Math.abs(n)} ${owner} checker${Math.abs(n) > 1 ? "s" : ""}`;
+}
+
+/** The die (or dice, "6+5") that takes the picked checker to the point at `at`. */
+function dieTag(L, at, dice) {
+  const width = 14 * String(dice).length + 16;
+  const [w, high] = L.portrait ? [30, width] : [width, 30]; // the tag turns with its text
+  return s("g", { class: "die-tag", "aria-hidden": "true" },
+    s("rect", { x: at.x - w / 2, y: at.y - high / 2, width: w, height: high, rx: 15 }),
+    text(L, { x: at.x, y: at.y, "dominant-baseline": "central" }, String(dice)));
+}
+
+/** The dice to play, those the partial play used greyed (all of them for a forced play). */
+function diceFaces(L, faces, steps, allUsed) {
+  const size = 40;
+  const x = PAD + 9 * L.W + BAR - (faces.length * (size + 10)) / 2;
+  const used = faces.map(() => allUsed);
+  for (const step of steps) used[faces.findIndex((value, i) => value === step.die && !used[i])] = true;
+  return faces.map((value, i) => die(value, x + i * (size + 10), STRIP + FRAME_H / 2 - size / 2, size, used[i]));
+}
+
 /** "the 6", or "the 6 then the 5" for a checker moving on with the next die. */
 const diceWords = (target) => (target.steps || [target]).map((step) => `the ${step.die}`).join(" then ");
 const spotName = (p) => (p === BAR_SPOT ? "bar" : p === OFF_SPOT ? "off" : String(p));
@@ -514,14 +540,12 @@ export function createBoard(container, { onMove }) {
       const n = points[p - 1];
       const spot = live ? (turn.seat === 0 ? p : 25 - p) : null;
       const whose = n > 0 ? 0 : 1;
-      const mine = yourSeat !== null && Math.abs(n) > 0 && whose === yourSeat;
-      const content = n ? `${Math.abs(n)} ${mine ? "of your" : yourSeat === null ? `seat ${whose + 1}` : "opposing"} checker${Math.abs(n) > 1 ? "s" : ""}` : "empty";
       const shapes = [
         s("rect", { class: "hit", x, y: top ? frameY : frameY + FRAME_H / 2, width: L.W, height: FRAME_H / 2 }),
         s("path", { class: "triangle", d: `M${x} ${base} L${x + L.W} ${base} L${x + L.W / 2} ${tip} Z` }),
       ];
       const g = live
-        ? spotNode(spot, classes, shapes, `Point ${label(p)}, ${content}`)
+        ? spotNode(spot, classes, shapes, `Point ${label(p)}, ${checkerWords(n, yourSeat)}`)
         : s("g", { class: classes.join(" ") }, shapes);
       g.setAttribute("data-point", p);
       layers.push(g);
@@ -543,21 +567,9 @@ export function createBoard(container, { onMove }) {
     const trayX = PAD * 1.5 + L.boardW + (TRAY - PAD) / 2;
     layers.push(text(L, { class: "off-count", x: trayX, y: frameY + FRAME_H - PAD - 10 }, `${off[0]}`));
     layers.push(text(L, { class: "off-count", x: trayX, y: frameY + PAD + 26 }, `${off[1]}`));
-    for (const [to, step] of targetAt) {
-      const at = spotCentre(L, seat0(to), turn.seat);
-      const width = 14 * String(step.die).length + 16;
-      const [w, hgt] = L.portrait ? [30, width] : [width, 30]; // the tag turns with its text
-      layers.push(s("g", { class: "die-tag", "aria-hidden": "true" },
-        s("rect", { x: at.x - w / 2, y: at.y - hgt / 2, width: w, height: hgt, rx: 15 }),
-        text(L, { x: at.x, y: at.y, "dominant-baseline": "central" }, String(step.die))));
-    }
+    for (const [to, step] of targetAt) layers.push(dieTag(L, spotCentre(L, seat0(to), turn.seat), step.die));
     const dice = (state && state.dice) || [];
-    const faces = live ? turn.dice : dice;
-    const size = 40;
-    const diceX = PAD + 9 * L.W + BAR - (faces.length * (size + 10)) / 2;
-    const used = faces.map(() => live && Boolean(turn.forced));
-    for (const step of live ? turn.steps : []) used[faces.findIndex((value, i) => value === step.die && !used[i])] = true;
-    faces.forEach((value, i) => layers.push(die(value, diceX + i * (size + 10), frameY + FRAME_H / 2 - size / 2, size, used[i])));
+    layers.push(...diceFaces(L, live ? turn.dice : dice, live ? turn.steps : [], live && Boolean(turn.forced)));
 
     const root = s("g", { class: "bg-root", transform: rootTransform(L) }, ...layers);
     svg.setAttribute("viewBox", viewBox(L));
@@ -653,14 +665,15 @@ export function createBoard(container, { onMove }) {
   });
 
   // Backspace and Enter work while the focus is on the board or nowhere (after a click on the
-  // board, which takes no focus); buttons, the text list and other fields keep their keys.
+  // board, which takes no focus); other fields keep their keys.
   document.addEventListener("keydown", (event) => {
     if (!playing() || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     const active = document.activeElement;
     const nowhere = !active || active === document.body || active === document.documentElement;
-    if (!nowhere && !(svg.contains(active) || active === svg)) return;
-    if (event.key === "Backspace" && turn.steps.length) undoStep();
-    else if (event.key === "Enter" && complete()) confirmPlay();
+    // Enter on a button is the button's; Backspace means nothing to them, so it undoes there too.
+    const onBoard = nowhere || svg.contains(active);
+    if (event.key === "Backspace" && turn.steps.length && (onBoard || wrap.contains(active))) undoStep();
+    else if (event.key === "Enter" && complete() && onBoard) confirmPlay();
     else return;
     event.preventDefault();
   });
