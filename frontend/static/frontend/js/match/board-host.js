@@ -16,6 +16,7 @@ export function createBoardHost({ el, catalogue, onMove }) {
   let marked = null; // the premove to mark on the board, or null
   let premoveOpen = false; // a move picked now is queued as a premove: the targets take it
   const flipButton = document.getElementById("flip-button");
+  let viewerSeat = null; // the seat the board was last drawn for: moves are described in its numbering
 
   function load(id) {
     if (game === id && module) return Promise.resolve();
@@ -47,6 +48,7 @@ export function createBoardHost({ el, catalogue, onMove }) {
     if (!view) return;
     const { match, you } = store;
     const interactive = store.interactive();
+    viewerSeat = you.seat;
     // Drawing replaces the board's nodes: the one with the keyboard focus goes, and the focus
     // with it, to <body>.  Give it back to the board, never taking it from another control.
     const hadFocus = el.board.contains(document.activeElement);
@@ -134,7 +136,10 @@ export function createBoardHost({ el, catalogue, onMove }) {
     get help() { return module ? module.help : ""; },
     /** Board modules that replay moves themselves have `replay(moves)`; the others need the server. */
     get replay() { return module ? module.replay : undefined; },
-    describeMove: (move) => (module ? module.describeMove(move) : move),
+    /** `move` in words; `seat` (who played it) lets a board write it as the viewer numbers the board. */
+    describeMove: (move, seat = null, viewer = viewerSeat) => (module ? module.describeMove(move, seat, viewer) : move),
+    /** `move` as the move list writes it: the notation, renumbered by boards that have `moveText`. */
+    moveText: (move, seat = null, viewer = viewerSeat) => (module && module.moveText ? module.moveText(move, seat, viewer) : move),
     /** The number the move list shows before the `index`th move: the module's own ("1…" in chess), else "1.", "2.", ... */
     moveNumber: (index) => (module && module.moveNumber ? module.moveNumber(index) : `${index + 1}.`),
     parseMove: (text) => (module ? module.parseMove(text) : text.trim()),
