@@ -307,6 +307,10 @@ class Chess(Game[ChessState]):
         """The move in SAN (``Nf3``, ``exd8=Q+``, ``O-O#``)."""
         return state.board.san(chess.Move.from_uci(move))
 
+    def position_notation(self, state: ChessState) -> str:
+        """The position's FEN (python-chess's: an en passant square only where a capture there is legal)."""
+        return state.board.fen()
+
     def standard_notation(self, moves: Sequence[Move]) -> tuple[str, str] | None:
         """The game as PGN movetext: the moves in SAN and the result ("*" while it goes on).
 
