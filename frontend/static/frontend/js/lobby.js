@@ -430,8 +430,15 @@ function matchRow(m, open) {
   return h("li", { class: "match-row", "data-match-id": m.id, "data-testid": `match-${m.id}` },
     h("span", { class: "row-game" }, game ? game.name : m.game),
     seats,
-    h("span", { class: "row-info muted" }, info),
+    h("span", { class: "row-info muted" }, info, " ", ratedTag(m)),
     h("span", { class: "row-actions" }, ...actions));
+}
+
+/** "Rated" or "Casual", with what it means on hover and for screen readers. */
+function ratedTag(m) {
+  const meaning = m.rated ? "the result changes the players' ratings" : "ratings do not change";
+  return h("span", { class: `tag ${m.rated ? "tag-rated" : "tag-casual"}`, title: meaning, "data-testid": `rated-${m.id}` },
+    m.rated ? "Rated" : "Casual", h("span", { class: "visually-hidden" }, `: ${meaning}`));
 }
 
 async function join(m, button) {
