@@ -15,7 +15,6 @@ one game are not independent, so there the intervals are somewhat too narrow.
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,15 +27,12 @@ from django.utils import timezone
 from games import registry
 from server.bots import measured
 from server.bots.models import BotProfile
-from server.bots.rating import Rating, Result, fit
+from server.bots.rating import Rating, Result, comparisons, fit, seatings
 from server.matches import services
 from server.matches.models import Match, Seat
 
 SOURCE = "calibration"
 STALLED_AFTER = timedelta(minutes=5)  # an unfinished match this old is from an interrupted run
-
-
-SEATINGS_3 = ("ABB", "BAB", "BBA", "BAA", "ABA", "AAB")  # two profiles over three seats
 
 
 @dataclass(frozen=True)
@@ -50,12 +46,7 @@ class Pairing:
 
 def pairings(profiles: Sequence[BotProfile], num_players: int = 2) -> list[Pairing]:
     """Two seats: every ordered pair (each moves first).  Three: each pair in all six seatings."""
-    if num_players == 2:
-        return [Pairing((a, b)) for a, b in itertools.permutations(profiles, 2)]
-    if num_players == 3:
-        pairs = itertools.combinations(profiles, 2)
-        return [Pairing(tuple(a if c == "A" else b for c in s)) for a, b in pairs for s in SEATINGS_3]
-    raise ValueError(f"calibration seats two or three players, not {num_players}")
+    return [Pairing(seats) for seats in seatings(profiles, num_players)]
 
 
 def calibration_matches(profiles: Sequence[BotProfile], status: str | None = None):
@@ -140,16 +131,6 @@ def start_match(pairing: Pairing, budget_cap_ms: int | None = None) -> Match:
             seat.bot_snapshot = snapshot
             seat.save(update_fields=["bot_snapshot"])
     return match
-
-
-def comparisons(slugs: Sequence[str], returns: Sequence[float]) -> list[Result]:
-    """Each two seats with different profiles: the first one's score (ahead 1, level 1/2, behind 0)."""
-    out = []
-    for i, j in itertools.combinations(range(len(slugs)), 2):
-        if slugs[i] != slugs[j]:
-            score = 1.0 if returns[i] > returns[j] else 0.0 if returns[i] < returns[j] else 0.5
-            out.append(Result(slugs[i], slugs[j], score))
-    return out
 
 
 def results(profiles: Sequence[BotProfile]) -> list[Result]:
