@@ -156,6 +156,9 @@ def test_the_api_says_when_and_how_a_bot_was_rated():
     assert (master["rating"], master["rating_low"], master["rating_high"]) == (905, 805, 1005)
     assert master["rated_games"] == 40 and master["measured_on"] == "2026-11-20"
     assert master["rating_budget_cap_ms"] == 300 and master["rating_method"].startswith("manage.py calibrate")
+    how = " ".join(Client().get("/api/bots/connect4-master/").json()["how_it_plays"])
+    assert "Measured rating: 905 (95% interval 805 to 1005), from 40 games against other bots on 2026-11-20" in how
+    assert "capped at 300 ms a move instead of 4000 ms" in how
     BotProfile.objects.filter(slug="connect4-deep").update(**measured.RATING_FIELDS)
     unrated = Client().get("/api/bots/connect4-deep/").json()
     assert unrated["rating"] is None and unrated["measured_on"] is None and unrated["rated_games"] == 0
