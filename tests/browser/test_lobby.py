@@ -175,3 +175,7 @@ def test_seeded_bots_show_their_measured_rating_on_a_phone(new_page, plyground, 
     expect(facts).to_contain_text(re.compile(r"Rating\s*Elo \d+ \(±\d+\) · \d+ games, \d{4}-\d\d-\d\d"))
     expect(facts).to_contain_text("manage.py calibrate --game tictactoe")
     screenshot(page, "bot-rating-phone")
+    # A figure measured with a capped budget says so, and is never shown as the real one.
+    page.goto("/bots/connect4-master/")
+    expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#bot-facts")).to_contain_text("measured with its budget capped at 300 ms; it plays with 4.0 s")

@@ -25,7 +25,7 @@ export function ratingCaveat(bot) {
   if (!measuredYet(bot)) return "";
   const notes = [];
   if (typeof bot.rating_budget_cap_ms === "number") {
-    notes.push(`measured with its budget capped at ${formatMs(bot.rating_budget_cap_ms)} ; it plays with ${formatMs(bot.time_budget_ms)}, likely stronger`);
+    notes.push(`measured with its budget capped at ${formatMs(bot.rating_budget_cap_ms)}; it plays with ${formatMs(bot.time_budget_ms)}, likely stronger`);
   }
   if (bot.adaptive) notes.push("measured at its starting strength: against you it adapts");
   return notes.join("; ");
