@@ -87,6 +87,7 @@ def main() -> None:
              for n in range(args.games)]  # fmt: skip
     started = time.monotonic()
     results: list[Result] = []
+    games = {p["slug"]: sum(p["slug"] in task[1] for task in tasks) for p in specs}  # a game, not its comparisons
     with Pool(args.jobs) as pool:
         for done, found in enumerate(pool.imap_unordered(one_game, tasks), 1):
             results += found
@@ -98,9 +99,9 @@ def main() -> None:
             )
     print(file=sys.stderr)
     ratings = fit(results, anchor=anchor)
-    print(f"{'profile':28} {'Elo':>7} {'95% interval':>17} {'comparisons':>11}")
+    print(f"{'profile':28} {'Elo':>7} {'95% interval':>17} {'games':>6} {'comparisons':>11}")
     for r in ratings:
-        print(f"{r.player:28} {r.elo:7.0f} {r.low:8.0f} to {r.high:5.0f} {r.games:11}")
+        print(f"{r.player:28} {r.elo:7.0f} {r.low:8.0f} to {r.high:5.0f} {games[r.player]:6} {r.games:11}")
     print(f"\n{args.game}: {len(tasks)} games in {time.monotonic() - started:.0f} s")
     if args.write_ratings:
         method = f"benchmarks/rate_direct.py --game {args.game} --games {args.games}"
@@ -109,7 +110,7 @@ def main() -> None:
         method += " (direct play through ai.choose_move, no server)"
         by_slug = {p["slug"]: SimpleNamespace(**{**SETTING_DEFAULTS, **p}) for p in specs}
         today = datetime.now(UTC).date()
-        entries = {r.player: measured.entry_for(by_slug[r.player], r.elo, r.low, r.high, r.games, method, today,
+        entries = {r.player: measured.entry_for(by_slug[r.player], r.elo, r.low, r.high, games[r.player], method, today,
                                                 args.budget_cap_ms) for r in ratings}  # fmt: skip
         measured.write(entries)
         print(f"{len(entries)} ratings written to {measured.DATA_PATH}")

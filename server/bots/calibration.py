@@ -147,16 +147,30 @@ def results(profiles: Sequence[BotProfile]) -> list[Result]:
     return out
 
 
+def games_by_profile(profiles: Sequence[BotProfile]) -> dict[str, int]:
+    """Finished calibration games each profile played (with three seats a game is two comparisons)."""
+    slugs = {p.slug for p in profiles}
+    games = dict.fromkeys(slugs, 0)
+    finished = calibration_matches(profiles, Match.Status.FINISHED).prefetch_related("seats__bot_profile")
+    for match in finished:
+        seating = pairing_of(match)
+        if seating and set(seating) <= slugs:
+            for slug in set(seating):
+                games[slug] += 1
+    return games
+
+
 def fit_and_store(
     profiles: Sequence[BotProfile], anchor: str, method: str = "", budget_cap_ms: int | None = None
 ) -> list[Rating]:
     """Fit, and write each profile's rating with the settings it was measured with."""
     ratings = fit(results(profiles), anchor=anchor)
     by_slug = {p.slug: p for p in profiles}
+    games = games_by_profile(profiles)
     today = timezone.localdate()
     for r in ratings:
         profile = by_slug[r.player]
-        entry = measured.entry_for(profile, r.elo, r.low, r.high, r.games, method, today, budget_cap_ms)
+        entry = measured.entry_for(profile, r.elo, r.low, r.high, games[r.player], method, today, budget_cap_ms)
         for field, value in measured.rating_fields(entry).items():
             setattr(profile, field, value)
         profile.save(update_fields=list(measured.RATING_FIELDS))
