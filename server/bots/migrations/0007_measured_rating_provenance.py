@@ -4,30 +4,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('bots', '0006_error_rate_is_the_slip_rate'),
+        ("bots", "0006_error_rate_is_the_slip_rate"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='botprofile',
-            name='measured_on',
-            field=models.DateField(blank=True, help_text='when the rating was measured', null=True),
+            model_name="botprofile",
+            name="measured_on",
+            field=models.DateField(blank=True, help_text="when the rating was measured", null=True),
         ),
         migrations.AddField(
-            model_name='botprofile',
-            name='rating_budget_cap_ms',
-            field=models.PositiveIntegerField(blank=True, help_text='the budget it was measured with, when a cap cut its own', null=True),
+            model_name="botprofile",
+            name="rating_budget_cap_ms",
+            field=models.PositiveIntegerField(
+                blank=True, help_text="the budget it was measured with, when a cap cut its own", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='botprofile',
-            name='rating_fingerprint',
+            model_name="botprofile",
+            name="rating_fingerprint",
             field=models.CharField(blank=True, max_length=16),
         ),
         migrations.AddField(
-            model_name='botprofile',
-            name='rating_method',
-            field=models.CharField(blank=True, help_text='how: the calibration command', max_length=300),
+            model_name="botprofile",
+            name="rating_method",
+            field=models.CharField(blank=True, help_text="how: the calibration command", max_length=300),
         ),
     ]
