@@ -5,6 +5,7 @@ import { ApiError, api, createMatch, getBots, getGames, items, joinMatch, listMa
 import { announce, h, pageData, present, since } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { aiBadge, algorithmName, formatMs, playerLabel, seatMark } from "./players.js";
+import { ratingCaveat, ratingShort, ratingText } from "./bot-rating.js";
 
 const $ = (id) => document.getElementById(id);
 const gamesById = new Map();
@@ -120,7 +121,7 @@ function botTile(game, bot, preferred, details) {
     h("span", { class: "level-number" }, levelName(bot)),
     h("span", { class: "tile-badge ai-badge", "aria-label": "computer player (AI)" }, "AI"),
     h("span", { class: "level-kind" }, isAdaptive(bot) ? `level ${bot.level}` : `level ${bot.level} · ${algorithmName(bot.algorithm)}`),
-    h("span", { class: "level-rating" }, typeof bot.rating === "number" ? `rated ${Math.round(bot.rating)}` : "unrated"));
+    h("span", { class: "level-rating", "data-testid": `rating-${bot.slug}`, title: ratingText(bot) }, ratingShort(bot)));
 }
 
 /** The chosen bot in full: its name always with the AI badge. */
@@ -128,10 +129,8 @@ function showBot(details, bot) {
   details.replaceChildren(...present(
     h("p", { class: "bot-main" }, h("span", { class: "bot-name" }, bot.name), " ", aiBadge(bot)),
     h("p", { class: "bot-meta muted" },
-      [
-        typeof bot.rating === "number" ? `rating ${Math.round(bot.rating)}` : "rating not measured yet",
-        bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null,
-      ].filter(Boolean).join(" · ")),
+      [ratingText(bot), bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null].filter(Boolean).join(" · ")),
+    ratingCaveat(bot) ? h("p", { class: "bot-meta muted" }, `Rating ${ratingCaveat(bot)}.`) : null,
     bot.description ? h("p", { class: "bot-description" }, bot.description) : null,
     h("a", { class: "bot-link", href: `/bots/${encodeURIComponent(bot.slug)}/` }, `How ${bot.name} plays`)));
 }
