@@ -13,16 +13,19 @@ thrown when the solve did not finish.  The published positions are easy for a so
 ``--draws-only`` keeps the drawn positions, where an unfinished solve can throw a draw.
 
     .venv/bin/python benchmarks/c4_master.py [--per-set 20] [--budget-ms 1000] [--stones 16] [--draws-only] [--seed 1]
+    .venv/bin/python benchmarks/c4_master.py --proof-cost --stones 14 --draws-only --per-set 12
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from pathlib import Path
 
 import ai
+from ai import endgame
 from games import registry
 from games.connect4.solver import Connect4Solver
 from server.bots.seed import PROFILES
@@ -104,6 +107,36 @@ def run_set(
     return len(positions), forced, finished, kept, unfinished_draws, thrown
 
 
+def proof_costs(name: str, count: int, seed: int, stones: int | None, draws_only: bool) -> None:
+    """Nodes, not time (the same on a busy machine): what it costs to prove a move does not lose.
+
+    Per position, with a fresh solver each: the "not losing" probes until one move is
+    proved not to lose (what the Master now does first), and the old first pass (a weak
+    solve of every move, until a win).  Prints each position and the medians.
+    """
+    game = registry.get("connect4")
+    probe_nodes, weak_nodes, seconds = [], [], 0.0
+    for moves, _score in sample(name, count, seed, stones, draws_only):
+        state = game.from_moves(moves)
+        solver = Connect4Solver()
+        started = time.perf_counter()
+        endgame.not_losing_move(solver, game, state, {})
+        seconds += time.perf_counter() - started
+        probe_nodes.append(solver.nodes)
+        solver = Connect4Solver()
+        started = time.perf_counter()
+        endgame.winning_move(solver, game, state, {})
+        seconds += time.perf_counter() - started
+        weak_nodes.append(solver.nodes)
+        print(f"# {moves}: not-losing probes {probe_nodes[-1]:,} nodes; weak pass {weak_nodes[-1]:,}", flush=True)
+    rate = (sum(probe_nodes) + sum(weak_nodes)) / seconds if seconds else 0.0
+    print(
+        f"| {name} | {len(probe_nodes)} | {statistics.median(probe_nodes):,.0f} | {max(probe_nodes):,} "
+        f"| {statistics.median(weak_nodes):,.0f} | {max(weak_nodes):,} | {rate:,.0f} |",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--per-set", type=int, default=20)
@@ -111,8 +144,18 @@ def main() -> None:
     parser.add_argument("--stones", type=int, default=None, help="play only the first N moves of each line")
     parser.add_argument("--draws-only", action="store_true", help="only drawn positions")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--proof-cost", action="store_true", help="count the nodes of each proof instead of playing")
     args = parser.parse_args()
     started = time.time()
+    if args.proof_cost:
+        where = f"{args.stones} stones" if args.stones else "the published positions"
+        print(f"Proof cost in nodes, {where}, drawn only: {args.draws_only}, seed {args.seed}")
+        print("| set | positions | not losing: median | max | weak pass: median | max | nodes/s |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for name in SETS:
+            proof_costs(name, args.per_set, args.seed, args.stones, args.draws_only)
+        print(f"# {time.time() - started:.0f} s wall")
+        return
     stones = f"first {args.stones} stones of each line" if args.stones else "the published positions"
     stones += ", drawn ones only" if args.draws_only else ""
     print(f"Connect Four Master, {args.budget_ms} ms a move, {stones}, seed {args.seed}")

@@ -97,8 +97,8 @@ def generate(games: int, plies: int, seed: int = 7) -> None:
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA synchronous = OFF")  # a throwaway file: no need to wait for the disk
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    move_columns = "match_id, ply, seat, move, created_at, think_ms, stats, fallback"
-    insert_move = f"INSERT INTO {Move._meta.db_table} ({move_columns}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+    move_columns = "match_id, ply, seat, move, created_at, think_ms, stats, fallback, notation"
+    insert_move = f"INSERT INTO {Move._meta.db_table} ({move_columns}) VALUES ({', '.join(['%s'] * 9)})"
     profiles = list(BotProfile.objects.filter(game="connect4"))
     people = Player.objects.bulk_create([Player(name=f"Bench Person {i}") for i in range(2000)])
     batch = 2000
@@ -138,7 +138,7 @@ def generate(games: int, plies: int, seed: int = 7) -> None:
                     by_bot = kinds[ply % 2] == "bot"
                     stats = rng.choice(pool) if by_bot else None
                     think_ms = rng.randint(50, 20_000)
-                    moves.append((match.pk, ply, ply % 2, str(rng.randint(1, 7)), now, think_ms, stats, ""))
+                    moves.append((match.pk, ply, ply % 2, str(rng.randint(1, 7)), now, think_ms, stats, "", ""))
             Seat.objects.bulk_create(seats)
             # Moves by the million: straight INSERTs, as Move.objects.bulk_create would write them.
             with connection.cursor() as cursor:

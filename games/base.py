@@ -223,6 +223,14 @@ class Game(ABC, Generic[S]):
         """
         return move
 
+    def position_notation(self, state: S) -> str | None:
+        """`state` in the text other tools read a position from (chess: FEN), or None.
+
+        None by default: the game has no such notation.  Research exports carry the position
+        before each move for the games whose initial state has one (docs/exports.md).
+        """
+        return None
+
     # --- notation other tools read --------------------------------------------
     def standard_notation(self, moves: Sequence[Move]) -> tuple[str, str] | None:
         """``(format name, text)``: a game record in the notation researchers' tools read.

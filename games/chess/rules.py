@@ -40,6 +40,7 @@ JSON (``to_json``), what the board module draws::
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import Any, TypeAlias
 
@@ -83,6 +84,29 @@ def position_key(board: chess.Board) -> PositionKey:
         board.turn,
         board.clean_castling_rights(),
         ep,
+    )
+
+
+SYMBOLS = [(piece_type, colour, chess.Piece(piece_type, colour).symbol()) for colour in chess.COLORS
+           for piece_type in chess.PIECE_TYPES]  # fmt: skip
+EMPTY_RUN = re.compile("1{2,8}")
+
+
+def fen(state: ChessState) -> str:
+    """The position's FEN, as ``board.fen()`` writes it (an en passant square only where a
+    capture there is legal), from the bitboards: about twice as fast, for exports that
+    write one per move."""
+    board = state.board
+    cells = ["1"] * 64
+    for piece_type, colour, symbol in SYMBOLS:
+        for square in chess.scan_forward(board.pieces_mask(piece_type, colour)):
+            cells[square] = symbol
+    ranks = "/".join("".join(cells[rank * 8 : rank * 8 + 8]) for rank in range(7, -1, -1))
+    placement = EMPTY_RUN.sub(lambda run: str(len(run.group())), ranks)
+    ep = state.position[-1]
+    return (
+        f"{placement} {'w' if board.turn else 'b'} {board.castling_xfen()} "
+        f"{'-' if ep is None else chess.SQUARE_NAMES[ep]} {board.halfmove_clock} {board.fullmove_number}"
     )
 
 
@@ -306,6 +330,10 @@ class Chess(Game[ChessState]):
     def move_notation(self, state: ChessState, move: Move) -> str:
         """The move in SAN (``Nf3``, ``exd8=Q+``, ``O-O#``)."""
         return state.board.san(chess.Move.from_uci(move))
+
+    def position_notation(self, state: ChessState) -> str:
+        """The position's FEN (python-chess's: an en passant square only where a capture there is legal)."""
+        return fen(state)
 
     def standard_notation(self, moves: Sequence[Move]) -> tuple[str, str] | None:
         """The game as PGN movetext: the moves in SAN and the result ("*" while it goes on).

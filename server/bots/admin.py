@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from server.bots import measured
 from server.bots.models import AdaptiveStrength, BotProfile
 from server.bots.selectors import bot_record
 
@@ -13,7 +14,8 @@ class BotProfileAdmin(admin.ModelAdmin):
     list_filter = ["game", "algorithm", "listed", "adaptive"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ("game", "name")}
-    readonly_fields = ["disclosed_as_ai", "rating", "rating_low", "rating_high", "rated_games", "record"]
+    readonly_fields = ["disclosed_as_ai", "rating", "rating_low", "rating_high", "rated_games", "measured_on",
+                       "rating_method", "rating_budget_cap_ms", "record"]  # fmt: skip
     fieldsets = [
         (None, {"fields": ["slug", "game", "name", "level", "listed", "description", "disclosed_as_ai"]}),
         ("Search", {"fields": ["algorithm", "time_budget_ms", "max_depth", "max_iterations", "search_options"]}),
@@ -21,8 +23,16 @@ class BotProfileAdmin(admin.ModelAdmin):
             "Weakening and style",
             {"fields": ["error_rate", "temperature", "style", "opponent_model", "min_think_ms", "adaptive"]},
         ),  # fmt: skip
-        ("Measured", {"fields": ["rating", "rating_low", "rating_high", "rated_games", "record"]}),
-    ]
+        ("Measured", {"fields": ["rating", "rating_low", "rating_high", "rated_games", "measured_on", "rating_method",
+                                 "rating_budget_cap_ms", "record"]}),
+    ]  # fmt: skip
+
+    def save_model(self, request, obj: BotProfile, form, change: bool) -> None:
+        # A rating belongs to the settings it was measured with: changing how the bot plays
+        # clears it ("rating not measured yet") until `manage.py calibrate` measures it again.
+        if change and set(form.changed_data) & set(measured.PLAYING_FIELDS):
+            obj.clear_rating()
+        super().save_model(request, obj, form, change)
 
     @admin.display(description="Shown as an AI")
     def disclosed_as_ai(self, obj: BotProfile) -> str:

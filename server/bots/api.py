@@ -22,7 +22,8 @@ class BotProfileSerializer(serializers.ModelSerializer):
         model = BotProfile
         fields = ["slug", "game", "name", "level", "level_name", "algorithm", "time_budget_ms", "max_depth",
                   "max_iterations", "error_rate", "temperature", "style", "adaptive", "rating", "rating_low",
-                  "rating_high", "rated_games", "description", "is_ai"]  # fmt: skip
+                  "rating_high", "rated_games", "measured_on", "rating_method", "rating_budget_cap_ms", "description",
+                  "is_ai"]  # fmt: skip
 
     def get_is_ai(self, obj: BotProfile) -> bool:
         return True  # not a field: a bot is always disclosed as an AI

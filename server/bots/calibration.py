@@ -2,24 +2,32 @@
 then Elo ratings by maximum likelihood (`server.bots.rating`), anchored at the random mover.
 
 Calibration matches are ordinary matches with `source="calibration"`: played by the
-configured runner (Celery workers on the full stack) with the bots' real budgets,
+configured runner (Celery workers on the full stack) with the bots' real budgets (or
+capped ones, when a run says so: the seat's snapshot records the budget it played with),
 stored and exportable like any other.  A run is resumable: the games already finished
 for a pairing count towards its total.
+
+In a game for three, each two profiles meet in the six seatings of two profiles over three
+seats, and every two seats with different profiles count as one comparison: ahead scores
+1, a shared place 1/2 (as `benchmarks/ladder_quick.py` scores them).  The comparisons of
+one game are not independent, so there the intervals are somewhat too narrow.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from games import registry
+from server.bots import measured
 from server.bots.models import BotProfile
-from server.bots.rating import Rating, Result, fit
+from server.bots.rating import Rating, Result, comparisons, fit, seatings
 from server.matches import services
 from server.matches.models import Match, Seat
 
@@ -29,13 +37,16 @@ STALLED_AFTER = timedelta(minutes=5)  # an unfinished match this old is from an 
 
 @dataclass(frozen=True)
 class Pairing:
-    first: BotProfile  # seat 0
-    second: BotProfile  # seat 1
+    seats: tuple[BotProfile, ...]  # by seat index
+
+    @property
+    def slugs(self) -> tuple[str, ...]:
+        return tuple(p.slug for p in self.seats)
 
 
-def pairings(profiles: Sequence[BotProfile]) -> list[Pairing]:
-    """Every ordered pair: each two profiles meet with each of them moving first (seats alternate)."""
-    return [Pairing(a, b) for a, b in itertools.permutations(profiles, 2)]
+def pairings(profiles: Sequence[BotProfile], num_players: int = 2) -> list[Pairing]:
+    """Two seats: every ordered pair (each moves first).  Three: each pair in all six seatings."""
+    return [Pairing(seats) for seats in seatings(profiles, num_players)]
 
 
 def calibration_matches(profiles: Sequence[BotProfile], status: str | None = None):
@@ -44,14 +55,14 @@ def calibration_matches(profiles: Sequence[BotProfile], status: str | None = Non
     return qs.filter(status=status) if status else qs
 
 
-def pairing_of(match: Match) -> tuple[str, str] | None:
+def pairing_of(match: Match) -> tuple[str, ...] | None:
     seats = sorted(match.seats.all(), key=lambda s: s.index)
-    if len(seats) != 2 or any(s.kind != Seat.Kind.BOT for s in seats):
+    if len(seats) < 2 or any(s.kind != Seat.Kind.BOT for s in seats):
         return None
-    return seats[0].bot_profile.slug, seats[1].bot_profile.slug
+    return tuple(s.bot_profile.slug for s in seats)
 
 
-def counts_by_pairing(profiles: Sequence[BotProfile]) -> dict[tuple[str, str], int]:
+def counts_by_pairing(profiles: Sequence[BotProfile]) -> dict[tuple[str, ...], int]:
     """Finished and in-flight calibration matches per ordered pairing."""
     slugs = {p.slug for p in profiles}
     counts: dict[tuple[str, str], int] = {}
@@ -80,22 +91,21 @@ def run_round_robin(
     concurrency: int,
     progress: Callable[[int, int], None] = lambda done, total: None,
     poll_s: float = 0.2,
+    budget_cap_ms: int | None = None,
 ) -> None:
     """Create the missing matches, at most `concurrency` in flight, until every pairing has its games."""
     abort_stalled(profiles)
     todo: list[Pairing] = []
     have = counts_by_pairing(profiles)
-    for pairing in pairings(profiles):
-        missing = games_per_pairing - have.get((pairing.first.slug, pairing.second.slug), 0)
+    every = pairings(profiles, registry.get(profiles[0].game).num_players)
+    for pairing in every:
+        missing = games_per_pairing - have.get(pairing.slugs, 0)
         todo += [pairing] * max(0, missing)
-    total = games_per_pairing * len(pairings(profiles))
+    total = games_per_pairing * len(every)
     in_flight: set[int] = set(calibration_matches(profiles, Match.Status.ACTIVE).values_list("pk", flat=True))
     while todo or in_flight:
         while todo and len(in_flight) < concurrency:
-            pairing = todo.pop(0)
-            seats = [services.SeatRequest("bot", pairing.first), services.SeatRequest("bot", pairing.second)]
-            match = services.match_create(pairing.first.game, seats, None, source=SOURCE)
-            in_flight.add(match.pk)
+            in_flight.add(start_match(todo.pop(0), budget_cap_ms).pk)
         over = Match.objects.filter(pk__in=in_flight).filter(
             Q(status=Match.Status.FINISHED) | Q(status=Match.Status.ABORTED)
         )
@@ -105,30 +115,84 @@ def run_round_robin(
             time.sleep(poll_s)
 
 
+@transaction.atomic
+def start_match(pairing: Pairing, budget_cap_ms: int | None = None) -> Match:
+    """A calibration match; with a cap, each seat's snapshot (what its bot plays with) has the capped budget.
+
+    The first bot turn is queued when the transaction commits, so it already reads the cap.
+    """
+    seats = [services.SeatRequest("bot", profile) for profile in pairing.seats]
+    match = services.match_create(pairing.seats[0].game, seats, None, source=SOURCE)
+    if budget_cap_ms is not None:
+        for seat in match.seats.all():
+            snapshot = dict(seat.bot_snapshot)
+            snapshot["time_budget_ms"] = min(snapshot["time_budget_ms"], budget_cap_ms)
+            snapshot["min_think_ms"] = min(snapshot.get("min_think_ms") or 0, snapshot["time_budget_ms"])
+            seat.bot_snapshot = snapshot
+            seat.save(update_fields=["bot_snapshot"])
+    return match
+
+
 def results(profiles: Sequence[BotProfile]) -> list[Result]:
-    """Every finished calibration game between these profiles, as (seat 0, seat 1, seat 0's score)."""
+    """Every finished calibration game between these profiles, as comparisons of two seats."""
     slugs = {p.slug for p in profiles}
     out = []
     finished = calibration_matches(profiles, Match.Status.FINISHED).prefetch_related("seats__bot_profile")
     for match in finished:
-        pair = pairing_of(match)
+        seating = pairing_of(match)
         returns = (match.result or {}).get("returns") or []
-        if not pair or not set(pair) <= slugs or len(returns) != 2:
+        if not seating or not set(seating) <= slugs or len(returns) != len(seating):
             continue
-        score = 1.0 if returns[0] > returns[1] else 0.0 if returns[0] < returns[1] else 0.5
-        out.append(Result(pair[0], pair[1], score))
+        out += comparisons(seating, returns)
     return out
 
 
-def fit_and_store(profiles: Sequence[BotProfile], anchor: str) -> list[Rating]:
+def games_by_profile(profiles: Sequence[BotProfile]) -> dict[str, int]:
+    """Finished calibration games each profile played (with three seats a game is two comparisons)."""
+    slugs = {p.slug for p in profiles}
+    games = dict.fromkeys(slugs, 0)
+    finished = calibration_matches(profiles, Match.Status.FINISHED).prefetch_related("seats__bot_profile")
+    for match in finished:
+        seating = pairing_of(match)
+        if seating and set(seating) <= slugs:
+            for slug in set(seating):
+                games[slug] += 1
+    return games
+
+
+def fit_and_store(
+    profiles: Sequence[BotProfile], anchor: str, method: str = "", budget_cap_ms: int | None = None
+) -> list[Rating]:
+    """Fit, and write each profile's rating with the settings it was measured with."""
     ratings = fit(results(profiles), anchor=anchor)
     by_slug = {p.slug: p for p in profiles}
+    games = games_by_profile(profiles)
+    today = timezone.localdate()
     for r in ratings:
         profile = by_slug[r.player]
-        profile.rating, profile.rating_low, profile.rating_high = round(r.elo, 1), round(r.low, 1), round(r.high, 1)
-        profile.rated_games = r.games
-        profile.save(update_fields=["rating", "rating_low", "rating_high", "rated_games"])
+        entry = measured.entry_for(profile, r.elo, r.low, r.high, games[r.player], method, today, budget_cap_ms)
+        for field, value in measured.rating_fields(entry).items():
+            setattr(profile, field, value)
+        profile.save(update_fields=list(measured.RATING_FIELDS))
     return ratings
+
+
+def data_entries(profiles: Sequence[BotProfile]) -> dict[str, dict]:
+    """The rated profiles as `seed_ratings.json` entries (after `fit_and_store`)."""
+    return {
+        p.slug: measured.entry_for(
+            p,
+            p.rating,
+            p.rating_low,
+            p.rating_high,
+            p.rated_games,
+            p.rating_method,
+            p.measured_on,
+            p.rating_budget_cap_ms or None,
+        )  # fmt: skip
+        for p in profiles
+        if p.rating is not None
+    }
 
 
 def head_to_head(profiles: Sequence[BotProfile]) -> dict[tuple[str, str], tuple[int, float]]:
@@ -152,7 +216,8 @@ def profiles_for(game: str, slugs: Sequence[str] | None) -> list[BotProfile]:
         if wrong:
             raise ValueError(f"{', '.join(wrong)} play another game than {game}")
         return [found[s] for s in slugs]
-    return list(BotProfile.objects.filter(game=game, listed=True, adaptive=False).order_by("level"))
+    # Adaptive bots too: against a bot they play at their starting strength.
+    return list(BotProfile.objects.filter(game=game, listed=True).order_by("adaptive", "level"))
 
 
 def played_counts(profiles: Sequence[BotProfile]) -> dict[str, int]:

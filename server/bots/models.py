@@ -11,6 +11,7 @@ from django.db import models
 import ai
 from ai import opponents, traps
 from games import registry
+from server.bots import measured
 
 OPPONENT_MODEL_PATTERN = r"^(optimal|uniform|adaptive|epsilon:(0(\.\d+)?|1(\.0+)?)|softmax:\d+(\.\d+)?)$"
 OPPONENT_MODEL_HELP = (
@@ -84,6 +85,14 @@ class BotProfile(models.Model):
     rating_low = models.FloatField(null=True, blank=True, help_text="95% confidence interval, low end")
     rating_high = models.FloatField(null=True, blank=True, help_text="95% confidence interval, high end")
     rated_games = models.PositiveIntegerField(default=0, help_text="calibration games behind the rating")
+    measured_on = models.DateField(null=True, blank=True, help_text="when the rating was measured")
+    rating_method = models.CharField(max_length=300, blank=True, help_text="how: the calibration command")
+    rating_budget_cap_ms = models.PositiveIntegerField(
+        null=True, blank=True, help_text="the budget it was measured with, when a cap cut its own"
+    )
+    # The playing settings the rating was measured with (`measured.fingerprint`): a rating
+    # belongs to those settings, so changing them clears it.
+    rating_fingerprint = models.CharField(max_length=16, blank=True)
     listed = models.BooleanField(default=True, help_text="shown in the lobby and /api/bots/")
 
     is_ai = True  # disclosure is not configurable (docs/design.md §6.1)
@@ -93,6 +102,22 @@ class BotProfile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (AI, level {self.level})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if (
+            self.rating is not None
+            and self.rating_fingerprint
+            and self.rating_fingerprint != measured.profile_fingerprint(self)
+        ):
+            self.clear_rating()
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], *measured.RATING_FIELDS}
+        super().save(*args, **kwargs)
+
+    def clear_rating(self) -> None:
+        """Forget the measured rating: it was measured with other settings ("not measured yet")."""
+        for field, empty in measured.RATING_FIELDS.items():
+            setattr(self, field, empty)
 
     def clean(self) -> None:
         errors = profile_problems(self)

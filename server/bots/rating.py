@@ -10,9 +10,13 @@ keeps a player who won every game at a finite rating, as BayesElo's prior does.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
 
 SCALE = 400 / math.log(10)  # Elo points per natural-log unit of odds
 Z95 = 1.959964
@@ -115,3 +119,27 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
     n = len(matrix)
     columns = [_solve(matrix, [1.0 if i == j else 0.0 for i in range(n)]) for j in range(n)]
     return [[columns[j][i] for j in range(n)] for i in range(n)]
+
+
+SEATINGS_3 = ("ABB", "BAB", "BBA", "BAA", "ABA", "AAB")  # two players over three seats
+
+
+def seatings(players: Sequence[T], num_seats: int = 2) -> list[tuple[T, ...]]:
+    """A round-robin's games by seat.  Two seats: every ordered pair (each moves first).
+    Three: each pair in the six seatings of two players over three seats."""
+    if num_seats == 2:
+        return list(itertools.permutations(players, 2))
+    if num_seats == 3:
+        pairs = itertools.combinations(players, 2)
+        return [tuple(a if c == "A" else b for c in s) for a, b in pairs for s in SEATINGS_3]
+    raise ValueError(f"a round-robin seats two or three players, not {num_seats}")
+
+
+def comparisons(players: Sequence[str], returns: Sequence[float]) -> list[Result]:
+    """Each two seats with different players: the first one's score (ahead 1, level 1/2, behind 0)."""
+    out = []
+    for i, j in itertools.combinations(range(len(players)), 2):
+        if players[i] != players[j]:
+            score = 1.0 if returns[i] > returns[j] else 0.0 if returns[i] < returns[j] else 0.5
+            out.append(Result(players[i], players[j], score))
+    return out

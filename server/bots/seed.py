@@ -6,13 +6,15 @@ from typing import Any
 
 from games import registry
 from games.spec import LEVEL_NAMES
+from server.bots import measured
 
 __all__ = ["LEVEL_NAMES", "PROFILES", "SETTING_DEFAULTS", "profiles", "seed_profiles"]
 
 
 # Each game's ladder is declared with the game (`GameSpec.ladder`, docs/design.md §2): levels
 # differ in what makes a bot strong (how deep it looks, how long it thinks, how often it
-# slips, which search it runs).  Ratings are measured by `manage.py calibrate`.
+# slips, which search it runs).  Ratings are measured by `manage.py calibrate` and kept in
+# seed_ratings.json (`server.bots.measured`).
 def profiles() -> list[dict[str, Any]]:
     """Every registered game's seeded profiles, games in registration order."""
     return [seed.profile(game.id) for game in registry.all() for seed in game.spec.ladder]
@@ -27,12 +29,15 @@ SETTING_DEFAULTS: dict[str, Any] = dict(
 )  # fmt: skip
 
 
-def seed_profiles(bot_profile_model) -> int:
-    """Create or update the seeded profiles; measured ratings and admins' listing choices are kept.
+def seed_profiles(bot_profile_model, ratings: dict[str, dict[str, Any]] | None = None) -> int:
+    """Create or update the seeded profiles, with the measured ratings of `seed_ratings.json`.
 
+    A data entry is written onto its profile when it was measured with the settings the
+    profile now plays with (`measured.should_apply`); admins' listing choices are kept.
     Works with a migration's historical model too: fields it does not have yet are skipped.
     """
     known = {f.name for f in bot_profile_model._meta.get_fields()}
+    entries = measured.load() if ratings is None else ratings
     seeded = profiles()
     for spec in seeded:
         settings = {**SETTING_DEFAULTS, **spec}
@@ -41,4 +46,9 @@ def seed_profiles(bot_profile_model) -> int:
         if created and "listed" in known:
             profile.listed = spec.get("listed", True)
             profile.save(update_fields=["listed"])
+        entry = entries.get(spec["slug"])
+        if entry and "rating_fingerprint" in known and measured.should_apply(profile, entry):
+            for field, value in measured.rating_fields(entry).items():
+                setattr(profile, field, value)
+            profile.save(update_fields=list(measured.RATING_FIELDS))
     return len(seeded)

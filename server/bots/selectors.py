@@ -88,10 +88,16 @@ def how_it_plays(profile: BotProfile) -> list[str]:
         interval = (
             f" (95% interval {profile.rating_low:.0f} to {profile.rating_high:.0f})" if profile.rating_low else ""
         )
+        when = f" on {profile.measured_on.isoformat()}" if profile.measured_on else ""
         lines.append(
             f"Measured rating: {profile.rating:.0f}{interval}, from {profile.rated_games} games against other "
-            "bots; the random mover is 0."
+            f"bots{when}; the random mover is 0."
         )
+        if profile.rating_budget_cap_ms:
+            lines.append(
+                f"It was measured with its budget capped at {profile.rating_budget_cap_ms} ms a move instead of "
+                f"{profile.time_budget_ms} ms: with its full time it is likely stronger."
+            )
     return lines
 
 

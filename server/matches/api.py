@@ -92,8 +92,6 @@ class MatchCreateSerializer(serializers.Serializer):
             requests.append(services.SeatRequest(seat["kind"], profile))
         data["seat_requests"] = requests
         clock = data.get("clock")
-        if clock and any(s["kind"] == "bot" for s in data["seats"]):
-            raise serializers.ValidationError({"clock": "clocks are for games between people: bots have a time budget"})
         data["clock"] = services.Clock(clock["minutes"], clock["increment"]) if clock else None
         return data
 

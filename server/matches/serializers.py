@@ -159,8 +159,8 @@ class MatchCreateScheme(OpenApiSerializerExtension):
     """``POST /api/matches/`` as JSON Schema can say it: one alternative per game and kind of match.
 
     Per game: exactly its number of seats, and bot seats name one of that game's bot
-    profiles (read when the schema is made).  Between people a clock may be set and hints
-    may not; with bots the schema offers no clock.  What JSON Schema cannot say is in the
+    profiles (read when the schema is made).  A clock may be set in both (a bot's clock never
+    flags); hints only with bots.  What JSON Schema cannot say is in the
     description: hints need exactly one person and at least one bot in an unrated match.
     """
 
@@ -217,6 +217,7 @@ class MatchCreateScheme(OpenApiSerializerExtension):
                     "properties": {
                         **base,
                         "seats": {**seats, "items": {"anyOf": [human, bot]}},
+                        "clock": {**clock, "nullable": True},
                         "hints": {"type": "boolean", "default": False},
                         "rated": _bots_rated(),
                     },
@@ -227,7 +228,8 @@ class MatchCreateScheme(OpenApiSerializerExtension):
             "anyOf": variants,
             "required": ["game", "seats"],  # every alternative's: the body itself is required
             "description": "A new match: the game, its seats in order (the caller takes the first free "
-            "human seat), optional clocks between people, and hints (only for one person against "
+            "human seat), an optional clock (a bot's is charged its search time and never flags), and hints "
+            "(only for one person against "
             "bots, in an unrated match). `rated` (default false) makes the result count for the people's "
             "ratings: never with hints, nor with bots unless the installation rates bot games.",
         }

@@ -10,13 +10,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from games import CHANCE
 from server.matches.models import Seat
 from server.research.filters import ExportFilters
-from server.research.notation import standard_notation
+from server.research.notation import positions_before, standard_notation
 from server.research.pseudonyms import Pseudonyms
 from server.research.selectors import (
     GAME_COLUMNS,
@@ -57,6 +57,7 @@ CSV_COLUMNS = (
     "queue_wait_ms",  # added within schema version 1, hence at the end
     "fallback_reason",
     "notation",  # the move as players write it (SAN in chess); added within schema version 2
+    "position",  # the position before the move (FEN in chess); added within schema version 2
 )
 NO_STATS = [None] * (len(STAT_COLUMNS) + 4)  # the search columns of a person's move or a chance event
 
@@ -86,11 +87,13 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
             player = "null" if player_id is None else f'"{names.player(player_id)}"'
             seats.append(f'{{"index":{index},"kind":"human","is_ai":false,"player":{player},"bot":null}}')
     moves, played = [], []
-    for _, ply, seat, move, at, think_ms, stats, fallback, queue_wait_ms, notation in rows.moves:
+    for (_, ply, seat, move, at, think_ms, stats, fallback, queue_wait_ms, notation), position in zip(
+        rows.moves, _positions(game, rows.moves), strict=True
+    ):
         by = "chance" if seat == CHANCE else kinds.get(seat, Seat.Kind.HUMAN)
         moves.append(
             f'{{"ply":{ply},"seat":{seat},"by":"{by}","move":{_text(move)},"notation":{_text(notation or move)},'
-            f'"at_ms":{at - created_ms},'
+            f'"position":{_opt_text(position)},"at_ms":{at - created_ms},'
             f'"think_ms":{think_ms},"stats":{stats or "null"},"fallback":{_opt_text(fallback or None)},'
             f'"queue_wait_ms":{"null" if queue_wait_ms is None else queue_wait_ms}}}'
         )
@@ -105,6 +108,12 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
         f'"pairing":"{pairing(kinds.values())}","plies":{plies},"seats":[{",".join(seats)}],'
         f'"moves":[{",".join(moves)}],"notation":{_compact(notation)}}}'
     )
+
+
+def _positions(game: str, moves: list[tuple[Any, ...]]) -> Sequence[str | None]:
+    """The position before each move, or a None for each where the game writes none down (no replay)."""
+    positions = positions_before(game, ((seat, move) for _, _, seat, move, *_ in moves))
+    return [None] * len(moves) if positions is None else positions
 
 
 def _since(at_ms: int | None, origin_ms: int) -> str:
@@ -150,17 +159,18 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
             seats[index] = ("human", names.player(player_id) if player_id is not None else None, None, None)
     head = [SCHEMA_VERSION, names.match(match_id), game, source, pairing(s[0] for s in seats.values()), winner]
     head += [created_on]
-    for _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other, queue_wait_ms, notation in rows.moves:
+    for stored, position in zip(rows.moves, _positions(game, rows.moves), strict=True):
+        _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other, queue_wait_ms, notation = stored
         by, player, slug, level = CHANCE_SEAT if seat == CHANCE else seats[seat]
         at_ms = at - created_ms
-        written = notation or move
+        written = [notation or move, position]
         if by != "bot":  # no search figures: a person's move or a chance event
-            yield [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *NO_STATS, None, None, written]
+            yield [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *NO_STATS, None, None, *written]
             continue
         other = None if other in (None, "{}") else other
         flag = "true" if fallback else "false"
         row = [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *figures, flag, pv, visits, other]
-        yield [*row, queue_wait_ms, fallback or None, written]
+        yield [*row, queue_wait_ms, fallback or None, *written]
 
 
 def csv_chunks(matches: Iterable[MatchRows], names: Pseudonyms | None = None) -> Iterator[bytes]:

@@ -153,3 +153,29 @@ def test_an_adjourned_match_waits_under_your_matches_and_resumes_where_it_stoppe
     expect(page.locator("#move-list li.move")).to_have_count(2)
     page.locator('#board [data-move="4"]').click()
     expect(page.locator("#move-list li.move")).to_have_count(4)  # play goes on: the bot replies again
+
+
+def test_seeded_bots_show_their_measured_rating_on_a_phone(new_page, plyground, screenshot):
+    """After `make run`'s set-up (seed_bots) every tile and bot page says Elo, interval, games and date."""
+    plyground.manage("seed_bots")
+    page = new_page("/", viewport={"width": 390, "height": 844})
+    tiles = page.locator('[data-testid="ladder-tictactoe"] .level-pill')
+    expect(tiles.first).to_be_visible()
+    for i in range(tiles.count()):
+        rating = tiles.nth(i).locator(".level-rating")
+        expect(rating).to_have_text(re.compile(r"^Elo \d+ \((±\d+|anchor)\)$"))
+    page.locator('[data-testid="bot-tictactoe-advanced"]').click()
+    details = page.locator('[data-testid="bot-details-tictactoe"]')
+    expect(details).to_contain_text(re.compile(r"Elo \d+ \(±\d+\) · \d+ games, \d{4}-\d\d-\d\d"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    screenshot(page, "ratings-phone")
+    details.locator("a.bot-link").click()
+    expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
+    facts = page.locator("#bot-facts")
+    expect(facts).to_contain_text(re.compile(r"Rating\s*Elo \d+ \(±\d+\) · \d+ games, \d{4}-\d\d-\d\d"))
+    expect(facts).to_contain_text("manage.py calibrate --game tictactoe")
+    screenshot(page, "bot-rating-phone")
+    # A figure measured with a capped budget says so, and is never shown as the real one.
+    page.goto("/bots/connect4-master/")
+    expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#bot-facts")).to_contain_text("measured with its budget capped at 300 ms; it plays with 4.0 s")

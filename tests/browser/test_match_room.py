@@ -235,18 +235,20 @@ def test_connect4_by_keyboard_arrows_and_enter(new_page):
 
 
 def test_backgammon_against_a_bot_shows_dice_and_previews_a_play(new_page, screenshot):
+    # Played by hand on the board in test_backgammon.py; here the keyboard's list of whole plays.
     page = new_page("/")
     start_bot_match(page, "backgammon", "backgammon-random")
     expect(page.locator("#move-list li.move.chance").first).to_contain_text(re.compile(r"open \d-\d"))
     wait_my_turn_or_over(page)
     expect(page.locator("#board .die")).not_to_have_count(0)
     play = page.locator("#board .bg-plays [data-move]").first
-    play.hover()
+    play.focus()
+    expect(play).to_be_visible()  # out of sight until focused
     expect(page.locator("#board .point.to")).not_to_have_count(0)  # the play is previewed on the board
     screenshot(page, "preview")
     text = play.get_attribute("data-move")
     moves = page.locator("#move-list li.move").count()
-    play.click()
+    page.keyboard.press("Enter")
     expect(page.locator("#move-list li.move").nth(moves)).to_contain_text(text)
     expect(page.locator("#move-list li.move").nth(moves + 1)).to_have_class(re.compile("chance"))
 

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from server.matches import services
-from server.matches.errors import BadMessage, GameOver
+from server.matches.errors import GameOver
 from server.matches.models import Match, Seat
 from server.matches.selectors import match_get, match_json
 from server.matches.watch import watch_pass
@@ -70,11 +70,47 @@ def test_the_watch_flags_a_seat_that_never_moves(alice, bob, settings):
     assert match.events.order_by("-v").first().frame["type"] == "game_over"
 
 
-def test_clocks_are_for_people_only(alice, fast_bot):
-    with pytest.raises(BadMessage):
-        services.match_create(
-            "connect4", [HUMAN, services.SeatRequest("bot", fast_bot)], alice, clock=services.Clock(1, 0)
-        )
+def clocked_against(alice, bot, minutes=1, increment=2):
+    """Alice (seat 0) against `bot` (seat 1) with a clock; the bot's turns are not played."""
+    match = services.match_create(
+        "connect4", [HUMAN, services.SeatRequest("bot", bot)], alice, clock=services.Clock(minutes, increment)
+    )
+    match.refresh_from_db()
+    return match
+
+
+def test_a_bot_is_charged_its_search_time_not_its_wait(alice, fast_bot):
+    match = clocked_against(alice, fast_bot)
+    assert match.clock_ms == [60000, 60000] and match.status == Match.Status.ACTIVE
+    services.submit_move(match.pk, 0, "4", 0)
+    started_ago(match, 30)  # 30 s since the bot's turn began, most of it waiting for a computer
+    services.submit_move(match.pk, 1, "4", 1, think_ms=1200, queue_wait_ms=28000)
+    match.refresh_from_db()
+    assert match.clock_ms[1] == 60000 - 1200 + 2000
+    assert match.events.order_by("-v").first().frame["clock"]["remaining_ms"][1] == 60800
+
+
+def test_a_bot_never_flags_but_a_person_against_it_does(alice, fast_bot, settings):
+    match = clocked_against(alice, fast_bot)
+    services.submit_move(match.pk, 0, "4", 0)
+    started_ago(match, 3600)  # the bot's turn: an hour, far past its minute
+    assert services.flag_fallen_clocks() == 0
+    services.submit_move(match.pk, 1, "4", 1, think_ms=90_000)  # over its whole clock: still played
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.clock_ms[1] == 2000
+    started_ago(match, match.clock_ms[0] / 1000 + settings.CLOCK_FLAG_GRACE_MS / 1000 + 1)  # alice's turn
+    assert services.flag_fallen_clocks() == 1
+    match.refresh_from_db()
+    assert match.result["reason"] == "out of time" and match.result["winner"] == 1
+
+
+def test_a_persons_late_move_against_a_bot_loses_on_time(alice, fast_bot, settings):
+    match = clocked_against(alice, fast_bot)
+    started_ago(match, 61 + settings.CLOCK_FLAG_GRACE_MS / 1000)
+    with pytest.raises(GameOver):
+        services.submit_move(match.pk, 0, "4", 0)
+    match.refresh_from_db()
+    assert match.result["reason"] == "out of time" and match.result["winner"] == 1
 
 
 def test_the_api_takes_a_clock_and_checks_its_fields(token_client, fast_bot):
@@ -88,10 +124,15 @@ def test_the_api_takes_a_clock_and_checks_its_fields(token_client, fast_bot):
     )
     assert bad.status_code == 400 and set(bad.json()["clock"]) == {"minutes", "increment"}
     with_bot = [{"kind": "human"}, {"kind": "bot", "profile": fast_bot.slug}]
-    refused = token_client.post(
+    against_bot = token_client.post(
         "/api/matches/", {"game": "connect4", "seats": with_bot, "clock": {"minutes": 1, "increment": 0}}, format="json"
     )
-    assert refused.status_code == 400 and "clock" in refused.json()
+    assert against_bot.status_code == 201 and against_bot.json()["clock"]["remaining_ms"] == [60000, 60000]
+    too_long = {"minutes": 500, "increment": 0}
+    bad_with_bot = token_client.post(
+        "/api/matches/", {"game": "connect4", "seats": with_bot, "clock": too_long}, format="json"
+    )
+    assert bad_with_bot.status_code == 400 and set(bad_with_bot.json()["clock"]) == {"minutes"}
     plain = token_client.post("/api/matches/", {"game": "connect4", "seats": seats}, format="json")
     assert plain.status_code == 201 and plain.json()["clock"] is None
 

@@ -1,4 +1,10 @@
-"""Time controls: a clocked match's seat to move loses when its time and the grace run out."""
+"""Time controls: a clocked match's seat to move loses when its time and the grace run out.
+
+People only flag.  A bot seat of a clocked match is charged its search time (never its wait
+for a free computer) and gains the increment, so its clock shows what it spent; it never
+loses on time, since its level's time budget, not the clock, bounds how long it thinks
+(docs/wire.md "Creating a match").
+"""
 
 from __future__ import annotations
 
@@ -6,10 +12,11 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games import CHANCE
-from server.matches.models import Match
+from server.matches.models import Match, Seat
 from server.matches.services.endings import forfeit
 from server.matches.services.events import locked
 
@@ -25,11 +32,16 @@ class Clock:
         return {"initial_ms": round(self.minutes * 60_000), "increment_ms": self.increment * 1000}
 
 
-def flag_if_out_of_time(match: Match, now=None) -> bool:
-    """End the match "out of time" when the seat to move has used its time plus the grace."""
+def flag_if_out_of_time(match: Match, now=None, seats: dict[int, Seat] | None = None) -> bool:
+    """End the match "out of time" when the person to move has used their time plus the grace.
+
+    `seats` (by index), when the caller has them loaded, saves a query for the seat's kind.
+    """
     if match.status != Match.Status.ACTIVE or match.clock_ms is None or match.to_move in (None, CHANCE):
         return False
     if match.turn_started_at is None:
+        return False
+    if _bot_seat(match, match.to_move, seats):
         return False
     now = now or timezone.now()
     used_ms = (now - match.turn_started_at).total_seconds() * 1000
@@ -51,6 +63,13 @@ def flag_fallen_clocks(now=None) -> int:
         for pk, clock_ms, seat, started in live.values_list("pk", "clock_ms", "to_move", "turn_started_at")
         if seat is not None and seat >= 0 and (now - started).total_seconds() * 1000 > clock_ms[seat] + grace
     ]
+    # A bot to move never flags: its seat is left out here and again under the lock.
+    bots_to_move = set(
+        Seat.objects.filter(match_id__in=overdue, kind=Seat.Kind.BOT, index=F("match__to_move")).values_list(
+            "match_id", flat=True
+        )
+    )
+    overdue = [pk for pk in overdue if pk not in bots_to_move]
     flagged = 0
     for match_id in overdue:  # checked again under the lock: a move may have come in meanwhile
         with transaction.atomic():
@@ -59,3 +78,9 @@ def flag_fallen_clocks(now=None) -> int:
                 match.save()
                 flagged += 1
     return flagged
+
+
+def _bot_seat(match: Match, index: int, seats: dict[int, Seat] | None) -> bool:
+    if seats is not None:
+        return index in seats and seats[index].kind == Seat.Kind.BOT
+    return match.seats.filter(index=index, kind=Seat.Kind.BOT).exists()

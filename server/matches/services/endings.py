@@ -142,8 +142,8 @@ def adjourn_gone_matches(now=None) -> int:
     """A match of one person against bots, whose person has had no socket and which has seen
     no move for `ADJOURN_AFTER_MS`, is adjourned: off the live list, kept, resumable.
 
-    Only unclocked matches adjourn (clocks are for games between people: a clock decides
-    those).  "No move for as long" means no bot search can still be running for it.
+    Only unclocked matches adjourn (in a clocked one the person's own clock decides: it runs
+    out and they lose on time).  "No move for as long" means no bot search can still be running for it.
     Returns how many matches were adjourned.
     """
     now = now or timezone.now()

@@ -40,7 +40,8 @@ def match_create(
     """A new match; `creator` takes the first human seat.  Starts at once if no seat is open.
 
     `source` says where it came from ("play" on the site; "selfplay", "calibration", ...).
-    `clock` is for games between people only; `hints` for one person against bots, unrated.
+    `clock` runs for every seat; a bot's is charged its search time and never flags
+    (services/clocks.py).  `hints` are for one person against bots, unrated.
     `rated`: the result changes the people's ratings (server/ratings); never with hints, nor
     with a bot seat unless `BOT_GAMES_RATED_FOR_HUMANS`.
     """
@@ -48,8 +49,6 @@ def match_create(
     if len(seats) != game.num_players:
         raise BadMessage(f"{game.name} is played by {game.num_players} seats, not {len(seats)}")
     has_bot = any(request.kind == Seat.Kind.BOT for request in seats)
-    if clock is not None and has_bot:
-        raise BadMessage("clocks are for games between people: bots have their own time budget")
     if hints and (not has_bot or sum(r.kind == Seat.Kind.HUMAN for r in seats) != 1):
         raise BadMessage("hints are for one person playing against bots: they would help against another person")
     if rated and hints:

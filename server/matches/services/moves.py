@@ -106,7 +106,7 @@ def _submit(
             seats = {s.index: s for s in match.seats.all()}
             seat = seat_of(seats)
             _check_arguments(move, ply)
-            if not flag_if_out_of_time(match):
+            if not flag_if_out_of_time(match, seats=seats):
                 return _submit_locked(match, seats, seat, move, ply, stats, position, timing)
             match.save()
     except IntegrityError:

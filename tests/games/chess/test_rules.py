@@ -212,3 +212,16 @@ def test_pgn_of_a_game() -> None:
     assert CHESS.standard_notation(["e2e4", "e7e5", "g1f3"]) == ("pgn", "1. e4 e5 2. Nf3 *")
     assert CHESS.standard_notation([]) == ("pgn", "*")
     assert CHESS.standard_notation(["e2e5"]) is None
+
+
+def test_the_position_notation_is_the_fen() -> None:
+    assert CHESS.position_notation(CHESS.initial_state()) == chess.STARTING_FEN
+    # An en passant square only where the capture is legal, as python-chess writes it.
+    assert CHESS.position_notation(play("e2e4")).split()[3] == "-"
+    en_passant = play("e2e4", "a7a6", "e4e5", "d7d5")
+    assert CHESS.position_notation(en_passant) == "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"
+    kiwipete = CHESS.from_fen(KIWIPETE)
+    for move in ["e1g1", "a6e2", "f3e2", "h3g2", "e2g4", "g2f1q"]:
+        assert CHESS.position_notation(kiwipete) == kiwipete.board.fen()
+        kiwipete = CHESS.apply(kiwipete, move)
+    assert CHESS.position_notation(kiwipete) == "r3k2r/p1ppqpb1/1n2pnp1/3PN3/1p2P1Q1/2N5/PPPB1P1P/R4qK1 w kq - 0 4"

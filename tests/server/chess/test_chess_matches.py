@@ -28,6 +28,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 KNIGHT_SHUFFLE = ["g1f3", "g8f6", "f3g1", "f6g8"]
 FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
+FOOLS_MATE_FENS = [  # the position before each move of FOOLS_MATE
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1",
+    "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2",
+    "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+]
 EXPORT_SCHEMA = jsonschema.Draft202012Validator(json.loads((ROOT / "docs" / "exports.schema.json").read_text()))
 
 
@@ -213,7 +219,7 @@ def test_research_exports_carry_the_game_as_pgn():
     assert standard_notation("chess", ["e2e5"]) is None
 
 
-def test_a_chess_match_exports_with_uci_moves_and_pgn(people):
+def test_a_chess_match_exports_with_uci_san_fen_and_pgn(people):
     match, _, _ = people
     play(match, FOOLS_MATE)
     (record,) = [r for r in game_records(ExportFilters(games=("chess",))) if r["plies"] == 4]
@@ -221,7 +227,9 @@ def test_a_chess_match_exports_with_uci_moves_and_pgn(people):
     assert [m["move"] for m in record["moves"]] == FOOLS_MATE
     assert record["notation"] == {"format": "pgn", "moves": "1. f3 e5 2. g4 Qh4# 0-1"}
     assert [m["notation"] for m in record["moves"]] == ["f3", "e5", "g4", "Qh4#"]
+    assert [m["position"] for m in record["moves"]] == FOOLS_MATE_FENS
     text = b"".join(csv_chunks(match_rows(ExportFilters(games=("chess",)), MOVE_ROW_COLUMNS))).decode()
     rows = [row for row in csv.DictReader(io.StringIO(text)) if row["match"] == record["match"]]
     assert [row["move"] for row in rows] == FOOLS_MATE
     assert [row["notation"] for row in rows] == ["f3", "e5", "g4", "Qh4#"]
+    assert [row["position"] for row in rows] == FOOLS_MATE_FENS

@@ -20,7 +20,7 @@ from server.players.models import Player
 from server.players.services import player_create_guest_with_token
 from server.research.filters import ExportFilters
 from server.research.formats import CSV_COLUMNS, game_records
-from server.research.notation import standard_notation
+from server.research.notation import has_positions, positions_before, standard_notation
 from server.research.permissions import RESEARCHER_GROUP
 from server.research.pseudonyms import Pseudonyms
 from server.research.selectors import match_rows
@@ -128,6 +128,7 @@ def test_chance_events_are_entries_of_their_own(dataset, researcher):
     assert [(m["seat"], m["by"]) for m in line["moves"]] == [(-1, "chance"), (0, "human"), (-1, "chance"),
                                                               (1, "human")]  # fmt: skip
     assert line["moves"][0]["move"] == "3-1" and line["notation"] is None
+    assert [m["position"] for m in line["moves"]] == [None] * 4  # backgammon writes no positions down
 
 
 def test_the_csv_has_the_documented_header_and_a_row_per_move(dataset, researcher):
@@ -145,6 +146,7 @@ def test_the_csv_has_the_documented_header_and_a_row_per_move(dataset, researche
     human = next(r for r in records if r["by"] == "human")
     assert human["player"].startswith("p-") and human["algorithm"] == "" and human["other_stats"] == ""
     assert {r["by"] for r in records} == {"human", "bot", "chance"}
+    assert {r["position"] for r in records} == {""}  # no game of the dataset writes positions down
 
 
 def test_mcts_visits_fallbacks_and_other_figures_reach_the_csv(dataset, researcher):
@@ -318,6 +320,26 @@ def test_standard_notations():
     }
     assert standard_notation("connect4", ["9"]) is None
     assert standard_notation("tictactoe", ["5"]) is None
+
+
+def test_only_games_with_a_position_notation_are_replayed(monkeypatch):
+    from games import registry
+
+    assert has_positions("chess") and not has_positions("connect4") and not has_positions("backgammon")
+
+    def no_replay(state, move):
+        raise AssertionError("a game without positions was replayed")
+
+    monkeypatch.setattr(registry.get("connect4"), "apply", no_replay)
+    assert positions_before("connect4", [(0, "4"), (1, "4")]) is None
+
+
+def test_positions_skip_chance_and_stop_at_a_move_that_does_not_replay():
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    assert positions_before("chess", [(0, "e2e4"), (1, "e7e5")]) == [start, after_e4]
+    assert positions_before("chess", [(-1, "e2e4"), (1, "e7e5")]) == [None, after_e4]
+    assert positions_before("chess", [(0, "zz"), (1, "e7e5"), (0, "g1f3")]) == [start, None, None]
 
 
 def test_no_player_field_names_a_player(dataset):

@@ -3,6 +3,7 @@
 import { ApiError, api, createMatch, getGames, items } from "./api.js";
 import { h, pageData } from "./dom.js";
 import { aiBadge, algorithmName, algorithmSummary, formatMs } from "./players.js";
+import { ratingCaveat, ratingText } from "./bot-rating.js";
 
 // The longer story for the algorithms the seeds use; another algorithm gets the catalogue's summary.
 const HOW = {
@@ -64,7 +65,10 @@ async function main() {
     // A slip: a plausible second choice instead of its best (the profile's `error_rate`).
     ...fact("Slips", bot.error_rate ? `on about ${Math.round(bot.error_rate * 100)}% of its moves` : null),
     ...fact("Style", bot.style),
-    ...fact("Rating", typeof bot.rating === "number" ? Math.round(bot.rating) : "not measured yet"),
+    ...fact("Rating", typeof bot.rating === "number" ? ratingText(bot) : "not measured yet"),
+    ...fact("How it was rated", ratingCaveat(bot)
+      ? `${bot.rating_method}; ${ratingCaveat(bot)}`
+      : bot.rating_method ? `${bot.rating_method}: calibration games against the other bots, the random mover at Elo 0` : null),
   );
   const play = $("play-bot");
   play.textContent = `Play ${game ? game.name : bot.game} against ${bot.name}`;

@@ -5,6 +5,7 @@ import { ApiError, api, createMatch, getBots, getGames, items, joinMatch, listMa
 import { announce, h, pageData, present, since } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { aiBadge, algorithmName, formatMs, playerLabel, seatMark } from "./players.js";
+import { ratingCaveat, ratingShort, ratingText } from "./bot-rating.js";
 
 const $ = (id) => document.getElementById(id);
 const gamesById = new Map();
@@ -54,6 +55,7 @@ function gameCard(game) {
           h("option", { value: "second" }, "second"),
           h("option", { value: "random" }, "first or second at random")))
       : null,
+    clockPicker(game, { testid: `bot-clock-${game.id}`, note: "only you can lose on time" }),
     h("label", { class: "hints-choice" }, h("input", { type: "checkbox", name: "hints", "data-testid": `hints-${game.id}` }), " Allow hints: a Hint button shows the computer's move for your turn (a game with hints is never rated)"),
     h("button", { type: "submit", class: "primary", "data-testid": `play-bot-${game.id}`, disabled: true }, "Play against the computer"));
   botForm.addEventListener("submit", (event) => {
@@ -119,7 +121,7 @@ function botTile(game, bot, preferred, details) {
     h("span", { class: "level-number" }, levelName(bot)),
     h("span", { class: "tile-badge ai-badge", "aria-label": "computer player (AI)" }, "AI"),
     h("span", { class: "level-kind" }, isAdaptive(bot) ? `level ${bot.level}` : `level ${bot.level} · ${algorithmName(bot.algorithm)}`),
-    h("span", { class: "level-rating" }, typeof bot.rating === "number" ? `rated ${Math.round(bot.rating)}` : "unrated"));
+    h("span", { class: "level-rating", "data-testid": `rating-${bot.slug}`, title: ratingText(bot) }, ratingShort(bot)));
 }
 
 /** The chosen bot in full: its name always with the AI badge. */
@@ -127,10 +129,8 @@ function showBot(details, bot) {
   details.replaceChildren(...present(
     h("p", { class: "bot-main" }, h("span", { class: "bot-name" }, bot.name), " ", aiBadge(bot)),
     h("p", { class: "bot-meta muted" },
-      [
-        typeof bot.rating === "number" ? `rating ${Math.round(bot.rating)}` : "rating not measured yet",
-        bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null,
-      ].filter(Boolean).join(" · ")),
+      [ratingText(bot), bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null].filter(Boolean).join(" · ")),
+    ratingCaveat(bot) ? h("p", { class: "bot-meta muted" }, `Rating ${ratingCaveat(bot)}.`) : null,
     bot.description ? h("p", { class: "bot-description" }, bot.description) : null,
     h("a", { class: "bot-link", href: `/bots/${encodeURIComponent(bot.slug)}/` }, `How ${bot.name} plays`)));
 }
@@ -147,15 +147,22 @@ async function startBotMatch(game, form) {
   if (order === "random") order = Math.random() < 0.5 ? "first" : "second";
   seats.splice(order === "second" ? 1 : 0, 0, { kind: "human" });
   const hints = form.elements.hints && form.elements.hints.checked;
-  await start(game, seats, form.querySelector("button[type=submit]"), hints ? { hints: true } : {});
+  const clock = chosenClock(form.elements.clock);
+  await start(game, seats, form.querySelector("button[type=submit]"), { ...(hints ? { hints: true } : {}), ...(clock ? { clock } : {}) });
 }
 
 async function startFriendMatch(game, button) {
   const seats = Array.from({ length: game.num_players }, () => ({ kind: "human" }));
-  const picked = document.querySelector(`[data-testid="clock-${game.id}"]`);
-  const [minutes, increment] = picked && picked.value ? picked.value.split("+").map(Number) : [];
+  const clock = chosenClock(document.querySelector(`[data-testid="clock-${game.id}"]`));
   const rated = document.querySelector(`[data-testid="rated-${game.id}"]`)?.value === "rated";
-  await start(game, seats, button, { ...(minutes ? { clock: { minutes, increment } } : {}), ...(rated ? { rated } : {}) });
+  await start(game, seats, button, { ...(clock ? { clock } : {}), ...(rated ? { rated } : {}) });
+}
+
+/** {minutes, increment} of a clock picker, or null for none. */
+function chosenClock(select) {
+  if (!select || !select.value) return null;
+  const [minutes, increment] = select.value.split("+").map(Number);
+  return { minutes, increment };
 }
 
 /** Rated (the result changes both ratings) or casual, chosen before the match exists. */
@@ -166,12 +173,13 @@ function ratedPicker(game) {
       h("option", { value: "rated" }, "Rated")));
 }
 
-/** Clocks for games between people: none, or minutes + increment (seconds a move). */
-function clockPicker(game) {
+/** A clock: none, or minutes + increment (seconds a move).  Against bots only people flag (docs/wire.md). */
+function clockPicker(game, { testid = `clock-${game.id}`, note = "" } = {}) {
   return h("label", { class: "clock-picker" }, " Clock ",
-    h("select", { name: "clock", "data-testid": `clock-${game.id}` },
+    h("select", { name: "clock", "data-testid": testid },
       h("option", { value: "" }, "none"),
-      ...["1+0", "3+2", "5+3", "10+5", "30+20"].map((tc) => h("option", { value: tc }, `${tc.replace("+", " min + ")} s`))));
+      ...["1+0", "3+2", "5+3", "10+5", "30+20"].map((tc) => h("option", { value: tc }, `${tc.replace("+", " min + ")} s`))),
+    note ? h("span", { class: "muted clock-note" }, ` (${note})`) : null);
 }
 
 async function start(game, seats, button, extra = {}) {
@@ -421,8 +429,15 @@ function matchRow(m, open) {
   return h("li", { class: "match-row", "data-match-id": m.id, "data-testid": `match-${m.id}` },
     h("span", { class: "row-game" }, game ? game.name : m.game),
     seats,
-    h("span", { class: "row-info muted" }, info),
+    h("span", { class: "row-info muted" }, info, " ", ratedTag(m)),
     h("span", { class: "row-actions" }, ...actions));
+}
+
+/** "Rated" or "Casual", with what it means on hover and for screen readers. */
+function ratedTag(m) {
+  const meaning = m.rated ? "the result changes the players' ratings" : "ratings do not change";
+  return h("span", { class: `tag ${m.rated ? "tag-rated" : "tag-casual"}`, title: meaning, "data-testid": `rated-${m.id}` },
+    m.rated ? "Rated" : "Casual", h("span", { class: "visually-hidden" }, `: ${meaning}`));
 }
 
 async function join(m, button) {

@@ -21,14 +21,18 @@ import { createFrames } from "./match/frames.js";
 import { createGameEnd } from "./match/game-end.js";
 import { createHint } from "./match/hint.js";
 import { createHistory } from "./match/history.js";
+import { createHistoryNav } from "./match/history-nav.js";
 import { createMoveList } from "./match/move-list.js";
 import { createMoveSender } from "./match/move-sender.js";
 import { createOffers } from "./match/offers.js";
+import { createPremove } from "./match/premove.js";
 import { createPresence } from "./match/presence.js";
 import { renderResult } from "./match/result.js";
 import { createSeats } from "./match/seats.js";
 import { createStatus } from "./match/status.js";
+import { createSounds } from "./match/sounds.js";
 import { MatchStore } from "./match/store.js";
+import { createThemePickers } from "./match/themes.js";
 import { createThinking } from "./match/thinking.js";
 
 const page = pageData();
@@ -43,6 +47,8 @@ const socket = new LiveSocket(`/ws/matches/${store.matchId}/`, {
   banner: el.banner,
   onFrame: (frame) => {
     frames.onFrame(frame);
+    sounds.onFrame(frame);
+    premove.onFrame(frame);
     // The parts between moves hear every frame after the match has taken it in.
     for (const part of betweenMoves) part.onFrame(frame);
     renderBetweenMoves();
@@ -61,7 +67,13 @@ const socket = new LiveSocket(`/ws/matches/${store.matchId}/`, {
 const room = { store, el, socket, catalogue, errors, render };
 const boardHost = createBoardHost({ el, catalogue, onMove: (move) => sender.play(move) });
 const history = createHistory({ ...room, boardHost });
-const sender = createMoveSender({ ...room, boardHost, history });
+const premove = createPremove({ ...room, boardHost });
+const sender = createMoveSender({ ...room, boardHost, history, premove });
+premove.connect(sender.play);
+const sounds = createSounds({ ...room, boardHost });
+const historyNav = createHistoryNav({ ...room, history });
+createThemePickers();
+boardHost.onRedraw(render);
 const thinking = createThinking(room);
 const hint = createHint({ ...room, boardHost });
 const moveList = createMoveList({ ...room, boardHost });
@@ -86,6 +98,8 @@ function render() {
   renderResult(store, el.result);
   seats.render();
   moveList.render();
+  historyNav.render();
+  premove.render();
   gameEnd.render();
   hint.render();
   renderBetweenMoves();

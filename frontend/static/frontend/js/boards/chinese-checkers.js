@@ -30,14 +30,18 @@ export function parseMove(text) {
 
 export const replay = null; // only the live position is drawn
 
+export const canFlip = true; // render({flipped: true}) turns the star half round: row q at the top
+
 export function createBoard(container, { onMove }) {
   const svg = s("svg", { class: "board-svg board-cc", role: "group", "aria-label": "Chinese checkers board" });
   const pass = h("button", { type: "button", class: "pass-button", "data-move": "pass", hidden: true }, "Pass (no piece can move)");
   const summary = h("p", { class: "cc-summary", "data-testid": "cc-summary" });
-  container.replaceChildren(h("div", { class: "cc-wrap" }, summary, svg, pass));
+  const wrap = h("div", { class: "cc-wrap" }, summary, svg, pass);
+  container.replaceChildren(wrap);
   pass.addEventListener("click", () => onMove("pass"));
   let selected = null;
   let lastView = null;
+  let hadMovable = false; // pieces could move at the last render: a new turn brings them into view
 
   svg.addEventListener("click", (event) => {
     const hole = event.target.closest("[data-cell]");
@@ -94,7 +98,11 @@ export function createBoard(container, { onMove }) {
     const width = (widest + 1) * UNIT;
     const height = (board.length * SQRT3_2 + 1) * UNIT;
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    const pos = (row, k) => [width / 2 + (k - (board[row].length - 1) / 2) * UNIT, UNIT * (0.5 + row * SQRT3_2) + UNIT / 4];
+    const upright = (row, k) => [width / 2 + (k - (board[row].length - 1) / 2) * UNIT, UNIT * (0.5 + row * SQRT3_2) + UNIT / 4];
+    const pos = (row, k) => {
+      const [x, y] = upright(row, k);
+      return view.flipped ? [width - x, height - y] : [x, y];
+    };
     const where = new Map();
     board.forEach((cells, row) => cells.forEach((_, k) => where.set(`${ROW_LETTERS[row]}${k + 1}`, pos(row, k))));
     const targetOf = new Map();
@@ -106,7 +114,11 @@ export function createBoard(container, { onMove }) {
       if (points.length > 1) layers.push(s("polyline", { class: "last-move-path", points: points.map((p) => p.join(",")).join(" ") }));
     }
     const nodes = [];
-    board.forEach((cells, row) => cells.forEach((seat, k) => {
+    // Turned round, the holes are listed from the screen's top too: the tab order follows the eye.
+    const rows = board.map((cells, row) => [cells, row]);
+    if (view.flipped) rows.reverse();
+    rows.forEach(([cells, row]) => (view.flipped ? [...cells.keys()].reverse() : [...cells.keys()]).forEach((k) => {
+      const seat = cells[k];
       const cell = `${ROW_LETTERS[row]}${k + 1}`;
       const [x, y] = pos(row, k);
       const movable = byOrigin.has(cell);
@@ -128,15 +140,34 @@ export function createBoard(container, { onMove }) {
         "aria-label": `${cell}, ${occupant}${movable ? ", can move" : ""}${destination ? ", destination" : ""}`,
         "aria-pressed": movable ? String(cell === selected) : null,
       },
+      // The whole spacing around a hole takes a tap, not only the hole: 40 px apart on a phone.
+      s("circle", { class: "hit", cx: x, cy: y, r: UNIT / 2 }),
       s("circle", { class: "hole", cx: x, cy: y, r: R }),
       seat === null || seat === undefined
         ? (destination ? s("circle", { class: "dest-dot", cx: x, cy: y, r: R * 0.5 }) : null)
         : s("g", { class: `piece seat-${seat}` }, s("circle", { class: "piece-body", cx: x, cy: y, r: R }), discSymbol(seat, x, y, R))));
     }));
     svg.replaceChildren(...layers, ...nodes);
+    svg.dataset.flipped = String(Boolean(view.flipped));
+    const movable = byOrigin.size > 0;
+    if (movable && !hadMovable) showActiveRegion(byOrigin, where);
+    hadMovable = movable;
     pass.hidden = !(interactive && (view.legalMoves || []).includes("pass"));
     const distances = state && Array.isArray(state.distances) ? state.distances : null;
     summary.textContent = distances ? `Distance to goal: ${distances.map((d, i) => `seat ${i + 1}: ${d}`).join(" · ")}` : "";
+  }
+
+  /**
+   * Where the board is wider than its strip (a phone), scroll it sideways to the pieces that
+   * can move: the player starts where their turn is, and can still scroll to the rest.
+   */
+  function showActiveRegion(byOrigin, where) {
+    if (wrap.scrollWidth <= wrap.clientWidth) return;
+    const xs = [...byOrigin.keys()].map((cell) => where.get(cell)).filter(Boolean).map(([x]) => x);
+    if (!xs.length) return;
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const centre = ((Math.min(...xs) + Math.max(...xs)) / 2) * scale;
+    wrap.scrollLeft = Math.max(0, centre - wrap.clientWidth / 2);
   }
 
   return { render, focus: () => svg.querySelector("[tabindex='0']")?.focus({ preventScroll: true }) };

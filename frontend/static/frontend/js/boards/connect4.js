@@ -38,6 +38,32 @@ export function replay(moves) {
   return { board, winning_cells: [] };
 }
 
+/**
+ * For the room's sounds: "check" when the move leaves its player a threat (a disc dropped
+ * in some column next would make four in a row), else null.  Connect Four has no captures.
+ */
+export function moveSound(move, state, seat) {
+  const board = state && Array.isArray(state.board) ? state.board : null;
+  if (!board || typeof seat !== "number" || seat < 0) return null;
+  for (let col = 0; col < COLS; col += 1) {
+    const row = landingRow(board, col);
+    if (row >= 0 && makesFour(board, row, col, seat)) return "check";
+  }
+  return null;
+}
+
+function makesFour(board, row, col, seat) {
+  const owned = (r, c) => r >= 0 && r < ROWS && c >= 0 && c < COLS && board[r][c] === seat;
+  for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+    let run = 1;
+    for (const sign of [1, -1]) {
+      for (let k = 1; k < 4 && owned(row + sign * k * dr, col + sign * k * dc); k += 1) run += 1;
+    }
+    if (run >= 4) return true;
+  }
+  return false;
+}
+
 function topRow(board, col) {
   for (let row = 0; row < ROWS; row += 1) if (board[row][col] !== null) return row;
   return -1;

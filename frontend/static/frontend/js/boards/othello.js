@@ -25,9 +25,13 @@ export function parseMove(text) {
 
 export const replay = null; // flips are the rules' business: only the live position is drawn
 
+export const canFlip = true; // render({flipped: true}) draws h8 at the top left
+
 const squareName = (row, col) => `${FILES[col]}${row + 1}`;
-const cx = (col) => MARGIN + col * CELL + CELL / 2;
-const cy = (row) => MARGIN + row * CELL + CELL / 2;
+const squareX = (col) => MARGIN + col * CELL + CELL / 2; // on screen, counted from the left
+const squareY = (row) => MARGIN + row * CELL + CELL / 2;
+const cx = squareX; // unflipped, for the analysis page's marker
+const cy = squareY;
 
 export function createBoard(container, { onMove }) {
   const svg = s("svg", {
@@ -43,7 +47,12 @@ export function createBoard(container, { onMove }) {
   const targets = new Targets(svg, N, onMove);
   pass.addEventListener("click", () => onMove("pass"));
 
-  function render({ state, legalMoves = [], interactive = false, lastMove = null, seatToMove = null }) {
+  function render({ state, legalMoves = [], interactive = false, lastMove = null, seatToMove = null, flipped = false }) {
+    // Turned round, a square's row and column count from the other side; the targets are
+    // listed in screen order either way, so the arrow keys move the way they point.
+    const at = (i) => (flipped ? N - 1 - i : i);
+    const cx = (col) => squareX(at(col));
+    const cy = (row) => squareY(at(row));
     const board = state && Array.isArray(state.board) ? state.board : Array.from({ length: N }, () => Array(N).fill(null));
     const legal = new Set(interactive ? legalMoves : []);
     const layers = [s("rect", { class: "felt", x: MARGIN, y: MARGIN, width: N * CELL, height: N * CELL, rx: 6 })];
@@ -57,8 +66,9 @@ export function createBoard(container, { onMove }) {
     }
     layers.push(s("path", { class: "grid", d: grid.join(" ") }));
     const nodes = [];
-    for (let row = 0; row < N; row += 1) {
-      for (let col = 0; col < N; col += 1) {
+    for (let screenRow = 0; screenRow < N; screenRow += 1) {
+      for (let screenCol = 0; screenCol < N; screenCol += 1) {
+        const [row, col] = [at(screenRow), at(screenCol)];
         const move = squareName(row, col);
         const seat = board[row][col];
         const isLegal = legal.has(move);
@@ -71,7 +81,7 @@ export function createBoard(container, { onMove }) {
           "aria-label": `${move}, ${label}${isLegal ? ", legal move" : ""}`,
           "aria-disabled": isLegal ? "false" : "true",
         },
-        s("rect", { class: "hit", x: MARGIN + col * CELL, y: MARGIN + row * CELL, width: CELL, height: CELL }),
+        s("rect", { class: "hit", x: MARGIN + at(col) * CELL, y: MARGIN + at(row) * CELL, width: CELL, height: CELL }),
         seat === null || seat === undefined
           ? (isLegal ? s("circle", { class: `legal-dot seat-${seatToMove}`, cx: cx(col), cy: cy(row), r: 15 }) : null)
           : s("circle", { class: `disc seat-${seat}`, cx: cx(col), cy: cy(row), r: 40 }),
@@ -79,6 +89,7 @@ export function createBoard(container, { onMove }) {
       }
     }
     svg.replaceChildren(...layers, ...nodes);
+    svg.dataset.flipped = String(flipped);
     targets.set(nodes);
     pass.hidden = !legal.has("pass");
     const discs = state && Array.isArray(state.discs) ? state.discs : null;

@@ -16,7 +16,7 @@ function who(store, seat) {
 export function announceMove(store, frame, describeMove) {
   let words = frame.seat < 0
     ? `Dice: ${frame.move}.`
-    : `${frame.seat === store.you.seat ? "You" : who(store, frame.seat)} played ${describeMove(frame.move)}.`;
+    : `${frame.seat === store.you.seat ? "You" : who(store, frame.seat)} played ${describeMove(frame.move, frame.seat, store.you.seat)}.`;
   if (store.match.to_move !== null && store.match.to_move === store.you.seat) words += " Your move.";
   announce(words);
 }

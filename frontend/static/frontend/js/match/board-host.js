@@ -1,6 +1,10 @@
 // The board: loads the game's board module (named by the catalogue) and draws the position
 // that is shown, live or an earlier one.  The board module knows the game's pictures and
 // notation; the host knows when the board takes a move.
+//
+// Optional exports of a board module the host passes on: `canFlip = true` when the board
+// draws itself turned round for `render({..., flipped: true})` (the flip button shows only
+// then); `moveSound(move, state, seat)` for match/sounds.js.
 
 export function createBoardHost({ el, catalogue, onMove }) {
   let module = null; // the board module (boards/*.js) of `game`
@@ -8,6 +12,11 @@ export function createBoardHost({ el, catalogue, onMove }) {
   let game = null;
   let loading = null; // {game, promise} while a module is on its way
   let failures = 0;
+  let flipped = false; // the player turned the board round (boards with `canFlip`)
+  let marked = null; // the premove to mark on the board, or null
+  let premoveOpen = false; // a move picked now is queued as a premove: the targets take it
+  const flipButton = document.getElementById("flip-button");
+  let viewerSeat = null; // the seat the board was last drawn for: moves are described in its numbering
 
   function load(id) {
     if (game === id && module) return Promise.resolve();
@@ -39,6 +48,7 @@ export function createBoardHost({ el, catalogue, onMove }) {
     if (!view) return;
     const { match, you } = store;
     const interactive = store.interactive();
+    viewerSeat = you.seat;
     // Drawing replaces the board's nodes: the one with the keyboard focus goes, and the focus
     // with it, to <body>.  Give it back to the board, never taking it from another control.
     const hadFocus = el.board.contains(document.activeElement);
@@ -50,7 +60,11 @@ export function createBoardHost({ el, catalogue, onMove }) {
       lastSeat: position.last ? position.last.seat : null,
       seatToMove: position.live ? match.to_move : null,
       yourSeat: you.seat,
+      flipped: flipped && canFlip(),
     });
+    markPremove();
+    flipButton.hidden = !canFlip();
+    flipButton.setAttribute("aria-pressed", String(flipped && canFlip()));
     if (hadFocus && !el.board.contains(document.activeElement) && view.focus) view.focus();
     el.board.classList.toggle("interactive", interactive);
     el.board.classList.toggle("browsing", !position.live);
@@ -60,6 +74,26 @@ export function createBoardHost({ el, catalogue, onMove }) {
     // Read-only rather than disabled: a disabled field would drop the focus of a player typing in it.
     el.moveInput.readOnly = !interactive;
     el.moveInput.setAttribute("aria-disabled", String(!interactive));
+  }
+
+  const canFlip = () => Boolean(module && module.canFlip === true);
+
+  /**
+   * The queued premove's target gets the `premove` class (match/premove.js), whatever the
+   * board; while premoves are open the board's targets are not announced as disabled.
+   */
+  function markPremove() {
+    for (const node of el.board.querySelectorAll(".premove")) node.classList.remove("premove");
+    if (premoveOpen) {
+      for (const node of el.board.querySelectorAll('[data-move][aria-disabled="true"]')) {
+        node.setAttribute("aria-disabled", "false");
+        node.classList.add("premovable");
+      }
+    }
+    if (marked === null) return;
+    for (const node of el.board.querySelectorAll("[data-move], [data-cell]")) {
+      if (node.dataset.move === marked || node.dataset.cell === marked) node.classList.add("premove");
+    }
   }
 
   // A move typed while nothing has the focus (the page was just opened, or clicked on its
@@ -76,16 +110,36 @@ export function createBoardHost({ el, catalogue, onMove }) {
     target.dispatchEvent(new KeyboardEvent("keydown", { key: event.key, bubbles: true, cancelable: true }));
   });
 
+  let redraw = null; // the room's render, for the flip button
+  flipButton.addEventListener("click", () => {
+    flipped = !flipped;
+    if (redraw) redraw();
+  });
+
   return {
     load,
     render,
+    /** The room's render, called when the board is flipped. */
+    onRedraw(fn) { redraw = fn; },
+    get flipped() { return flipped && canFlip(); },
+    /** Mark `move` as the queued premove (null: none); `open`: a move picked now would be one. */
+    markPremove(move, open = false) {
+      marked = move;
+      premoveOpen = open;
+      markPremove();
+    },
+    /** "capture", "check" or null from the board module; undefined when it does not say. */
+    moveSound: (move, state, seat) => (module && module.moveSound ? module.moveSound(move, state, seat) : undefined),
     get loaded() { return module !== null; },
     get ready() { return view !== null; },
     get name() { return module ? module.name : null; },
     get help() { return module ? module.help : ""; },
     /** Board modules that replay moves themselves have `replay(moves)`; the others need the server. */
     get replay() { return module ? module.replay : undefined; },
-    describeMove: (move) => (module ? module.describeMove(move) : move),
+    /** `move` in words; `seat` (who played it) lets a board write it as the viewer numbers the board. */
+    describeMove: (move, seat = null, viewer = viewerSeat) => (module ? module.describeMove(move, seat, viewer) : move),
+    /** `move` as the move list writes it: the notation, renumbered by boards that have `moveText`. */
+    moveText: (move, seat = null, viewer = viewerSeat) => (module && module.moveText ? module.moveText(move, seat, viewer) : move),
     /** The number the move list shows before the `index`th move: the module's own ("1…" in chess), else "1.", "2.", ... */
     moveNumber: (index) => (module && module.moveNumber ? module.moveNumber(index) : `${index + 1}.`),
     parseMove: (text) => (module ? module.parseMove(text) : text.trim()),

@@ -30,5 +30,10 @@ export function createCatalogue() {
     return game && BOARD_FILE.test(game.board || "") ? game.board : "generic.js";
   }
 
-  return { load, name, boardFile };
+  /** {num_players, has_chance, ...} of the game, or null while the catalogue is not read. */
+  function info(id) {
+    return (games && games.get(id)) || null;
+  }
+
+  return { load, name, boardFile, info };
 }

@@ -40,7 +40,15 @@ export function createClocks({ store }) {
   function timeLeft(seat) {
     if (!clock) return null;
     const base = clock.remaining[seat] ?? 0;
-    return Math.max(0, seat === clock.running ? base - (performance.now() - clock.since) : base);
+    return Math.max(0, seat === clock.running ? base - (performance.now() - turnStart(seat)) : base);
+  }
+
+  /** When the running seat's time started: a bot is charged its search only, so its clock
+   *  waits while the bot waits for a free computer (docs/wire.md "Creating a match"). */
+  function turnStart(seat) {
+    const bot = store.thinking;
+    if (!bot || bot.seat !== seat) return clock.since;
+    return bot.started === null ? performance.now() : Math.max(clock.since, bot.started);
   }
 
   function render() {

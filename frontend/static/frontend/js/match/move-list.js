@@ -35,12 +35,12 @@ export function createMoveList({ store, el, boardHost }) {
         "aria-current": viewing ? "step" : null,
         "aria-label": m.seat < 0
           ? `Move ${i + 1}: dice, ${m.move}`
-          : `Move ${i + 1}: ${playerWords(player)} played ${moveText(m) || boardHost.describeMove(m.move)}` +
+          : `Move ${i + 1}: ${playerWords(player)} played ${notation(m) || boardHost.describeMove(m.move, m.seat, store.you.seat)}` +
             (fallback ? `, a random move without search (${fallback})` : ""),
       },
       h("span", { class: "move-number" }, boardHost.moveNumber(i)),
       m.seat >= 0 ? seatMark(match.game, m.seat) : h("span", { class: "chance-mark", "aria-hidden": "true" }, "⚄"),
-      h("span", { class: "move-text" }, moveText(m) || m.move)),
+      h("span", { class: "move-text" }, notation(m) || boardHost.moveText(m.move, m.seat, store.you.seat))),
       bot && fallback ? fallbackBadge(fallback) : null,
       bot && !fallback ? aiBadge(player && player.profile, { compact: true }) : null,
       shown.length ? h("span", { class: "move-figures muted" }, shown.join(" · ")) : null);
@@ -53,9 +53,12 @@ export function createMoveList({ store, el, boardHost }) {
   return { render, scrollToEnd };
 }
 
-/** The move as players write it, when the server sends that (`notation`, e.g. SAN in chess), else null. */
-function moveText(m) {
-  return typeof m.notation === "string" && m.notation ? m.notation : null;
+/**
+ * The move as players write it, when the game writes it otherwise than its canonical move
+ * (`notation`: SAN in chess), else null: the board then words it (and may renumber it).
+ */
+function notation(m) {
+  return typeof m.notation === "string" && m.notation && m.notation !== m.move ? m.notation : null;
 }
 
 function fallbackBadge(reason) {

@@ -24,7 +24,7 @@ const ERROR_TEXT = {
   bad_message: "The server did not understand that message.",
 };
 
-export function createMoveSender({ store, el, socket, boardHost, history, errors, render }) {
+export function createMoveSender({ store, el, socket, boardHost, history, premove, errors, render }) {
   /** The seated player to move picked `move` (on the board or typed). */
   function play(move) {
     const { match, you } = store;
@@ -32,6 +32,11 @@ export function createMoveSender({ store, el, socket, boardHost, history, errors
     if (history.leave()) return; // the first click on an earlier position goes back to the live one
     if (you.seat === null) {
       errors.show(ERROR_TEXT.not_seated);
+      return;
+    }
+    if ((match.status !== "active" || match.to_move !== you.seat || store.pending) && premove.allowed(move)) {
+      errors.clear();
+      premove.queue(move); // played when our turn comes (match/premove.js)
       return;
     }
     if (match.status !== "active" || match.to_move !== you.seat) {

@@ -16,6 +16,21 @@ export function createStatus({ store, el, socket, catalogue, boardHost }) {
     const gameName = catalogue.name(match.game) || boardHost.name || match.game;
     el.title.textContent = `${gameName} · match ${match.id}`;
     document.title = `${store.yourTurn() ? "Your move · " : ""}${gameName} · Plyground`;
+    renderRated(match.rated);
+  }
+
+  // "Rated" or "Casual" under the title, with what it means for screen readers and on hover.
+  let ratedTag = null;
+  function renderRated(rated) {
+    if (!ratedTag) {
+      ratedTag = h("p", { class: "match-kind", "data-testid": "match-rated" });
+      el.title.after(ratedTag);
+    }
+    const meaning = rated ? "the result changes the players' ratings" : "ratings do not change";
+    ratedTag.dataset.rated = String(Boolean(rated));
+    ratedTag.replaceChildren(
+      h("span", { class: `tag ${rated ? "tag-rated" : "tag-casual"}`, title: meaning }, rated ? "Rated" : "Casual"),
+      h("span", { class: "visually-hidden" }, `: ${meaning}`));
   }
 
   function renderDataset() {
