@@ -16,7 +16,6 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from server.analysis.services import resume_stalled_analyses
 from server.bots.queues import bot_queue_for
 from server.bots.runners import queue_bot_turn
 from server.bots.services import (
@@ -32,7 +31,6 @@ from server.bots.services import (
 
 log = logging.getLogger("plyground.bots")
 INTERVAL_S = 1.0
-ANALYSIS_EVERY = 30  # passes between two looks for stalled analyses (server.analysis.services)
 TRIM_EVERY = 300  # passes between two trims of ended matches' bot turn records
 _task: asyncio.Task | None = None
 
@@ -80,10 +78,6 @@ async def _watch() -> None:
             rescued = await database_sync_to_async(rescue_overdue_bots)()
             if rescued:
                 log.warning("watchdog played %d fallback bot move(s)", rescued)
-            if passes % ANALYSIS_EVERY == 0:  # a stalled analysis waits minutes, not seconds: look seldom
-                resumed = await database_sync_to_async(resume_stalled_analyses)()
-                if resumed:
-                    log.warning("watchdog queued %d stalled analysis job(s) again", resumed)
             if passes % TRIM_EVERY == 0:
                 await database_sync_to_async(trim_bot_turn_records)()
         except Exception:

@@ -15,6 +15,7 @@ from django.conf import settings  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
 from django.utils.http import is_same_domain  # noqa: E402
 
+from server.analysis.watchdog import start_analysis_watch  # noqa: E402
 from server.bots.watchdog import start_watchdog  # noqa: E402
 from server.config.db_threads import DatabaseThreads  # noqa: E402
 from server.lobby.routing import websocket_urlpatterns as lobby_ws  # noqa: E402
@@ -111,6 +112,7 @@ async def application(scope, receive, send):
     """The router, plus the server's own background duties, started on first use."""
     remember_server_loop()
     start_watchdog()
+    start_analysis_watch()
     start_match_watch()
     start_heartbeat()
     return await router(scope, receive, send)
