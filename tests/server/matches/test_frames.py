@@ -27,7 +27,15 @@ from server.matches.errors import MatchError
 WIRE = Path(__file__).resolve().parents[3] / "docs" / "wire.md"
 CLOCK = {"initial_ms": 300000, "increment_ms": 2000, "remaining_ms": [300000, 300000], "running": 1, "elapsed_ms": 0}
 MOVED = dict(
-    ply=7, seat=1, move="3", notation="3", by={"kind": "bot", "is_ai": True}, state={}, to_move=0, legal_moves=["1"], think_ms=4
+    ply=7,
+    seat=1,
+    move="3",
+    notation="3",
+    by={"kind": "bot", "is_ai": True},
+    state={},
+    to_move=0,
+    legal_moves=["1"],
+    think_ms=4,
 )
 
 # Every builder called with every optional part it can add (twice where a frame has two forms).
