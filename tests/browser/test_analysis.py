@@ -99,6 +99,14 @@ def test_a_backgammon_match_is_analysed_without_judging_the_dice(new_page, quick
     expect(moves).to_have_count(decisions)  # one entry per play, none for a roll
     expect(page.locator('#analysis-moves [data-testid="move-roll"]')).to_have_count(decisions)
     expect(moves.first).to_contain_text(re.compile(r"(open|roll) \d-\d:"))
+    # every play in the viewer's numbering, the bot's too: the same text the match room's list shows
+    page.goto(f"{quick_analysis.url}/matches/{match_id}/")
+    plays = page.locator("#move-list li:not(.chance) .move-text")
+    expect(plays).to_have_count(decisions)
+    room = [t.strip() for t in plays.all_inner_texts()]
+    page.goto(f"{quick_analysis.url}/matches/{match_id}/analysis/")
+    expect(moves).to_have_count(decisions)
+    expect(moves.locator(".move-text")).to_have_text(room)
     expect(page.locator("#analysis-summary li")).to_have_count(2)
     expect(page.locator("#analysis-legend")).to_contain_text("Rolls of the dice are not judged")
     expect(page.locator("#analysis-board svg")).to_be_visible()

@@ -324,6 +324,8 @@ def test_the_analysis_draws_the_best_move_as_an_arrow(new_page, screenshot):
     expect(page.locator("#analysis")).to_have_attribute("data-status", "done", timeout=60000)
     board = page.locator("#analysis-board")
     expect(board.locator('[data-square="e1"]')).to_have_attribute("aria-label", re.compile("^e1, white king"))
+    # the rows write the moves played as players do (SAN), not as they travel (UCI)
+    expect(page.locator('#analysis-moves li[data-ply="0"] .move-text')).to_have_text("f3")
     arrow = board.locator('[data-testid="move-marker"]')
     expect(arrow).to_have_count(1)
     best = arrow.get_attribute("data-move")

@@ -183,10 +183,10 @@ function moveItem(p) {
   seatMark(match.game, p.seat),
   h("span", { class: "visually-hidden" }, `${markName(match.game, p.seat)} played `),
   p.roll ? h("span", { class: "move-roll muted", "data-testid": "move-roll" }, `${p.roll}:`) : null,
-  h("span", { class: "move-text" }, p.move),
+  h("span", { class: "move-text" }, written(p.move, p.seat, p.ply)),
   isBot(seatPlayer(p.seat)) ? aiBadge(seatPlayer(p.seat).profile, { compact: true }) : null, // a bot's move says so (docs/design.md §6.1)
   cls ? h("span", { class: `judgement judgement-${p.class}`, title: cls.words, "data-testid": "judgement" }, cls.mark, h("span", { class: "visually-hidden" }, ` (${cls.words})`)) : null,
-  differs ? h("span", { class: "best-move", "data-testid": "best-move" }, `best was ${p.best_move}`) : null,
+  differs ? h("span", { class: "best-move", "data-testid": "best-move" }, `best was ${written(p.best_move, p.seat)}`) : null,
   h("span", { class: "move-figures muted" }, moveFigures(p)));
 }
 
@@ -293,6 +293,7 @@ function loadViewer() {
     viewer.positions = body.positions || [];
     viewer.board = module.createBoard(el.board, { onMove: () => {} });
     el.board.dataset.game = match.game;
+    if (module.moveText) el.moves.replaceChildren(...(analysis.plies || []).map(moveItem)); // in the viewer's numbering now
     showPosition(viewer.index);
   }).catch(() => {
     el.caption.textContent = "The board could not be loaded; the moves below still tell the game.";
@@ -348,13 +349,31 @@ function markBestMove(state, move) {
   return true;
 }
 
-function describe(move) {
-  return viewer.module && viewer.module.describeMove ? viewer.module.describeMove(move) : move;
+/** The seat the page's person holds in this match (the numbering they play with), or null. */
+function viewerSeat() {
+  const me = page.player;
+  const entry = me && match.seats.find((x) => x.player && !isBot(x.player) && String(x.player.id) === String(me.id));
+  return entry ? entry.index : null;
+}
+
+/**
+ * A move as the rows write it: the game's own notation of the move played (SAN in chess),
+ * else the board's text in the viewer's numbering (backgammon), else the move.
+ */
+function written(move, seat, ply = null) {
+  const played = ply === null ? null : (match.moves || []).find((m) => m.ply === ply);
+  if (played && played.move === move && played.notation && played.notation !== move) return played.notation;
+  return viewer.module && viewer.module.moveText ? viewer.module.moveText(move, seat, viewerSeat()) : move;
+}
+
+/** `move` (played by `seat`) in words, in the viewer's numbering where the board has one. */
+function describe(move, seat) {
+  return viewer.module && viewer.module.describeMove ? viewer.module.describeMove(move, seat, viewerSeat()) : move;
 }
 
 function stepCaption(p, marked) {
   const who = playerWords(seatPlayer(p.seat));
-  const played = `Move ${p.ply + 1}: ${who} to play${p.roll ? ` (${p.roll})` : ""}, played ${describe(p.move)}`;
+  const played = `Move ${p.ply + 1}: ${who} to play${p.roll ? ` (${p.roll})` : ""}, played ${describe(p.move, p.seat)}`;
   const verdict = p.class ? ` (${CLASSES[p.class].words})` : "";
   const shown = marked ? ", marked on the board" : "";
   const lost = p.loss > 0;
@@ -365,8 +384,8 @@ function stepCaption(p, marked) {
     return `${played}${verdict}: the move the search preferred here${shown}, but the position after it ` +
       `is known to be worse (lost ${p.loss.toFixed(2)}).`;
   }
-  if (!lost) return `${played}: as good as the best move found, ${describe(p.best_move)}${shown}.`;
-  return `${played}${verdict}; best was ${describe(p.best_move)}${shown}.`;
+  if (!lost) return `${played}: as good as the best move found, ${describe(p.best_move, p.seat)}${shown}.`;
+  return `${played}${verdict}; best was ${describe(p.best_move, p.seat)}${shown}.`;
 }
 
 /** The step shown: its move row and a cursor on the graph. */
