@@ -1,6 +1,7 @@
 """The database side of one move: `submit_move` on PostgreSQL, its queries and where its CPU goes.
 
     .venv/bin/python benchmarks/move_cost.py [--moves 400] [--socket] [--profile] [--show-queries]
+    .venv/bin/python benchmarks/move_cost.py --connect [--sockets 400] [--profile] [--show-queries]
 
 Creates a fresh database on 127.0.0.1:5432 (dropped at the end), plays `--moves` Connect
 Four moves between two people through `submit_move` on one thread with a kept connection
@@ -14,6 +15,9 @@ runs it: on one of its database threads (`server/config/db_threads.py`), between
 `close_old_connections()`, through the consumer's `_move` (the mover's seat found from their
 player id, then the move).  Django's health check, when it runs, is not counted as a query
 (it bypasses Django's cursor) but is in the times.  `--show-queries` prints the SQL of one move.
+`--connect` times instead the database side of a match socket's opening, step by step, as a
+web process runs it on a database thread: the token's player (the auth middleware), the
+arrival (`socket_arrived`: seat and person online) and the opening frames (the state).
 The CPU time is the figure to compare on a loaded machine: the wall time includes waiting for
 the cores.
 """
@@ -45,17 +49,20 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--socket", action="store_true", help="the socket's database call, on a database thread")
     parser.add_argument("--show-queries", action="store_true", help="print the SQL of one move (the 10th)")
+    parser.add_argument("--connect", action="store_true", help="a socket's opening instead of moves")
+    parser.add_argument("--sockets", type=int, default=400)
     args = parser.parse_args()
     with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{NAME}"')
     try:
         os.environ["DATABASE_URL"] = POSTGRES_URL.rsplit("/", 1)[0] + "/" + NAME
         os.environ["DJANGO_SETTINGS_MODULE"] = "server.config.settings.dev"
+        os.environ.setdefault("DEBUG", "0")  # as production runs (Django's debug cursor records every query)
         os.environ.pop("REDIS_URL", None)
         import django
 
         django.setup()
-        run(args)
+        run_connect(args) if args.connect else run(args)
     finally:
         with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{NAME}" WITH (FORCE)')
@@ -129,6 +136,77 @@ def run(args: argparse.Namespace) -> None:
     if profiler:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
     db_thread.submit(lambda: connection.close()).result()  # the thread's own connection
+    db_thread.shutdown()
+    connection.close()
+
+
+def run_connect(args: argparse.Namespace) -> None:
+    """The database side of `--sockets` match sockets opening (both seats of half as many matches)."""
+    from django.core.management import call_command
+    from django.db import close_old_connections, connection
+    from django.test.utils import CaptureQueriesContext
+
+    from server.config.db_threads import PersistentConnectionThread
+    from server.matches.consumers import _opening_frames
+    from server.matches.services import SeatRequest, match_create, match_join, socket_arrived
+    from server.players.services import player_create_guest_with_token
+    from server.players.ws_auth import _resolve
+
+    call_command("migrate", verbosity=0)
+    sockets = []
+    for _ in range(args.sockets // 2):
+        (a, ta), (b, tb) = player_create_guest_with_token(), player_create_guest_with_token()
+        match = match_create("connect4", [SeatRequest("human"), SeatRequest("human")], a)
+        match_join(match.pk, b)
+        sockets += [(match.pk, ta), (match.pk, tb)]
+    connection.close()
+    steps = {
+        "token": lambda m, t, p: _resolve.func(t, None),
+        "arrival": lambda m, t, p: socket_arrived(m, p.pk),
+        "state": lambda m, t, p: _opening_frames(m, p.pk, None),
+    }
+    totals = {name: [0, 0.0, 0.0] for name in steps}  # queries, wall, CPU
+    profiler = cProfile.Profile() if args.profile else None
+
+    def open_socket(match_id: int, token: str) -> dict[str, list]:
+        player, sql_of = None, {}
+        for name, step in steps.items():
+            close_old_connections()
+            with CaptureQueriesContext(connection) as captured:
+                t0, c0 = time.perf_counter(), time.thread_time()
+                if profiler:
+                    profiler.enable()
+                result = step(match_id, token, player)
+                if profiler:
+                    profiler.disable()
+                totals[name][1] += time.perf_counter() - t0
+                totals[name][2] += time.thread_time() - c0
+            close_old_connections()
+            player = result if name == "token" else player
+            totals[name][0] += len(captured.captured_queries)
+            sql_of[name] = captured.captured_queries
+        return sql_of
+
+    db_thread = PersistentConnectionThread("db-0")
+    for i, (match_id, token) in enumerate(sockets):
+        sql_of = db_thread.submit(open_socket, match_id, token).result()
+        if args.show_queries and i == 10:
+            for name, sql in sql_of.items():
+                print(f"  {name}:")
+                for q in sql:
+                    print(f"    {q['time']}s  {q['sql'][:150]}")
+    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    n = len(sockets)
+    for name, (queries, wall, cpu) in totals.items():
+        print(f"  {name:8s} {queries / n:4.1f} queries  {wall / n * 1000:6.2f} ms wall  {cpu / n * 1000:6.2f} ms CPU")
+    queries, wall, cpu = (sum(t[i] for t in totals.values()) for i in range(3))
+    print(
+        f"a socket's opening on PostgreSQL: {wall / n * 1000:.2f} ms wall, {cpu / n * 1000:.2f} ms CPU, "
+        f"{queries / n:.1f} queries ({n} sockets)  load {load}"
+    )
+    if profiler:
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+    db_thread.submit(lambda: connection.close()).result()
     db_thread.shutdown()
     connection.close()
 

@@ -84,6 +84,7 @@ class Stack(FaultStack):
         self.n_webs = webs
         self.env.update(env)
         self.env["LOG_LEVEL"] = "WARNING"
+        self.env["DEBUG"] = "0"  # as production runs: Django records no SQL of every query
 
     def __enter__(self) -> Stack:
         with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
@@ -109,6 +110,28 @@ class Stack(FaultStack):
             fields = Path(f"/proc/{self.procs[name].pid}/stat").read_text().rsplit(")", 1)[1].split()
             result[name] = (int(fields[11]) + int(fields[12])) / tick
         return result
+
+
+def pids_cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes so far (those that ended count nothing)."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def postgres_pids() -> list[int]:
+    """PostgreSQL's processes (the server and its backends): where the database's CPU goes."""
+    return [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _comm(p) == "postgres"]
+
+
+def _comm(proc: Path) -> str:
+    try:
+        return (proc / "comm").read_text().strip()
+    except OSError:
+        return ""
 
 
 def loadavg() -> str:
@@ -150,7 +173,9 @@ async def storm(stack: Stack, sockets: int, close: int, spread_s: float) -> None
         urls.append(f"{webs[i % len(webs)]}/ws/matches/{match_id}/?token={ta}")
         urls.append(f"{webs[(i + 1) % len(webs)]}/ws/matches/{match_id}/?token={tb}")
     print(f"storm: {len(urls)} sockets within {spread_s:.0f} s on {len(webs)} web process(es)  load {loadavg()}")
+    cpu_before = stack.cpu_s()
     results = await asyncio.gather(*(open_until_state(u, spread_s, 30) for u in urls))
+    cpu = {name: s - cpu_before[name] for name, s in stack.cpu_s().items()}
     times = [t for t, _, _ in results if t is not None]
     retried = sum(1 for _, r, _ in results if r)
     print(
@@ -158,6 +183,8 @@ async def storm(stack: Stack, sockets: int, close: int, spread_s: float) -> None
         f"p50 {pct(times, 0.5):.2f} s  p99 {pct(times, 0.99):.2f} s  max {max(times, default=float('nan')):.2f} s; "
         f"sockets that retried: {retried}  load {loadavg()}"
     )
+    per_socket = (f"{name} {s:.2f} s ({1000 * s / len(urls):.1f} ms a socket)" for name, s in cpu.items())
+    print("  web CPU: " + ", ".join(per_socket))
     await asyncio.sleep(3)  # presence writes of the connects settle
     online_before = stack.sql("select count(*) from matches_seat where online")[0][0]
     closing = [ws for _, _, ws in results[:close] if ws is not None]
@@ -413,9 +440,11 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
     for p in procs:
         p.start()
     time.sleep(max(0.0, start - time.monotonic()))
-    cpu0, t0 = stack.cpu_s(), time.monotonic()
+    others = {"clients": [p.pid for p in procs], "postgres": postgres_pids()}
+    cpu0, others0, t0 = stack.cpu_s(), {k: pids_cpu_s(v) for k, v in others.items()}, time.monotonic()
     time.sleep(seconds)
     cpu1, elapsed = stack.cpu_s(), time.monotonic() - t0
+    others_pct = {k: (pids_cpu_s(v) - others0[k]) / elapsed * 100 for k, v in others.items()}
     load_during = loadavg()
     outs = [q.get(timeout=180) for _ in procs]
     for p in procs:
@@ -431,6 +460,7 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
     )
     cpu_ms = sum(cpu1[n] - cpu0[n] for n in cpu0) / max(1, moves) * 1000
     print(f"  web CPU {cpu_ms:.1f} ms a move relayed; connects retried {sum(o['retried'] for o in outs)}")
+    print("  CPU of the rest (of one core): " + ", ".join(f"{k} {v:.0f}%" for k, v in others_pct.items()))
     if lat:
         print(f"  mean {statistics.mean(lat) * 1000:.0f} ms")
     errors = [e for o in outs for e in o["errors"]]
