@@ -35,12 +35,14 @@ import redis
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from server.matches import broadcast, frames
 from server.matches.models import Match, Seat
 from server.matches.presence_store import live_store, parse, person_member, seat_member
 from server.players.models import Player
+from server.players.services import SEEN_RESOLUTION
 
 log = logging.getLogger("plyground.matches")
 
@@ -169,6 +171,24 @@ def seat_presence(match_id: int, seat: int, online: bool, now: datetime | None =
     _letting_go(member)
     gone = _store_call(lambda: live_store().release([member], _ms(now)), {member})
     return member in gone and _went([member], now) > 0
+
+
+def arrived(match_id: int, seat: int | None, player_id: int, now: datetime) -> None:
+    """A socket of `player_id` opened, seated at `seat` (or a spectator's: None): the store
+    refreshed for the seat and the person in one round trip, then the database's transitions
+    (the seat online, the person seen and online), each only if it changed."""
+    members = ([seat_member(match_id, seat)] if seat is not None else []) + [person_member(player_id)]
+    _store_call(lambda: live_store().refresh(members, _ms(now), _ttl()), set())
+    if seat is not None:
+        _seat_written(match_id, seat, True, now)
+    seen_before = now - SEEN_RESOLUTION
+    # One write for `player_seen` and the person online, and none when neither changed.
+    Player.objects.filter(pk=player_id).filter(
+        ~Q(online_until=ONLINE) | Q(last_seen_at__isnull=True) | Q(last_seen_at__lte=seen_before)
+    ).update(
+        online_until=ONLINE,
+        last_seen_at=Case(When(last_seen_at__gt=seen_before, then=F("last_seen_at")), default=Value(now)),
+    )
 
 
 def person_presence(player_id: int, online: bool, now: datetime | None = None) -> None:

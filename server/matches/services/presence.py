@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.db import transaction
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone
+
 from server.matches import presence
 from server.matches.models import Match, Seat
 from server.matches.services.endings import match_resume
-from server.players.services import player_seen
 
 
 def seat_presence(match_id: int, seat: int, online: bool, now=None) -> bool:
@@ -23,23 +26,31 @@ def seat_presence(match_id: int, seat: int, online: bool, now=None) -> bool:
 def socket_arrived(match_id: int, player_id: int | None, now=None) -> tuple[bool, int | None]:
     """A match socket opened: whether the match exists, and the seat of `player_id` in it (or None).
 
-    Everything its arrival writes, in one call (a connect storm pays one database round per
-    socket, not one per write): a seated person's seat is online (their adjourned match
-    resumes), and the person is seen and online.
+    Everything its arrival reads and writes, in one call (a connect storm pays one database
+    round per socket, not one per write): one query for the match and the seat, then in one
+    transaction (one commit) a seated person's seat online (their adjourned match resumes),
+    and the person seen and online.
     """
-    status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
-    if status is None:
+    found = _match_and_seat(match_id, player_id)
+    if found is None:
         return False, None
-    seat = None
+    status, seat = found
     if player_id is not None:
-        seat = Seat.objects.filter(match_id=match_id, player_id=player_id).values_list("index", flat=True).first()
-        if seat is not None:
-            seat_presence(match_id, seat, True, now)
-            if status == Match.Status.ADJOURNED:
+        with transaction.atomic():
+            presence.arrived(match_id, seat, player_id, now or timezone.now())
+            if seat is not None and status == Match.Status.ADJOURNED:
                 match_resume(match_id, seat, now)  # re-checks under the match's lock
-        player_seen(player_id)
-        person_presence(player_id, True, now)
     return True, seat
+
+
+def _match_and_seat(match_id: int, player_id: int | None) -> tuple[str, int | None] | None:
+    """The match's status and `player_id`'s seat in it, in one query; None when there is no such match."""
+    matches = Match.objects.filter(pk=match_id).order_by()
+    if player_id is None:
+        status = matches.values_list("status", flat=True).first()
+        return None if status is None else (status, None)
+    held = Seat.objects.filter(match_id=OuterRef("pk"), player_id=player_id).order_by("index").values("index")[:1]
+    return matches.annotate(seat=Subquery(held)).values_list("status", "seat").first()
 
 
 def person_presence(player_id: int, online: bool, now=None) -> None:

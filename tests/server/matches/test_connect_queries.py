@@ -1,0 +1,56 @@
+"""What a match socket's opening costs the database, counted so it cannot creep back: in a
+reconnect storm every socket pays it (docs/scaling.md, "Connect storms")."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from server.matches import services
+from server.matches.models import Seat
+from server.players.models import Player
+from server.players.selectors import player_by_token
+from server.players.services import player_create_guest_with_token
+from tests.server.conftest import human_match
+
+pytestmark = pytest.mark.django_db
+
+
+def _sql(call, *args) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        call(*args)
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def test_a_seated_persons_arrival_reads_once_and_writes_in_one_transaction(alice, bob):
+    match = human_match("connect4", alice, bob)
+    sql = _sql(services.socket_arrived, match.pk, alice.pk)
+    # The match with the seat; then, in one transaction (a savepoint inside the test's own),
+    # the seat online and the person seen and online.
+    reads = [q for q in sql if q.startswith("SELECT")]
+    writes = [q for q in sql if q.startswith("UPDATE")]
+    assert len(reads) == 1 and len(writes) == 2, "\n".join(sql)
+    assert Seat.objects.get(match=match, index=0).online
+    assert Player.objects.get(pk=alice.pk).online_until.year == 9999
+    # Back again at once (a reload): the same statements, but no row changes (nothing to commit
+    # but the transaction's end), and no `presence` frame.
+    seen = Seat.objects.get(match=match, index=0).last_seen_at, Player.objects.get(pk=alice.pk).last_seen_at
+    assert len(_sql(services.socket_arrived, match.pk, alice.pk)) == len(sql)
+    assert (Seat.objects.get(match=match, index=0).last_seen_at, Player.objects.get(pk=alice.pk).last_seen_at) == seen
+
+
+def test_a_spectator_and_a_missing_match_cost_one_read(alice, bob):
+    match = human_match("connect4", alice, bob)
+    assert services.socket_arrived(match.pk, None) == (True, None)
+    assert len(_sql(services.socket_arrived, match.pk, None)) == 1
+    assert services.socket_arrived(10**6, alice.pk) == (False, None)
+
+
+def test_a_token_is_noted_as_used_at_most_once_a_minute():
+    player, token = player_create_guest_with_token()
+    first = _sql(player_by_token, token)
+    assert [q for q in first if q.startswith("UPDATE")], "a first use is noted"
+    again = _sql(player_by_token, token)
+    assert len(again) == 1 and again[0].startswith("SELECT"), "\n".join(again)
+    assert player_by_token(token) == player
