@@ -34,6 +34,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext
+from channels.consumer import get_handler_name
 from django.conf import settings
 from django.db import connections
 
@@ -101,3 +102,22 @@ class DatabaseThreads:
             executor = next(self._next)
         async with ThreadSensitiveContext(executor=executor):
             return await self.app(scope, receive, send)
+
+
+class NoDatabaseHopPerMessage:
+    """A consumer mixin: handle each message without a hop to the socket's database thread first.
+
+    Channels (4.2 and later) runs ``close_old_connections()`` on the socket's thread-sensitive
+    thread -- here its database thread -- before *every* message a consumer handles, the frames
+    relayed to it from its groups included.  So each socket that should hear a move first
+    queued behind other sockets' database calls on that thread, and paid a thread hop, for a
+    frame that needs no database at all.  Our consumers reach the database only through
+    ``database_sync_to_async``, which closes old connections around each call on its own
+    thread, so the hop is skipped.
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)

@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from server.config.db_threads import NoDatabaseHopPerMessage
 from server.lobby import online
 from server.lobby.selectors import lobby_json
 from server.matches import broadcast, frames, presence
@@ -29,7 +30,7 @@ FRAME_TYPES = "sync, seek, seek_cancel, seek_accept"
 SEEK_SHAPE = 'a seek is {"type": "seek", "game": "connect4", "clock": "5+3" or null, "rated": true, "range": 200}'
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)

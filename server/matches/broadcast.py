@@ -30,18 +30,54 @@ def remember_server_loop() -> None:
 
 
 def send_to_group(group: str, frame: dict[str, Any]) -> None:
+    """Send `frame` to every socket of `group`, in the order of the calls for that group.
+
+    From a thread of the web process (a socket's database thread, after its commit) the send
+    is handed to the server's loop and not waited for: the thread goes on to the next
+    socket's call instead of waiting for a busy loop to reach its turn (under load that wait
+    was most of a move's time on its thread).  Elsewhere (a worker, a management command)
+    it is sent before returning.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
     message = {"type": "frame.send", "frame": frame}
+    loop = _server_loop
     try:
-        loop = _server_loop
         if loop is not None and loop.is_running() and not _running_on(loop):
-            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=5)
+            loop.call_soon_threadsafe(_send_in_order, layer, group, message)
         else:
             async_to_sync(layer.group_send)(group, message)
     except Exception:  # a lost frame is recovered by the client's sync; the move is already stored
         log.exception("broadcast to %s failed", group)
+
+
+# The last send handed to the server loop for each group: the next one waits for it, so a
+# group hears its frames in the order they were sent (a move, then the end of the game).
+_last_send: dict[str, asyncio.Task] = {}
+
+
+def _send_in_order(layer: Any, group: str, message: dict[str, Any]) -> None:
+    """On the server loop: send `message` to `group` after the sends handed over before it."""
+    task = asyncio.get_running_loop().create_task(_send_after(_last_send.get(group), layer, group, message))
+    _last_send[group] = task
+    task.add_done_callback(lambda done: _last_send.pop(group) if _last_send.get(group) is done else None)
+
+
+async def _send_after(previous: asyncio.Task | None, layer: Any, group: str, message: dict[str, Any]) -> None:
+    if previous is not None:
+        await asyncio.wait([previous])
+    try:
+        await layer.group_send(group, message)
+    except Exception:  # as above: the client's sync recovers a lost frame
+        log.exception("broadcast to %s failed", group)
+
+
+async def sent(group: str) -> None:
+    """Wait until what was handed to this loop for `group` so far has been sent."""
+    last = _last_send.get(group)
+    if last is not None:
+        await asyncio.wait([last])
 
 
 def _running_on(loop: asyncio.AbstractEventLoop) -> bool:

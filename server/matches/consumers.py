@@ -14,6 +14,7 @@ from django.conf import settings
 from server.chat import selectors as chat_selectors
 from server.chat.services import chat_post
 from server.config.converters import MAX_ID
+from server.config.db_threads import NoDatabaseHopPerMessage
 from server.config.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, frames, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
@@ -60,7 +61,7 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> Any:
         raise BadMessage(f'frames are JSON objects such as {{"type": "sync"}}: {exc}'[:200]) from None
 
 
-class MatchConsumer(AsyncJsonWebsocketConsumer):
+class MatchConsumer(NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -84,6 +85,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         presence.hold(self.match_id, self.seat, self.player_id)  # let go when this socket's task ends
+        # The arrival's own `presence` frame went to the others before this socket joins.
+        await broadcast.sent(self.group)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # One chat room per socket: a seated person's socket hears the players, any other the
         # spectators (taking a seat reconnects the page, which moves it to the players' room).
