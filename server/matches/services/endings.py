@@ -12,6 +12,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.base import Outcome
@@ -112,9 +114,16 @@ def abandon_gone_seats(now=None) -> int:
     now = now or timezone.now()
     ended = 0
     since = now - timedelta(milliseconds=settings.ABANDON_GRACE_MS)
-    candidates = Match.objects.filter(
-        status=Match.Status.ACTIVE, seats__kind=Seat.Kind.HUMAN, seats__online=False
-    ).distinct()
+    # Only matches with a seat gone past the grace (as `_gone_since` reads it), found by the
+    # database: a pass every second must not load every match whose seat just went offline.
+    gone = Q(seats__last_seen_at__isnull=True) | Q(seats__last_seen_at__lt=since)
+    candidates = (
+        Match.objects.filter(status=Match.Status.ACTIVE)
+        .alias(start=Coalesce("started_at", "created_at"))
+        .filter(start__lt=since)
+        .filter(gone, seats__kind=Seat.Kind.HUMAN, seats__online=False)
+        .distinct()
+    )
     for match in candidates.prefetch_related("seats"):
         humans = [s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN]
         if len(humans) < 2:
