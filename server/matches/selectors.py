@@ -158,7 +158,10 @@ def match_list(
 
 
 def match_get(match_id: int) -> Match | None:
-    return matches_with_seats().prefetch_related("moves").filter(pk=match_id).first()
+    # The moves in ply order by their own column: Move's default ordering starts with its
+    # match, which would join the match table again only to sort one match's moves.
+    moves = Prefetch("moves", queryset=Move.objects.order_by("ply"))
+    return matches_with_seats().prefetch_related(moves).filter(pk=match_id).first()
 
 
 def seat_of(match: Match, player_id: int | None) -> int | None:
