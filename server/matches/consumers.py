@@ -117,7 +117,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if getattr(self, "seat", None) is not None:
             await presence.left(self.match_id, self.seat)
             if getattr(self, "rematch_pending", False) and (self.match_id, self.seat) not in presence.here():
-                await database_sync_to_async(rematch.rematch_left)(self.match_id, self.seat)
+                rematch.rematch_leaving(self.match_id, self.seat)  # off after a grace, unless a reload
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
