@@ -8,7 +8,7 @@ from django.contrib import admin, messages
 from django.utils import timezone
 
 from server.chat.models import ChatMessage, ChatMute
-from server.chat.services import chat_hide
+from server.chat.services import chat_hide, chat_mute, chat_mutes_changed
 
 
 @admin.register(ChatMessage)
@@ -36,12 +36,9 @@ class ChatMessageAdmin(admin.ModelAdmin):
     @admin.action(description="Mute the selected messages' authors for 24 hours")
     def mute_authors_for_a_day(self, request, queryset) -> None:
         until = timezone.now() + timedelta(days=1)
-        authors = set(queryset.values_list("author_id", flat=True))
-        ChatMute.objects.bulk_create(
-            ChatMute(player_id=a, until=until, reason="muted from the chat messages", created_by=request.user)
-            for a in authors
-        )
-        self.message_user(request, f"{len(authors)} player(s) muted until {until:%Y-%m-%d %H:%M} UTC.")
+        authors = queryset.values_list("author_id", flat=True)
+        muted = chat_mute(authors, until, "muted from the chat messages", request.user)
+        self.message_user(request, f"{muted} player(s) muted until {until:%Y-%m-%d %H:%M} UTC.")
 
 
 @admin.register(ChatMute)
@@ -51,7 +48,20 @@ class ChatMuteAdmin(admin.ModelAdmin):
     raw_id_fields = ["player"]
     readonly_fields = ["created_at", "created_by"]
 
+    # Each way staff add, change or lift a mute tells the person's open match rooms at once.
+
     def save_model(self, request, obj, form, change) -> None:
         if not change:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
+        before = form.initial.get("player")  # a mute moved to another person lifts it for the first
+        chat_mutes_changed({obj.player_id} | ({before} if change and before else set()))
+
+    def delete_model(self, request, obj) -> None:
+        super().delete_model(request, obj)
+        chat_mutes_changed({obj.player_id})
+
+    def delete_queryset(self, request, queryset) -> None:
+        people = set(queryset.values_list("player_id", flat=True))
+        super().delete_queryset(request, queryset)
+        chat_mutes_changed(people)

@@ -21,6 +21,11 @@ def chat_group(match_id: int, room: str) -> str:
     return f"match.{match_id}.chat.{room}"
 
 
+def person_group(player_id: int) -> str:
+    """The channel group of one person's match sockets, in every match: where their mutes are told."""
+    return f"chat.player.{player_id}"
+
+
 def room_of(match: Match, player_id: int | None) -> str:
     """The seated people talk in the players' room; everyone else in the spectators'."""
     seated = player_id is not None and any(s.player_id == player_id for s in match.seats.all())
@@ -42,9 +47,14 @@ def refusal(match: Match, player_id: int | None, now: datetime | None = None) ->
         return ChatClosed("your opponents are bots, and bots never chat")
     mute = mute_of(player_id, now)
     if mute is not None:
-        until = f"until {mute.until:%Y-%m-%d %H:%M} UTC" if mute.until else "until staff lift it"
-        return ChatMuted(f"you are muted in chat {until}")
+        return ChatMuted(mute_message(mute))
     return None
+
+
+def mute_message(mute: ChatMute) -> str:
+    """What the muted person reads, in the refusal and in the live `chat_muted` frame alike."""
+    until = f"until {mute.until:%Y-%m-%d %H:%M} UTC" if mute.until else "until staff lift it"
+    return f"you are muted in chat {until}"
 
 
 def _other_people(match: Match, player_id: int) -> bool:

@@ -1,17 +1,18 @@
-"""Writes: posting a message, and staff hiding messages.  Frames go to one room's group after commit."""
+"""Writes: posting a message, staff hiding messages and muting people.  Frames go out after commit:
+to one room's group, or to one person's sockets for their mutes."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from server.chat.errors import ChatRateLimited
-from server.chat.models import ChatMessage
-from server.chat.selectors import chat_group, message_json, refusal, room_of
+from server.chat.models import ChatMessage, ChatMute
+from server.chat.selectors import chat_group, message_json, mute_message, mute_of, person_group, refusal, room_of
 from server.chat.text import clean_text
 from server.matches import broadcast, frames
 from server.matches.errors import NotFound
@@ -66,3 +67,32 @@ def chat_hide(message_ids: Iterable[int]) -> int:
         frame, group = frames.chat_deleted(message.pk, message.room), chat_group(message.match_id, message.room)
         transaction.on_commit(lambda group=group, frame=frame: broadcast.send_to_group(group, frame))
     return len(rows)
+
+
+@transaction.atomic
+def chat_mute(player_ids: Iterable[int], until: datetime | None, reason: str, by=None) -> int:
+    """Staff mute these people until `until` (for good when None); each hears it live.  Answers how many."""
+    people = set(player_ids)
+    ChatMute.objects.bulk_create(ChatMute(player_id=p, until=until, reason=reason, created_by=by) for p in people)
+    chat_mutes_changed(people)
+    return len(people)
+
+
+def chat_mutes_changed(player_ids: Iterable[int]) -> None:
+    """Staff added, changed or lifted mutes of these people: after commit, each person's open match
+    sockets (in any match, any room) hear whether they may post now, without waiting for a refusal.
+
+    The frame says the mute in force once the change is in, so lifting one of two mutes still
+    says muted, and a mute whose end staff moved into the past says unmuted.
+    """
+    for player_id in set(player_ids):
+        transaction.on_commit(lambda player_id=player_id: _tell_mute(player_id))
+
+
+def _tell_mute(player_id: int) -> None:
+    mute = mute_of(player_id)
+    if mute is None:
+        frame = frames.chat_unmuted()
+    else:
+        frame = frames.chat_muted(mute.until.isoformat() if mute.until else None, mute_message(mute))
+    broadcast.send_to_group(person_group(player_id), frame)

@@ -93,6 +93,9 @@ class MatchConsumer(NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
         room = chat_selectors.PLAYERS if self.seat is not None else chat_selectors.SPECTATORS
         self.chat_group = chat_selectors.chat_group(self.match_id, room)
         await self.channel_layer.group_add(self.chat_group, self.channel_name)
+        if self.player_id is not None:  # staff muting or unmuting this person is told here live
+            self.person_group = chat_selectors.person_group(self.player_id)
+            await self.channel_layer.group_add(self.person_group, self.channel_name)
         # Then, in the group: the state or the events since ?v=, so no frame falls between the two.
         since = _since_version(self.scope)
         for frame in await database_sync_to_async(_opening_frames)(self.match_id, self.player_id, since):
@@ -112,10 +115,12 @@ class MatchConsumer(NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if hasattr(self, "chat_group"):
             await self.channel_layer.group_discard(self.chat_group, self.channel_name)
+        if hasattr(self, "person_group"):
+            await self.channel_layer.group_discard(self.person_group, self.channel_name)
         if getattr(self, "seat", None) is not None:
             await presence.left(self.match_id, self.seat)
             if getattr(self, "rematch_pending", False) and (self.match_id, self.seat) not in presence.here():
-                await database_sync_to_async(rematch.rematch_left)(self.match_id, self.seat)
+                rematch.rematch_leaving(self.match_id, self.seat)  # off after a grace, unless a reload
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:

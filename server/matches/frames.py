@@ -205,6 +205,16 @@ def chat_history(chat: JSON) -> Frame:
     return {"type": "chat_history", "chat": chat}
 
 
+def chat_muted(until: str | None, message: str) -> Frame:
+    """Staff muted this socket's person (to their sockets only): `until` an ISO time, None for good."""
+    return {"type": "chat_muted", "until": until, "message": message}
+
+
+def chat_unmuted() -> Frame:
+    """Staff lifted the mute of this socket's person (to their sockets only): they may post again."""
+    return {"type": "chat_unmuted"}
+
+
 # --- both sockets -----------------------------------------------------------------------
 
 

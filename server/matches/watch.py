@@ -5,7 +5,9 @@ the page shows at 0:00); every `PRESENCE_HEARTBEAT_MS` it marks the seats and pe
 process has sockets for as still here.  Then it applies the lobby's rules (docs/lobby.md):
 seats with no heartbeat go offline, a person gone from a game between people loses it,
 a match against bots whose person is gone is adjourned, and an open match whose creator
-is gone is aborted.  When the number of people online changed, the lobby hears it.
+is gone is aborted.  A rematch offered after a match is called off once a person has left
+its room for `REMATCH_LEFT_GRACE_MS` (a reload comes back well within it).  When the number
+of people online changed, the lobby hears it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from server.matches import broadcast, frames, presence, services
+from server.matches.services import rematch
 from server.players.selectors import players_online
 
 log = logging.getLogger("plyground.matches")
@@ -35,6 +38,7 @@ class WatchPass(NamedTuple):
     abandoned: int = 0  # a person left a game between people
     adjourned: int = 0  # the person left a game against bots
     expired: int = 0  # an open match whose creator left
+    rematches_withdrawn: int = 0  # a person left the room of a finished match with a rematch on offer
 
 
 def start_match_watch() -> None:
@@ -61,6 +65,7 @@ def watch_pass(
         services.abandon_gone_seats(now),
         services.adjourn_gone_matches(now),
         services.expire_open_matches(now),
+        rematch.withdraw_left_rematches(now),
     )
 
 
@@ -83,6 +88,10 @@ async def _watch() -> None:
             held = (presence.here(), presence.people())
             done = await database_sync_to_async(watch_pass)(beat, None, held)
             if any(done):
-                log.info("match watch: %d out of time, %d abandoned, %d adjourned, %d open matches expired", *done)
+                log.info(
+                    "match watch: %d out of time, %d abandoned, %d adjourned, %d open matches expired, "
+                    "%d rematch offers withdrawn",
+                    *done,
+                )
         except Exception:
             log.exception("match watch pass failed")

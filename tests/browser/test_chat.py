@@ -127,3 +127,38 @@ def test_on_a_phone_the_chat_folds_counts_new_lines_and_opens_by_keyboard(new_pa
     phone.keyboard.press("Enter")
     expect(toggle).to_have_attribute("aria-expanded", "false")
     expect(toggle).to_have_text(re.compile("Spectators' chat"))
+
+
+def test_a_person_staff_mute_is_told_live_and_unmuting_gives_the_box_back(new_page, plyground, screenshot):
+    host, friend = friend_match(new_page, "connect4")
+    spam = f"spam {uuid.uuid4().hex[:6]}"
+    say(friend, spam)
+    name = f"staff{uuid.uuid4().hex[:6]}"
+    plyground.manage(
+        "shell", "-c", f"from django.contrib.auth.models import User; User.objects.create_superuser('{name}', '', 'pw')"
+    )
+    staff = new_page("/admin/login/")
+    staff.fill("#id_username", name)
+    staff.fill("#id_password", "pw")
+    staff.locator('input[type="submit"]').click()
+    staff.goto(f"/admin/chat/chatmessage/?q={spam.split()[-1]}")
+    staff.locator('input[name="_selected_action"]').first.check()
+    staff.locator('select[name="action"]').select_option("mute_authors_for_a_day")
+    staff.locator('button[name="index"]').click()
+    expect(staff.locator(".messagelist")).to_contain_text("1 player(s) muted")
+
+    refused = friend.locator("#chat-refused")
+    expect(refused).to_contain_text(re.compile(r"You are muted in chat until \d{4}-\d\d-\d\d \d\d:\d\d UTC\."))
+    expect(friend.locator('[data-testid="chat-input"]')).to_be_hidden()
+    expect(host.locator('[data-testid="chat-input"]')).to_be_visible()  # the other player is not muted
+    screenshot(friend, "muted")
+
+    friend_name = friend.locator("#seats li").nth(1).locator(".player-name").inner_text()
+    staff.goto(f"/admin/chat/chatmute/?q={friend_name}")
+    staff.locator('input[name="_selected_action"]').first.check()
+    staff.locator('select[name="action"]').select_option("delete_selected")
+    staff.locator('button[name="index"]').click()
+    staff.locator('input[type="submit"]').click()  # "Yes, I'm sure"
+    expect(refused).to_be_hidden()
+    say(friend, "sorry about that")
+    expect(lines(host).last).to_contain_text("sorry about that")

@@ -262,6 +262,9 @@ MATCH_HEARTBEAT_MS = int(os.environ.get("MATCH_HEARTBEAT_MS", "12000"))
 PRESENCE_STALE_MS = 10000  # no heartbeat this long: the process holding the socket is gone
 PRESENCE_RECONCILE_MS = 60000  # the database's online seats and people checked against the store
 ABANDON_GRACE_MS = int(os.environ.get("ABANDON_GRACE_MS", "60000"))  # gone this long: the match is lost
+# A person gone this long from a finished match's room calls off the rematch on offer there;
+# a reload, even a slow one on a phone, is back well within it (server/matches/services/rematch.py).
+REMATCH_LEFT_GRACE_MS = int(os.environ.get("REMATCH_LEFT_GRACE_MS", "10000"))
 # The lobby's rules (docs/lobby.md): a match against bots whose person has had no socket (and
 # which saw no move) this long is adjourned, resumable from "Your matches"; a waiting match
 # whose seated people have had no socket this long is aborted ("nobody joined").

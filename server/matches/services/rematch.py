@@ -5,11 +5,21 @@ so it is made into a match exactly once: a second click, or both people clicking
 once (the second click is then an acceptance), finds the offer already answered and returns
 the same next match.  Every frame goes in the finished match's event log, so a page that
 reconnects still hears it (docs/wire.md).  Against bots the page starts a new match itself.
+
+A person who leaves the room calls the offer off, but not at once: a reload closes the socket
+and opens another a moment later.  The socket's departure is noted here, and the match watch
+(`server/matches/watch.py`) withdraws the offer once the seat has been gone for
+`REMATCH_LEFT_GRACE_MS`, unless it came back.
 """
 
 from __future__ import annotations
 
+import threading
+from datetime import datetime, timedelta
+
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from server.matches import frames
 from server.matches.errors import NoOffer, OfferNotAllowed
@@ -19,6 +29,12 @@ from server.matches.services.events import locked, record
 from server.matches.services.lifecycle import SeatRequest, match_create, match_join
 
 KIND = "rematch"
+
+# Seats whose last socket in this process closed while a rematch was on offer: when they went.
+# Kept in the process that saw them go (a process that dies takes its notes with it, and the
+# offer then stands, as it would for a socket that never said goodbye).
+_leaving: dict[tuple[int, int], datetime] = {}
+_leaving_lock = threading.Lock()  # noted on the event loop, read by the watch on a database thread
 
 
 @transaction.atomic
@@ -104,17 +120,52 @@ def _people(match: Match) -> list[Seat]:
 
 
 @transaction.atomic
-def rematch_left(match_id: int, seat: int) -> None:
-    """`seat`'s last socket on the finished match closed: a rematch still waiting is off, and both hear why."""
+def rematch_left(match_id: int, seat: int) -> bool:
+    """`seat` left the finished match's room: a rematch still waiting is off, and both hear why.
+
+    True when there was one to call off.
+    """
     match = locked(match_id)
     offer = match.offer
     if offer is None or offer.get("kind") != KIND or "match" in offer:
-        return
+        return False
     if seat != offer["seat"] and seat not in offer["awaiting"]:
-        return
+        return False
     match.offer = None
     record(match, frames.rematch_answered(offer["seat"], seat, False, reason="left"))
     match.save()
+    return True
+
+
+def rematch_leaving(match_id: int, seat: int, now: datetime | None = None) -> None:
+    """`seat`'s last socket here closed while a rematch was on offer: called off after the grace,
+    unless the seat is back by then (a reload).  No database work: it runs on the event loop."""
+    with _leaving_lock:
+        _leaving[(match_id, seat)] = now or timezone.now()
+
+
+def withdraw_left_rematches(now: datetime | None = None) -> int:
+    """The watch's part: each seat noted leaving that has had no socket anywhere for
+    `REMATCH_LEFT_GRACE_MS` calls its rematch off (`rematch_left`); a seat back online is
+    forgotten.  Returns how many offers were called off."""
+    now = now or timezone.now()
+    since = now - timedelta(milliseconds=settings.REMATCH_LEFT_GRACE_MS)
+    with _leaving_lock:
+        due = [(key, at) for key, at in _leaving.items() if at <= since]
+    withdrawn = 0
+    for (match_id, seat), at in due:
+        # `online`: a socket holds the seat in some process.  `last_seen_at`: when it last came
+        # or went, so a seat that came back and left again waits out a grace of its own.
+        seat_row = Seat.objects.filter(match_id=match_id, index=seat).values_list("online", "last_seen_at")
+        online, last_seen = seat_row.first() or (True, None)
+        if not online and last_seen is not None and last_seen > since:
+            continue
+        if not online and rematch_left(match_id, seat):
+            withdrawn += 1
+        with _leaving_lock:
+            if _leaving.get((match_id, seat)) == at:  # not noted again meanwhile
+                del _leaving[(match_id, seat)]
+    return withdrawn
 
 
 def pending_after(frame: dict, pending: bool) -> bool:

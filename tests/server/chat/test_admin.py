@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 
 from server.chat import services
 from server.chat.models import ChatMessage, ChatMute
-from server.chat.selectors import chat_group
+from server.chat.selectors import chat_group, mute_message, person_group
+from server.matches import frames
 from tests.server.conftest import human_match
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the live frame is sent after commit
@@ -64,3 +67,33 @@ def test_staff_mute_the_authors_of_selected_messages_for_a_day(staff, alice, bob
     mute = ChatMute.objects.get(player=bob)
     assert mute.until is not None
     assert services.chat_post(match.pk, alice.pk, "still fine").text == "still fine"
+
+
+def test_each_way_staff_change_a_mute_tells_the_person_what_holds_now(staff, alice, bob):
+    match = human_match("connect4", alice, bob)
+    said = services.chat_post(match.pk, bob.pk, "spam spam")
+    told = person_group(bob.pk)
+    with mock.patch("server.chat.services.broadcast.send_to_group") as sent:
+        staff.post("/admin/chat/chatmessage/", {"action": "mute_authors_for_a_day", "_selected_action": [said.pk]})
+        day = ChatMute.objects.get(player=bob)
+        assert sent.call_args.args == (told, frames.chat_muted(day.until.isoformat(), mute_message(day)))
+
+        staff.post("/admin/chat/chatmute/add/", {"player": bob.pk, "until_0": "", "until_1": "", "reason": "again"})
+        for_good = ChatMute.objects.get(player=bob, until__isnull=True)
+        assert sent.call_args.args == (told, frames.chat_muted(None, "you are muted in chat until staff lift it"))
+
+        # Lifting the mute for good leaves the day's: still muted, until the day's end.
+        lift = {"action": "delete_selected", "_selected_action": [for_good.pk], "post": "yes"}
+        staff.post("/admin/chat/chatmute/", lift)
+        assert not ChatMute.objects.filter(pk=for_good.pk).exists()
+        assert sent.call_args.args == (told, frames.chat_muted(day.until.isoformat(), mute_message(day)))
+
+        # An end moved into the past lifts it.
+        past = timezone.now() - timedelta(minutes=1)
+        changed = staff.post(
+            f"/admin/chat/chatmute/{day.pk}/change/",
+            {"player": bob.pk, "until_0": f"{past:%Y-%m-%d}", "until_1": f"{past:%H:%M:%S}", "reason": "served"},
+        )
+        assert changed.status_code == 302
+        assert sent.call_args.args == (told, frames.chat_unmuted())
+    assert services.chat_post(match.pk, bob.pk, "behaving now").text == "behaving now"

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from channels.db import database_sync_to_async
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
 
 from server.chat import services
-from server.chat.models import ChatMessage
+from server.chat.models import ChatMessage, ChatMute
+from server.players.models import Player
 from server.players.services import player_create_guest_with_token
+from tests.server.conftest import human_match
 from tests.server.test_consumers import connect, receive_type
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layer")]
@@ -138,4 +145,46 @@ async def test_a_message_staff_hide_disappears_live_from_its_room(two_players, s
     assert [f["type"] for f in heard if f["type"].startswith("chat")] == []  # the spectators never heard it
     assert await database_sync_to_async(ChatMessage.objects.filter(deleted=True).count)() == 1
     for comm in (alice, bob, carol):
+        await comm.disconnect()
+
+
+@pytest.fixture
+def staff():
+    User.objects.create_superuser("root", password="pw")
+    client = Client()
+    client.login(username="root", password="pw")
+    return client
+
+
+async def test_a_mute_and_its_lifting_reach_the_muted_persons_sockets_live(two_players, staff):
+    match, alice_token, bob_token = two_players
+    alice = await database_sync_to_async(Player.objects.get)(name="Alice")
+    carol, _ = await database_sync_to_async(player_create_guest_with_token)("Carol")
+    elsewhere = await database_sync_to_async(human_match)("connect4", carol)  # Alice only watches it
+    sockets = [await connect(f"/ws/matches/{m.pk}/", alice_token) for m in (match, elsewhere)]
+    bob = await connect(f"/ws/matches/{match.pk}/", bob_token)
+    for comm in (*sockets, bob):
+        assert (await receive_type(comm, "state"))["chat"]["refused"] is None
+
+    end = timezone.now() + timedelta(hours=3)
+    added = await database_sync_to_async(staff.post)(
+        "/admin/chat/chatmute/add/",
+        {"player": alice.pk, "until_0": f"{end:%Y-%m-%d}", "until_1": f"{end:%H:%M:%S}", "reason": "insults"},
+    )
+    assert added.status_code == 302
+    for comm in sockets:  # her players' room and her spectators' room alike
+        muted = await receive_type(comm, "chat_muted")
+        assert muted["until"] == end.replace(microsecond=0).isoformat()
+        assert muted["message"] == f"you are muted in chat until {end:%Y-%m-%d %H:%M} UTC"
+    await bob.send_json_to({"type": "chat", "text": "still here"})
+    assert "chat_muted" not in [f["type"] for f in await frames_until(bob, "chat")]  # hers alone
+
+    mute = await database_sync_to_async(ChatMute.objects.get)(player=alice)
+    lifted = await database_sync_to_async(staff.post)(f"/admin/chat/chatmute/{mute.pk}/delete/", {"post": "yes"})
+    assert lifted.status_code == 302
+    for comm in sockets:
+        await receive_type(comm, "chat_unmuted")
+    await sockets[0].send_json_to({"type": "chat", "text": "sorry"})
+    assert await next_text(sockets[0]) == "sorry"
+    for comm in (*sockets, bob):
         await comm.disconnect()

@@ -60,6 +60,8 @@ CASES = [
     ("chat_message", dict(message={"id": 12})),
     ("chat_deleted", dict(message_id=12, room="players")),
     ("chat_history", dict(chat={"room": "spectators"})),
+    ("chat_muted", dict(until="2026-11-27T12:00:00+00:00", message="you are muted in chat until ...")),
+    ("chat_unmuted", {}),
     ("error", dict(code="stale_ply", message="ply 7 is not the current ply 8")),
     ("lobby", dict(open=[], active=[], online=3)),
     ("lobby_match", dict(summary={"id": 42})),

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
 
 from server.matches import services
 from server.matches.errors import NoOffer, OfferNotAllowed
 from server.matches.models import Match, MatchEvent
+from server.matches.services import rematch
 from server.matches.services.rematch import rematch_answer, rematch_left, rematch_offer
+from server.matches.watch import watch_pass
 from tests.server.conftest import human_match
+from tests.server.test_consumers import connect, receive_type
 from tests.support import race
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +98,43 @@ def test_both_clicking_at_once_make_one_match(alice, bob):
     assert not [m for m in made if isinstance(m, Exception)]
     assert Match.objects.count() == 2
     assert len({m for m in made if m is not None}) == 1
+
+
+def watch_after(ms: int):
+    """One pass of the match watch, its clock `ms` from now."""
+    return database_sync_to_async(watch_pass)(heartbeat=False, now=timezone.now() + timedelta(milliseconds=ms))
+
+
+def offer_of(match: Match):
+    return database_sync_to_async(lambda: Match.objects.get(pk=match.pk).offer)()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_reload_keeps_the_rematch_offer_and_leaving_calls_it_off_after_the_grace(two_players, settings):
+    # Inside the presence staleness (10 s): a pass on a later clock still finds the open sockets fresh.
+    settings.REMATCH_LEFT_GRACE_MS = grace = 3000
+    rematch._leaving.clear()  # notes of earlier tests' matches, whose ids this database reuses
+    match, alice_token, bob_token = two_players
+    await database_sync_to_async(services.match_resign)(match.pk, 1)
+    path = f"/ws/matches/{match.pk}/"
+    alice, bob = await connect(path, alice_token), await connect(path, bob_token)
+    for comm in (alice, bob):
+        await receive_type(comm, "state")
+    await alice.send_json_to({"type": "rematch_offer"})
+    await receive_type(bob, "rematch_offer")
+
+    await bob.disconnect()  # a reload: the page's socket closes, and a new one opens at once
+    bob = await connect(path, bob_token)
+    assert (await receive_type(bob, "state"))["match"]["offer"]["kind"] == "rematch"
+    assert (await watch_after(grace + 1000)).rematches_withdrawn == 0
+    assert (await offer_of(match))["awaiting"] == [1]
+
+    await bob.disconnect()  # gone for good this time
+    assert (await watch_after(grace - 1000)).rematches_withdrawn == 0
+    assert (await offer_of(match)) is not None
+    assert (await watch_after(grace + 1000)).rematches_withdrawn == 1
+    answered = await receive_type(alice, "rematch_answered")
+    assert answered["by"] == 1 and answered["reason"] == "left" and not answered["accepted"]
+    assert (await offer_of(match)) is None
+    assert (await watch_after(grace + 2000)).rematches_withdrawn == 0  # once
+    await alice.disconnect()

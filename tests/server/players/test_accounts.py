@@ -245,6 +245,22 @@ def test_the_header_offers_log_in_to_guests(client):
     assert 'href="/login/"' in page and 'href="/signup/"' in page and "Log out" not in page
 
 
+def header_who(page: str) -> str:
+    """What the site header says of the browser's person (before its account links)."""
+    return re.search(r'id="player-name"[^>]*>(.*?)<nav class="account-nav"', page, re.DOTALL).group(1)
+
+
+def test_a_visitor_without_a_player_reads_not_signed_in_never_a_bare_guest_tag(client):
+    for path in ("/", "/leaderboards/"):
+        page = client.get(path).content.decode()
+        who = header_who(page)
+        assert "Not signed in" in who and "guest" not in re.sub(r'title="[^"]*"', "", who), who
+        assert 'href="/login/"' in page and 'href="/signup/"' in page
+    player = guest_browser(client)
+    who = header_who(client.get("/").content.decode())
+    assert player.name in who and '<span class="tag">guest</span>' in who and "Not signed in" not in who
+
+
 def test_human_match_helper_still_works(alice, bob):
     assert human_match("tictactoe", alice, bob).status == Match.Status.ACTIVE
 

@@ -94,7 +94,10 @@ export function createBoard(container, { onMove }) {
   const targets = new Targets(svg, COLS, onMove);
   let shownLast = null; // the last move drawn, so only a new one drops in
 
-  function render({ state, legalMoves = [], interactive = false, lastMove = null, seatToMove = null }) {
+  // `markerStrip` false: nobody plays from this page (a spectator, a finished match), so the strip
+  // above the board, where the column markers show, would stay empty: the board leaves it out.
+  function render({ state, legalMoves = [], interactive = false, lastMove = null, seatToMove = null, markerStrip = true }) {
+    svg.setAttribute("viewBox", markerStrip ? `0 0 ${COLS * CELL} ${TOP + ROWS * CELL}` : `0 ${TOP} ${COLS * CELL} ${ROWS * CELL}`);
     const board = state && Array.isArray(state.board) ? state.board : replay([]).board;
     const legal = new Set(interactive ? legalMoves : []);
     const winning = (state && state.winning_cells) || [];

@@ -4,7 +4,9 @@
 //
 // Optional exports of a board module the host passes on: `canFlip = true` when the board
 // draws itself turned round for `render({..., flipped: true})` (the flip button shows only
-// then); `moveSound(move, state, seat)` for match/sounds.js.
+// then); `moveSound(move, state, seat)` for match/sounds.js.  `render` also says
+// `markerStrip: false` when no move will be played from this page (a spectator, a finished
+// match): a board that keeps a strip for its move markers (Connect Four) leaves it out.
 
 export function createBoardHost({ el, catalogue, onMove }) {
   let module = null; // the board module (boards/*.js) of `game`
@@ -61,6 +63,7 @@ export function createBoardHost({ el, catalogue, onMove }) {
       seatToMove: position.live ? match.to_move : null,
       yourSeat: you.seat,
       flipped: flipped && canFlip(),
+      markerStrip: you.seat !== null && !store.isOver(), // a move may still be played from this page
     });
     markPremove();
     flipButton.hidden = !canFlip();

@@ -3,8 +3,10 @@
 // A socket reads one room: the players' when this page's person is seated, the spectators'
 // otherwise; the server says which in the `state` frame's `chat`, with the room's recent
 // lines, so a reload keeps them. New lines come as `chat` frames, lines staff hid go with
-// `chat_deleted`. The log is a polite live region: screen readers read each new line once,
-// without interrupting (while the panel is folded, the page's own polite region does).
+// `chat_deleted`, and staff muting or unmuting this person comes live as `chat_muted` or
+// `chat_unmuted` on every page they have open. The log is a polite live region: screen readers
+// read each new line once, without interrupting (while the panel is folded, the page's own
+// polite region does).
 // Authors are always people: bots never chat.
 
 import { ApiError, api } from "../api.js";
@@ -48,6 +50,12 @@ export function createChat({ store, socket }) {
         break;
       case "chat_deleted":
         removeMessage(frame.id);
+        break;
+      case "chat_muted":
+        setMuted({ code: "chat_muted", message: frame.message });
+        break;
+      case "chat_unmuted":
+        setMuted(null);
         break;
       case "error":
         if (String(frame.code).startsWith("chat_")) refused(frame);
@@ -93,6 +101,15 @@ export function createChat({ store, socket }) {
     if (!chat) return;
     chat.messages = chat.messages.filter((m) => m.id !== id);
     log.querySelector(`[data-id="${Number(id)}"]`)?.remove();
+    render();
+  }
+
+  /** Staff muted this person, or lifted it: told live, the box goes or comes back at once. A room
+   *  closed to us for another reason (bots only, no player yet) stays as the server said. */
+  function setMuted(refusal) {
+    if (!chat || (chat.refused && chat.refused.code !== "chat_muted")) return;
+    chat.refused = refusal;
+    announce(refusal ? sentence(refusal.message) : "You may chat again.");
     render();
   }
 

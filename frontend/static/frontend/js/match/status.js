@@ -74,6 +74,9 @@ export function createStatus({ store, el, socket, catalogue, boardHost }) {
     // So does the result box once the game is over: it says more than "Game over.".
     const boxed = (st === "active" && thinking && !pending && socket.connected) || store.isOver();
     el.status.classList.toggle("covered", Boolean(boxed));
+    // Without a bot in the match no bot's box ever comes: the turn bar keeps no room for one.
+    const withBot = (match.seats || []).some((seat) => isBot(seat.player));
+    el.status.closest(".turn-bar").classList.toggle("without-bots", !withBot);
     el.status.dataset.yourTurn = String(store.yourTurn());
     el.status.classList.toggle("your-turn", el.status.dataset.yourTurn === "true");
   }
