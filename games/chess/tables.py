@@ -175,7 +175,16 @@ def table_move(board: chess.Board, order: Sequence[str], prober: DtmProber | Non
     prober = prober if prober is not None else tablebase()
     if prober is None:
         return None
-    return best_by_dtm(board.copy(stack=False), prober.get_dtm, order)
+    found = prober  # narrowed for the closure
+
+    def probe(child: chess.Board) -> int | None:
+        try:
+            return found.get_dtm(child)
+        except (ValueError, OSError, IndexError) as exc:  # an unreadable table: search instead
+            log.warning("Gaviota probe failed for %s: %r", child.fen(), exc)
+            return None
+
+    return best_by_dtm(board.copy(stack=False), probe, order)
 
 
 # --- writing a book (tests and examples) ------------------------------------------

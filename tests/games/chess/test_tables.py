@@ -203,3 +203,15 @@ def test_missing_tables_mean_search_and_one_log_line(tmp_path, monkeypatch, capl
         first, second = choose_in_endgame(KQK), choose_in_endgame(KQK)
     assert "source" not in first.stats and first.nodes > 0 and "source" not in second.stats
     assert len([r for r in caplog.records if "no Gaviota endgame tables" in r.message]) == 1
+
+
+class BrokenTables(FakeTables):
+    def get_dtm(self, board: chess.Board) -> int | None:
+        raise ValueError("read length must be non-negative or -1")  # what a damaged table file raises
+
+
+def test_a_table_that_fails_to_read_means_search(monkeypatch):
+    monkeypatch.setitem(tables._paths, "gaviota", "/broken/gtb")
+    monkeypatch.setitem(tables._tablebases, "/broken/gtb", BrokenTables({}))
+    result = choose_in_endgame(KQK)
+    assert "source" not in result.stats and result.nodes > 0
