@@ -4,7 +4,8 @@
 - A bounded transposition table (exact / lower / upper bounds, depth-preferred).
 - Move ordering: the TT move, two killer moves per ply, the history heuristic,
   then the game's own `order_moves` hint (a stable sort keeps its order on ties).
-- Quiescence search on the game's `noisy_moves` where `is_quiet` says so.
+- Quiescence search on the game's `noisy_moves` where `is_quiet` says so; a side in check
+  (`Game.in_check`) never stands pat there: every legal move is searched.
 - Optional refinements for games like chess, each off by default and driven by the game's
   hooks (`Game.in_check`, `null_move`, `is_tactical`, `capture_gain`, `exchange_value`):
   check extension, null-move pruning (R = 2, never in check nor twice in a row), late-move
@@ -277,29 +278,24 @@ class AlphaBeta:
         game = self.game
         self.depth_cut = True
         stand_pat = self.evaluate(state, seat)
-        if not self.use_quiescence or qply >= QUIESCENCE_PLIES or ply >= MAX_PLY or game.is_quiet(state):
+        if not self.use_quiescence or qply >= QUIESCENCE_PLIES or ply >= MAX_PLY:
+            return stand_pat
+        if game.in_check(state):
+            return self.quiesce_evasions(state, seat, alpha, beta, ply, qply)
+        if game.is_quiet(state):
             return stand_pat
         if stand_pat >= beta:
             return stand_pat
         best = stand_pat
         alpha = max(alpha, stand_pat)
         delta = self.delta_pruning
-        see = self.see_pruning and not game.in_check(state)
+        see = self.see_pruning
         for move in game.noisy_moves(state):
             if delta and stand_pat + game.capture_gain(state, move) <= alpha:
                 continue  # even winning the piece outright cannot reach alpha
             if see and game.exchange_value(state, move) < 0:
                 continue  # the exchange it starts loses material
-            child = game.apply(state, move)
-            self.nodes += 1
-            if not self.nodes & CHECK_EVERY:
-                self.check_clock()
-            if game.is_terminal(child):
-                score = self.terminal_score(child, seat, ply + 1)
-            elif game.to_move(child) == seat:
-                score = self.quiesce(child, seat, alpha, beta, ply + 1, qply + 1)
-            else:
-                score = -self.quiesce(child, game.to_move(child), -beta, -alpha, ply + 1, qply + 1)
+            score = self.quiesce_child(state, move, seat, alpha, beta, ply, qply)
             if score > best:
                 best = score
                 if score > alpha:
@@ -307,6 +303,36 @@ class AlphaBeta:
                     if alpha >= beta:
                         break
         return best
+
+    def quiesce_evasions(self, state: State, seat: Seat, alpha: float, beta: float, ply: int, qply: int) -> float:
+        """Quiescence in check: no standing pat, for the static evaluation is no lower bound when the
+        threat must be answered; every legal move is searched, none pruned.  (A side in check with no
+        move has lost: that finished game is scored by the node that played into it, `quiesce_child`.)"""
+        best = -INF
+        for move in self.game.order_moves(state, self.game.legal_moves(state)):
+            score = self.quiesce_child(state, move, seat, alpha, beta, ply, qply)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def quiesce_child(
+        self, state: State, move: Move, seat: Seat, alpha: float, beta: float, ply: int, qply: int
+    ) -> float:
+        """Value for `seat` of `move` played in quiescence, searched within (alpha, beta)."""
+        game = self.game
+        child = game.apply(state, move)
+        self.nodes += 1
+        if not self.nodes & CHECK_EVERY:
+            self.check_clock()
+        if game.is_terminal(child):
+            return self.terminal_score(child, seat, ply + 1)
+        if game.to_move(child) == seat:
+            return self.quiesce(child, seat, alpha, beta, ply + 1, qply + 1)
+        return -self.quiesce(child, game.to_move(child), -beta, -alpha, ply + 1, qply + 1)
 
     def search_root(
         self, state: State, depth: int, moves: list[Move], exact_all: bool, root_values: dict[Move, float]

@@ -7,7 +7,11 @@ probe a move: can the opponent force a win after it?); then looks for a move tha
 a win, asking only whether each move wins (a weak solve, several times cheaper than an
 exact score); failing that, it scores every legal move exactly and the best score wins,
 the game's order breaking ties.  With ``opening_book`` a position the game's book knows
-(`Game.opening_move`) is answered from it.
+is answered from it: a proven move (`Game.opening_move`, stats ``exact: "opening"``), else
+a move of a book of practice drawn by its weights with the search's seeded generator
+(`Game.book_move`, stats ``source: "book"``).  With ``tablebases`` a position the game's
+endgame tables hold is answered with their best move (`Game.table_move`, stats
+``source: "tablebase"``).
 
 When the exact scores do not finish in time, what the first pass proved is kept
 (docs/design.md §3): if it found no win but a move that draws, the position is a draw
@@ -20,6 +24,7 @@ search proved a win of its own): a draw within reach is never thrown on a guess.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Hashable
 from typing import Any
@@ -48,11 +53,32 @@ def solver_for(game: Game[Any]) -> Solver | None:
     return _SOLVERS[game.id]
 
 
-def book_move(game: Game[Any], state: State) -> SearchResult | None:
+def book_move(game: Game[Any], state: State, rng: random.Random) -> SearchResult | None:
+    """The game's proven opening move, else a move of its book of practice drawn with `rng`; or None."""
     move = game.opening_move(state)
-    if move is None:
+    if move is not None:
+        return SearchResult(move=move, depth=0, algorithm="alphabeta", stats={"exact": "opening"})
+    choice = game.book_move(state, rng)
+    if choice is None:
         return None
-    return SearchResult(move=move, depth=0, algorithm="alphabeta", stats={"exact": "opening"})
+    return SearchResult(
+        move=choice.move, algorithm="alphabeta", stats={"source": "book", "book_share": round(choice.share, 4)}
+    )
+
+
+def table_move(game: Game[Any], state: State) -> SearchResult | None:
+    """The move the game's endgame tables prove best (value and distance to the end as a search gives them)."""
+    choice = game.table_move(state)
+    if choice is None:
+        return None
+    plies = choice.plies_to_end
+    value = (plies > 0) - (plies < 0)
+    stats: SearchStats = {"source": "tablebase"}
+    if plies:
+        stats["plies_to_end"] = plies
+    return SearchResult(
+        move=choice.move, value=value * game.max_utility, pv=[choice.move], algorithm="alphabeta", stats=stats
+    )
 
 
 def exact_move(game: Game[Any], state: State, deadline: Deadline, from_ply: int) -> SearchResult | None:

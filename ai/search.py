@@ -49,7 +49,9 @@ def _alphabeta(
     options = config.options.carried_to(AlphaBetaOptions)
     weakened = is_weakened(config.error_rate, config.temperature)
     if not weakened:
-        exact = endgame.book_move(game, state) if options.opening_book else None
+        exact = endgame.book_move(game, state, rng) if options.opening_book else None
+        if not exact and options.tablebases:
+            exact = endgame.table_move(game, state)
         if not exact and options.exact_endgame is not None:
             exact = endgame.exact_move(game, state, deadline, options.exact_endgame)
         if exact:

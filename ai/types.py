@@ -99,7 +99,8 @@ class AlphaBetaOptions(SearchOptions):
     ordering: bool = True  # killer moves and the history heuristic
     pvs: bool = True  # principal variation search (null windows after the first move)
     fast: bool = True  # a game's own search kernel where it has one, with the same results
-    opening_book: bool = False  # a book move where the game has a book
+    opening_book: bool = False  # a book move where the game has a book (proven, or weighted by practice)
+    tablebases: bool = False  # the endgame tables' best move where the game has tables holding the position
     exact_endgame: int | None = None  # solve exactly once this many stones are on the board
     trap_model: str | None = None  # among equal moves, the one an opponent so modelled is likeliest to get wrong
     # Chess-style refinements, each off by default (other searches stay node for node the same);
@@ -233,6 +234,8 @@ class SearchStats(TypedDict, total=False):
     choice: str  # a weakened pick: "best", "slip" or "temperature" (`ai.weakening`)
     best_move: str  # the move the search preferred, when the weakened pick is another
     root_values: dict[Move, float]
+    source: str  # a move no search chose: "book" (an opening book) or "tablebase" (an endgame table)
+    book_share: float  # a book move's weight over the weights of the position's book moves
     # alpha-beta
     score: float
     plies_to_end: int

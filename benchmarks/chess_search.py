@@ -1,6 +1,7 @@
 """Chess search, each refinement measured: nodes and time to depth, and Bratko-Kopec solved.
 
     .venv/bin/python benchmarks/chess_search.py [--depth 4] [--bk-ms 1000,5000] [--skip-features] [--skip-bk]
+                                                [--check-evasions]
 
 Part 1, time to depth: every configuration searches the same middle-game positions to
 ``--depth`` plies (a budget too long to matter), one after the other in this process, so
@@ -14,20 +15,28 @@ Part 2, Bratko-Kopec: the 24 positions of ``tests/data/chess/bratko-kopec.epd``,
 Master's search settings at each ``--bk-ms`` budget per position; a position counts as
 solved when the move played is one of the EPD's ``bm`` moves.  "quiescence" (no other
 refinement) runs at the first budget for comparison.
+
+``--check-evasions`` (alone): the Master's settings with quiescence as it is (a side in
+check searches every evasion, never stands pat) and as it was (standing pat in check,
+then the evasions, delta-pruned), in the same process: nodes and CPU to ``--depth`` on
+the middle games, and Bratko-Kopec solved at the first ``--bk-ms`` budget.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import chess
 
 import ai
+from ai.alphabeta import AlphaBeta
 from games import registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,13 +101,18 @@ def time_to_depth(depth: int) -> None:
     print(f"({load()} at the end)\n")
 
 
-def bratko_kopec(budgets_ms: list[int]) -> None:
-    game = registry.get("chess")
+def bratko_kopec_positions() -> list[tuple[str, str, set[str]]]:
     positions = []
     for line in BRATKO_KOPEC.read_text().splitlines():
         board, operations = chess.Board.from_epd(line)
         best = {move.uci() for move in operations["bm"]}  # type: ignore[union-attr]
         positions.append((str(operations["id"]), board.fen(), best))
+    return positions
+
+
+def bratko_kopec(budgets_ms: list[int]) -> None:
+    game = registry.get("chess")
+    positions = bratko_kopec_positions()
     runs = [("all (Master)", ALL, ms) for ms in budgets_ms] + [("quiescence", {}, budgets_ms[0])]
     print(f"## Bratko-Kopec, {len(positions)} positions; {load()}")
     print("| search | budget | solved | mean depth | not solved |")
@@ -118,14 +132,78 @@ def bratko_kopec(budgets_ms: list[int]) -> None:
     print(f"({load()} at the end)")
 
 
+def _standing_pat_in_check(
+    self: AlphaBeta, state: Any, seat: int, alpha: float, beta: float, ply: int, qply: int
+) -> float:
+    """Quiescence in check as it was before evasions were searched without a stand pat."""
+    stand_pat = self.evaluate(state, seat)
+    if stand_pat >= beta:
+        return stand_pat
+    best, alpha = stand_pat, max(alpha, stand_pat)
+    for move in self.game.noisy_moves(state):  # chess: every evasion
+        if self.delta_pruning and stand_pat + self.game.capture_gain(state, move) <= alpha:
+            continue
+        score = self.quiesce_child(state, move, seat, alpha, beta, ply, qply)
+        if score > best:
+            best, alpha = score, max(alpha, score)
+            if alpha >= beta:
+                break
+    return best
+
+
+@contextlib.contextmanager
+def quiescence_in_check(standing_pat: bool) -> Iterator[None]:
+    searched = AlphaBeta.quiesce_evasions
+    if standing_pat:
+        AlphaBeta.quiesce_evasions = _standing_pat_in_check  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        AlphaBeta.quiesce_evasions = searched  # type: ignore[method-assign]
+
+
+def check_evasions(depth: int, bk_ms: int) -> None:
+    """The Master's settings with and without a stand pat in check, in the same process."""
+    game = registry.get("chess")
+    states = [game.from_fen(fen) for _, fen in MIDDLE_GAMES]
+    positions = bratko_kopec_positions()
+    print(f"## Quiescence in check, Master's settings; {load()}")
+    print(f"| in check | nodes to depth {depth} | CPU s | moves | Bratko-Kopec at {bk_ms} ms | mean depth |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for label, standing_pat in (("stands pat (before)", True), ("searches every evasion", False)):
+        with quiescence_in_check(standing_pat):
+            nodes, cpu, moves = 0, 0.0, []
+            for state in states:
+                config = ai.SearchConfig(max_depth=depth, time_budget_ms=LONG_BUDGET_MS, seed=1, options=ALL)
+                started = time.process_time()
+                result = ai.choose_move(game, state, config)
+                cpu += time.process_time() - started
+                nodes += result.nodes
+                moves.append(result.move)
+            solved, depths = 0, []
+            for _, fen, best in positions:
+                config = ai.SearchConfig(time_budget_ms=bk_ms, seed=1, options=ALL)
+                result = ai.choose_move(game, game.from_fen(fen), config)
+                solved += result.move in best
+                depths.append(result.depth)
+        mean_depth = sum(depths) / len(depths)
+        figures = f"{nodes:,} | {cpu:.1f} | {' '.join(moves)} | {solved}/{len(positions)} | {mean_depth:.1f}"
+        print(f"| {label} | {figures} |", flush=True)
+    print(f"({load()} at the end)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--bk-ms", default="1000,5000", help="budgets per Bratko-Kopec position, comma-separated")
     parser.add_argument("--skip-features", action="store_true")
     parser.add_argument("--skip-bk", action="store_true")
+    parser.add_argument("--check-evasions", action="store_true", help="only quiescence in check, before and after")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, python-chess {chess.__version__}, {os.cpu_count()} cores\n")
+    if args.check_evasions:
+        check_evasions(args.depth, int(args.bk_ms.split(",")[0]))
+        return
     if not args.skip_features:
         time_to_depth(args.depth)
     if not args.skip_bk:

@@ -43,6 +43,23 @@ class IllegalMove(ValueError):
 
 
 @dataclass(frozen=True)
+class BookChoice:
+    """A book move and its share of the weights of the position's book moves."""
+
+    move: Move
+    share: float
+
+
+@dataclass(frozen=True)
+class TableChoice:
+    """A move an endgame table proves best, and the plies until the game ends after best play:
+    positive when the mover wins, negative when it loses, 0 for a draw."""
+
+    move: Move
+    plies_to_end: int
+
+
+@dataclass(frozen=True)
 class Outcome:
     """How a finished game ended, in words a player understands."""
 
@@ -161,7 +178,8 @@ class Game(ABC, Generic[S]):
 
     # Hooks of alpha-beta's optional refinements (`ai.types.AlphaBetaOptions`), off unless asked for.
     def in_check(self, state: S) -> bool:
-        """The seat to move is under a threat that must be answered now (check extension; no null move)."""
+        """The seat to move is under a threat that must be answered now: quiescence searches every reply
+        instead of standing pat; with the refinements, check extension and no null move."""
         return False
 
     def null_move(self, state: S) -> S | None:
@@ -204,6 +222,15 @@ class Game(ABC, Generic[S]):
 
     def opening_move(self, state: S) -> Move | None:
         """A proven best move from the game's opening book, where it has one for `state`."""
+        return None
+
+    def book_move(self, state: S, rng: random.Random) -> BookChoice | None:
+        """A move from the game's opening book of practice (not proof) for `state`, drawn with `rng`
+        by the book's weights, so a seeded search plays it again; None out of book or without one."""
+        return None
+
+    def table_move(self, state: S) -> TableChoice | None:
+        """The best move by the game's endgame tables, where they hold `state` and every reply; else None."""
         return None
 
     def claimable_draw(self, state: S) -> str | None:

@@ -48,8 +48,8 @@ import chess
 import chess.pgn
 import chess.polyglot
 
-from games.base import Game, IllegalMove, Move, Outcome, Seat
-from games.chess import evaluation, search
+from games.base import BookChoice, Game, IllegalMove, Move, Outcome, Seat, TableChoice
+from games.chess import evaluation, search, tables
 from games.chess.spec import ID, SPEC
 
 PositionKey: TypeAlias = tuple[int, int, int, int, int, int, int, int, bool, int, int | None]
@@ -417,6 +417,16 @@ class Chess(Game[ChessState]):
 
     def is_quiet(self, state: ChessState) -> bool:
         return not self.noisy_moves(state)  # cached: quiescence asks for the moves next
+
+    def book_move(self, state: ChessState, rng: random.Random) -> BookChoice | None:
+        """A move of the Polyglot opening book (`games.chess.tables`), drawn by weight with `rng`."""
+        return tables.book_move(state.board, rng)
+
+    def table_move(self, state: ChessState) -> TableChoice | None:
+        """The best move by distance to mate in the Gaviota tables (`games.chess.tables`), few pieces left."""
+        if self.is_terminal(state):
+            return None
+        return tables.table_move(state.board, self.order_moves(state, self.legal_moves(state)))
 
     def rollout_move(self, state: ChessState, rng: random.Random) -> Move:
         """A capture half the time one is on offer, else any legal move."""

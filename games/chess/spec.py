@@ -2,6 +2,8 @@
 
 The ladder runs the generic alpha-beta on PeSTO's evaluation (`games.chess.evaluation`)
 with quiescence on captures; the Master adds the chess refinements of `ai.alphabeta`.
+The Advanced and Master levels play from an opening book and the Master from endgame
+tables where the system has them (`games.chess.tables`); without them they search.
 Levels 1-3 search to a fixed depth, so their strength does not depend on the machine.
 """
 
@@ -16,6 +18,10 @@ ID = "chess"
 # the Master's add the forward pruning and extension that let it search deeper.
 QUIESCENCE_SEARCH = {"delta_pruning": True, "see_pruning": True, "tactical_first": True}
 MASTER_SEARCH = {**QUIESCENCE_SEARCH, "check_extension": True, "null_move": True, "lmr": True}
+# Files the system may provide (`games.chess.tables`; Debian's gnuchess-book and gaviotatb):
+# the Advanced and Master levels open from the book, the Master ends from the tables.
+BOOK = {"opening_book": True}
+TABLES = {"tablebases": True}
 
 SPEC = GameSpec(
     name="Chess",
@@ -30,11 +36,14 @@ SPEC = GameSpec(
          "through; slips now and then.", max_depth=2, error_rate=0.1),
     bot(ID, 3, "Bishopric", "alphabeta", 1000, "Looks three plies ahead and follows the captures "
          "through.", max_depth=3),
-    bot(ID, 4, "Castellan", "alphabeta", 1500, "Alpha-beta as deep as a second and a half allows, "
-         "captures searched to quiet positions, losing ones skipped.", search_options=QUIESCENCE_SEARCH),
-    bot(ID, 5, "Grandmaster Gambit", "alphabeta", 3000, "Alpha-beta for three seconds with what chess "
-         "engines use: null-move pruning, late-move reductions, check extensions, and captures searched "
-         "to quiet positions, losing ones skipped.", search_options=MASTER_SEARCH),
+    bot(ID, 4, "Castellan", "alphabeta", 1500, "Plays known openings from a book, then alpha-beta as "
+         "deep as a second and a half allows, captures searched to quiet positions, losing ones skipped.",
+         search_options={**QUIESCENCE_SEARCH, **BOOK}),
+    bot(ID, 5, "Grandmaster Gambit", "alphabeta", 3000, "Plays known openings from a book, then "
+         "alpha-beta for three seconds with what chess engines use: null-move pruning, late-move "
+         "reductions, check extensions, and captures searched to quiet positions, losing ones skipped; "
+         "with three pieces left it plays perfectly from endgame tables.",
+         search_options={**MASTER_SEARCH, **BOOK, **TABLES}),
     adaptive_bot(ID, "Coach Check", "alphabeta", 1000, max_depth=3),
     ),
 )  # fmt: skip

@@ -91,7 +91,9 @@ def search_settings(game_id: str, budget_ms: int | None = None) -> dict[str, Any
     """The strongest profile's search, at full strength (no slips), for analysis and hints.
 
     ``{"profile": its slug, "config": its `ai.SearchConfig` fields}``.  No opening book:
-    a book move comes without a value, and analysis needs the value.  No traps
+    a book move comes without a value, and analysis needs the value; no endgame tables
+    (``tablebases``): their move comes with its value but without the searched figures
+    (depth, root values) analysis shows.  No traps
     (``trap_model``): a hint or a verdict shows the best move, not a bet on the player's
     slips, and valuing every root move exactly for it costs time analysis needs.
     """
@@ -99,7 +101,7 @@ def search_settings(game_id: str, budget_ms: int | None = None) -> dict[str, Any
     fields: dict[str, Any] = profile.search_fields() if profile else {"algorithm": "alphabeta"}
     fields.update(error_rate=0.0, temperature=0.0, seed=0)
     fields["options"] = {
-        k: v for k, v in (fields.get("options") or {}).items() if k not in ("opening_book", "trap_model")
+        k: v for k, v in (fields.get("options") or {}).items() if k not in ("opening_book", "tablebases", "trap_model")
     }
     if budget_ms:
         fields["time_budget_ms"] = min(fields.get("time_budget_ms") or budget_ms, budget_ms)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from games import registry
+from games.base import Game
 from server.bots.models import BotProfile, BotTurnRecord
 from server.matches.models import Match, Seat
 
@@ -51,6 +53,15 @@ STYLE_WORDS = {
 }
 
 
+def _has_hook(game_id: str, hook: str) -> bool:
+    """The game implements the optional Game hook `hook` (an opening book of practice, endgame tables)."""
+    try:
+        game = registry.get(game_id)
+    except KeyError:
+        return False
+    return getattr(type(game), hook) is not getattr(Game, hook)
+
+
 def how_it_plays(profile: BotProfile) -> list[str]:
     """The bot's settings in plain words, for its public page and the API."""
     algorithm = profile.algorithm
@@ -75,7 +86,18 @@ def how_it_plays(profile: BotProfile) -> list[str]:
             )
         if profile.temperature:
             lines.append("It varies its choice among moves of similar value.")
-        if (profile.search_options or {}).get("trap_model"):
+        options = profile.search_options or {}
+        if options.get("opening_book") and _has_hook(profile.game, "book_move"):
+            lines.append(
+                "In known openings it plays a move from its opening book, chosen at random by how often "
+                "the move was played; out of book it searches."
+            )
+        if options.get("tablebases") and _has_hook(profile.game, "table_move"):
+            lines.append(
+                "In endgames its tables hold (where the server has them) it plays perfectly: the fastest "
+                "win, a draw kept, or the longest defence."
+            )
+        if options.get("trap_model"):
             lines.append(
                 "Among moves its search proves equally good, it plays the one where you are most likely "
                 "to go wrong: it plays for a win even in a drawn position, never at the risk of losing."

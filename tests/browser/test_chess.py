@@ -402,3 +402,10 @@ def test_on_a_touch_phone_pieces_are_tapped_and_dragged(browser, plyground, scre
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_screen_reader_hears_the_opponents_move_in_san(new_page):
+    white, black = friend_match(new_page)
+    wait_turn(white)
+    type_move(white, "g1f3")  # typed as UCI, announced as players write it
+    expect(black.locator("#announcer")).to_contain_text(re.compile(r"played Nf3\. Your move\."))

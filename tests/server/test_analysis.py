@@ -14,6 +14,7 @@ from games import CHANCE, registry
 from server.analysis import positions
 from server.analysis.jobs import analysis_step
 from server.analysis.models import Analysis
+from server.analysis.selectors import search_settings
 from server.analysis.services import analysis_request
 from server.matches import broadcast, services
 from tests.server.conftest import human_match
@@ -256,3 +257,12 @@ def test_a_forced_move_takes_its_value_from_what_follows():
     last, before = plies[8], plies[7]
     assert last["forced"] and last["value"] == 1.0 and last["class"] is None  # X's only move wins
     assert before["played_value"] == -1.0 and before["loss"] == 1.0 and before["class"] == "blunder"
+
+
+@pytest.mark.django_db
+def test_chess_analysis_searches_without_the_masters_book_and_tables():
+    chosen = search_settings("chess")
+    assert chosen["profile"] == "chess-master"
+    options = chosen["config"]["options"]
+    assert "opening_book" not in options and "tablebases" not in options  # they give no searched figures
+    assert options["null_move"] is True  # the Master's search otherwise

@@ -117,6 +117,17 @@ def test_a_bot_explains_how_it_plays_in_plain_words():
     assert "at most 1 ply deep" in dice and "85% of its moves" in dice
 
 
+def test_a_chess_bot_says_when_it_plays_from_its_book_and_tables():
+    master = " ".join(APIClient().get("/api/bots/chess-master/").json()["how_it_plays"])
+    assert "opening book" in master and "plays perfectly" in master
+    advanced = " ".join(APIClient().get("/api/bots/chess-advanced/").json()["how_it_plays"])
+    assert "opening book" in advanced and "plays perfectly" not in advanced
+    intermediate = " ".join(APIClient().get("/api/bots/chess-intermediate/").json()["how_it_plays"])
+    assert "opening book" not in intermediate
+    # Connect Four's book is one proven move, not a book of practice: no such words there.
+    assert "opening book" not in " ".join(APIClient().get("/api/bots/connect4-master/").json()["how_it_plays"])
+
+
 def test_player_me_lists_only_your_matches(token_client):
     body = {"game": "tictactoe", "seats": [{"kind": "human"}, {"kind": "human"}]}
     mine = token_client.post("/api/matches/", body, format="json").json()

@@ -240,6 +240,11 @@ LEADERBOARD_SIZE = 100
 # Analysis and hints search with the strongest bot profile's settings; these cap its budget (ms, 0: no cap).
 ANALYSIS_TIME_BUDGET_MS = int(os.environ.get("ANALYSIS_TIME_BUDGET_MS", "0"))
 HINT_TIME_BUDGET_MS = int(os.environ.get("HINT_TIME_BUDGET_MS", "300"))
+# Chess knowledge from system packages, never required (games/chess/tables.py): a Polyglot
+# opening book (apt-get install gnuchess-book) and Gaviota endgame tables (apt-get install
+# gaviotatb).  Where a path holds nothing the bots search instead, after one log line.
+CHESS_BOOK_PATH = os.environ.get("CHESS_BOOK_PATH", "/usr/share/games/gnuchess/book.bin")
+CHESS_GAVIOTA_PATH = os.environ.get("CHESS_GAVIOTA_PATH", "/usr/share/gaviotatb/gtb4")
 
 # --- Match sockets ----------------------------------------------------------------
 MATCH_EVENTS_KEPT = 500  # events replayed to a client reconnecting with ?v=

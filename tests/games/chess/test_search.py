@@ -1,5 +1,6 @@
 """Chess search: mates found with and without the refinements, null move never tried in
-check, quiescence that sees a recapture a plain depth-limited search walks into."""
+check, quiescence that sees a recapture a plain depth-limited search walks into and never
+stands pat in check."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import chess
 import pytest
 
 import ai
+from ai.alphabeta import AlphaBeta, is_decisive, plies_to_end
+from ai.scores import INF
 from games import registry
 from games.chess.search import mvv_lva, see
 
 CHESS = registry.get("chess")
+PAWN = 0.01  # about a pawn on `Chess.evaluate`'s scale
 REFINED = {
     "check_extension": True,
     "null_move": True,
@@ -134,3 +138,41 @@ def test_static_exchange_evaluation(fen, move, value):
 def test_see_pruning_keeps_quiescence_from_the_losing_capture():
     fen = "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1"
     assert search(fen, 1, see_pruning=True).move != "d1d5"
+
+
+# Black is in check and up a queen's worth of material; its one reply, Nf8, is taken with mate.
+MATED_AFTER_EVASION = "4Q2k/6pp/4n3/8/8/7K/1r6/q7 b - - 0 1"
+# Black in check from a knight that also attacks its queen: every reply loses the queen.
+FORKED = "2q1k3/8/3N4/8/8/8/r7/7K b - - 0 1"
+
+
+def quiescence_value(fen: str, **refinements: bool) -> tuple[float, float]:
+    """(static evaluation, quiescence value) of the position for the side to move."""
+    state = CHESS.from_fen(fen)
+    seat = CHESS.to_move(state)
+    searcher = AlphaBeta(CHESS, **refinements)
+    searcher.root_seat = seat
+    return CHESS.evaluate(state, seat), searcher.quiesce(state, seat, -INF, INF, 0, 0)
+
+
+def test_quiescence_in_check_does_not_stand_pat_on_a_mate():
+    static, value = quiescence_value(MATED_AFTER_EVASION)
+    assert static > 0  # material says black is better
+    assert is_decisive(value) and plies_to_end(value) == -2  # Nf8, Qxf8#
+
+
+def test_quiescence_in_check_sees_the_material_every_evasion_loses():
+    static, value = quiescence_value(FORKED)
+    assert value < static - 3 * PAWN  # the queen goes: far below what standing pat would claim
+    assert value > 0  # still a rook up
+
+
+def test_a_one_ply_search_finds_the_mate_behind_a_check_at_its_horizon():
+    # Qe8+ Nf8 Qxf8#: the reply and the mate are in quiescence, past the one ply searched.
+    result = search("7k/6pp/4n3/8/Q7/7K/1r6/q7 w - - 0 1", 1)
+    assert result.move == "a4e8"
+    assert result.stats["plies_to_end"] == 3
+
+
+def test_delta_and_see_pruning_never_skip_an_evasion():
+    assert quiescence_value(FORKED, delta_pruning=True, see_pruning=True) == quiescence_value(FORKED)

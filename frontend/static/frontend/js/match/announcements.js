@@ -3,6 +3,7 @@
 
 import { announce } from "../dom.js";
 import { playerWords } from "../players.js";
+import { notation } from "./move-list.js";
 
 export function capitalise(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
@@ -13,10 +14,11 @@ function who(store, seat) {
   return capitalise(playerWords(store.seatPlayer(seat)));
 }
 
+/** "Ada played Nf3.": the move as players write it where the game has a notation (SAN), else the board's words. */
 export function announceMove(store, frame, describeMove) {
   let words = frame.seat < 0
     ? `Dice: ${frame.move}.`
-    : `${frame.seat === store.you.seat ? "You" : who(store, frame.seat)} played ${describeMove(frame.move, frame.seat, store.you.seat)}.`;
+    : `${frame.seat === store.you.seat ? "You" : who(store, frame.seat)} played ${notation(frame) || describeMove(frame.move, frame.seat, store.you.seat)}.`;
   if (store.match.to_move !== null && store.match.to_move === store.you.seat) words += " Your move.";
   announce(words);
 }

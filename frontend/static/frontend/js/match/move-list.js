@@ -57,7 +57,7 @@ export function createMoveList({ store, el, boardHost }) {
  * The move as players write it, when the game writes it otherwise than its canonical move
  * (`notation`: SAN in chess), else null: the board then words it (and may renumber it).
  */
-function notation(m) {
+export function notation(m) {
   return typeof m.notation === "string" && m.notation && m.notation !== m.move ? m.notation : null;
 }
 
