@@ -11,7 +11,7 @@ from server.matches import services
 from server.matches.errors import GameOver
 from server.matches.models import Match, Seat
 from server.matches.selectors import match_get, match_json
-from server.matches.watch import watch_pass
+from server.matches.watch import WatchPass, watch_pass
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_a_move_inside_the_grace_still_counts(alice, bob, settings):
 def test_the_watch_flags_a_seat_that_never_moves(alice, bob, settings):
     match = clocked(alice, bob)
     services.submit_move(match.pk, 0, "4", 0)
-    assert watch_pass(heartbeat=False) == (0, 0, 0, 0)
+    assert watch_pass(heartbeat=False) == WatchPass()  # nothing to do yet
     started_ago(match, 61 + settings.CLOCK_FLAG_GRACE_MS / 1000)
     assert services.flag_fallen_clocks() == 1
     match.refresh_from_db()

@@ -23,7 +23,7 @@ from server.matches.models import Match, Move, Seat
 from server.matches.selectors import by_json, clock_json
 from server.matches.services.clocks import flag_if_out_of_time
 from server.matches.services.endings import finish
-from server.matches.services.events import announce_turn, locked, record
+from server.matches.services.events import announce_turn, locked, record, save_changes
 from server.matches.services.offers import cancel_offer_on_move
 
 _dice = secrets.SystemRandom()  # chance events are rolled from a secure source
@@ -108,7 +108,7 @@ def _submit(
             _check_arguments(move, ply)
             if not flag_if_out_of_time(match, seats=seats):
                 return _submit_locked(match, seats, seat, move, ply, stats, position, timing)
-            match.save()
+            save_changes(match)
     except IntegrityError:
         # The unique (match, ply) constraint: another submission for this ply won the race.
         raise StalePly(f"ply {ply} has already been played") from None
@@ -145,7 +145,7 @@ def _submit_locked(
     notation = game.move_notation(state, move)
     stored = _store_move(match, game, seats, seat, move, new_state, stats, timing, notation)
     play_chance(match, game, new_state, seats)
-    match.save()
+    save_changes(match)
     return stored
 
 

@@ -8,12 +8,13 @@ already loaded that a person is to move).  docs/scaling.md, "The path of a move"
 from __future__ import annotations
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from server.matches import services
 from server.matches.errors import NotSeated
 from server.matches.models import Match, MatchEvent, Move
+from server.matches.services.events import locked, save_changes
 from server.players.services import player_create_guest
 from tests.server.conftest import human_match
 
@@ -59,3 +60,24 @@ def test_a_spectators_move_is_refused_before_anything_is_written(alice, bob):
     match.refresh_from_db()
     assert match.ply == 0 and match.status == Match.Status.ACTIVE
     assert MatchEvent.objects.filter(match=match).count() == before
+
+
+def test_a_move_writes_only_the_columns_it_changed(alice, bob, django_capture_on_commit_callbacks):
+    match = human_match("connect4", alice, bob)
+    sql = _sql_of(django_capture_on_commit_callbacks, services.submit_move, match.pk, 0, "4", 0)
+    (update,) = [q for q in sql if q.startswith('UPDATE "matches_match"')]
+    assigned = update.split(" SET ", 1)[1].split(" WHERE ", 1)[0]
+    for column in ('"state"', '"ply"', '"to_move"', '"turn_started_at"', '"v"'):
+        assert column in assigned
+    for column in ('"game"', '"created_at"', '"clock"', '"source"', '"rated"'):
+        assert column not in assigned
+
+
+def test_a_change_made_in_place_is_saved_too(alice, bob):
+    match = human_match("connect4", alice, bob)
+    with transaction.atomic():
+        held = locked(match.pk)
+        held.state["marker"] = 1  # the same dict, changed in place
+        save_changes(held)
+    match.refresh_from_db()
+    assert match.state["marker"] == 1
