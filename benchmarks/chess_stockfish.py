@@ -118,8 +118,14 @@ def print_table(rows: list[dict[str, Any]]) -> None:
 
 
 def read_log(path: str) -> list[dict[str, Any]]:
+    """The games of the rounds every pairing finished (a run stopped mid-round leaves the counts equal)."""
     with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+        records = [json.loads(line) for line in f if line.strip()]
+    pairings = {(r["level"], r["sf_elo"], r["bot_white"]) for r in records}
+    rounds: dict[int, set[tuple[int, int, bool]]] = defaultdict(set)
+    for r in records:
+        rounds[r["opening_seed"]].add((r["level"], r["sf_elo"], r["bot_white"]))
+    return [r for r in records if rounds[r["opening_seed"]] == pairings]
 
 
 def run(args: argparse.Namespace) -> None:
@@ -136,12 +142,17 @@ def run(args: argparse.Namespace) -> None:
         flush=True,
     )
     started = time.time()
-    records: list[dict[str, Any]] = []
-    with chess.engine.SimpleEngine.popen_uci(path) as engine, open(args.log, "a") as log:
+    # Resume after the rounds a log already holds complete (a stopped run's last round is played again).
+    records = read_log(args.log) if os.path.exists(args.log) else []
+    with open(args.log, "w") as log:
+        log.writelines(json.dumps(r) + "\n" for r in records)
+    first = len({r["opening_seed"] for r in records})
+    # No timeout on engine commands: on a loaded machine a niced Stockfish may take seconds to answer.
+    with chess.engine.SimpleEngine.popen_uci(path, timeout=None) as engine, open(args.log, "a") as log:
         version = engine.id.get("name", "Stockfish")
-        for round_ in range(args.games // 2):
+        for round_ in range(first, args.games // 2):
             if args.minutes and time.time() - started > args.minutes * 60:
-                print(f"# stopped after {round_} rounds ({args.minutes} minutes)", flush=True)
+                print(f"# stopped after round {round_} ({args.minutes} minutes)", flush=True)
                 break
             for level, elo in pairings:
                 engine.configure({"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": elo})
