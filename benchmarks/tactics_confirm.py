@@ -10,7 +10,7 @@ moves). Each kept line is the source EPD with ``acd`` (the depth Stockfish reach
 (the first moves of its line), ``c1`` (the score of its second-best move, how unique the
 solution is) and the ``id``. Run it niced: ``nice -n 19``.
 
-    .venv/bin/python benchmarks/tactics_confirm.py [--depth 20] [--hash 64] [--limit N]
+    .venv/bin/python benchmarks/tactics_confirm.py [--depth 20] [--hash 64] [--limit N] [--resume]
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ def main() -> None:
     parser.add_argument("--hash", type=int, default=64, help="MB")
     parser.add_argument("--limit", type=int, default=0, help="only the first N positions")
     parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--resume", action="store_true", help="keep the output's lines, go on after its last id")
     args = parser.parse_args()
     path = next((p for p in map(shutil.which, STOCKFISH_PATHS) if p), None)
     if path is None:
@@ -74,13 +75,20 @@ def main() -> None:
     lines = [line for line in SOURCE.read_text().splitlines() if line.strip()]
     if args.limit:
         lines = lines[: args.limit]
+    kept: list[str] = []
+    if args.resume and args.output.exists():
+        # Keep what a stopped run confirmed, and go on after the last position it looked at.
+        kept = [line for line in args.output.read_text().splitlines() if line.strip()]
+        last = str(chess.Board.from_epd(kept[-1])[1]["id"]) if kept else ""
+        lines = [line for line in lines if str(chess.Board.from_epd(line)[1]["id"]) > last]
     one, five, _ = os.getloadavg()
     print(f"# {len(lines)} positions, depth {args.depth}, MultiPV 2, 1 thread, {args.hash} MB; "
           f"load average {one:.1f} / {five:.1f}")  # fmt: skip
-    kept, rejected = [], []
+    rejected = []
     started = time.time()
     # Written line by line, so that a run stopped early leaves the positions confirmed so far.
     with chess.engine.SimpleEngine.popen_uci(path) as engine, args.output.open("w") as output:
+        output.writelines(f"{epd}\n" for epd in kept)
         engine.configure({"Threads": 1, "Hash": args.hash})
         for line in lines:
             annotated, played = confirmed_line(engine, line, args.depth)
@@ -92,7 +100,7 @@ def main() -> None:
                 output.write(f"{annotated}\n")
                 output.flush()
     one, five, _ = os.getloadavg()
-    print(f"kept {len(kept)} of {len(lines)} in {args.output}; {time.time() - started:.0f} s wall, "
+    print(f"kept {len(kept)} ({len(lines)} looked at) in {args.output}; {time.time() - started:.0f} s wall, "
           f"load average {one:.1f} / {five:.1f} at the end")  # fmt: skip
     print(f"not confirmed (Stockfish's move): {', '.join(rejected) or 'none'}")
 
