@@ -40,11 +40,12 @@ from games import registry
 from server.bots import measured, public_rating
 
 STOCKFISH_PATHS = ("stockfish", "/usr/games/stockfish")
+CLIP = 0.02  # scores are clipped to [CLIP, 1 - CLIP] to keep the implied Elo finite
 
 
 def rating(elo: int, score: float) -> float:
     """The Elo a score against an `elo` opponent implies (scores of 0 and 1 clipped to keep it finite)."""
-    s = min(max(score, 0.02), 0.98)
+    s = min(max(score, CLIP), 1 - CLIP)
     return elo + 400 * math.log10(s / (1 - s))
 
 
@@ -91,6 +92,8 @@ def summarize(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "wdl": [sum(g["score"] == v for g in games) for v in (1.0, 0.5, 0.0)],
             "cut": sum(g["cut"] for g in games), "plies": sum(g["plies"] for g in games) / n,
             "elo": rating(elo, s), "low": rating(elo, s - half), "high": rating(elo, s + half),
+            # An interval reaching a score of 0 (or 1) bounds the rating on one side only.
+            "bound": "below" if s - half <= CLIP else "above" if s + half >= 1 - CLIP else None,
             "bot_ms": first["bot_ms"], "sf_ms": first["sf_ms"], "budget_cap_ms": first["budget_cap_ms"],
             "max_plies": first["max_plies"], "opening_plies": first["opening_plies"],
             "stockfish": first["stockfish"], "fingerprint": first.get("fingerprint"),
@@ -99,9 +102,9 @@ def summarize(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def estimate_text(row: dict[str, Any]) -> str:
-    if row["score"] == 1:  # a clean sweep bounds the rating from below only
+    if row["bound"] == "above":  # e.g. a clean sweep: the rating is bounded from below only
         return f"above {row['low']:.0f}"
-    if row["score"] == 0:
+    if row["bound"] == "below":
         return f"below {row['high']:.0f}"
     return f"{row['elo']:.0f} ({row['low']:.0f} to {row['high']:.0f})"
 
@@ -229,7 +232,7 @@ def rating_entry(row: dict[str, Any], spec: dict[str, Any], today: str) -> dict[
         "elo": round(row["elo"], 1),
         "low": round(row["low"], 1),
         "high": round(row["high"], 1),
-        "bound": "below" if row["score"] == 0 else "above" if row["score"] == 1 else None,
+        "bound": row["bound"],
         "games": row["games"],
         "score": round(row["score"], 3),
         "wins_draws_losses": row["wdl"],
