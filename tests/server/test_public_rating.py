@@ -76,3 +76,15 @@ def test_changing_how_the_bot_plays_clears_it_and_restoring_the_settings_brings_
     profile.time_budget_ms = settings_of("chess-master")["time_budget_ms"]
     profile.save()
     assert Client().get("/api/bots/chess-master/").json()["public_rating"] is not None
+
+
+def test_the_committed_figures_belong_to_the_seeded_chess_ladder_as_it_plays_now():
+    entries = public_rating.load()
+    assert entries, "server/bots/stockfish_ratings.json is missing"
+    seeds = {spec["slug"]: spec for spec in profiles() if spec["game"] == "chess"}
+    for slug, entry in entries.items():
+        assert entry["fingerprint"] == measured.fingerprint(seeds[slug]), f"{slug} was measured with other settings"
+        assert entry["low"] <= entry["elo"] <= entry["high"] and entry["games"] > 0
+        assert entry["scale"].startswith("Stockfish") and "UCI_Elo" in entry["opponent"]
+        assert entry["method"].startswith("benchmarks/chess_stockfish.py")
+        assert sum(entry["wins_draws_losses"]) == entry["games"]
