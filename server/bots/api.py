@@ -7,6 +7,7 @@ from rest_framework.views import APIView
 
 import ai
 from games import registry
+from server.bots import public_rating
 from server.bots.models import BotProfile
 from server.bots.selectors import bot_record, how_it_plays
 from server.config.openapi import errors
@@ -17,19 +18,47 @@ LEVEL_NAMES = {0: "Random", 1: "Beginner", 2: "Casual", 3: "Intermediate", 4: "A
 class BotProfileSerializer(serializers.ModelSerializer):
     is_ai = serializers.SerializerMethodField()
     level_name = serializers.SerializerMethodField()
+    public_rating = serializers.SerializerMethodField()
 
     class Meta:
         model = BotProfile
         fields = ["slug", "game", "name", "level", "level_name", "algorithm", "time_budget_ms", "max_depth",
                   "max_iterations", "error_rate", "temperature", "style", "adaptive", "rating", "rating_low",
                   "rating_high", "rated_games", "measured_on", "rating_method", "rating_budget_cap_ms", "description",
-                  "is_ai"]  # fmt: skip
+                  "is_ai", "public_rating"]  # fmt: skip
 
     def get_is_ai(self, obj: BotProfile) -> bool:
         return True  # not a field: a bot is always disclosed as an AI
 
     def get_level_name(self, obj: BotProfile) -> str:
         return "Adaptive" if obj.adaptive else LEVEL_NAMES.get(obj.level, f"Level {obj.level}")
+
+    @extend_schema_field(
+        inline_serializer(
+            "PublicRating",
+            {
+                "scale": serializers.CharField(help_text='whose Elo scale, e.g. "Stockfish 15.1\'s UCI_Elo"'),
+                "elo": serializers.FloatField(help_text="the Elo the bot's score against the reference implies"),
+                "low": serializers.FloatField(help_text="95% interval, low end"),
+                "high": serializers.FloatField(help_text="95% interval, high end"),
+                "bound": serializers.CharField(
+                    allow_null=True, help_text='"below" or "above" when it lost or won every game; else null'
+                ),
+                "games": serializers.IntegerField(help_text="games against the reference"),
+                "measured_on": serializers.DateField(),
+                "method": serializers.CharField(help_text="the benchmark command"),
+                "label": serializers.CharField(
+                    help_text='e.g. "≈1450 on Stockfish 15.1\'s UCI_Elo scale (±120, 40 games)"'
+                ),
+                "short": serializers.CharField(help_text='e.g. "≈1450 Stockfish Elo"'),
+                "caveat": serializers.CharField(help_text="the opponent's settings, and a capped budget if any"),
+            },
+            allow_null=True,
+        )
+    )
+    def get_public_rating(self, obj: BotProfile) -> dict | None:
+        """Chess bots: the rating on Stockfish's scale, while the profile plays as it was measured; else null."""
+        return public_rating.for_api(obj)
 
 
 class BotDetailSerializer(BotProfileSerializer):

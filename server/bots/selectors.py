@@ -7,6 +7,7 @@ from datetime import datetime
 
 from games import registry
 from games.base import Game
+from server.bots import public_rating
 from server.bots.models import BotProfile, BotTurnRecord
 from server.matches.models import Match, Seat
 
@@ -120,6 +121,9 @@ def how_it_plays(profile: BotProfile) -> list[str]:
                 f"It was measured with its budget capped at {profile.rating_budget_cap_ms} ms a move instead of "
                 f"{profile.time_budget_ms} ms: with its full time it is likely stronger."
             )
+    if entry := public_rating.current_entry(profile):
+        scale = public_rating.label(entry)
+        lines.append(f"On the scale chess players know: {scale}. {public_rating.caveat(profile, entry)}")
     return lines
 
 

@@ -30,3 +30,16 @@ export function ratingCaveat(bot) {
   if (bot.adaptive) notes.push("measured at its starting strength: against you it adapts");
   return notes.join("; ");
 }
+
+/**
+ * Chess bots: the rating on Stockfish's scale, e.g. "≈1450 on Stockfish 15.1's UCI_Elo scale
+ * (±120, 40 games)" (server/bots/public_rating.py); "" when it has none for its current settings.
+ */
+export function publicRatingText(bot) {
+  return bot.public_rating ? bot.public_rating.label : "";
+}
+
+/** The same for a lobby tile: "≈1450 Stockfish Elo". */
+export function publicRatingShort(bot) {
+  return bot.public_rating ? bot.public_rating.short : "";
+}

@@ -3,7 +3,7 @@
 import { ApiError, api, createMatch, getGames, items } from "./api.js";
 import { h, pageData } from "./dom.js";
 import { aiBadge, algorithmName, algorithmSummary, formatMs } from "./players.js";
-import { ratingCaveat, ratingText } from "./bot-rating.js";
+import { publicRatingText, ratingCaveat, ratingText } from "./bot-rating.js";
 
 // The longer story for the algorithms the seeds use; another algorithm gets the catalogue's summary.
 const HOW = {
@@ -69,6 +69,8 @@ async function main() {
     ...fact("How it was rated", ratingCaveat(bot)
       ? `${bot.rating_method}; ${ratingCaveat(bot)}`
       : bot.rating_method ? `${bot.rating_method}: calibration games against the other bots, the random mover at Elo 0` : null),
+    ...fact("Rating on Stockfish's scale", publicRatingText(bot) || null),
+    ...fact("How it was rated against Stockfish", bot.public_rating ? `${bot.public_rating.method}. ${bot.public_rating.caveat}` : null),
   );
   const play = $("play-bot");
   play.textContent = `Play ${game ? game.name : bot.game} against ${bot.name}`;

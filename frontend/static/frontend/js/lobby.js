@@ -5,7 +5,7 @@ import { ApiError, api, createMatch, getBots, getGames, items, joinMatch, listMa
 import { announce, h, pageData, present, since } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { aiBadge, algorithmName, formatMs, playerLabel, seatMark } from "./players.js";
-import { ratingCaveat, ratingShort, ratingText } from "./bot-rating.js";
+import { publicRatingShort, publicRatingText, ratingCaveat, ratingShort, ratingText } from "./bot-rating.js";
 
 const $ = (id) => document.getElementById(id);
 const gamesById = new Map();
@@ -121,7 +121,11 @@ function botTile(game, bot, preferred, details) {
     h("span", { class: "level-number" }, levelName(bot)),
     h("span", { class: "tile-badge ai-badge", "aria-label": "computer player (AI)" }, "AI"),
     h("span", { class: "level-kind" }, isAdaptive(bot) ? `level ${bot.level}` : `level ${bot.level} · ${algorithmName(bot.algorithm)}`),
-    h("span", { class: "level-rating", "data-testid": `rating-${bot.slug}`, title: ratingText(bot) }, ratingShort(bot)));
+    h("span", { class: "level-rating", "data-testid": `rating-${bot.slug}`, title: ratingText(bot) }, ratingShort(bot)),
+    // Chess: the scale players know, next to the bots' own (say which is which).
+    publicRatingShort(bot)
+      ? h("span", { class: "level-rating public-rating", "data-testid": `public-rating-${bot.slug}`, title: publicRatingText(bot) }, publicRatingShort(bot))
+      : null);
 }
 
 /** The chosen bot in full: its name always with the AI badge. */
@@ -131,6 +135,7 @@ function showBot(details, bot) {
     h("p", { class: "bot-meta muted" },
       [ratingText(bot), bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null].filter(Boolean).join(" · ")),
     ratingCaveat(bot) ? h("p", { class: "bot-meta muted" }, `Rating ${ratingCaveat(bot)}.`) : null,
+    publicRatingText(bot) ? h("p", { class: "bot-meta", "data-testid": "bot-public-rating" }, publicRatingText(bot)) : null,
     bot.description ? h("p", { class: "bot-description" }, bot.description) : null,
     h("a", { class: "bot-link", href: `/bots/${encodeURIComponent(bot.slug)}/` }, `How ${bot.name} plays`)));
 }
