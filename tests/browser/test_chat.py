@@ -82,18 +82,7 @@ def test_a_message_staff_delete_disappears_live(new_page, plyground):
     say(host, rude)
     say(host, "sorry")
     expect(lines(friend)).to_have_count(2)
-    name = f"staff{uuid.uuid4().hex[:6]}"
-    plyground.manage(
-        "shell", "-c", f"from django.contrib.auth.models import User; User.objects.create_superuser('{name}', '', 'pw')"
-    )
-    staff = new_page("/admin/login/")
-    staff.fill("#id_username", name)
-    staff.fill("#id_password", "pw")
-    staff.locator('input[type="submit"]').click()
-    staff.goto(f"/admin/chat/chatmessage/?q={rude.split()[-1]}")
-    staff.locator('input[name="_selected_action"]').first.check()
-    staff.locator('select[name="action"]').select_option("hide_messages")
-    staff.locator('button[name="index"]').click()
+    staff = staff_action(new_page, plyground, rude.split()[-1], "hide_messages")
     expect(staff.locator(".messagelist")).to_contain_text("1 message(s) hidden")
     for page in (host, friend):
         expect(lines(page)).to_have_count(1)
@@ -133,18 +122,7 @@ def test_a_person_staff_mute_is_told_live_and_unmuting_gives_the_box_back(new_pa
     host, friend = friend_match(new_page, "connect4")
     spam = f"spam {uuid.uuid4().hex[:6]}"
     say(friend, spam)
-    name = f"staff{uuid.uuid4().hex[:6]}"
-    plyground.manage(
-        "shell", "-c", f"from django.contrib.auth.models import User; User.objects.create_superuser('{name}', '', 'pw')"
-    )
-    staff = new_page("/admin/login/")
-    staff.fill("#id_username", name)
-    staff.fill("#id_password", "pw")
-    staff.locator('input[type="submit"]').click()
-    staff.goto(f"/admin/chat/chatmessage/?q={spam.split()[-1]}")
-    staff.locator('input[name="_selected_action"]').first.check()
-    staff.locator('select[name="action"]').select_option("mute_authors_for_a_day")
-    staff.locator('button[name="index"]').click()
+    staff = staff_action(new_page, plyground, spam.split()[-1], "mute_authors_for_a_day")
     expect(staff.locator(".messagelist")).to_contain_text("1 player(s) muted")
 
     refused = friend.locator("#chat-refused")
@@ -162,3 +140,20 @@ def test_a_person_staff_mute_is_told_live_and_unmuting_gives_the_box_back(new_pa
     expect(refused).to_be_hidden()
     say(friend, "sorry about that")
     expect(lines(host).last).to_contain_text("sorry about that")
+
+
+def staff_action(new_page, plyground, search: str, action: str):
+    """A new staff member logs in to the admin and runs `action` on the first chat message matching `search`."""
+    name = f"staff{uuid.uuid4().hex[:6]}"
+    plyground.manage(
+        "shell", "-c", f"from django.contrib.auth.models import User; User.objects.create_superuser('{name}', '', 'pw')"
+    )
+    staff = new_page("/admin/login/")
+    staff.fill("#id_username", name)
+    staff.fill("#id_password", "pw")
+    staff.locator('input[type="submit"]').click()
+    staff.goto(f"/admin/chat/chatmessage/?q={search}")
+    staff.locator('input[name="_selected_action"]').first.check()
+    staff.locator('select[name="action"]').select_option(action)
+    staff.locator('button[name="index"]').click()
+    return staff

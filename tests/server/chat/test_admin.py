@@ -6,8 +6,6 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
-from django.contrib.auth.models import User
-from django.test import Client
 from django.utils import timezone
 
 from server.chat import services
@@ -17,14 +15,6 @@ from server.matches import frames
 from tests.server.conftest import human_match
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the live frame is sent after commit
-
-
-@pytest.fixture
-def staff():
-    User.objects.create_superuser("root", password="pw")
-    client = Client()
-    client.login(username="root", password="pw")
-    return client
 
 
 def test_staff_hide_a_message_and_its_room_hears_it_gone(staff, alice, bob):

@@ -6,8 +6,6 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
-from django.contrib.auth.models import User
-from django.test import Client
 from django.utils import timezone
 
 from server.chat import services
@@ -146,14 +144,6 @@ async def test_a_message_staff_hide_disappears_live_from_its_room(two_players, s
     assert await database_sync_to_async(ChatMessage.objects.filter(deleted=True).count)() == 1
     for comm in (alice, bob, carol):
         await comm.disconnect()
-
-
-@pytest.fixture
-def staff():
-    User.objects.create_superuser("root", password="pw")
-    client = Client()
-    client.login(username="root", password="pw")
-    return client
 
 
 async def test_a_mute_and_its_lifting_reach_the_muted_persons_sockets_live(two_players, staff):
