@@ -96,10 +96,16 @@ class Line:
 
     points: list[float] = field(default_factory=list)
     pairs: dict[int, float] = field(default_factory=dict)  # dice seed -> points of both seatings
+    seatings: dict[int, int] = field(default_factory=dict)  # dice seed -> games played with it
 
     def add(self, game: dict[str, Any]) -> None:
         self.points.append(game["points"])
         self.pairs[game["dice_seed"]] = self.pairs.get(game["dice_seed"], 0.0) + game["points"]
+        self.seatings[game["dice_seed"]] = self.seatings.get(game["dice_seed"], 0) + 1
+
+    def complete(self) -> set[int]:
+        """The dice seeds played in both seatings."""
+        return {seed for seed, n in self.seatings.items() if n == 2}
 
     def row(self) -> str:
         n = len(self.points)
@@ -136,7 +142,7 @@ def summary(games: list[dict[str, Any]]) -> None:
         old, new = lines.get((preset, "old")), lines.get((preset, "new"))
         if old is None or new is None:
             continue
-        both = sorted(set(old.pairs) & set(new.pairs))
+        both = sorted(old.complete() & new.complete())
         if len(both) < 2:
             continue
         # A pair: both seatings of one dice sequence, so the difference per pair is in points per game.

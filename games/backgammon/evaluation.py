@@ -41,6 +41,7 @@ result (``ai.weakening``: 0.95 × max_utility).
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -104,7 +105,10 @@ def _normal_cdf(z: float) -> float:
 
 
 def _pips(side: Side) -> int:
-    return sum(p * side[p] for p in range(1, 26))
+    return sum(map(operator.mul, POINTS, side))  # point 0 (off) counts nothing
+
+
+POINTS: Final = range(26)
 
 
 def _rolls_to_finish(side: Side) -> tuple[float, float]:
@@ -189,27 +193,35 @@ def _race(me: Side, op: Side, my_roll: bool) -> Probabilities:
 
 def side_features(me: Side, op: Side) -> tuple[float, ...]:
     """`me`'s features against `op` (both in their own numbering), as the contact models read them."""
-    # Where the opponent's checkers stand, in my numbering (their point q is my 25 - q); they
-    # move towards my 24, so my blot at p can be hit from any of their checkers below p.
-    attackers = [25 - q for q in range(1, 25) if op[q]]
+    # The opponent's point q is my 25 - q, and its checkers move towards my 24: my blot at p
+    # can be hit from any of them below p, directly from those 1-6 pips below.
+    lowest, reach = 25, [False] * 31
     if op[BAR]:
-        attackers.append(0)  # entering, they reach my points 1-6
-    lowest = min(attackers, default=25)
+        lowest, reach[1:7] = 0, SIX
+    for q in range(1, 25):
+        if op[q]:
+            below = 25 - q
+            lowest = min(lowest, below)
+            reach[below + 1 : below + 7] = SIX
     made = home = anchors = back = run = prime = exposed = direct = stacked = 0
     for p in range(1, 25):
         n = me[p]
         if n >= 2:
             made += 1
-            home += p <= 6
-            anchors += p >= 19
+            if p <= 6:
+                home += 1
+            elif p >= 19:
+                anchors += 1
             run += 1
-            prime = max(prime, run)
-            stacked += max(0, n - 3)
+            if run > prime:
+                prime = run
+            if n > 3:
+                stacked += n - 3
         else:
             run = 0
             if n == 1 and p > lowest:
                 exposed += 1
-                direct += any(0 < p - a <= 6 for a in attackers)
+                direct += reach[p]
         if p >= 19:
             back += n
     return (
@@ -219,12 +231,15 @@ def side_features(me: Side, op: Side) -> tuple[float, ...]:
         float(direct),
         float(made),
         float(home),
-        float(max(0, prime - 1)),
+        float(prime - 1 if prime > 1 else 0),
         float(anchors),
         float(back + me[BAR]),
         me[OFF] / CHECKERS,
         stacked / CHECKERS,
     )
+
+
+SIX: Final = [True] * 6
 
 
 WIN_FEATURES: Final = (
@@ -235,9 +250,17 @@ WIN_FEATURES: Final = (
 
 def gammon_features(winner: Side, loser: Side, winner_rolls: bool) -> tuple[float, ...]:
     """What makes a win a gammon: how far the loser is from saving it, how strong the winner."""
-    outside = sum(loser[p] for p in range(7, 26))
-    outside_pips = sum((p - 6) * loser[p] for p in range(7, 26))
-    home = sum(1 for p in range(1, 7) if winner[p] >= 2)
+    outside = outside_pips = trapped = 0
+    for p in range(7, 26):
+        n = loser[p]
+        if n:
+            outside += n
+            outside_pips += (p - 6) * n
+            if p >= 19:
+                trapped += n
+    home = (
+        (winner[1] >= 2) + (winner[2] >= 2) + (winner[3] >= 2) + (winner[4] >= 2) + (winner[5] >= 2) + (winner[6] >= 2)
+    )
     return (
         1.0,
         outside / CHECKERS,
@@ -246,8 +269,8 @@ def gammon_features(winner: Side, loser: Side, winner_rolls: bool) -> tuple[floa
         float(home),
         _pips(winner) / 100,
         winner[OFF] / CHECKERS,
-        float(sum(loser[p] for p in range(19, 26))),
-        float(sum(winner[p] for p in range(19, 26))),
+        float(trapped),
+        float(sum(winner[19:26])),
         1.0 if winner_rolls else -1.0,
     )
 
@@ -260,10 +283,15 @@ GAMMON_FEATURES: Final = (
 
 def backgammon_features(winner: Side, loser: Side) -> tuple[float, ...]:
     """What makes a gammon a backgammon: the loser's checkers still in the winner's home or on the bar."""
-    trapped = sum(loser[p] for p in range(19, 26))
-    escape = sum((p - 18) * loser[p] for p in range(19, 26))
-    home = sum(1 for p in range(1, 7) if winner[p] >= 2)
+    trapped = sum(loser[19:26])
+    escape = sum(map(operator.mul, ESCAPE, loser[19:26]))
+    home = (
+        (winner[1] >= 2) + (winner[2] >= 2) + (winner[3] >= 2) + (winner[4] >= 2) + (winner[5] >= 2) + (winner[6] >= 2)
+    )
     return (1.0, float(trapped), escape / 100, float(loser[BAR]), float(home), _pips(winner) / 100)
+
+
+ESCAPE: Final = range(1, 8)  # pips from the loser's points 19-24 and the bar to its 18-point
 
 
 BACKGAMMON_FEATURES: Final = (
@@ -285,7 +313,7 @@ def _logistic(z: float) -> float:
 
 
 def _dot(weights: tuple[float, ...], features: tuple[float, ...]) -> float:
-    return sum(w * f for w, f in zip(weights, features, strict=True))
+    return sum(map(operator.mul, weights, features))
 
 
 def _gammon_wins(winner: Side, loser: Side, winner_rolls: bool) -> tuple[float, float]:
@@ -293,7 +321,7 @@ def _gammon_wins(winner: Side, loser: Side, winner_rolls: bool) -> tuple[float, 
     if loser[OFF]:
         return 0.0, 0.0  # a checker off saves the gammon for good
     gammon = _logistic(_dot(GAMMON_WEIGHTS, gammon_features(winner, loser, winner_rolls)))
-    if not any(loser[p] for p in range(19, 26)):
+    if not any(loser[19:26]):
         return gammon, 0.0
     return gammon, gammon * _logistic(_dot(BACKGAMMON_WEIGHTS, backgammon_features(winner, loser)))
 
@@ -306,7 +334,7 @@ def race_lead(me: Side, op: Side) -> float:
 
 def _contact(me: Side, op: Side, my_roll: bool) -> Probabilities:
     mine, theirs = side_features(me, op), side_features(op, me)
-    difference = tuple(a - b for a, b in zip(mine, theirs, strict=True))
+    difference = tuple(map(operator.sub, mine, theirs))
     z = WIN_ON_ROLL * (1 if my_roll else -1) + WIN_LEAD * race_lead(me, op) + _dot(WIN_WEIGHTS, difference)
     win = _logistic(z)
     my_gammon, my_backgammon = _gammon_wins(me, op, my_roll)

@@ -429,7 +429,8 @@ def _evaluate(state: BackgammonState, seat: Seat) -> float:
     winner = _won(state)
     if winner is not None:
         return BACKGAMMON.returns(state)[seat]
-    me, op = sides(state, seat)[0], sides(state, 1 - seat)[0]
+    me, theirs = sides(state, seat)
+    op = (theirs[OFF], *theirs[24:0:-1], theirs[BAR])  # the opponent in its own numbering
     if state.turn == NO_TURN:  # before the opening roll either side may start
         value = (equity(side_probabilities(me, op, True)) + equity(side_probabilities(me, op, False))) / 2
     else:
