@@ -313,7 +313,7 @@ def _logistic(z: float) -> float:
 
 
 def _dot(weights: tuple[float, ...], features: tuple[float, ...]) -> float:
-    return sum(map(operator.mul, weights, features))
+    return float(sum(map(operator.mul, weights, features)))
 
 
 def _gammon_wins(winner: Side, loser: Side, winner_rolls: bool) -> tuple[float, float]:
