@@ -60,7 +60,6 @@ JSON (``to_json``), for the browser and the database::
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from collections import Counter
@@ -69,6 +68,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeAlias
 
+from games.backgammon.evaluation import HEURISTIC_LIMIT, equity, side_probabilities
 from games.backgammon.spec import ID, SPEC
 from games.base import CHANCE, Game, IllegalMove, Move, Outcome, Seat
 
@@ -402,7 +402,8 @@ class Backgammon(Game[BackgammonState]):
 
     # --- search hooks ------------------------------------------------------
     def evaluate(self, state: BackgammonState, seat: Seat) -> float:
-        """Pip count, blots, points made, primes and the race, as an expected score in (-1, 1)."""
+        """The equity `seat` can expect, in points (`games.backgammon.evaluation`): gammons count double,
+        backgammons triple; clipped to ±`HEURISTIC_LIMIT`, short of a proven result."""
         return _evaluate(state, seat)
 
     def order_moves(self, state: BackgammonState, moves: Sequence[Move]) -> list[Move]:
@@ -427,58 +428,14 @@ def _evaluate(state: BackgammonState, seat: Seat) -> float:
     """`Backgammon.evaluate`, cached: a search asks for a position's value again when it orders moves."""
     winner = _won(state)
     if winner is not None:
-        return 0.99 if winner == seat else -0.99
-    me, op = sides(state, seat)
-    mine = 0  # my rearmost checker
-    for p in range(25, 0, -1):
-        if me[p]:
-            mine = p
-            break
-    theirs = 0  # their rearmost checker, in my numbering
-    if not op[BAR]:
-        theirs = 25
-        for p in range(1, 25):
-            if op[p]:
-                theirs = p
-                break
-    race = mine < theirs  # the armies have passed each other: no more hitting
-    score = _features(me, race) - _features(op[:1] + op[1:25][::-1] + op[25:], race)
-    if state.dice and state.turn != seat or not state.dice and state.turn == seat:
-        score -= 0.03  # the other side rolls next: a few pips behind
-    elif state.turn != NO_TURN:
-        score += 0.03
-    return math.tanh(score)
-
-
-def _features(me: Side, race: bool) -> float:
-    """One side's strength, from its checkers in its own numbering; the evaluation subtracts two."""
-    pips = 25 * me[BAR]
-    made = blots = home = prime = longest = 0
-    for p in range(1, 25):
-        n = me[p]
-        if n:
-            pips += p * n
-            if n >= 2:
-                made += 1
-                if p <= 6:
-                    home += 1
-                prime += 1
-                if prime > longest:
-                    longest = prime
-                continue
-            blots += 1
-        prime = 0
-    if race:
-        return -pips / 40 + me[OFF] / 30
-    return (
-        -pips / 60
-        - 0.06 * blots
-        + 0.04 * made
-        + 0.05 * home
-        + 0.06 * (longest - 2 if longest > 2 else 0)
-        - 0.15 * me[BAR]
-        + me[OFF] / 30
-    )
+        return BACKGAMMON.returns(state)[seat]
+    me, theirs = sides(state, seat)
+    op = (theirs[OFF], *theirs[24:0:-1], theirs[BAR])  # the opponent in its own numbering
+    if state.turn == NO_TURN:  # before the opening roll either side may start
+        value = (equity(side_probabilities(me, op, True)) + equity(side_probabilities(me, op, False))) / 2
+    else:
+        value = equity(side_probabilities(me, op, state.turn == seat))
+    return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
 
 
 def _quick(state: BackgammonState, seat: Seat) -> float:

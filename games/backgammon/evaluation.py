@@ -1,0 +1,344 @@
+"""Backgammon's evaluation: outcome probabilities, and the equity they make in the game's points.
+
+In the spirit of gnubg's and TD-Gammon's five outputs, a position gets, for one side,
+P(win), P(win a gammon), P(win a backgammon), P(lose a gammon), P(lose a backgammon)
+(gammons include backgammons), and its equity is what a single game pays on average:
+
+    equity = P(win) - P(lose) + P(win gammon) - P(lose gammon) + P(win bg) - P(lose bg)
+
+which lies in [-3, 3], the scale of the game's returns (``max_utility = 3``), so a
+search compares a position's estimate with a finished game's points directly.
+
+Two models:
+
+- **Race** (the armies have passed each other, no more hitting): each side's number of
+  rolls to bear off is a normal rounded to whole rolls (at least one), mean = effective
+  pip count / 8.17 (the mean pips of a roll, doubles counting four dice; the effective
+  count adds 1.5 pips a checker for the waste of bearing off, and no fewer rolls than
+  checkers / 2.33) and variance = pips × 18.47 / 8.17³ (the renewal-theory variance of
+  the rolls needed to cover that many pips).  A side wins if it needs
+  no more rolls than the other (one fewer when the other rolls first).  The loser is
+  gammoned if the winner finishes before the loser has brought every checker home and
+  borne one off, and backgammoned if before the loser has even left the winner's home
+  board -- the same race, against a shorter distance.
+- **Contact**: logistic models on features of the position (pips, checkers on the bar,
+  exposed blots, made points, home-board points, primes, anchors, back checkers,
+  checkers off): P(win) from the difference of the two sides' features; P(gammon | win)
+  and P(backgammon | gammon) from the winner's and the loser's features.  The weights
+  were fitted to GNU Backgammon's 0-ply cubeless outputs on positions of its own play
+  (``benchmarks/bg_fit.py``, which prints the tables below and the fit's error).
+
+Both are symmetric by construction: the model is the same for either side, so the
+equity of one seat is minus the other's.  A live position's value is clipped to
+``HEURISTIC_LIMIT`` so that no estimate reaches what the search treats as a proven
+result (``ai.weakening``: 0.95 × max_utility).
+
+>>> from games.backgammon.rules import BackgammonState
+>>> round(equity(probabilities(BackgammonState(turn=0), 0)), 2)
+0.07
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+CHECKERS: Final = 15
+BAR: Final = 25
+OFF: Final = 0
+
+ROLL_PIPS: Final = 49 / 6  # mean pips of a roll (8.17): 36 rolls, doubles played four times
+ROLL_VARIANCE_PER_PIP: Final = 18.4722 / ROLL_PIPS**3  # variance of rolls needed, per pip to cover
+CHECKERS_PER_ROLL: Final = 7 / 3  # checkers borne off per roll at most, on average (2, or 4 on doubles)
+WASTE_PER_CHECKER: Final = 1.5  # pips a checker wastes on average while bearing off
+VARIANCE_FLOOR: Final = 0.05  # even a sure count gets a little spread: no division by zero
+MAX_ROLLS: Final = 60  # more rolls than any side needs (15 checkers on the bar: 375 pips, ~46 rolls)
+HEURISTIC_LIMIT: Final = 2.7  # 0.9 × max_utility: below the 0.95 that counts as proven
+
+Side = tuple[int, ...]  # 26 counts in the side's own numbering: [0] off, [1..24] points, [25] bar
+
+
+@dataclass(frozen=True, slots=True)
+class Probabilities:
+    """One side's outcome probabilities; gammons include backgammons (gnubg's convention)."""
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+
+    def flipped(self) -> Probabilities:
+        """The same position seen by the other side."""
+        return Probabilities(1 - self.win, self.lose_gammon, self.lose_backgammon, self.win_gammon, self.win_backgammon)
+
+
+def equity(p: Probabilities) -> float:
+    """Points a single game pays on average, in [-3, 3]."""
+    return 2 * p.win - 1 + p.win_gammon - p.lose_gammon + p.win_backgammon - p.lose_backgammon
+
+
+def race_started(me: Side, op: Side) -> bool:
+    """True when no checker of either side can meet one of the other's again."""
+    if op[BAR]:
+        return False
+    mine = next((p for p in range(25, 0, -1) if me[p]), 0)  # my rearmost checker
+    theirs = next((p for p in range(1, 25) if op[25 - p]), 25)  # their rearmost, in my numbering
+    return mine < theirs
+
+
+def side_probabilities(me: Side, op: Side, my_roll: bool) -> Probabilities:
+    """The outcome probabilities for `me` (both sides in their own numbering); `my_roll`: I roll next."""
+    if race_started(me, op):
+        return _race(me, op, my_roll)
+    return _contact(me, op, my_roll)
+
+
+# --- race ---------------------------------------------------------------------------
+
+
+def _normal_cdf(z: float) -> float:
+    return 0.5 * math.erfc(-z / math.sqrt(2))
+
+
+def _pips(side: Side) -> int:
+    return sum(map(operator.mul, POINTS, side))  # point 0 (off) counts nothing
+
+
+POINTS: Final = range(26)
+
+
+def _rolls_to_finish(side: Side) -> tuple[float, float]:
+    """(mean, variance) of the rolls `side` needs to bear off every checker."""
+    left = CHECKERS - side[OFF]
+    if not left:
+        return 0.0, 0.0
+    pips = _pips(side)
+    mean = max((pips + WASTE_PER_CHECKER * left) / ROLL_PIPS, left / CHECKERS_PER_ROLL)
+    return mean, pips * ROLL_VARIANCE_PER_PIP + VARIANCE_FLOOR
+
+
+def _rolls_to_save_gammon(side: Side) -> tuple[float, float]:
+    """(mean, variance) of the rolls `side` needs to bring every checker home and bear one off."""
+    outside = sum((p - 6) * side[p] for p in range(7, 26))
+    return outside / ROLL_PIPS + 1, outside * ROLL_VARIANCE_PER_PIP + VARIANCE_FLOOR
+
+
+def _rolls_to_save_backgammon(side: Side) -> tuple[float, float] | None:
+    """(mean, variance) of the rolls `side` needs to leave the other side's home board; None if out."""
+    back = sum((p - 18) * side[p] for p in range(19, 26))
+    if not back:
+        return None
+    return back / ROLL_PIPS + 0.5, back * ROLL_VARIANCE_PER_PIP + VARIANCE_FLOOR
+
+
+def _first(mine: tuple[float, float], theirs: tuple[float, float], my_roll: bool) -> float:
+    """P(I finish my count of rolls before they finish theirs).
+
+    Each count is a whole number of rolls, at least one: a normal of the given (mean,
+    variance) rounded, every value below one put on one.  My k-th roll comes before their
+    k-th when I roll first, so a tie is mine then, theirs otherwise.
+    """
+    my_cdf, their_cdf = _rounded_cdf(*mine), _rounded_cdf(*theirs)
+    lag = 0 if my_roll else 1  # I need them to need at least k + lag rolls
+    total, below = 0.0, 0.0
+    for k in range(1, MAX_ROLLS + 1):
+        at_most = my_cdf(k)
+        total += (at_most - below) * (1 - their_cdf(k + lag - 1))
+        below = at_most
+        if below > 1 - 1e-9:
+            break
+    return total
+
+
+def _rounded_cdf(mean: float, variance: float) -> Callable[[int], float]:
+    """P(count <= k) for a normal of (mean, variance) rounded to a whole count of at least one roll."""
+    spread = math.sqrt(variance)
+    return lambda k: 0.0 if k < 1 else _normal_cdf((k + 0.5 - mean) / spread)
+
+
+def _race_wins(me: Side, op: Side, my_roll: bool) -> tuple[float, float, float]:
+    """(P(win), P(win gammon), P(win backgammon)) for `me` in a race."""
+    finish = _rolls_to_finish(me)
+    win = _first(finish, _rolls_to_finish(op), my_roll)
+    if op[OFF]:
+        return win, 0.0, 0.0
+    gammon = min(win, _first(finish, _rolls_to_save_gammon(op), my_roll))
+    escape = _rolls_to_save_backgammon(op)
+    backgammon = 0.0 if escape is None else min(gammon, _first(finish, escape, my_roll))
+    return win, gammon, backgammon
+
+
+def _race(me: Side, op: Side, my_roll: bool) -> Probabilities:
+    if me[OFF] == CHECKERS or op[OFF] == CHECKERS:
+        raise ValueError("the game is over: its outcome, not an estimate")
+    win, win_gammon, win_backgammon = _race_wins(me, op, my_roll)
+    lose, lose_gammon, lose_backgammon = _race_wins(op, me, not my_roll)
+    # The two sides' normals are fitted separately: share the probability they both claim.
+    total = win + lose
+    return Probabilities(
+        win / total,
+        win_gammon / total,
+        win_backgammon / total,
+        lose_gammon / total,
+        lose_backgammon / total,
+    )
+
+
+# --- contact ------------------------------------------------------------------------
+
+
+def side_features(me: Side, op: Side) -> tuple[float, ...]:
+    """`me`'s features against `op` (both in their own numbering), as the contact models read them."""
+    # The opponent's point q is my 25 - q, and its checkers move towards my 24: my blot at p
+    # can be hit from any of them below p, directly from those 1-6 pips below.
+    lowest, reach = 25, [False] * 31
+    if op[BAR]:
+        lowest, reach[1:7] = 0, SIX
+    for q in range(1, 25):
+        if op[q]:
+            below = 25 - q
+            lowest = min(lowest, below)
+            reach[below + 1 : below + 7] = SIX
+    made = home = anchors = back = run = prime = exposed = direct = stacked = 0
+    for p in range(1, 25):
+        n = me[p]
+        if n >= 2:
+            made += 1
+            if p <= 6:
+                home += 1
+            elif p >= 19:
+                anchors += 1
+            run += 1
+            if run > prime:
+                prime = run
+            if n > 3:
+                stacked += n - 3
+        else:
+            run = 0
+            if n == 1 and p > lowest:
+                exposed += 1
+                direct += reach[p]
+        if p >= 19:
+            back += n
+    return (
+        _pips(me) / 100,
+        float(me[BAR]),
+        float(exposed),
+        float(direct),
+        float(made),
+        float(home),
+        float(prime - 1 if prime > 1 else 0),
+        float(anchors),
+        float(back + me[BAR]),
+        me[OFF] / CHECKERS,
+        stacked / CHECKERS,
+    )
+
+
+SIX: Final = [True] * 6
+
+
+WIN_FEATURES: Final = (
+    "pips/100", "bar", "exposed blots", "direct-shot blots", "made points", "home points",
+    "prime-1", "anchors", "back checkers", "off/15", "stacked/15",
+)  # fmt: skip
+
+
+def gammon_features(winner: Side, loser: Side, winner_rolls: bool) -> tuple[float, ...]:
+    """What makes a win a gammon: how far the loser is from saving it, how strong the winner."""
+    outside = outside_pips = trapped = 0
+    for p in range(7, 26):
+        n = loser[p]
+        if n:
+            outside += n
+            outside_pips += (p - 6) * n
+            if p >= 19:
+                trapped += n
+    home = (
+        (winner[1] >= 2) + (winner[2] >= 2) + (winner[3] >= 2) + (winner[4] >= 2) + (winner[5] >= 2) + (winner[6] >= 2)
+    )
+    return (
+        1.0,
+        outside / CHECKERS,
+        outside_pips / 100,
+        float(loser[BAR]),
+        float(home),
+        _pips(winner) / 100,
+        winner[OFF] / CHECKERS,
+        float(trapped),
+        float(sum(winner[19:26])),
+        1.0 if winner_rolls else -1.0,
+    )
+
+
+GAMMON_FEATURES: Final = (
+    "bias", "loser outside/15", "loser outside pips/100", "loser bar", "winner home points",
+    "winner pips/100", "winner off/15", "loser back checkers", "winner back checkers", "winner rolls",
+)  # fmt: skip
+
+
+def backgammon_features(winner: Side, loser: Side) -> tuple[float, ...]:
+    """What makes a gammon a backgammon: the loser's checkers still in the winner's home or on the bar."""
+    trapped = sum(loser[19:26])
+    escape = sum(map(operator.mul, ESCAPE, loser[19:26]))
+    home = (
+        (winner[1] >= 2) + (winner[2] >= 2) + (winner[3] >= 2) + (winner[4] >= 2) + (winner[5] >= 2) + (winner[6] >= 2)
+    )
+    return (1.0, float(trapped), escape / 100, float(loser[BAR]), float(home), _pips(winner) / 100)
+
+
+ESCAPE: Final = range(1, 8)  # pips from the loser's points 19-24 and the bar to its 18-point
+
+
+BACKGAMMON_FEATURES: Final = (
+    "bias", "loser trapped", "loser escape pips/100", "loser bar", "winner home points", "winner pips/100",
+)  # fmt: skip
+
+# Fitted by benchmarks/bg_fit.py (240 games, 27,680 contact positions; see benchmarks/README.md).
+WIN_ON_ROLL: Final = 0.2294
+WIN_LEAD: Final = 0.7079  # on race_lead
+WIN_WEIGHTS: Final = (3.3661, -0.3214, 0.0980, -0.1495, 0.0944, 0.1923, 0.1437, -0.1418, -0.2011, 2.1647, -0.6746)
+GAMMON_WEIGHTS: Final = (-2.3059, 1.2016, 2.0749, 0.3309, 0.2834, -0.7478, 1.6149, -0.0596, 0.0315, 0.2337)
+BACKGAMMON_WEIGHTS: Final = (-1.2307, -0.2494, 11.8193, -0.1582, -0.4205, -0.8808)
+
+
+def _logistic(z: float) -> float:
+    if z < -40:
+        return 0.0
+    return 1 / (1 + math.exp(-z))
+
+
+def _dot(weights: tuple[float, ...], features: tuple[float, ...]) -> float:
+    return float(sum(map(operator.mul, weights, features)))
+
+
+def _gammon_wins(winner: Side, loser: Side, winner_rolls: bool) -> tuple[float, float]:
+    """(P(gammon | win), P(backgammon | win)) for `winner` over `loser`."""
+    if loser[OFF]:
+        return 0.0, 0.0  # a checker off saves the gammon for good
+    gammon = _logistic(_dot(GAMMON_WEIGHTS, gammon_features(winner, loser, winner_rolls)))
+    if not any(loser[19:26]):
+        return gammon, 0.0
+    return gammon, gammon * _logistic(_dot(BACKGAMMON_WEIGHTS, backgammon_features(winner, loser)))
+
+
+def race_lead(me: Side, op: Side) -> float:
+    """My lead in the race as a share of both pip counts: a lead of 10 pips matters more near the end."""
+    mine, theirs = _pips(me), _pips(op)
+    return 10 * (theirs - mine) / (mine + theirs)
+
+
+def _contact(me: Side, op: Side, my_roll: bool) -> Probabilities:
+    mine, theirs = side_features(me, op), side_features(op, me)
+    difference = tuple(map(operator.sub, mine, theirs))
+    z = WIN_ON_ROLL * (1 if my_roll else -1) + WIN_LEAD * race_lead(me, op) + _dot(WIN_WEIGHTS, difference)
+    win = _logistic(z)
+    my_gammon, my_backgammon = _gammon_wins(me, op, my_roll)
+    their_gammon, their_backgammon = _gammon_wins(op, me, not my_roll)
+    return Probabilities(
+        win, win * my_gammon, win * my_backgammon, (1 - win) * their_gammon, (1 - win) * their_backgammon
+    )
