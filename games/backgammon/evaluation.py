@@ -32,10 +32,6 @@ Both are symmetric by construction: the model is the same for either side, so th
 equity of one seat is minus the other's.  A live position's value is clipped to
 ``HEURISTIC_LIMIT`` so that no estimate reaches what the search treats as a proven
 result (``ai.weakening``: 0.95 × max_utility).
-
->>> from games.backgammon.rules import BackgammonState
->>> round(equity(probabilities(BackgammonState(turn=0), 0)), 2)
-0.07
 """
 
 from __future__ import annotations
