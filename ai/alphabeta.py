@@ -23,6 +23,7 @@ and ``pvs``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from ai.budget import Deadline, Timeout, collector_paused
@@ -290,26 +291,38 @@ class AlphaBeta:
         alpha = max(alpha, stand_pat)
         delta = self.delta_pruning
         see = self.see_pruning
-        for move in game.noisy_moves(state):
+
+        def worth_searching(move: Move, alpha: float) -> bool:
             if delta and stand_pat + game.capture_gain(state, move) <= alpha:
-                continue  # even winning the piece outright cannot reach alpha
-            if see and game.exchange_value(state, move) < 0:
-                continue  # the exchange it starts loses material
-            score = self.quiesce_child(state, move, seat, alpha, beta, ply, qply)
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        return best
+                return False  # even winning the piece outright cannot reach alpha
+            return not (see and game.exchange_value(state, move) < 0)  # the exchange loses material
+
+        return self.quiesce_moves(state, game.noisy_moves(state), seat, alpha, beta, ply, qply, best, worth_searching)
 
     def quiesce_evasions(self, state: State, seat: Seat, alpha: float, beta: float, ply: int, qply: int) -> float:
         """Quiescence in check: no standing pat, for the static evaluation is no lower bound when the
         threat must be answered; every legal move is searched, none pruned.  (A side in check with no
         move has lost: that finished game is scored by the node that played into it, `quiesce_child`.)"""
-        best = -INF
-        for move in self.game.order_moves(state, self.game.legal_moves(state)):
+        moves = self.game.order_moves(state, self.game.legal_moves(state))
+        return self.quiesce_moves(state, moves, seat, alpha, beta, ply, qply, -INF)
+
+    def quiesce_moves(
+        self,
+        state: State,
+        moves: Iterable[Move],
+        seat: Seat,
+        alpha: float,
+        beta: float,
+        ply: int,
+        qply: int,
+        best: float,
+        worth_searching: Callable[[Move, float], bool] | None = None,
+    ) -> float:
+        """The best of `best` and the quiescence values of `moves` (those `worth_searching` at the
+        current alpha), stopping at a cutoff."""
+        for move in moves:
+            if worth_searching is not None and not worth_searching(move, alpha):
+                continue
             score = self.quiesce_child(state, move, seat, alpha, beta, ply, qply)
             if score > best:
                 best = score
