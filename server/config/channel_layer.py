@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import time
 from typing import Any
 
@@ -11,9 +12,24 @@ from channels_redis.core import RedisChannelLayer
 
 # channels_redis blocks up to 5 s in BZPOPMIN (its `brpop_timeout`).  redis-py's default
 # 5 s socket timeout raced that block: idle sockets were closed with 1011, and a frame that
-# Redis popped at the boundary was lost for the consumer it was meant for.  Reads now wait
-# longer than the block, while the health check and TCP keepalive still notice a dead Redis.
-SOCKET_TIMEOUT_S = 20
+# Redis popped at the boundary was lost for the consumer it was meant for.
+#
+# No socket timeout at all, either: with one, redis-py sends every command through
+# `asyncio.wait_for`, and Python 3.11's `wait_for` swallows a cancellation that arrives as the
+# write completes (CPython gh-86296, fixed in 3.12).  A closing socket cancels its consumer's
+# receive; the one holding channels_redis's receive lock then went on blocking in BZPOPMIN
+# until a message came for any socket of the process, so the closed socket's task never
+# ended and its person stayed online (one or two people of 300 closing at once, in most runs
+# of tests/faults/test_storms.py).
+# A dead Redis is noticed by the kernel instead, within about 20 s: keepalive probes while
+# a read waits, and a user timeout while a write goes unacknowledged.
+DEAD_REDIS_S = 20
+TCP_OPTIONS = {
+    socket.TCP_KEEPIDLE: 10,
+    socket.TCP_KEEPINTVL: 5,
+    socket.TCP_KEEPCNT: 2,
+    socket.TCP_USER_TIMEOUT: DEAD_REDIS_S * 1000,
+}
 
 # redis-py's asyncio pool (one per process and event loop) opens a connection per command in
 # flight and *fails* the command (MaxConnectionsError) once 100 are in use: 300 sockets closing
@@ -58,9 +74,10 @@ def redis_channel_layer(url: str, prefix: str) -> dict[str, Any]:
             "hosts": [
                 {
                     "address": url,
-                    "socket_timeout": SOCKET_TIMEOUT_S,
+                    "socket_timeout": None,  # see TCP_OPTIONS
                     "socket_connect_timeout": 5,
                     "socket_keepalive": True,
+                    "socket_keepalive_options": TCP_OPTIONS,
                     "health_check_interval": 15,
                 }
             ],
