@@ -104,7 +104,8 @@ class AlphaBetaOptions(SearchOptions):
     exact_endgame: int | None = None  # solve exactly once this many stones are on the board
     trap_model: str | None = None  # among equal moves, the one an opponent so modelled is likeliest to get wrong
     # Chess-style refinements, each off by default (other searches stay node for node the same);
-    # they read the optional Game hooks `in_check`, `null_move`, `is_tactical`, `capture_gain`, `exchange_value`.
+    # they read the optional Game hooks `in_check`, `null_move`, `is_tactical`, `capture_gain`, `exchange_value`,
+    # `gives_check`.
     quiescence: bool = True  # search the game's noisy moves past the depth limit (where it says is_quiet is false)
     check_extension: bool = False  # a side in check is searched one ply deeper
     null_move: bool = False  # null-move pruning: pass, search shallower; still >= beta means cut

@@ -191,6 +191,10 @@ class Game(ABC, Generic[S]):
         """`move` changes the material balance (a capture, a promotion): never reduced, searched early."""
         return False
 
+    def gives_check(self, state: S, move: Move) -> bool:
+        """`move` puts the other seat in check (`in_check`): it may mate, so quiescence never prunes it."""
+        return False
+
     def capture_gain(self, state: S, move: Move) -> float:
         """The most the noisy `move` can raise `evaluate` for the mover, safety margin included (delta pruning)."""
         return 2 * self.max_utility

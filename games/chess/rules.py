@@ -399,6 +399,9 @@ class Chess(Game[ChessState]):
     def is_tactical(self, state: ChessState, move: Move) -> bool:
         return search.is_tactical(state.board, move)
 
+    def gives_check(self, state: ChessState, move: Move) -> bool:
+        return state.board.gives_check(chess.Move.from_uci(move))
+
     def capture_gain(self, state: ChessState, move: Move) -> float:
         return search.capture_gain(state.board, move, self.max_utility)
 

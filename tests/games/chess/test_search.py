@@ -146,13 +146,13 @@ MATED_AFTER_EVASION = "4Q2k/6pp/4n3/8/8/7K/1r6/q7 b - - 0 1"
 FORKED = "2q1k3/8/3N4/8/8/8/r7/7K b - - 0 1"
 
 
-def quiescence_value(fen: str, **refinements: bool) -> tuple[float, float]:
-    """(static evaluation, quiescence value) of the position for the side to move."""
+def quiescence_value(fen: str, alpha: float = -INF, **refinements: bool) -> tuple[float, float]:
+    """(static evaluation, quiescence value above `alpha`) of the position for the side to move."""
     state = CHESS.from_fen(fen)
     seat = CHESS.to_move(state)
     searcher = AlphaBeta(CHESS, **refinements)
     searcher.root_seat = seat
-    return CHESS.evaluate(state, seat), searcher.quiesce(state, seat, -INF, INF, 0, 0)
+    return CHESS.evaluate(state, seat), searcher.quiesce(state, seat, alpha, INF, 0, 0)
 
 
 def test_quiescence_in_check_does_not_stand_pat_on_a_mate():
@@ -176,3 +176,21 @@ def test_a_one_ply_search_finds_the_mate_behind_a_check_at_its_horizon():
 
 def test_delta_and_see_pruning_never_skip_an_evasion():
     assert quiescence_value(FORKED, delta_pruning=True, see_pruning=True) == quiescence_value(FORKED)
+
+
+# Not in check, a capture that mates: Rxa8# wins only a knight by material, and Qxg7# loses the
+# queen by static exchange (the rook that "recaptures" is pinned, the king may not take).
+MATING_CAPTURES = {
+    "n5k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1": {"delta_pruning": True},
+    "R5rk/6pp/8/6Q1/3B4/8/8/6K1 w - - 0 1": {"see_pruning": True},
+}
+
+
+@pytest.mark.parametrize("fen", MATING_CAPTURES)
+def test_quiescence_never_prunes_a_capture_that_mates(fen):
+    """Pruning by material sees a knight (or a lost queen) where the game ends: with alpha far
+    above what the material could reach, the capture is still searched, and mates."""
+    alpha = CHESS.max_utility / 2  # far above any material balance, short of a proven result
+    for refinements in ({}, MATING_CAPTURES[fen], {"delta_pruning": True, "see_pruning": True}):
+        _, value = quiescence_value(fen, alpha, **refinements)
+        assert is_decisive(value) and plies_to_end(value) == 1, refinements
