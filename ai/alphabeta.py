@@ -9,8 +9,8 @@
 - Optional refinements for games like chess, each off by default and driven by the game's
   hooks (`Game.in_check`, `null_move`, `is_tactical`, `capture_gain`, `exchange_value`,
   `gives_check`): check extension, null-move pruning (R = 2, never in check nor twice in a
-  row), late-move reductions of quiet moves, delta and SEE pruning in quiescence (never of
-  a capture that checks), tactical moves ordered before killers.
+  row), late-move reductions of quiet moves, delta pruning (never of a capture that checks)
+  and SEE pruning in quiescence, tactical moves ordered before killers.
 - Wins score higher the sooner they come, losses the later (``WIN - ply``).
 - Games where a seat may move twice in a row (a forced pass) are handled: a
   child whose mover is the same seat is not negated.
@@ -293,12 +293,11 @@ class AlphaBeta:
         see = self.see_pruning
 
         def worth_searching(move: Move, alpha: float) -> bool:
-            # Skipped: a capture that cannot reach alpha even winning the piece outright (delta),
-            # or whose exchange loses material (SEE) -- unless it checks, for a check may mate,
-            # which neither material count sees (asked last: the test costs a move made).
-            hopeless = delta and stand_pat + game.capture_gain(state, move) <= alpha
-            losing = see and not hopeless and game.exchange_value(state, move) < 0
-            return not (hopeless or losing) or game.gives_check(state, move)
+            if delta and stand_pat + game.capture_gain(state, move) <= alpha:
+                # Even winning the piece outright cannot reach alpha, unless the capture checks:
+                # a check may mate, which no material count bounds (asked last: it costs a move made).
+                return game.gives_check(state, move)
+            return not (see and game.exchange_value(state, move) < 0)  # the exchange loses material
 
         return self.quiesce_moves(state, game.noisy_moves(state), seat, alpha, beta, ply, qply, best, worth_searching)
 

@@ -192,7 +192,7 @@ class Game(ABC, Generic[S]):
         return False
 
     def gives_check(self, state: S, move: Move) -> bool:
-        """`move` puts the other seat in check (`in_check`): it may mate, so quiescence never prunes it."""
+        """`move` puts the other seat in check (`in_check`): it may mate, so delta pruning never skips it."""
         return False
 
     def capture_gain(self, state: S, move: Move) -> float:
