@@ -12,17 +12,17 @@ SPEC = GameSpec(
     seats=(SeatSpec("blue (dot)", "blue"), SeatSpec("orange (diamond)", "orange")),
     ladder=(
     # --- backgammon: expectiminimax over the dice.  Luck narrows every gap, so the levels
-    # are far apart: slips (another play in the better half of the root values) on 85%, 65%, 45% and 20% of the moves
+    # are far apart: slips (another play in the better half of the root values) on 90%, 70%, 40% and 10% of the moves
     # below a Master that looks one roll ahead.
     random_bot(ID),
     bot(ID, 1, "Dice", "expectimax", 200, "Knows which play leaves the best position, but on "
-         "most moves plays some other legal move instead.", max_depth=1, error_rate=0.85),
-    bot(ID, 2, "Checker", "expectimax", 200, "Plays the move that leaves the best position a "
-         "third of the time; otherwise another legal move.", max_depth=1, error_rate=0.65),
+         "nine moves in ten plays some other legal move instead.", max_depth=1, error_rate=0.9),
+    bot(ID, 2, "Checker", "expectimax", 200, "Plays the move that leaves the best position on "
+         "three moves in ten; otherwise another legal move.", max_depth=1, error_rate=0.7),
     bot(ID, 3, "Prime", "expectimax", 300, "Weighs each play by the position it leaves (pips, "
-         "blots, made points, primes) and slips on almost half of its moves.", max_depth=1, error_rate=0.45),
-    bot(ID, 4, "Gammon", "expectimax", 300, "Plays the position it likes best on four moves in "
-         "five, but does not look past its own play.", max_depth=1, error_rate=0.2),
+         "blots, made points, primes) and slips on two moves in five.", max_depth=1, error_rate=0.4),
+    bot(ID, 4, "Gammon", "expectimax", 300, "Plays the position it likes best on nine moves in "
+         "ten, but does not look past its own play.", max_depth=1, error_rate=0.1),
     bot(ID, 5, "Backgammon Master", "expectimax", 2000, "Expectiminimax one roll ahead: for each "
          "play it averages over all 21 rolls of yours and assumes your best reply to each.", max_depth=2),
     adaptive_bot(ID, "Coach Pips", "expectimax", 500, max_depth=2),
