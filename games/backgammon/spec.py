@@ -16,9 +16,9 @@ SPEC = GameSpec(
     # below a Master that looks one roll ahead.
     random_bot(ID),
     bot(ID, 1, "Dice", "expectimax", 200, "Knows which play leaves the best position, but on "
-         "nine moves in ten plays some other legal move instead.", max_depth=1, error_rate=0.9),
+         "nine moves in ten plays another of its better plays instead.", max_depth=1, error_rate=0.9),
     bot(ID, 2, "Checker", "expectimax", 200, "Plays the move that leaves the best position on "
-         "three moves in ten; otherwise another legal move.", max_depth=1, error_rate=0.7),
+         "three moves in ten; otherwise another of its better plays.", max_depth=1, error_rate=0.7),
     bot(ID, 3, "Prime", "expectimax", 300, "Weighs each play by the position it leaves (pips, "
          "blots, made points, primes) and slips on two moves in five.", max_depth=1, error_rate=0.4),
     bot(ID, 4, "Gammon", "expectimax", 300, "Plays the position it likes best on nine moves in "
