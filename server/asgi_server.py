@@ -17,6 +17,7 @@ import pprint
 from typing import Any, Final
 
 import autobahn.websocket.protocol
+from autobahn.exception import Disconnected
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 
@@ -43,7 +44,14 @@ autobahn.websocket.protocol.pformat = _FormattedWhenLogged
 
 class BackpressureServer(Server):
     async def handle_reply(self, protocol: Any, message: dict[str, Any]) -> None:
-        await super().handle_reply(protocol, message)
+        try:
+            await super().handle_reply(protocol, message)
+        except Disconnected:
+            # The client closed its WebSocket while a frame for it was on its way (a move relayed
+            # as 300 sockets close): dropped, as daphne drops a reply to a connection it already
+            # knows is gone.  Raised into the consumer, it ended the consumer before its
+            # `disconnect`, leaving its channel in the match's group.  The disconnect follows.
+            return
         send_buffer_full = getattr(getattr(protocol, "transport", None), "_isSendBufferFull", None)
         if send_buffer_full is None:
             return

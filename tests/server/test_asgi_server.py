@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
+from autobahn.exception import Disconnected
+
 from server.asgi_server import BackpressureServer
 
 BODY = {"type": "http.response.body", "body": b"x" * 10, "more_body": True}
@@ -56,3 +58,17 @@ def test_a_client_that_went_away_does_not_hold_the_application():
         await asyncio.wait_for(sending, 1)
 
     asyncio.run(send_then_hang_up())
+
+
+class ClosingWebSocket(Protocol):
+    """A WebSocket whose client has sent its close: autobahn refuses to send on it."""
+
+    def handle_reply(self, message: dict) -> None:
+        raise Disconnected("Attempt to send on a closed protocol")
+
+
+def test_a_frame_for_a_websocket_closing_meanwhile_is_dropped_not_raised_into_the_consumer():
+    server = BackpressureServer(application=None, endpoints=["tcp:port=0:interface=127.0.0.1"])
+    protocol = ClosingWebSocket(Transport(full_for=0))
+    server.connections = {protocol: {}}  # daphne has not yet heard of the close
+    asyncio.run(server.handle_reply(protocol, {"type": "websocket.send", "text": "{}"}))
