@@ -28,6 +28,7 @@ from server.bots.services import (
     budget_ms_of,
     trim_bot_turn_records,
 )
+from server.config.failures import log_failure
 
 log = logging.getLogger("plyground.bots")
 INTERVAL_S = 1.0
@@ -81,4 +82,4 @@ async def _watch() -> None:
             if passes % TRIM_EVERY == 0:
                 await database_sync_to_async(trim_bot_turn_records)()
         except Exception:
-            log.exception("bot watchdog pass failed")
+            log_failure(log, "bot watchdog pass failed")

@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from server.config.db_threads import NoDatabaseHopPerMessage
+from server.config.failures import DisconnectsWhenItFails
 from server.lobby import online
 from server.lobby.selectors import lobby_json
 from server.matches import broadcast, frames, presence
@@ -30,7 +31,7 @@ FRAME_TYPES = "sync, seek, seek_cancel, seek_accept"
 SEEK_SHAPE = 'a seek is {"type": "seek", "game": "connect4", "clock": "5+3" or null, "rated": true, "range": 200}'
 
 
-class LobbyConsumer(NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
+class LobbyConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)

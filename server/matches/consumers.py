@@ -15,6 +15,7 @@ from server.chat import selectors as chat_selectors
 from server.chat.services import chat_post
 from server.config.converters import MAX_ID
 from server.config.db_threads import NoDatabaseHopPerMessage
+from server.config.failures import DisconnectsWhenItFails
 from server.config.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, frames, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
@@ -61,7 +62,7 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> Any:
         raise BadMessage(f'frames are JSON objects such as {{"type": "sync"}}: {exc}'[:200]) from None
 
 
-class MatchConsumer(NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
+class MatchConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])

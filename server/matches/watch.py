@@ -21,6 +21,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
+from server.config.failures import log_failure
 from server.matches import broadcast, frames, presence, services
 from server.matches.services import rematch
 from server.players.selectors import players_online
@@ -94,4 +95,4 @@ async def _watch() -> None:
                     *done,
                 )
         except Exception:
-            log.exception("match watch pass failed")
+            log_failure(log, "match watch pass failed")

@@ -141,6 +141,18 @@ class FaultStack(StackClient):
         time.sleep(down_s)
         self.start_redis()
 
+    def cut_database(self) -> None:
+        """PostgreSQL refuses the stack's database and ends its open connections, as a restart or
+        a failover does to the web and worker processes (the rest of the server runs on)."""
+        assert self.database == "postgres", "only a PostgreSQL database can be cut"
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+            conn.execute(f'ALTER DATABASE "{self.db_name}" WITH ALLOW_CONNECTIONS false')
+            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (self.db_name,))
+
+    def restore_database(self) -> None:
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+            conn.execute(f'ALTER DATABASE "{self.db_name}" WITH ALLOW_CONNECTIONS true')
+
     def start_web(self, name: str = "web") -> str:
         """A daphne process; `web` serves `self.url`, any other name its own port (a second replica).
 

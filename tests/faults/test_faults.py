@@ -2,7 +2,8 @@
 
 - a Celery worker SIGKILLed in the middle of a bot's search, another worker started later;
 - daphne SIGKILLed (and restarted) right after a person's move between two people;
-- Redis restarted in the middle of a game against a bot.
+- Redis restarted in the middle of a game against a bot;
+- PostgreSQL refusing the stack's database for a few seconds (a restart, a failover) mid-game.
 
 In each: every ply is stored exactly once, every client hears every event exactly once
 (in order, replayed with `?v=` after a drop), and the bot's moves come from real searches.
@@ -15,6 +16,7 @@ import signal
 import time
 
 import pytest
+import redis
 
 from tests.faults.client import SeatClient
 from tests.faults.stack import FaultStack, postgres_reachable
@@ -29,6 +31,7 @@ DATABASES = [
     ),
 ]
 SLOW_BOT_BUDGET_MS = 4000
+DATABASE_DOWN_S = 3
 
 
 @pytest.fixture(params=DATABASES)
@@ -165,6 +168,51 @@ def test_redis_restarted_mid_game_the_clients_recover_within_10_s_and_the_bot_st
         await me.close()
 
     asyncio.run(play())
+
+
+@pytest.mark.skipif(not postgres_reachable(), reason="no PostgreSQL at FAULTS_POSTGRES_URL")
+def test_database_gone_for_seconds_mid_game_the_move_goes_through_after_and_nothing_is_left_behind():
+    async def play(stack: FaultStack) -> None:
+        match, alice_token = await new_match(stack, [{"kind": "human"}, {"kind": "human"}])
+        _, bob_token = stack.guest()
+        stack.api("POST", f"/api/matches/{match['id']}/join/", {}, bob_token)
+        alice = SeatClient(stack.ws_url, match["id"], alice_token)
+        bob = SeatClient(stack.ws_url, match["id"], bob_token)
+        await alice.start()
+        await bob.start()
+        columns = iter("4433221")
+        players = [alice, bob]
+        for ply in range(2):
+            await players[ply % 2].move(next(columns), ply)
+            await bob.until(lambda f, p=ply: f["type"] == "move" and f["ply"] == p)
+        stack.cut_database()
+        # Alice moves while nothing can be stored: her page must not believe it played, and
+        # once the database is back her move goes through, once.
+        await alice.move(next(columns), 2)
+        await asyncio.sleep(DATABASE_DOWN_S)
+        stack.restore_database()
+        back = time.monotonic()
+        await bob.until(lambda f: f["type"] == "move" and f["ply"] == 2, timeout=20)
+        print(f"fault: database gone {DATABASE_DOWN_S} s; the move reached Bob {time.monotonic() - back:.1f} s after")
+        for ply in (3, 4):
+            await players[ply % 2].move(next(columns), ply)
+            await alice.until(lambda f, p=ply: f["type"] == "move" and f["ply"] == p, timeout=10)
+            await bob.until(lambda f, p=ply: f["type"] == "move" and f["ply"] == p, timeout=10)
+        assert_each_ply_once(stack, match["id"], alice, bob)
+        # A socket that failed for want of a database left its groups: only the two open ones are in it.
+        r = redis.Redis(port=stack.redis_port)
+        await wait_for(lambda: r.zcard(f"{stack.env['CHANNEL_PREFIX']}:group:match.{match['id']}") == 2, timeout=5)
+        online = stack.sql("select index, online from matches_seat where match_id = ? order by index", match["id"])
+        assert online == [(0, True), (1, True)], online
+        await alice.close()
+        await bob.close()
+
+    with FaultStack("postgres") as stack:
+        try:
+            asyncio.run(play(stack))
+        except BaseException:
+            print(stack.logs())
+            raise
 
 
 def me_legal(client: SeatClient) -> str:

@@ -360,6 +360,8 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
-        "plyground": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+        # Not propagated: daphne and Celery give the root logger a handler of their own, and
+        # each error was printed twice (its traceback too).
+        "plyground": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO"), "propagate": False},
     },
 }
