@@ -20,7 +20,7 @@ from server.pairing.api import PairingReadyView
 from server.players.api import GuestView, MeView
 from server.players.profiles_api import HistoryView, ProfileView
 from server.players.tokens_api import TokenDetailView, TokenListView, TokenRotateView
-from server.ratings.api import LeaderboardView, PlayerRatingsView
+from server.ratings.api import LeaderboardView, MatchRatingsView, PlayerRatingsView
 from server.research.api import ExportEstimateView, GamesExportView, MovesExportView
 
 # Ids in paths fit a BigAutoField: a larger number is a 404, never an overflow in the database.
@@ -49,6 +49,7 @@ api = [
     path("matches/<id:match_id>/positions/", MatchPositionsView.as_view(), name="match-positions"),
     path("matches/<id:match_id>/resign/", MatchResignView.as_view(), name="match-resign"),
     path("matches/<id:match_id>/claim-draw/", MatchClaimDrawView.as_view(), name="match-claim-draw"),
+    path("matches/<id:match_id>/ratings/", MatchRatingsView.as_view(), name="match-ratings"),
     path("matches/<id:match_id>/pgn/", MatchPgnView.as_view(), name="match-pgn"),
     path("matches/<id:match_id>/resume/", MatchResumeView.as_view(), name="match-resume"),
     path("matches/<id:match_id>/analysis/", AnalysisView.as_view(), name="match-analysis"),

@@ -1,4 +1,5 @@
-"""``GET /api/leaderboards/<game>/`` and ``GET /api/players/<name>/ratings/`` (docs/wire.md)."""
+"""``GET /api/leaderboards/<game>/``, ``GET /api/players/<name>/ratings/`` and
+``GET /api/matches/<id>/ratings/`` (docs/wire.md)."""
 
 from __future__ import annotations
 
@@ -58,6 +59,27 @@ class LeaderboardSerializer(serializers.Serializer):
     leaders = LeaderSerializer(many=True)
 
 
+class RatingChangeSerializer(serializers.Serializer):
+    before = serializers.FloatField()
+    after = serializers.FloatField()
+    provisional_before = serializers.BooleanField()
+    provisional_after = serializers.BooleanField()
+
+
+class SeatRatingSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    rating = serializers.FloatField(help_text="the person's rating in the match's game now (1500 before any)")
+    deviation = serializers.FloatField()
+    provisional = serializers.BooleanField()
+    change = RatingChangeSerializer(allow_null=True, help_text="what this match did to it; null until a rated end")
+
+
+class MatchRatingsSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    rated = serializers.BooleanField()
+    seats = SeatRatingSerializer(many=True, help_text="the seats held by people (bots carry their own rating)")
+
+
 def not_found(detail: str) -> Response:
     return Response({"detail": detail, "code": "not_found"}, status=404)
 
@@ -103,3 +125,16 @@ class PlayerRatingsView(APIView):
             "provisional_deviation": selectors.provisional_deviation(),
         }
         return Response(PlayerRatingsSerializer(body).data)
+
+
+class MatchRatingsView(APIView):
+    """``GET /api/matches/{id}/ratings/``: the people of a match, their ratings and what it changed."""
+
+    authentication_classes: list = []
+
+    @extend_schema(responses={200: MatchRatingsSerializer, **errors(404)})
+    def get(self, request, match_id: int):
+        ratings = selectors.match_ratings(match_id)
+        if ratings is None:
+            return not_found(f"no match {match_id}")
+        return Response(MatchRatingsSerializer(ratings).data)

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import registry
+from server.matches.models import Match, Seat
+from server.ratings import glicko2
 from server.ratings.models import PlayerRating, RatingChange
 
 
@@ -65,3 +67,41 @@ def leaderboards(now: datetime | None = None) -> list[dict[str, Any]]:
 def provisional_deviation() -> float:
     """Ratings whose deviation is above this are provisional, shown with "?"."""
     return settings.RATING_PROVISIONAL_DEVIATION
+
+
+def match_ratings(match_id: int) -> dict[str, Any] | None:
+    """The people of a match with their rating in its game, and each one's change once a rated
+    match has ended (None: no such match).  Bots' ratings are their profiles' (docs/design.md §4)."""
+    match = Match.objects.filter(pk=match_id).only("game", "rated").first()
+    if match is None:
+        return None
+    seats = list(Seat.objects.filter(match_id=match_id, player__isnull=False).order_by("index"))
+    people = [s.player_id for s in seats]
+    ratings = {r.player_id: r for r in PlayerRating.objects.filter(game=match.game, player_id__in=people)}
+    changes = {c.player_id: c for c in RatingChange.objects.filter(match_id=match_id)}
+    return {
+        "game": match.game,
+        "rated": match.rated,
+        "seats": [_seat_rating(s.index, ratings.get(s.player_id), changes.get(s.player_id)) for s in seats],
+    }
+
+
+def _seat_rating(index: int, now: PlayerRating | None, change: RatingChange | None) -> dict[str, Any]:
+    # Before the first rated match a person has no row: the start of the scale, provisional.
+    rating = now.rating if now else glicko2.BASE
+    deviation = now.deviation if now else glicko2.START_DEVIATION
+    limit = settings.RATING_PROVISIONAL_DEVIATION
+    return {
+        "seat": index,
+        "rating": rating,
+        "deviation": deviation,
+        "provisional": deviation > limit,
+        "change": None
+        if change is None
+        else {
+            "before": change.rating_before,
+            "after": change.rating_after,
+            "provisional_before": change.deviation_before > limit,
+            "provisional_after": change.deviation_after > limit,
+        },
+    }

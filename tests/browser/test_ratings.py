@@ -86,3 +86,26 @@ def test_the_leaderboard_and_the_ratings_panel(new_page, plyground, screenshot):
     panel_page.set_viewport_size({"width": 390, "height": 844})
     assert panel_page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(panel_page, "ratings-panel-phone")
+
+
+def test_the_match_room_shows_ratings_and_after_a_rated_end_each_change(new_page, plyground, screenshot):
+    from tests.browser.test_pairing import match_id, resign, seek  # the lobby's quick pairing
+
+    alice, bob = new_page("/"), new_page("/", viewport={"width": 390, "height": 844})
+    seek(alice, "tictactoe", "")
+    seek(bob, "tictactoe", "")
+    assert match_id(alice) == match_id(bob)
+    for page in (alice, bob):  # two guests new to rated tic-tac-toe: the start of the scale, provisional
+        expect(page.locator('[data-testid="seat-rating-0"]')).to_have_text("1500?")
+        expect(page.locator('[data-testid="seat-rating-1"]')).to_have_text("1500?")
+    winner_seat = 1 - int(alice.locator("#match-room").get_attribute("data-your-seat"))
+    resign(alice)
+    result = '[data-testid="rating-result"]'
+    expect(bob.locator(result)).to_have_text(re.compile(r"^Your rating: 1500\? → 1\d{3}\? \+\d+$"))
+    expect(alice.locator(result)).to_have_text(re.compile(r"^Your rating: 1500\? → 1\d{3}\? −\d+$"))
+    gain = f'[data-testid="seat-rating-{winner_seat}"] .rating-diff.up'
+    expect(bob.locator(gain)).to_have_text(re.compile(r"^\+\d+$"))
+    expect(alice.locator(gain)).to_have_text(bob.locator(gain).inner_text())
+    alice.reload()  # a page opened after the end shows the same
+    expect(alice.locator('[data-testid="rating-result"]')).to_contain_text("Your rating: 1500? → ")
+    screenshot(bob, "rating-change-phone")

@@ -84,3 +84,41 @@ def test_the_leaderboards_page_renders_every_game_without_scripts(client):
     assert 'id="board-connect4"' in html and 'id="board-othello"' in html
     assert "Strong" in html and "1900" in html and 'href="/players/Strong/"' in html
     assert 'href="/leaderboards/"' in client.get("/").content.decode()  # linked from the header
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_shows_its_peoples_ratings_and_after_a_rated_end_what_it_changed(token_client, bob):
+    established("Bob's rival", 1800)  # someone else's rating is not in this match
+    PlayerRating.objects.create(player=bob, game="tictactoe", rating=1720, deviation=80, games=40)
+    rated = {"game": "tictactoe", "seats": [HUMAN, HUMAN], "rated": True}
+    created = token_client.post("/api/matches/", rated, format="json")
+    match_id = created.json()["id"]
+    services.match_join(match_id, bob)
+    during = APIClient().get(f"/api/matches/{match_id}/ratings/").json()
+    assert during == {
+        "game": "tictactoe",
+        "rated": True,
+        "seats": [
+            {"seat": 0, "rating": 1500.0, "deviation": 350.0, "provisional": True, "change": None},
+            {"seat": 1, "rating": 1720.0, "deviation": 80.0, "provisional": False, "change": None},
+        ],
+    }
+    services.match_resign(match_id, 1)
+    alice, bob_after = APIClient().get(f"/api/matches/{match_id}/ratings/").json()["seats"]
+    assert alice["change"]["before"] == 1500 and alice["change"]["after"] == alice["rating"] > 1500
+    assert alice["change"]["provisional_before"] and alice["change"]["provisional_after"]
+    assert bob_after["change"]["before"] == 1720 and bob_after["change"]["after"] == bob_after["rating"] < 1720
+    assert not bob_after["change"]["provisional_after"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_casual_match_changes_nothing_and_bots_and_open_seats_are_not_listed(token_client):
+    bot = {"kind": "bot", "profile": "tictactoe-random"}
+    created = token_client.post("/api/matches/", {"game": "tictactoe", "seats": [HUMAN, bot]}, format="json")
+    match_id = created.json()["id"]
+    services.match_resign(match_id, 0)
+    body = APIClient().get(f"/api/matches/{match_id}/ratings/").json()
+    assert body["rated"] is False and [s["seat"] for s in body["seats"]] == [0]
+    assert body["seats"][0]["change"] is None
+    assert APIClient().get("/api/matches/999999/ratings/").status_code == 404
+    assert APIClient().get("/api/matches/99999999999999999999999/ratings/").status_code == 404

@@ -27,6 +27,7 @@ import { createMoveSender } from "./match/move-sender.js";
 import { createOffers } from "./match/offers.js";
 import { createPremove } from "./match/premove.js";
 import { createPresence } from "./match/presence.js";
+import { createRatings } from "./match/ratings.js";
 import { renderResult } from "./match/result.js";
 import { createSeats } from "./match/seats.js";
 import { createStatus } from "./match/status.js";
@@ -85,7 +86,8 @@ const offers = createOffers(room);
 const presence = createPresence(room);
 const clocks = createClocks(room);
 const chat = createChat(room);
-const betweenMoves = [offers, presence, clocks, gameEnd, chat];
+const ratings = createRatings(room);
+const betweenMoves = [offers, presence, clocks, gameEnd, chat, ratings];
 document.getElementById("actions").prepend(...offers.buttons);
 el.status.after(offers.panel, presence.note);
 
@@ -105,7 +107,7 @@ function render() {
   renderBetweenMoves();
 }
 
-/** Takebacks and offers, whether the others are still here, the clocks (on the seats' lines), the chat. */
+/** Takebacks and offers, whether the others are still here, the clocks and ratings (on the seats' lines), the chat. */
 function renderBetweenMoves() {
   for (const part of betweenMoves) part.render();
 }
