@@ -27,6 +27,21 @@ def test_lobby_shows_games_and_bots_each_marked_as_ai(new_page, screenshot):
     screenshot(page, "lobby")
 
 
+def test_on_a_phone_the_matches_come_first_and_the_index_jumps_to_a_game(new_page, screenshot):
+    page = new_page("/", viewport={"width": 390, "height": 844})
+    index = page.locator('[data-testid="game-index"] a')
+    expect(index.filter(has_text="Chess")).to_be_visible()
+    # Yours to resume, open and live: above the games' long scroll, not some 8,000 px below it.
+    assert page.locator("#mine-heading").bounding_box()["y"] < page.locator("#games-heading").bounding_box()["y"]
+    index.filter(has_text=re.compile("^Chess$")).click()
+    expect(page).to_have_url(re.compile(r"#game-chess$"))
+    expect(page.locator('[data-testid="game-chess"]')).to_be_in_viewport()
+    screenshot(page, "lobby-jump-to-chess-phone")
+    wide = new_page("/", viewport={"width": 1280, "height": 900})  # two columns: the matches beside the games
+    expect(wide.locator('[data-testid="game-index"] a').first).to_be_visible()
+    assert wide.locator("#mine-heading").bounding_box()["x"] > wide.locator("#games-heading").bounding_box()["x"]
+
+
 def test_a_new_open_match_appears_in_another_lobby_and_can_be_joined(new_page, screenshot):
     watcher = new_page("/")
     expect(watcher.locator("#games .game-card").first).to_be_visible()

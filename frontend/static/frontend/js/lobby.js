@@ -29,7 +29,7 @@ async function loadGames() {
     return;
   }
   games.forEach((game) => gamesById.set(game.id, game));
-  container.replaceChildren(...games.map(gameCard));
+  container.replaceChildren(gameIndex(games), ...games.map(gameCard));
   renderSeekForm();
   renderSeeks();
   renderMatches();
@@ -41,6 +41,12 @@ async function loadGames() {
       list.replaceChildren(h("p", { class: "error" }, `Could not load the bots: ${error.message}`));
     }
   }));
+}
+
+/** Links to each game's card: on a phone the cards are a long scroll, and chess is last. */
+function gameIndex(games) {
+  return h("nav", { class: "game-index", "aria-label": "Jump to a game", "data-testid": "game-index" },
+    ...games.map((game) => h("a", { href: `#game-${game.id}` }, game.name)));
 }
 
 function gameCard(game) {
@@ -70,7 +76,7 @@ function gameCard(game) {
     onclick: (event) => startFriendMatch(game, event.currentTarget),
   }, "Play a friend");
 
-  return h("article", { class: "game-card", "data-game": game.id, "data-testid": `game-${game.id}` },
+  return h("article", { class: "game-card", id: `game-${game.id}`, "data-game": game.id, "data-testid": `game-${game.id}` },
     h("header", {},
       h("h3", {}, game.name),
       h("p", { class: "muted" }, `${game.num_players} players${game.has_chance ? " · dice" : ""}`)),
