@@ -62,6 +62,18 @@ async def new_match(stack: FaultStack, seats: list[dict]) -> tuple[dict, str]:
     return stack.api("POST", "/api/matches/", {"game": "connect4", "seats": seats}, token), token
 
 
+async def two_people(stack: FaultStack) -> tuple[dict, SeatClient, SeatClient]:
+    """A Connect Four match between two guests, each with an open socket: (match, Alice, Bob)."""
+    match, alice_token = await new_match(stack, [{"kind": "human"}, {"kind": "human"}])
+    _, bob_token = stack.guest()
+    stack.api("POST", f"/api/matches/{match['id']}/join/", {}, bob_token)
+    alice = SeatClient(stack.ws_url, match["id"], alice_token)
+    bob = SeatClient(stack.ws_url, match["id"], bob_token)
+    await alice.start()
+    await bob.start()
+    return match, alice, bob
+
+
 def real_search(stack: FaultStack, match_id: int, ply: int) -> dict:
     fallback, think_ms, queue_wait_ms = stack.sql(
         "select fallback, think_ms, queue_wait_ms from matches_move where match_id = ? and ply = ?", match_id, ply
@@ -106,13 +118,7 @@ def test_a_worker_killed_mid_search_the_bots_move_still_comes_from_a_real_search
 
 def test_web_killed_right_after_a_move_between_two_people_loses_and_doubles_nothing(stack):
     async def play() -> None:
-        match, alice_token = await new_match(stack, [{"kind": "human"}, {"kind": "human"}])
-        _, bob_token = stack.guest()
-        stack.api("POST", f"/api/matches/{match['id']}/join/", {}, bob_token)
-        alice = SeatClient(stack.ws_url, match["id"], alice_token)
-        bob = SeatClient(stack.ws_url, match["id"], bob_token)
-        await alice.start()
-        await bob.start()
+        match, alice, bob = await two_people(stack)
         columns = iter("4433221")
         players = [alice, bob]
         for ply in range(4):
@@ -173,13 +179,7 @@ def test_redis_restarted_mid_game_the_clients_recover_within_10_s_and_the_bot_st
 @pytest.mark.skipif(not postgres_reachable(), reason="no PostgreSQL at FAULTS_POSTGRES_URL")
 def test_database_gone_for_seconds_mid_game_the_move_goes_through_after_and_nothing_is_left_behind():
     async def play(stack: FaultStack) -> None:
-        match, alice_token = await new_match(stack, [{"kind": "human"}, {"kind": "human"}])
-        _, bob_token = stack.guest()
-        stack.api("POST", f"/api/matches/{match['id']}/join/", {}, bob_token)
-        alice = SeatClient(stack.ws_url, match["id"], alice_token)
-        bob = SeatClient(stack.ws_url, match["id"], bob_token)
-        await alice.start()
-        await bob.start()
+        match, alice, bob = await two_people(stack)
         columns = iter("4433221")
         players = [alice, bob]
         for ply in range(2):
