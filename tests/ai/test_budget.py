@@ -74,13 +74,21 @@ def test_searches_one_after_another_do_not_pile_up_memory(game_id, algorithm, mo
     for move in moves:
         state = game.apply(state, move)
 
+    package = type(game).__module__.rpartition(".")[0]
+    modules = [m for name, m in list(sys.modules.items()) if name == package or name.startswith(package + ".")]
+
     def searches() -> None:
-        # Refill the game's own caches each time, so that work a search repeats is really redone.
-        for cached in vars(sys.modules[type(game).__module__]).values():
-            if hasattr(cached, "cache_clear"):
-                cached.cache_clear()
+        # Refill every cache of the game's package each time (backgammon's move generation
+        # caches in its rules module), so that work a search repeats is really redone.
+        for module in modules:
+            for cached in vars(module).values():
+                if hasattr(cached, "cache_clear"):
+                    cached.cache_clear()
+        # The depth ends each search, never the clock: a search cut short on a loaded machine
+        # visits other positions each time, and the caches' growth looked like a leak.
         for seed in range(3):
-            ai.choose_move(game, state, ai.SearchConfig(algorithm=algorithm, max_depth=depth, seed=seed))
+            config = ai.SearchConfig(algorithm=algorithm, max_depth=depth, seed=seed, time_budget_ms=600_000)
+            ai.choose_move(game, state, config)
 
     searches()
     tracemalloc.start()
