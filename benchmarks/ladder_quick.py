@@ -9,15 +9,24 @@ win counts 1 and a draw 1/2; with three seats each (upper seat, lower seat) pair
 The ladder's bar is 65% per step (over 100 games; use ``--games`` to afford what you can).
 
     .venv/bin/python benchmarks/ladder_quick.py [--game ID ...] [--games N] [--steps 1,2,...]
-        [--budget-cap-ms MS | --budget-scale F] [--jobs J]
+        [--budget-cap-ms MS | --budget-scale F] [--jobs J] [--log FILE] [--summary]
+
+With ``--log FILE`` each finished game is appended to FILE as a JSON line (step, game index,
+seeds, seats, returns, score, plies, each side's time and moves) and flushed at once; a run
+with the same arguments plays only the games not yet in FILE, so a stopped run resumes.
+``--summary --log FILE`` prints the table of FILE's games without playing.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
+from dataclasses import asdict, dataclass, field
 from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
 
 from botplay import ProfileBot, Tally, interval, ladder, pairwise_score, play
 
@@ -35,7 +44,15 @@ def seating(num_players: int, index: int) -> str:
     raise ValueError(f"no seating rotation for {num_players} players")
 
 
-def one_game(task: tuple[str, int, int, int | None, float, int]) -> tuple[str, int, float, float, int, Tally, Tally]:
+Record = dict[str, Any]  # one finished game, as a line of the ``--log`` file
+
+
+def key(record: Record) -> tuple:
+    """What identifies a game across runs: the same key, the same game."""
+    return tuple(record[k] for k in ("game", "step", "index", "budget_cap_ms", "budget_scale", "opening_plies"))
+
+
+def one_game(task: tuple[str, int, int, int | None, float, int]) -> Record:
     game_id, step, index, cap_ms, scale, opening_plies = task
     game = registry.get(game_id)
     levels = ladder(game_id)
@@ -45,11 +62,83 @@ def one_game(task: tuple[str, int, int, int | None, float, int]) -> tuple[str, i
     bots = [upper if s == "U" else lower for s in seats]
     # Both seatings of a pair of games start from the same random opening.
     rotation = 2 if game.num_players == 2 else len(SEATINGS_3)
-    returns, plies = play(game, bots, 1000 * step + index, opening_plies, opening_seed=index // rotation)
+    seed, opening_seed = 1000 * step + index, index // rotation
+    returns, plies = play(game, bots, seed, opening_plies, opening_seed=opening_seed)
     mine = [i for i, s in enumerate(seats) if s == "U"]
     theirs = [i for i, s in enumerate(seats) if s == "L"]
-    won = float(min(returns[a] for a in mine) > max(returns[b] for b in theirs))
-    return game_id, step, pairwise_score(returns, mine, theirs), won, plies, upper.tally, lower.tally
+    return {
+        "game": game_id,
+        "step": step,
+        "index": index,
+        "budget_cap_ms": cap_ms,
+        "budget_scale": scale,
+        "opening_plies": opening_plies,
+        "seed": seed,
+        "opening_seed": opening_seed,
+        "seats": seats,  # seat i's level, U upper or L lower; seat 0 moves first (White in chess)
+        "returns": returns,
+        "score": pairwise_score(returns, mine, theirs),
+        "won": min(returns[a] for a in mine) > max(returns[b] for b in theirs),
+        "plies": plies,
+        "upper_ms_per_move": round(upper.tally.ms / max(upper.tally.moves, 1)),
+        "lower_ms_per_move": round(lower.tally.ms / max(lower.tally.moves, 1)),
+        "upper": asdict(upper.tally),
+        "lower": asdict(lower.tally),
+    }
+
+
+def read_log(path: Path) -> list[Record]:
+    """The games of a log; a line cut short by a killed run is left out (and played again)."""
+    if not path.exists():
+        return []
+    records = []
+    for line in path.read_text().splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return records
+
+
+@dataclass
+class Row:
+    """One step's figures over its games."""
+
+    score: float = 0.0
+    wins: int = 0
+    losses: int = 0
+    plies: int = 0
+    games: int = 0
+    upper: Tally = field(default_factory=Tally)
+    lower: Tally = field(default_factory=Tally)
+
+    def add(self, record: Record) -> None:
+        self.score += record["score"]
+        self.wins += record["won"]
+        self.losses += record["score"] == 0
+        self.plies += record["plies"]
+        self.games += 1
+        self.upper.merge(Tally(**record["upper"]))
+        self.lower.merge(Tally(**record["lower"]))
+
+
+def table(records: list[Record]) -> str:
+    """The ladder table of some games: one per game and number of opening plies, a row per step and budget."""
+    rows: dict[tuple, Row] = {}
+    for record in records:
+        rows.setdefault(key(record)[:2] + key(record)[3:], Row()).add(record)
+    lines = []
+    for gid, step, cap_ms, scale, opening_plies in sorted(rows, key=lambda k: (k[0], k[4], k[1], k[3], k[2] or 0)):
+        heading = f"{gid}, {opening_plies} random opening plies"
+        if f"\n{heading}" not in lines:
+            lines += [
+                f"\n{heading}",
+                "| step | upper | lower | games | score | ±95% | W-D-L | plies/game "
+                "| upper ms/move | lower ms/move | ≥65% |",
+                "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            ]
+        lines.append(row_text(gid, step, rows[(gid, step, cap_ms, scale, opening_plies)], cap_ms, scale))
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -61,7 +150,19 @@ def main() -> None:
     parser.add_argument("--budget-scale", type=float, default=1.0, help="multiply every profile's budget")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel (default 1)")
     parser.add_argument("--opening-plies", type=int, default=0, help="random moves before the bots play (default 0)")
+    parser.add_argument(
+        "--log",
+        type=Path,
+        help="append each finished game to this file (JSON lines); games already in it are not played again",
+    )
+    parser.add_argument("--summary", action="store_true", help="print the table of the --log file's games, play none")
     args = parser.parse_args()
+    logged = read_log(args.log) if args.log else []
+    if args.summary:
+        if not args.log:
+            parser.error("--summary needs --log")
+        print(table(logged))
+        return
     game_ids = args.game or [g.id for g in registry.all()]
     steps = [int(s) for s in args.steps.split(",")]
     tasks = [
@@ -70,54 +171,44 @@ def main() -> None:
         for step in steps
         for i in range(args.games)
     ]
+    wanted = set(tasks)
+    records = {key(r): r for r in logged if key(r) in wanted}
+    tasks = [t for t in tasks if t not in records]
     print(
         f"# ladder_quick: {args.games} games per step, budget cap {args.budget_cap_ms or 'none'} ms, "
-        f"scale {args.budget_scale}, {args.jobs} jobs, {args.opening_plies} random opening plies",
+        f"scale {args.budget_scale}, {args.jobs} jobs, {args.opening_plies} random opening plies"
+        + (f", {len(records)} games already in {args.log}" if args.log else ""),
         flush=True,
     )
-    results: dict[tuple[str, int], list] = {}
     started = time.time()
+    log = args.log.open("a") if args.log else None
+    if log and log.tell() and not args.log.read_bytes().endswith(b"\n"):
+        log.write("\n")  # after a line cut short
     with Pool(args.jobs) as pool:
-        for done, (gid, step, score, won, plies, up, low) in enumerate(pool.imap_unordered(one_game, tasks), 1):
-            row = results.setdefault((gid, step), [0.0, 0.0, 0, 0, Tally(), Tally()])
-            row[0] += score
-            row[1] += won
-            row[2] += plies
-            row[3] += 1
-            row[4].merge(up)
-            row[5].merge(low)
-            if row[3] == args.games:
-                print(
-                    f"  {gid} {row_text(gid, step, row, args)} ({time.time() - started:.0f} s)",
-                    file=sys.stderr,
-                    flush=True,
-                )
-            elif done % 10 == 0:
+        for done, record in enumerate(pool.imap_unordered(one_game, tasks), 1):
+            records[key(record)] = record
+            if log:
+                log.write(json.dumps(record) + "\n")
+                log.flush()
+            if done % 10 == 0:
                 print(f"  {done}/{len(tasks)} games ({time.time() - started:.0f} s)", file=sys.stderr, flush=True)
-    for gid in game_ids:
-        print(f"\n{gid}")
-        print(
-            "| step | upper | lower | games | score | ±95% | wins | plies/game | upper ms/move | lower ms/move | ≥65% |"
-        )
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-        for step in steps:
-            print(row_text(gid, step, results[(gid, step)], args))
+    print(table(list(records.values())))
     print(f"\n# {time.time() - started:.0f} s wall", flush=True)
 
 
-def row_text(gid: str, step: int, row: list, args: argparse.Namespace) -> str:
-    score, won, plies, n, up, low = row
+def row_text(gid: str, step: int, row: Row, cap_ms: int | None, scale: float) -> str:
     levels = ladder(gid)
-    mean = score / n
+    n = row.games
+    mean = row.score / n
     return (
-        f"| {step - 1}→{step} | {describe(levels[step], args)} | {describe(levels[step - 1], args)} | {n} "
-        f"| {mean:.0%} | {interval(mean, n):.0%} | {won / n:.0%} | {plies / n:.0f} "
-        f"| {up.ms / max(up.moves, 1):.0f} | {low.ms / max(low.moves, 1):.0f} "
-        f"| {'yes' if mean >= THRESHOLD else 'NO'} |"
+        f"| {step - 1}→{step} | {describe(levels[step], cap_ms, scale)} | {describe(levels[step - 1], cap_ms, scale)} "
+        f"| {n} | {mean:.0%} | {interval(mean, n):.0%} | {row.wins}-{n - row.wins - row.losses}-{row.losses} "
+        f"| {row.plies / n:.0f} | {row.upper.ms / max(row.upper.moves, 1):.0f} "
+        f"| {row.lower.ms / max(row.lower.moves, 1):.0f} | {'yes' if mean >= THRESHOLD else 'NO'} |"
     )
 
 
-def describe(spec: dict, args: argparse.Namespace) -> str:
+def describe(spec: dict, cap_ms: int | None, scale: float) -> str:
     from botplay import budget_ms
 
     parts = [spec["algorithm"]]
@@ -135,7 +226,7 @@ def describe(spec: dict, args: argparse.Namespace) -> str:
     if options.get("trap_model"):
         parts.append(f"traps {options['trap_model']}")
     if spec["algorithm"] != "random":
-        parts.append(f"{budget_ms(spec, args.budget_cap_ms, args.budget_scale)} ms")
+        parts.append(f"{budget_ms(spec, cap_ms, scale)} ms")
     return " ".join(parts)
 
 
