@@ -8,6 +8,7 @@ import { announce, h } from "../dom.js";
 
 export function createRatings({ store, el }) {
   let bySeat = new Map(); // seat -> {rating, deviation, provisional, change}
+  let asked = 0; // answers can overtake each other: only the latest request's is shown
 
   function onFrame(frame) {
     if (frame.type === "state" || frame.type === "seat") refresh(false);
@@ -15,12 +16,14 @@ export function createRatings({ store, el }) {
   }
 
   async function refresh(justEnded) {
+    const request = ++asked;
     let body;
     try {
       body = await api(`/api/matches/${store.matchId}/ratings/`);
     } catch {
       return; // ratings are a courtesy: the game goes on without them, the next state asks again
     }
+    if (request !== asked) return;
     bySeat = new Map(body.seats.map((entry) => [entry.seat, entry]));
     render();
     const mine = bySeat.get(store.you.seat);
