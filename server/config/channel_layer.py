@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import socket
 import time
@@ -42,9 +44,81 @@ TCP_OPTIONS = {
 POOL_SIZE = int(os.environ.get("REDIS_POOL_SIZE", "50"))
 POOL_WAIT_S = 10
 
+log = logging.getLogger("plyground.channel_layer")
+
 
 class PooledRedisChannelLayer(RedisChannelLayer):
-    """channels_redis with a blocking, bounded connection pool (see POOL_SIZE)."""
+    """channels_redis with a blocking, bounded connection pool (see POOL_SIZE), and one reader
+    per process that no closing socket can interrupt (see `receive`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._reader: asyncio.Task | None = None
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        """The next message for `channel`.
+
+        All the sockets of a process share one Redis queue, read by one BZPOPMIN at a time.
+        channels_redis runs that read in the task of whichever socket's receive took its lock,
+        and a socket closing cancels its receive: when the read it cancelled had already
+        popped a message -- the reply on its way, or the loop busy before reading it -- redis-py
+        drops the connection with the reply, and another socket's frame was lost for good
+        (django/channels#1683; tests/server/test_channel_layer.py: 2-3 % of the frames while
+        other sockets closed).  Here the read runs in a task of its own that no socket owns;
+        a receive waits for its own buffer, and cancelling it cancels only that wait.
+        """
+        if "!" not in channel:  # a channel read by whoever asks, not this process's sockets
+            return await super().receive(channel)
+        assert self.require_valid_channel_name(channel)
+        buffer = self.receive_buffer[channel]
+        try:
+            while buffer.empty():
+                reader = self._running_reader(self.non_local_name(channel))
+                waiting = asyncio.ensure_future(buffer.get())
+                try:
+                    await asyncio.wait([waiting, reader], return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    if not waiting.done():
+                        waiting.cancel()
+                if waiting.done() and not waiting.cancelled():
+                    message = waiting.result()
+                    break
+                reader.result()  # the read failed (Redis gone): so does this receive, as in channels_redis
+            else:
+                message = buffer.get_nowait()
+        except asyncio.CancelledError:
+            self.receive_buffer.pop(channel, None)  # the socket is gone: nothing more is kept for it
+            raise
+        if buffer.empty() and self.receive_buffer.get(channel) is buffer:
+            del self.receive_buffer[channel]  # a socket between frames gets a new one on the next put
+        return message
+
+    def _running_reader(self, process_channel: str) -> asyncio.Task:
+        """The task that reads this process's messages into the sockets' buffers (started if need be)."""
+        loop = asyncio.get_running_loop()
+        reader = self._reader
+        if reader is not None and not reader.done():
+            if reader.get_loop() is loop:
+                return reader
+            if not reader.get_loop().is_closed():
+                raise RuntimeError("Two event loops are trying to receive() on one channel layer at once!")
+        self._reader = loop.create_task(self._read_forever(process_channel), name="channel-layer-reader")
+        self._reader.add_done_callback(_note_reader_failure)
+        return self._reader
+
+    async def close_pools(self) -> None:
+        """Stop the reader before closing its connection (flush() ends here too)."""
+        reader, self._reader = self._reader, None
+        if reader is not None and not reader.done() and reader.get_loop() is asyncio.get_running_loop():
+            reader.cancel()
+            await asyncio.wait([reader])
+        await super().close_pools()
+
+    async def _read_forever(self, process_channel: str) -> None:
+        while True:
+            target, message = await self.receive_single(process_channel)
+            for name in target if isinstance(target, list) else [target]:
+                self.receive_buffer[name].put_nowait(message)
 
     def create_pool(self, index: int) -> redis.asyncio.ConnectionPool:
         host = dict(self.hosts[index])
@@ -64,6 +138,13 @@ class PooledRedisChannelLayer(RedisChannelLayer):
             # Everything in the group at this point expires before the group does.
             pipe.expire(group_key, self.group_expiry)
             await pipe.execute()
+
+
+def _note_reader_failure(reader: asyncio.Task) -> None:
+    """A failed read fails the receives waiting then (their sockets reconnect); a new one starts on
+    the next receive.  Logged here too, for when no receive was waiting to hear it."""
+    if not reader.cancelled() and reader.exception() is not None:
+        log.warning("the channel layer's read failed: %r", reader.exception())
 
 
 def redis_channel_layer(url: str, prefix: str) -> dict[str, Any]:

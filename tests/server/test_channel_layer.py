@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 import uuid
 
 import redis
@@ -44,6 +45,70 @@ def test_a_cancelled_receive_always_ends():
 
     try:
         assert sum(asyncio.run(rounds())) == 0
+    finally:
+        client = redis.Redis.from_url(REDIS_TEST_URL)
+        for key in client.scan_iter(f"{prefix}*"):
+            client.delete(key)
+        client.close()
+
+
+MESSAGES = 600
+
+
+def test_no_message_is_lost_while_other_sockets_close():
+    """A socket closing cancels its consumer's receive.  In channels_redis one receive at a time
+    blocks in BZPOPMIN for the whole process; cancelled after the pop, its reply -- another
+    socket's message -- was dropped with the connection (django/channels#1683): 2-3 % of the
+    messages here, and the end of a game in the load test while other games' sockets closed.
+
+    Another process's layer sends to sockets that stay, while this loop closes other sockets
+    at random and is busy now and then (a reply waits in the socket while it is)."""
+    prefix = f"plyground-layer-test-{uuid.uuid4().hex[:12]}"
+    config = redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"]
+    layer = PooledRedisChannelLayer(**config)
+
+    def send_from_another_process(channels: list[str]) -> None:
+        sender, rng = PooledRedisChannelLayer(**config), random.Random(2)
+
+        async def send() -> None:
+            for n in range(MESSAGES):
+                await sender.send(channels[n % len(channels)], {"type": "frame", "n": n})
+                await asyncio.sleep(rng.uniform(0, 0.004))
+            await sender.close_pools()
+
+        asyncio.run(send())
+
+    async def run() -> list[int]:
+        rng, heard = random.Random(1), []
+
+        async def socket(channel: str) -> None:
+            while True:
+                heard.append((await layer.receive(channel))["n"])
+
+        staying = [await layer.new_channel() for _ in range(SOCKETS // 2)]
+        sockets = [asyncio.create_task(socket(c)) for c in staying]
+        closing = [asyncio.create_task(socket(await layer.new_channel())) for _ in range(SOCKETS // 2)]
+        sending = asyncio.create_task(asyncio.to_thread(send_from_another_process, staying))
+        while not sending.done():
+            i = rng.randrange(len(closing))
+            closing[i].cancel()
+            closing[i] = asyncio.create_task(socket(await layer.new_channel()))
+            time.sleep(0.002)  # the loop busy with something else
+            await asyncio.sleep(rng.uniform(0, 0.003))
+        await sending
+        for _ in range(100):  # what is still on its way: 5 s at most
+            if len(heard) >= MESSAGES:
+                break
+            await asyncio.sleep(0.05)
+        for task in sockets + closing:
+            task.cancel()
+        await asyncio.wait(sockets + closing)
+        await layer.flush()
+        return sorted(heard)
+
+    try:
+        heard = asyncio.run(run())
+        assert heard == list(range(MESSAGES)), f"{MESSAGES - len(set(heard))} of {MESSAGES} messages lost"
     finally:
         client = redis.Redis.from_url(REDIS_TEST_URL)
         for key in client.scan_iter(f"{prefix}*"):
