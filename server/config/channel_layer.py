@@ -83,7 +83,8 @@ class PooledRedisChannelLayer(RedisChannelLayer):
                 if waiting.done() and not waiting.cancelled():
                     message = waiting.result()
                     break
-                reader.result()  # the read failed (Redis gone): so does this receive, as in channels_redis
+                if not reader.cancelled():  # the pools were closed under it: the next turn starts another
+                    reader.result()  # the read failed (Redis gone): so does this receive, as in channels_redis
             else:
                 message = buffer.get_nowait()
         except asyncio.CancelledError:

@@ -114,3 +114,19 @@ def test_no_message_is_lost_while_other_sockets_close():
         for key in client.scan_iter(f"{prefix}*"):
             client.delete(key)
         client.close()
+
+
+def test_a_receive_fails_when_redis_is_gone():
+    """The reader's failure is every waiting receive's, as in channels_redis: their consumers end
+    and the pages reconnect, instead of sockets waiting for ever on a reader that is gone."""
+    config = redis_channel_layer("redis://127.0.0.1:1/0", f"plyground-layer-test-{uuid.uuid4().hex[:12]}")["CONFIG"]
+    layer = PooledRedisChannelLayer(**config)
+
+    async def two_sockets() -> list[BaseException | dict]:
+        channels = [await layer.new_channel() for _ in range(2)]
+        return await asyncio.wait_for(
+            asyncio.gather(*(layer.receive(c) for c in channels), return_exceptions=True), timeout=20
+        )
+
+    results = asyncio.run(two_sockets())
+    assert all(isinstance(r, redis.exceptions.ConnectionError) for r in results), results
