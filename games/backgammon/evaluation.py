@@ -184,6 +184,151 @@ def _race(me: Side, op: Side, my_roll: bool) -> Probabilities:
     )
 
 
+# --- shots --------------------------------------------------------------------------
+#
+# The opponent's 21 distinct rolls, doubles first: roll i is bit i of a mask, and a
+# non-double stands for two of the 36 rolls.
+ROLL_DICE: Final = tuple((d, d) for d in range(1, 7)) + tuple((a, b) for a in range(1, 7) for b in range(a + 1, 7))
+DOUBLE_BITS: Final = (1 << 6) - 1
+
+
+def _rolls_with_die(die: int) -> int:
+    return sum(1 << i for i, roll in enumerate(ROLL_DICE) if die in roll)
+
+
+def _paths(distance: int) -> tuple[tuple[int, int], ...]:
+    """Every way one checker covers `distance` pips with the dice combined: (roll bit, points it
+    must land on first, as a mask of offsets from the start).  A non-double goes through either
+    die's point, so it has two entries, either one enough; a double lands on every step."""
+    paths = []
+    for i, (a, b) in enumerate(ROLL_DICE):
+        if a != b and a + b == distance:
+            paths += [(1 << i, 1 << a), (1 << i, 1 << b)]
+        elif a == b and distance % a == 0 and 2 <= distance // a <= 4:
+            paths.append((1 << i, sum(1 << (a * k) for k in range(1, distance // a))))
+    return tuple(paths)
+
+
+def _rolls_over(distance: int, blocked: int) -> int:
+    """The rolls (mask) that carry one checker `distance` pips, `blocked` (offsets) closed on the way."""
+    rolls = _rolls_with_die(distance) if distance <= 6 else 0
+    for bit, stops in _paths(distance):
+        if not blocked & stops:
+            rolls |= bit
+    return rolls
+
+
+TABLE_REACH: Final = 12  # up to 12 pips, every pattern of closed points on the way is tabled
+# SHOT_TABLE[d][closed points at offsets 1..d-1, as bits 1..d-1]: the rolls that hit d pips away.
+SHOT_TABLE: Final = tuple(tuple(_rolls_over(d, m) for m in range(1 << d)) for d in range(TABLE_REACH + 1))
+LONG_PATHS: Final = tuple(_paths(d) for d in range(25))  # beyond 12 pips only doubles reach
+
+
+def _shot_rolls(blocked: int, start: int, distance: int) -> int:
+    """The rolls (mask) that take a checker from my point `start` to a blot `distance` pips
+    further, when `blocked` (a mask over my points) is where it may not land on the way."""
+    ahead = blocked >> start
+    if distance <= TABLE_REACH:
+        return SHOT_TABLE[distance][ahead & ((1 << distance) - 1)]
+    rolls = 0
+    for bit, stops in LONG_PATHS[distance]:
+        if not ahead & stops:
+            rolls |= bit
+    return rolls
+
+
+def _count(rolls: int) -> int:
+    """Of the 36 rolls, how many a mask of distinct rolls stands for."""
+    return (rolls & DOUBLE_BITS).bit_count() + 2 * (rolls >> 6).bit_count()
+
+
+def hitting_rolls(me: Side, op: Side) -> int:
+    """How many of the opponent's 36 rolls hit at least one of my blots.
+
+    Both sides in their own numbering: the opponent's point q is my 25 - q, its bar my 0,
+    and it moves up my numbers.  A roll hits when one checker reaches a blot with one die,
+    or with both dice through a point I have not made (either order), or on a double with
+    two to four steps, every stop open.  Checkers on the bar enter first: with one there,
+    the other die goes to any checker, the entered one included; with two or more a
+    non-double only enters (it hits by entering on a blot); a double has 4 - n steps left
+    after entering n.  Having to play both dice,
+    or the larger one, is not checked: it rarely forbids a hit (0.3% of played positions
+    count one roll too many, tests/games/backgammon/test_evaluation.py).
+    """
+    blots = [p for p in range(1, 25) if me[p] == 1]
+    blocked = sum(1 << p for p in range(1, 25) if me[p] >= 2)
+    starts = [25 - q for q in range(1, 25) if op[q]]
+    return _hitting_rolls(me, op[BAR], blocked, blots, starts)
+
+
+def _hitting_rolls(me: Side, on_bar: int, blocked: int, blots: list[int], starts: list[int]) -> int:
+    """`hitting_rolls` from the parts `side_features` gathers: my made points as a mask, my
+    blots and the opponent's points (in my numbering)."""
+    if not blots:
+        return 0
+    if on_bar:
+        return _count(_rolls_from_bar(me, on_bar, blocked, blots, starts))
+    rolls = 0
+    for blot in blots:
+        for start in starts:
+            if start < blot:
+                rolls |= _shot_rolls(blocked, start, blot - start)
+    return _count(rolls)
+
+
+def _rolls_from_bar(me: Side, on_bar: int, blocked: int, blots: list[int], starts: list[int]) -> int:
+    """The hitting rolls (mask) when the opponent has `on_bar` checkers to enter first (my points 1-6)."""
+    steps = 4 - on_bar  # of a double, left to play once every checker there is in
+    dice = doubles = 0  # the single dice, and the doubles in `steps` steps, that hit from the board
+    for blot in blots:
+        for start in starts:
+            if start < blot:
+                distance = blot - start
+                if distance <= 6:
+                    dice |= 1 << distance
+                if steps > 0:
+                    for bit, stops in DOUBLE_PATHS[steps][distance]:
+                        if not blocked >> start & stops:
+                            doubles |= bit
+    rolls = 0
+    for i, (a, b) in enumerate(ROLL_DICE):
+        if a == b:
+            hit = me[a] == 1 or (me[a] == 0 and (doubles >> i & 1 or _steps_hit(blocked, blots, a, steps)))
+        elif on_bar > 1:
+            hit = me[a] == 1 or me[b] == 1
+        else:  # enter with one die (on a blot, or then hit with the other from anywhere)
+            hit = (me[a] < 2 and (me[a] == 1 or dice >> b & 1 or me[a + b] == 1)) or (
+                me[b] < 2 and (me[b] == 1 or dice >> a & 1 or me[a + b] == 1)
+            )
+        if hit:
+            rolls |= 1 << i
+    return rolls
+
+
+def _double_paths(steps: int, distance: int) -> tuple[tuple[int, int], ...]:
+    """(roll bit, stops as offsets) of the doubles that cover `distance` in at most `steps` steps."""
+    return tuple(
+        (1 << (die - 1), sum(1 << (die * k) for k in range(1, distance // die)))
+        for die in range(1, 7)
+        if distance % die == 0 and distance // die <= steps
+    )
+
+
+DOUBLE_PATHS: Final = tuple(tuple(_double_paths(steps, d) for d in range(25)) for steps in range(4))
+
+
+def _steps_hit(blocked: int, blots: list[int], entry: int, steps: int) -> bool:
+    """Whether a checker entered on my point `entry` hits a blot in `steps` more steps of `entry`'s die."""
+    point = entry
+    for _ in range(steps):
+        point += entry
+        if point > 24 or blocked >> point & 1:
+            return False
+        if point in blots:
+            return True
+    return False
+
+
 # --- contact ------------------------------------------------------------------------
 
 
@@ -191,7 +336,7 @@ def side_features(me: Side, op: Side) -> tuple[float, ...]:
     """`me`'s features against `op` (both in their own numbering), as the contact models read them."""
     # The opponent's point q is my 25 - q, and its checkers move towards my 24: my blot at p
     # can be hit from any of them below p, directly from those 1-6 pips below.
-    lowest, reach = 25, [False] * 31
+    lowest, reach, starts = 25, [False] * 31, []
     if op[BAR]:
         lowest, reach[1:7] = 0, SIX
     for q in range(1, 25):
@@ -199,11 +344,14 @@ def side_features(me: Side, op: Side) -> tuple[float, ...]:
             below = 25 - q
             lowest = min(lowest, below)
             reach[below + 1 : below + 7] = SIX
-    made = home = anchors = back = run = prime = exposed = direct = stacked = 0
+            starts.append(below)
+    made = home = anchors = back = run = prime = direct = stacked = blocked = 0
+    blots = []  # those that can be hit: with a checker of theirs below
     for p in range(1, 25):
         n = me[p]
         if n >= 2:
             made += 1
+            blocked |= 1 << p
             if p <= 6:
                 home += 1
             elif p >= 19:
@@ -216,14 +364,14 @@ def side_features(me: Side, op: Side) -> tuple[float, ...]:
         else:
             run = 0
             if n == 1 and p > lowest:
-                exposed += 1
+                blots.append(p)
                 direct += reach[p]
         if p >= 19:
             back += n
     return (
         _pips(me) / 100,
         float(me[BAR]),
-        float(exposed),
+        float(len(blots)),
         float(direct),
         float(made),
         float(home),
@@ -232,6 +380,7 @@ def side_features(me: Side, op: Side) -> tuple[float, ...]:
         float(back + me[BAR]),
         me[OFF] / CHECKERS,
         stacked / CHECKERS,
+        _hitting_rolls(me, op[BAR], blocked, blots, starts) / 36,
     )
 
 
@@ -239,13 +388,25 @@ SIX: Final = [True] * 6
 
 
 WIN_FEATURES: Final = (
-    "pips/100", "bar", "exposed blots", "direct-shot blots", "made points", "home points",
-    "prime-1", "anchors", "back checkers", "off/15", "stacked/15",
-)  # fmt: skip
+    "pips/100",
+    "bar",
+    "exposed blots",
+    "direct-shot blots",
+    "made points",
+    "home points",
+    "prime-1",
+    "anchors",
+    "back checkers",
+    "off/15",
+    "stacked/15",
+    "shots/36",
+)
+SHOTS: Final = WIN_FEATURES.index("shots/36")  # the share of the opponent's rolls that hit me
 
 
-def gammon_features(winner: Side, loser: Side, winner_rolls: bool) -> tuple[float, ...]:
-    """What makes a win a gammon: how far the loser is from saving it, how strong the winner."""
+def gammon_features(winner: Side, loser: Side, winner_rolls: bool, threat: float) -> tuple[float, ...]:
+    """What makes a win a gammon: how far the loser is from saving it, how strong the winner;
+    `threat`: the winner's `hit_threat`."""
     outside = outside_pips = trapped = 0
     for p in range(7, 26):
         n = loser[p]
@@ -268,12 +429,14 @@ def gammon_features(winner: Side, loser: Side, winner_rolls: bool) -> tuple[floa
         float(trapped),
         float(sum(winner[19:26])),
         1.0 if winner_rolls else -1.0,
+        threat,
     )
 
 
 GAMMON_FEATURES: Final = (
     "bias", "loser outside/15", "loser outside pips/100", "loser bar", "winner home points",
     "winner pips/100", "winner off/15", "loser back checkers", "winner back checkers", "winner rolls",
+    "winner's hit threat",
 )  # fmt: skip
 
 
@@ -297,8 +460,9 @@ BACKGAMMON_FEATURES: Final = (
 # Fitted by benchmarks/bg_fit.py (240 games, 27,680 contact positions; see benchmarks/README.md).
 WIN_ON_ROLL: Final = 0.2294
 WIN_LEAD: Final = 0.7079  # on race_lead
-WIN_WEIGHTS: Final = (3.3661, -0.3214, 0.0980, -0.1495, 0.0944, 0.1923, 0.1437, -0.1418, -0.2011, 2.1647, -0.6746)
-GAMMON_WEIGHTS: Final = (-2.3059, 1.2016, 2.0749, 0.3309, 0.2834, -0.7478, 1.6149, -0.0596, 0.0315, 0.2337)
+WIN_THREAT: Final = 0.0  # on hit_threat
+WIN_WEIGHTS: Final = (3.3661, -0.3214, 0.0980, -0.1495, 0.0944, 0.1923, 0.1437, -0.1418, -0.2011, 2.1647, -0.6746, 0.0)
+GAMMON_WEIGHTS: Final = (-2.3059, 1.2016, 2.0749, 0.3309, 0.2834, -0.7478, 1.6149, -0.0596, 0.0315, 0.2337, 0.0)
 BACKGAMMON_WEIGHTS: Final = (-1.2307, -0.2494, 11.8193, -0.1582, -0.4205, -0.8808)
 
 
@@ -312,11 +476,11 @@ def _dot(weights: tuple[float, ...], features: tuple[float, ...]) -> float:
     return float(sum(map(operator.mul, weights, features)))
 
 
-def _gammon_wins(winner: Side, loser: Side, winner_rolls: bool) -> tuple[float, float]:
-    """(P(gammon | win), P(backgammon | win)) for `winner` over `loser`."""
+def _gammon_wins(winner: Side, loser: Side, winner_rolls: bool, threat: float) -> tuple[float, float]:
+    """(P(gammon | win), P(backgammon | win)) for `winner` over `loser` (`gammon_features`)."""
     if loser[OFF]:
         return 0.0, 0.0  # a checker off saves the gammon for good
-    gammon = _logistic(_dot(GAMMON_WEIGHTS, gammon_features(winner, loser, winner_rolls)))
+    gammon = _logistic(_dot(GAMMON_WEIGHTS, gammon_features(winner, loser, winner_rolls, threat)))
     if not any(loser[19:26]):
         return gammon, 0.0
     return gammon, gammon * _logistic(_dot(BACKGAMMON_WEIGHTS, backgammon_features(winner, loser)))
@@ -328,13 +492,26 @@ def race_lead(me: Side, op: Side) -> float:
     return 10 * (theirs - mine) / (mine + theirs)
 
 
+def hit_threat(mine: tuple[float, ...], theirs: tuple[float, ...], my_roll: bool) -> float:
+    """The next roll's shots, for me: the share of my rolls that hit them when I roll next,
+    minus the share of theirs that hit me when they do (`side_features` of either side).
+    The shots of the side not on roll only matter later, through the features' difference."""
+    return theirs[SHOTS] if my_roll else -mine[SHOTS]
+
+
 def _contact(me: Side, op: Side, my_roll: bool) -> Probabilities:
     mine, theirs = side_features(me, op), side_features(op, me)
     difference = tuple(map(operator.sub, mine, theirs))
-    z = WIN_ON_ROLL * (1 if my_roll else -1) + WIN_LEAD * race_lead(me, op) + _dot(WIN_WEIGHTS, difference)
+    threat = hit_threat(mine, theirs, my_roll)
+    z = (
+        WIN_ON_ROLL * (1 if my_roll else -1)
+        + WIN_LEAD * race_lead(me, op)
+        + WIN_THREAT * threat
+        + _dot(WIN_WEIGHTS, difference)
+    )
     win = _logistic(z)
-    my_gammon, my_backgammon = _gammon_wins(me, op, my_roll)
-    their_gammon, their_backgammon = _gammon_wins(op, me, not my_roll)
+    my_gammon, my_backgammon = _gammon_wins(me, op, my_roll, threat)
+    their_gammon, their_backgammon = _gammon_wins(op, me, not my_roll, -threat)
     return Probabilities(
         win, win * my_gammon, win * my_backgammon, (1 - win) * their_gammon, (1 - win) * their_backgammon
     )
