@@ -49,13 +49,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     pairs = [p for p in played_pairs(args.games, args.seed) if not ev.race_started(*p)]
-    counted = ev._hitting_rolls
+    counted = ev._shots
     evaluate = lambda me, op: ev.side_probabilities(me, op, True)  # noqa: E731
     with_shots = without = alone = 0.0
     for _ in range(args.rounds):
-        ev._hitting_rolls = lambda *parts: 0  # type: ignore[assignment]
+        ev._shots = lambda *parts: (0, 0)  # type: ignore[assignment]
         without += seconds(evaluate, pairs)
-        ev._hitting_rolls = counted
+        ev._shots = counted
         with_shots += seconds(evaluate, pairs)
         alone += seconds(ev.hitting_rolls, pairs)
     n = len(pairs) * args.rounds

@@ -177,15 +177,18 @@ def gammon_rows(
     for s in samples:
         win, wg, wbg, lg, lbg = s["out"]  # type: ignore[misc]
         me, op = s["me"], s["op"]
-        shots_at_me = ev.hitting_rolls(me, op) / 36  # type: ignore[arg-type]
+        # My hit threat, the other side rolling next (its own is minus mine).
+        threat = ev.hit_threat(ev.side_features(me, op), ev.side_features(op, me), False)  # type: ignore[arg-type]
         for winner, loser, winner_rolls, p_win, p_g, p_bg in (
             (me, op, False, win, wg, wbg),
             (op, me, True, 1 - win, lg, lbg),
         ):
             if loser[ev.OFF] or p_win < 0.01:
                 continue
-            threat = shots_at_me if winner_rolls else -shots_at_me  # the other side rolls next
-            gammons.append((ev.gammon_features(winner, loser, winner_rolls, threat), min(1.0, p_g / p_win), p_win))
+            winner_threat = -threat if winner_rolls else threat
+            gammons.append(
+                (ev.gammon_features(winner, loser, winner_rolls, winner_threat), min(1.0, p_g / p_win), p_win)
+            )
             if any(loser[p] for p in range(19, 26)) and p_g > 0.005:
                 backgammons.append((ev.backgammon_features(winner, loser), min(1.0, p_bg / p_g), p_g))
     return gammons, backgammons
@@ -331,7 +334,7 @@ VARIANTS = {
     "all features": frozenset[str](),
     "no gammon threat": frozenset({"winner's hit threat"}),
     "no threat": frozenset({"hit threat", "winner's hit threat"}),
-    "no shots": frozenset({"hit threat", "winner's hit threat", "shots/36"}),
+    "no shots": frozenset({"hit threat", "winner's hit threat", "shots/36", "pips hit/900"}),
 }
 
 

@@ -23,8 +23,11 @@ Two models:
   board -- the same race, against a shorter distance.
 - **Contact**: logistic models on features of the position (pips, checkers on the bar,
   exposed blots, made points, home-board points, primes, anchors, back checkers,
-  checkers off): P(win) from the difference of the two sides' features; P(gammon | win)
-  and P(backgammon | gammon) from the winner's and the loser's features.  The weights
+  checkers off, and the shots at a side's blots: how many of the opponent's 36 rolls
+  hit one, `hitting_rolls`): P(win) from the difference of the two sides' features and
+  from the threat of the next roll (the roller's shots, weighed by the home board the
+  hit checker must enter against); P(gammon | win) from the winner's and the loser's
+  features and that threat; P(backgammon | gammon) from theirs.  The weights
   were fitted to GNU Backgammon's 0-ply cubeless outputs on positions of its own play
   (``benchmarks/bg_fit.py``, which prints the tables below and the fit's error).
 
@@ -251,54 +254,65 @@ def hitting_rolls(me: Side, op: Side) -> int:
     two to four steps, every stop open.  Checkers on the bar enter first: with one there,
     the other die goes to any checker, the entered one included; with two or more a
     non-double only enters (it hits by entering on a blot); a double has 4 - n steps left
-    after entering n.  Having to play both dice,
-    or the larger one, is not checked: it rarely forbids a hit (0.3% of played positions
-    count one roll too many, tests/games/backgammon/test_evaluation.py).
+    after entering n.  Having to play both dice, or the larger one, is not checked: it
+    rarely forbids a hit (0.3% of played positions count one roll too many,
+    tests/games/backgammon/test_evaluation.py).
     """
-    blots = [p for p in range(1, 25) if me[p] == 1]
+    return _shots(op[BAR], *_gathered(me, op))[0]
+
+
+def pips_hit(me: Side, op: Side) -> int:
+    """The pips the opponent's 36 rolls take from me by hitting: a hit blot on my point p
+    goes back to the bar, 25 - p pips; each roll counted once, hitting the blot that
+    costs me the most."""
+    return _shots(op[BAR], *_gathered(me, op))[1]
+
+
+def _gathered(me: Side, op: Side) -> tuple[int, list[int], list[int]]:
+    """My made points as a mask, my blots, the opponent's points in my numbering."""
     blocked = sum(1 << p for p in range(1, 25) if me[p] >= 2)
-    starts = [25 - q for q in range(1, 25) if op[q]]
-    return _hitting_rolls(me, op[BAR], blocked, blots, starts)
+    return blocked, [p for p in range(1, 25) if me[p] == 1], [25 - q for q in range(1, 25) if op[q]]
 
 
-def _hitting_rolls(me: Side, on_bar: int, blocked: int, blots: list[int], starts: list[int]) -> int:
-    """`hitting_rolls` from the parts `side_features` gathers: my made points as a mask, my
-    blots and the opponent's points (in my numbering)."""
-    if not blots:
-        return 0
-    if on_bar:
-        return _count(_rolls_from_bar(me, on_bar, blocked, blots, starts))
-    rolls = 0
-    for blot in blots:
-        for start in starts:
-            if start < blot:
-                rolls |= _shot_rolls(blocked, start, blot - start)
-    return _count(rolls)
+def _shots(on_bar: int, blocked: int, blots: list[int], starts: list[int]) -> tuple[int, int]:
+    """(`hitting_rolls`, `pips_hit`) from the parts `side_features` gathers (`_gathered`)."""
+    covered = lost = 0
+    for blot in blots:  # from my bar's far end: the costliest blot first
+        if on_bar:
+            rolls = _rolls_from_bar(on_bar, blocked, blot, starts)
+        else:
+            rolls = 0
+            for start in starts:
+                if start < blot:
+                    rolls |= _shot_rolls(blocked, start, blot - start)
+        lost += _count(rolls & ~covered) * (25 - blot)
+        covered |= rolls
+    return _count(covered), lost
 
 
-def _rolls_from_bar(me: Side, on_bar: int, blocked: int, blots: list[int], starts: list[int]) -> int:
-    """The hitting rolls (mask) when the opponent has `on_bar` checkers to enter first (my points 1-6)."""
+def _rolls_from_bar(on_bar: int, blocked: int, blot: int, starts: list[int]) -> int:
+    """The rolls (mask) that hit my `blot` when the opponent has `on_bar` checkers to enter
+    first (on my points 1-6)."""
     steps = 4 - on_bar  # of a double, left to play once every checker there is in
     dice = doubles = 0  # the single dice, and the doubles in `steps` steps, that hit from the board
-    for blot in blots:
-        for start in starts:
-            if start < blot:
-                distance = blot - start
-                if distance <= 6:
-                    dice |= 1 << distance
-                if steps > 0:
-                    for bit, stops in DOUBLE_PATHS[steps][distance]:
-                        if not blocked >> start & stops:
-                            doubles |= bit
+    for start in starts:
+        if start < blot:
+            distance = blot - start
+            if distance <= 6:
+                dice |= 1 << distance
+            if steps > 0:
+                for bit, stops in DOUBLE_PATHS[steps][distance]:
+                    if not blocked >> start & stops:
+                        doubles |= bit
     rolls = 0
     for i, (a, b) in enumerate(ROLL_DICE):
         if a == b:
-            hit = me[a] == 1 or (me[a] == 0 and (doubles >> i & 1 or _steps_hit(blocked, blots, a, steps)))
+            hit = a == blot or (not blocked >> a & 1 and (doubles >> i & 1 or _steps_hit(blocked, blot, a, steps)))
         elif on_bar > 1:
-            hit = me[a] == 1 or me[b] == 1
-        else:  # enter with one die (on a blot, or then hit with the other from anywhere)
-            hit = (me[a] < 2 and (me[a] == 1 or dice >> b & 1 or me[a + b] == 1)) or (
-                me[b] < 2 and (me[b] == 1 or dice >> a & 1 or me[a + b] == 1)
+            hit = blot in (a, b)
+        else:  # enter with one die (on the blot, or then hit it with the other from anywhere)
+            hit = (not blocked >> a & 1 and (a == blot or dice >> b & 1 or a + b == blot)) or (
+                not blocked >> b & 1 and (b == blot or dice >> a & 1 or a + b == blot)
             )
         if hit:
             rolls |= 1 << i
@@ -317,15 +331,15 @@ def _double_paths(steps: int, distance: int) -> tuple[tuple[int, int], ...]:
 DOUBLE_PATHS: Final = tuple(tuple(_double_paths(steps, d) for d in range(25)) for steps in range(4))
 
 
-def _steps_hit(blocked: int, blots: list[int], entry: int, steps: int) -> bool:
-    """Whether a checker entered on my point `entry` hits a blot in `steps` more steps of `entry`'s die."""
+def _steps_hit(blocked: int, blot: int, entry: int, steps: int) -> bool:
+    """Whether a checker entered on my point `entry` hits `blot` in `steps` more steps of `entry`'s die."""
     point = entry
     for _ in range(steps):
         point += entry
+        if point == blot:
+            return True
         if point > 24 or blocked >> point & 1:
             return False
-        if point in blots:
-            return True
     return False
 
 
@@ -368,6 +382,7 @@ def side_features(me: Side, op: Side) -> tuple[float, ...]:
                 direct += reach[p]
         if p >= 19:
             back += n
+    shots, lost = _shots(op[BAR], blocked, blots, starts)
     return (
         _pips(me) / 100,
         float(me[BAR]),
@@ -380,7 +395,8 @@ def side_features(me: Side, op: Side) -> tuple[float, ...]:
         float(back + me[BAR]),
         me[OFF] / CHECKERS,
         stacked / CHECKERS,
-        _hitting_rolls(me, op[BAR], blocked, blots, starts) / 36,
+        shots / 36,
+        lost / (36 * 25),
     )
 
 
@@ -388,20 +404,11 @@ SIX: Final = [True] * 6
 
 
 WIN_FEATURES: Final = (
-    "pips/100",
-    "bar",
-    "exposed blots",
-    "direct-shot blots",
-    "made points",
-    "home points",
-    "prime-1",
-    "anchors",
-    "back checkers",
-    "off/15",
-    "stacked/15",
-    "shots/36",
-)
-SHOTS: Final = WIN_FEATURES.index("shots/36")  # the share of the opponent's rolls that hit me
+    "pips/100", "bar", "exposed blots", "direct-shot blots", "made points", "home points",
+    "prime-1", "anchors", "back checkers", "off/15", "stacked/15", "shots/36", "pips hit/900",
+)  # fmt: skip
+PIPS_HIT: Final = WIN_FEATURES.index("pips hit/900")  # what the opponent's next roll takes from me, on average
+HOME: Final = WIN_FEATURES.index("home points")
 
 
 def gammon_features(winner: Side, loser: Side, winner_rolls: bool, threat: float) -> tuple[float, ...]:
@@ -457,13 +464,15 @@ BACKGAMMON_FEATURES: Final = (
     "bias", "loser trapped", "loser escape pips/100", "loser bar", "winner home points", "winner pips/100",
 )  # fmt: skip
 
-# Fitted by benchmarks/bg_fit.py (240 games, 27,680 contact positions; see benchmarks/README.md).
-WIN_ON_ROLL: Final = 0.2294
-WIN_LEAD: Final = 0.7079  # on race_lead
-WIN_THREAT: Final = 0.0  # on hit_threat
-WIN_WEIGHTS: Final = (3.3661, -0.3214, 0.0980, -0.1495, 0.0944, 0.1923, 0.1437, -0.1418, -0.2011, 2.1647, -0.6746, 0.0)
-GAMMON_WEIGHTS: Final = (-2.3059, 1.2016, 2.0749, 0.3309, 0.2834, -0.7478, 1.6149, -0.0596, 0.0315, 0.2337, 0.0)
-BACKGAMMON_WEIGHTS: Final = (-1.2307, -0.2494, 11.8193, -0.1582, -0.4205, -0.8808)
+# Fitted by benchmarks/bg_fit.py (240 games, 28,039 contact positions; see benchmarks/README.md).
+WIN_ON_ROLL: Final = 0.0847
+WIN_LEAD: Final = 0.7201  # on race_lead
+WIN_THREAT: Final = 0.6953  # on hit_threat
+WIN_WEIGHTS: Final = (
+    3.3941, -0.2802, 0.1176, -0.1190, 0.1075, 0.1645, 0.1406, -0.1512, -0.1985, 2.2122, -0.5458, -0.1784, 0.2110,
+)  # fmt: skip
+GAMMON_WEIGHTS: Final = (-2.0620, 1.1200, 2.0604, 0.3432, 0.2428, -0.8472, 1.4495, -0.0486, 0.0316, 0.0549, 0.7786)
+BACKGAMMON_WEIGHTS: Final = (-1.2547, -0.2457, 11.7348, -0.1586, -0.4153, -0.8725)
 
 
 def _logistic(z: float) -> float:
@@ -493,10 +502,18 @@ def race_lead(me: Side, op: Side) -> float:
 
 
 def hit_threat(mine: tuple[float, ...], theirs: tuple[float, ...], my_roll: bool) -> float:
-    """The next roll's shots, for me: the share of my rolls that hit them when I roll next,
-    minus the share of theirs that hit me when they do (`side_features` of either side).
-    The shots of the side not on roll only matter later, through the features' difference."""
-    return theirs[SHOTS] if my_roll else -mine[SHOTS]
+    """The next roll's shots, for me: the pips my rolls take from them by hitting when I
+    roll next, or minus what theirs take from me when they do (`pips_hit` / 900 from the
+    `side_features` of either side), weighed by the hitter's home board, which the hit
+    checker must enter against: x0.5 with no point made there, x1.5 with all six.  The
+    shots of the side not on roll only matter later, through the features' difference."""
+    if my_roll:
+        return theirs[PIPS_HIT] * _board_weight(mine[HOME])
+    return -mine[PIPS_HIT] * _board_weight(theirs[HOME])
+
+
+def _board_weight(home_points: float) -> float:
+    return (1 + home_points / 3) / 2
 
 
 def _contact(me: Side, op: Side, my_roll: bool) -> Probabilities:

@@ -15,6 +15,7 @@ from games.backgammon.evaluation import (
     Side,
     equity,
     hitting_rolls,
+    pips_hit,
     race_started,
     side_probabilities,
 )
@@ -200,6 +201,15 @@ def test_made_points_block_combination_shots() -> None:
 def test_two_blots_count_each_roll_once() -> None:
     # One and two pips from the same checker: the 11 rolls with a 1, and 9 more with a 2 (2-2 included).
     assert shots({5: 1, 6: 1}, {4: 1}) == 20
+
+
+def test_pips_hit_count_each_roll_at_the_costliest_blot() -> None:
+    # Blots on my 5 and 6, a checker on my 4: the 11 rolls with a 1 send the 5 back (20 pips), the 9
+    # more with a 2 the 6 (19 pips).
+    me, op = own({5: 1, 6: 1}), own({21: 1})
+    assert pips_hit(me, op) == 11 * 20 + 9 * 19
+    # From the bar: the 11 threes hit my 3 (22 pips), and so do 2-1 and 1-1 after entering.
+    assert pips_hit(own({3: 1}), own({}, bar=1)) == 14 * 22
 
 
 def test_checkers_on_the_bar_enter_before_they_hit() -> None:
