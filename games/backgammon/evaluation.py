@@ -24,10 +24,11 @@ Two models:
 - **Contact**: logistic models on features of the position (pips, checkers on the bar,
   exposed blots, made points, home-board points, primes, anchors, back checkers,
   checkers off, and the shots at a side's blots: how many of the opponent's 36 rolls
-  hit one, `hitting_rolls`): P(win) from the difference of the two sides' features and
-  from the threat of the next roll (the roller's shots, weighed by the home board the
-  hit checker must enter against); P(gammon | win) from the winner's and the loser's
-  features and that threat; P(backgammon | gammon) from theirs.  The weights
+  hit one, `hitting_rolls`, and the pips they take, `pips_hit`): P(win) from the
+  difference of the two sides' features and from the threat of the next roll (the pips
+  the roller's hits take, weighed by the home board the hit checker must enter
+  against); P(gammon | win) from the winner's and the loser's features and that
+  threat; P(backgammon | gammon) from theirs.  The weights
   were fitted to GNU Backgammon's 0-ply cubeless outputs on positions of its own play
   (``benchmarks/bg_fit.py``, which prints the tables below and the fit's error).
 
@@ -212,18 +213,23 @@ def _paths(distance: int) -> tuple[tuple[int, int], ...]:
     return tuple(paths)
 
 
-def _rolls_over(distance: int, blocked: int) -> int:
-    """The rolls (mask) that carry one checker `distance` pips, `blocked` (offsets) closed on the way."""
-    rolls = _rolls_with_die(distance) if distance <= 6 else 0
-    for bit, stops in _paths(distance):
-        if not blocked & stops:
-            rolls |= bit
-    return rolls
+def _rolls_over(distance: int) -> tuple[int, ...]:
+    """For each pattern of closed points on the way (bits 1 to `distance` - 1 of the index,
+    offsets from the start), the rolls (mask) that carry one checker `distance` pips."""
+    direct = _rolls_with_die(distance) if distance <= 6 else 0
+    paths = _paths(distance)
+    table = []
+    for blocked in range(1 << distance):
+        rolls = direct
+        for bit, stops in paths:
+            if not blocked & stops:
+                rolls |= bit
+        table.append(rolls)
+    return tuple(table)
 
 
 TABLE_REACH: Final = 12  # up to 12 pips, every pattern of closed points on the way is tabled
-# SHOT_TABLE[d][closed points at offsets 1..d-1, as bits 1..d-1]: the rolls that hit d pips away.
-SHOT_TABLE: Final = tuple(tuple(_rolls_over(d, m) for m in range(1 << d)) for d in range(TABLE_REACH + 1))
+SHOT_TABLE: Final = tuple(_rolls_over(d) for d in range(TABLE_REACH + 1))  # [distance][closed points]
 LONG_PATHS: Final = tuple(_paths(d) for d in range(25))  # beyond 12 pips only doubles reach
 
 
