@@ -9,13 +9,16 @@ Games with an even index fit, odd ones judge.
 Fits (logistic, soft targets, Newton's method with a little ridge), on contact positions:
 P(win) on the difference of the two sides' features, P(gammon | win) weighted by
 P(win), P(backgammon | gammon) weighted by P(gammon).  Prints the weight tables for
-``games/backgammon/evaluation.py``.  Then, on the held-out games: the mean absolute
-error of each output and of the equity, race and contact apart; and for each
-evaluation (``old``: the tanh the game used before, ``new``: the probabilities) the
-equity a one-ply choice gives away per move against gnubg's 0-ply choice, judged by
-gnubg.  Needs ``apt-get install -y gnubg``.
+``games/backgammon/evaluation.py``, once per ``--variants`` (``all features``, or with
+the shot counts left out: ``no gammon threat``, ``no threat``, ``no shots``).  Then, on the held-out
+games, for the weights as they stand in the module and for each refit: the mean
+absolute error of each output and of the equity, race and contact apart; and the
+equity a one-ply choice gives away per decision against gnubg's best 0-ply play,
+judged by gnubg, on the same decisions for every evaluation (``old``, the tanh the
+game used before, too).  Needs ``apt-get install -y gnubg``.
 
-    PYTHONPATH=. nice -n 19 .venv/bin/python benchmarks/bg_fit.py [--games 200] [--extra 4] [--seed 1]
+    PYTHONPATH=. nice -n 19 .venv/bin/python benchmarks/bg_fit.py [--games 200] [--extra 4] [--seed 1] \\
+        [--cache FILE] [--judge-games 40] [--variants "all features,no shots"]
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from typing import TypeVar
 from gnubg_bridge import PRESETS, Gnubg, Outputs
 from old_evaluation import old_evaluate
 
-from games.backgammon import BACKGAMMON, BackgammonState, legal_plays, sides
+from games.backgammon import BACKGAMMON, BackgammonState, legal_plays, rules, sides
 from games.backgammon import evaluation as ev
 
 Sample = dict[str, object]
@@ -152,15 +155,18 @@ def fit_logistic(rows: Sequence[tuple[Sequence[float], float, float]], ridge: fl
     return w
 
 
+WIN_COLUMNS = ("on roll", "race lead", "hit threat", *ev.WIN_FEATURES)  # WIN_ON_ROLL, WIN_LEAD, WIN_THREAT
+
+
 def win_rows(samples: list[Sample]) -> list[tuple[list[float], float, float]]:
     rows = []
     for s in samples:
         me, op = s["me"], s["op"]
         assert isinstance(me, tuple) and isinstance(op, tuple) and isinstance(s["out"], list)
-        diff = [a - b for a, b in zip(ev.side_features(me, op), ev.side_features(op, me), strict=True)]
-        rows.append(
-            ([-1.0, ev.race_lead(me, op), *diff], s["out"][0], 1.0)
-        )  # the mover has just played: the other side rolls
+        mine, theirs = ev.side_features(me, op), ev.side_features(op, me)
+        diff = [a - b for a, b in zip(mine, theirs, strict=True)]
+        # The mover has just played: the other side rolls.
+        rows.append(([-1.0, ev.race_lead(me, op), ev.hit_threat(mine, theirs, False), *diff], s["out"][0], 1.0))
     return rows
 
 
@@ -171,13 +177,18 @@ def gammon_rows(
     for s in samples:
         win, wg, wbg, lg, lbg = s["out"]  # type: ignore[misc]
         me, op = s["me"], s["op"]
+        # My hit threat, the other side rolling next (its own is minus mine).
+        threat = ev.hit_threat(ev.side_features(me, op), ev.side_features(op, me), False)  # type: ignore[arg-type]
         for winner, loser, winner_rolls, p_win, p_g, p_bg in (
             (me, op, False, win, wg, wbg),
             (op, me, True, 1 - win, lg, lbg),
         ):
             if loser[ev.OFF] or p_win < 0.01:
                 continue
-            gammons.append((ev.gammon_features(winner, loser, winner_rolls), min(1.0, p_g / p_win), p_win))
+            winner_threat = -threat if winner_rolls else threat
+            gammons.append(
+                (ev.gammon_features(winner, loser, winner_rolls, winner_threat), min(1.0, p_g / p_win), p_win)
+            )
             if any(loser[p] for p in range(19, 26)) and p_g > 0.005:
                 backgammons.append((ev.backgammon_features(winner, loser), min(1.0, p_bg / p_g), p_g))
     return gammons, backgammons
@@ -212,48 +223,63 @@ def errors(samples: list[Sample]) -> None:
 
 
 Evaluation = Callable[[BackgammonState, int], float]
+Decision = tuple[int, list[BackgammonState], list[float]]  # mover, the plays' positions, gnubg's equities
 
 
-def game_losses(gnubg: Gnubg, index: int, seed: int, evaluations: dict[str, Evaluation]) -> list[dict[str, float]]:
-    """For each decision of one game: the equity each evaluation's one-ply pick gives away, by gnubg 0-ply."""
+def game_decisions(gnubg: Gnubg, index: int, seed: int) -> list[Decision]:
+    """Every decision of one game with more than one play: each play's position, judged by gnubg 0-ply
+    (a finished game by its points)."""
     rng = random.Random(seed * 100_003 + index)
-    out: list[dict[str, float]] = []
+    out: list[Decision] = []
     state = roll(BACKGAMMON.initial_state(), rng)
     while not BACKGAMMON.is_terminal(state):
         plays = legal_plays(state)
         chosen = gnubg.move(state, 0, PRESETS["beginner"]["noise"])
         if len(plays) > 1:
             mover = state.turn
-            judged = {
-                move: BACKGAMMON.returns(child)[mover]
-                if BACKGAMMON.is_terminal(child)
-                else -gnubg.evaluate(child).equity
-                for move, child in plays.items()
-            }
-            best = max(judged.values())
-            losses = {}
-            for name, evaluate in evaluations.items():
-                pick = max(
-                    plays, key=lambda m: judged[m] if BACKGAMMON.is_terminal(plays[m]) else evaluate(plays[m], mover)
-                )
-                losses[name] = best - judged[pick]
-            out.append(losses)
+            children = list(plays.values())
+            judged = [
+                BACKGAMMON.returns(child)[mover] if BACKGAMMON.is_terminal(child) else -gnubg.evaluate(child).equity
+                for child in children
+            ]
+            out.append((mover, children, judged))
         state = BACKGAMMON.apply(state, chosen)
         if not BACKGAMMON.is_terminal(state):
             state = roll(state, rng)
     return out
 
 
-def choice_loss(pool: Pool, games: list[int], seed: int, evaluations: dict[str, Evaluation]) -> None:
-    """Equity each one-ply choice gives away per decision, judged by gnubg 0-ply."""
-    decisions = pool.map(lambda g, i: game_losses(g, i, seed, evaluations), games)
-    for name in evaluations:
-        lost = [d[name] for d in decisions]
-        agree = sum(1 for x in lost if x <= 1e-9)
-        print(
-            f"{name}: {len(lost)} decisions in {len(games)} games, equity given away per decision"
-            f" {sum(lost) / len(lost):.4f}, gnubg's 0-ply play chosen {agree / len(lost):.1%}"
+def choice_loss(decisions: list[Decision], games: int, name: str, evaluate: Evaluation) -> None:
+    """Equity the evaluation's one-ply choice gives away per decision, judged by gnubg 0-ply."""
+    lost = []
+    for mover, children, judged in decisions:
+        pick = max(
+            range(len(children)),
+            key=lambda i: judged[i] if BACKGAMMON.is_terminal(children[i]) else evaluate(children[i], mover),
         )
+        lost.append(max(judged) - judged[pick])
+    agree = sum(1 for x in lost if x <= 1e-9)
+    print(
+        f"{name}: {len(lost)} decisions in {games} games, equity given away per decision"
+        f" {sum(lost) / len(lost):.4f}, gnubg's 0-ply play chosen {agree / len(lost):.1%}"
+    )
+
+
+# --- the evaluation's weights, fitted or as they stand ------------------------------------
+
+WEIGHT_NAMES = ("WIN_ON_ROLL", "WIN_LEAD", "WIN_THREAT", "WIN_WEIGHTS", "GAMMON_WEIGHTS", "BACKGAMMON_WEIGHTS")
+Weights = dict[str, object]
+
+
+def current_weights() -> Weights:
+    return {name: getattr(ev, name) for name in WEIGHT_NAMES}
+
+
+def install(weights: Weights) -> None:
+    """Make the evaluation use `weights` (single-threaded use: they are the module's globals)."""
+    for name, value in weights.items():
+        setattr(ev, name, value)
+    rules._evaluate.cache_clear()
 
 
 def main() -> None:
@@ -264,6 +290,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=8, help="gnubg processes (they mostly sleep)")
     parser.add_argument("--cache", default="", help="JSON file to keep the samples in (reused when present)")
     parser.add_argument("--judge-games", type=int, default=40, help="held-out games for the choice comparison")
+    parser.add_argument(
+        "--variants",
+        default="all features",
+        help=f"refits to judge beside the weights as they stand: {', '.join(VARIANTS)}",
+    )
     args = parser.parse_args()
     start = time.time()
     pool = Pool(args.workers)
@@ -277,29 +308,76 @@ def main() -> None:
                 with open(args.cache, "w") as f:
                     json.dump(samples, f)
         print(f"{len(samples)} positions from {args.games} games ({time.time() - start:.0f} s)")
-        fit(samples)
-        print("held-out errors of the model as it stands in games/backgammon/evaluation.py:")
-        errors([s for s in samples if s["game"] % 2 == 1])  # type: ignore[operator]
+        candidates = {"as it stands": current_weights()}
+        for name in args.variants.split(","):
+            print(f"--- refit, {name}")
+            candidates[f"refit, {name}"] = fit(samples, VARIANTS[name])
+        held_out = [s for s in samples if s["game"] % 2 == 1]  # type: ignore[operator]
+        for name, weights in candidates.items():
+            print(f"held-out errors, {name}:")
+            install(weights)
+            errors(held_out)
         judge = [i for i in range(args.games) if i % 2 == 1][: args.judge_games]
         if judge:
-            choice_loss(pool, judge, args.seed, {"old": old_evaluate, "new": BACKGAMMON.evaluate})
+            decisions = pool.map(lambda g, i: game_decisions(g, i, args.seed), judge)
+            choice_loss(decisions, len(judge), "old", old_evaluate)
+            for name, weights in candidates.items():
+                install(weights)
+                choice_loss(decisions, len(judge), name, BACKGAMMON.evaluate)
     finally:
         pool.close()
     print(f"{time.time() - start:.0f} s")
 
 
-def fit(samples: list[Sample]) -> None:
-    """Fit the three contact models on the even games and print their tables."""
+# Refits by the features they leave out: the shot counts are compared with the model without them.
+VARIANTS = {
+    "all features": frozenset[str](),
+    "no gammon threat": frozenset({"winner's hit threat"}),
+    "no threat": frozenset({"hit threat", "winner's hit threat"}),
+    "no shots": frozenset({"hit threat", "winner's hit threat", "shots/36", "pips hit/900"}),
+}
+
+
+def fit(samples: list[Sample], drop: frozenset[str] = frozenset()) -> Weights:
+    """Fit the three contact models on the even games, print their tables and return them;
+    the features named in `drop` are left out (their weights 0)."""
     train = [s for s in samples if s["game"] % 2 == 0]  # type: ignore[operator]
     contact = [s for s in train if not ev.race_started(s["me"], s["op"])]  # type: ignore[arg-type]
-    win = fit_logistic(win_rows(contact))
+    win_keep = [i for i, name in enumerate(WIN_COLUMNS) if name not in drop]
+    gammon_keep = [i for i, name in enumerate(ev.GAMMON_FEATURES) if name not in drop]
+    win = widen(fit_logistic(kept(win_rows(contact), win_keep)), win_keep, len(WIN_COLUMNS))
     gammons, backgammons = gammon_rows(contact)
-    gammon, backgammon = fit_logistic(gammons), fit_logistic(backgammons)
+    gammon = widen(fit_logistic(kept(gammons, gammon_keep)), gammon_keep, len(ev.GAMMON_FEATURES))
+    backgammon = fit_logistic(backgammons)
     print(f"fitted on {len(contact)} contact positions: {len(gammons)} gammon rows, {len(backgammons)} backgammon rows")
     print(f"WIN_ON_ROLL: Final = {win[0]:.4f}")
     print(f"WIN_LEAD: Final = {win[1]:.4f}")
-    for name, weights in (("WIN_WEIGHTS", win[2:]), ("GAMMON_WEIGHTS", gammon), ("BACKGAMMON_WEIGHTS", backgammon)):
+    print(f"WIN_THREAT: Final = {win[2]:.4f}")
+    for name, weights in (("WIN_WEIGHTS", win[3:]), ("GAMMON_WEIGHTS", gammon), ("BACKGAMMON_WEIGHTS", backgammon)):
         print(f"{name}: Final = ({', '.join(f'{w:.4f}' for w in weights)})")
+    return {
+        "WIN_ON_ROLL": round(win[0], 4),
+        "WIN_LEAD": round(win[1], 4),
+        "WIN_THREAT": round(win[2], 4),
+        "WIN_WEIGHTS": tuple(round(w, 4) for w in win[3:]),
+        "GAMMON_WEIGHTS": tuple(round(w, 4) for w in gammon),
+        "BACKGAMMON_WEIGHTS": tuple(round(w, 4) for w in backgammon),
+    }
+
+
+Row = tuple[Sequence[float], float, float]
+
+
+def kept(rows: Sequence[Row], columns: list[int]) -> list[Row]:
+    return [([x[i] for i in columns], target, weight) for x, target, weight in rows]
+
+
+def widen(weights: list[float], columns: list[int], width: int) -> list[float]:
+    """The weights of the kept columns back in place, 0 for the dropped ones."""
+    out = [0.0] * width
+    for column, weight in zip(columns, weights, strict=True):
+        out[column] = weight
+    return out
 
 
 if __name__ == "__main__":

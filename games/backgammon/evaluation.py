@@ -23,8 +23,12 @@ Two models:
   board -- the same race, against a shorter distance.
 - **Contact**: logistic models on features of the position (pips, checkers on the bar,
   exposed blots, made points, home-board points, primes, anchors, back checkers,
-  checkers off): P(win) from the difference of the two sides' features; P(gammon | win)
-  and P(backgammon | gammon) from the winner's and the loser's features.  The weights
+  checkers off, and the shots at a side's blots: how many of the opponent's 36 rolls
+  hit one, `hitting_rolls`, and the pips they take, `pips_hit`): P(win) from the
+  difference of the two sides' features and from the threat of the next roll (the pips
+  the roller's hits take, weighed by the home board the hit checker must enter
+  against); P(gammon | win) from the winner's and the loser's features and that
+  threat; P(backgammon | gammon) from theirs.  The weights
   were fitted to GNU Backgammon's 0-ply cubeless outputs on positions of its own play
   (``benchmarks/bg_fit.py``, which prints the tables below and the fit's error).
 
@@ -184,6 +188,167 @@ def _race(me: Side, op: Side, my_roll: bool) -> Probabilities:
     )
 
 
+# --- shots --------------------------------------------------------------------------
+#
+# The opponent's 21 distinct rolls, doubles first: roll i is bit i of a mask, and a
+# non-double stands for two of the 36 rolls.
+ROLL_DICE: Final = tuple((d, d) for d in range(1, 7)) + tuple((a, b) for a in range(1, 7) for b in range(a + 1, 7))
+DOUBLE_BITS: Final = (1 << 6) - 1
+
+
+def _rolls_with_die(die: int) -> int:
+    return sum(1 << i for i, roll in enumerate(ROLL_DICE) if die in roll)
+
+
+def _paths(distance: int) -> tuple[tuple[int, int], ...]:
+    """Every way one checker covers `distance` pips with the dice combined: (roll bit, points it
+    must land on first, as a mask of offsets from the start).  A non-double goes through either
+    die's point, so it has two entries, either one enough; a double lands on every step."""
+    paths = []
+    for i, (a, b) in enumerate(ROLL_DICE):
+        if a != b and a + b == distance:
+            paths += [(1 << i, 1 << a), (1 << i, 1 << b)]
+        elif a == b and distance % a == 0 and 2 <= distance // a <= 4:
+            paths.append((1 << i, sum(1 << (a * k) for k in range(1, distance // a))))
+    return tuple(paths)
+
+
+def _rolls_over(distance: int) -> tuple[int, ...]:
+    """For each pattern of closed points on the way (bits 1 to `distance` - 1 of the index,
+    offsets from the start), the rolls (mask) that carry one checker `distance` pips."""
+    direct = _rolls_with_die(distance) if distance <= 6 else 0
+    paths = _paths(distance)
+    table = []
+    for blocked in range(1 << distance):
+        rolls = direct
+        for bit, stops in paths:
+            if not blocked & stops:
+                rolls |= bit
+        table.append(rolls)
+    return tuple(table)
+
+
+TABLE_REACH: Final = 12  # up to 12 pips, every pattern of closed points on the way is tabled
+SHOT_TABLE: Final = tuple(_rolls_over(d) for d in range(TABLE_REACH + 1))  # [distance][closed points]
+LONG_PATHS: Final = tuple(_paths(d) for d in range(25))  # beyond 12 pips only doubles reach
+
+
+def _shot_rolls(blocked: int, start: int, distance: int) -> int:
+    """The rolls (mask) that take a checker from my point `start` to a blot `distance` pips
+    further, when `blocked` (a mask over my points) is where it may not land on the way."""
+    ahead = blocked >> start
+    if distance <= TABLE_REACH:
+        return SHOT_TABLE[distance][ahead & ((1 << distance) - 1)]
+    rolls = 0
+    for bit, stops in LONG_PATHS[distance]:
+        if not ahead & stops:
+            rolls |= bit
+    return rolls
+
+
+def _count(rolls: int) -> int:
+    """Of the 36 rolls, how many a mask of distinct rolls stands for."""
+    return (rolls & DOUBLE_BITS).bit_count() + 2 * (rolls >> 6).bit_count()
+
+
+def hitting_rolls(me: Side, op: Side) -> int:
+    """How many of the opponent's 36 rolls hit at least one of my blots.
+
+    Both sides in their own numbering: the opponent's point q is my 25 - q, its bar my 0,
+    and it moves up my numbers.  A roll hits when one checker reaches a blot with one die,
+    or with both dice through a point I have not made (either order), or on a double with
+    two to four steps, every stop open.  Checkers on the bar enter first: with one there,
+    the other die goes to any checker, the entered one included; with two or more a
+    non-double only enters (it hits by entering on a blot); a double has 4 - n steps left
+    after entering n.  Having to play both dice, or the larger one, is not checked: it
+    rarely forbids a hit (0.3% of played positions count one roll too many,
+    tests/games/backgammon/test_evaluation.py).
+    """
+    return _shots(op[BAR], *_gathered(me, op))[0]
+
+
+def pips_hit(me: Side, op: Side) -> int:
+    """The pips the opponent's 36 rolls take from me by hitting: a hit blot on my point p
+    goes back to the bar, 25 - p pips; each roll counted once, hitting the blot that
+    costs me the most."""
+    return _shots(op[BAR], *_gathered(me, op))[1]
+
+
+def _gathered(me: Side, op: Side) -> tuple[int, list[int], list[int]]:
+    """My made points as a mask, my blots, the opponent's points in my numbering."""
+    blocked = sum(1 << p for p in range(1, 25) if me[p] >= 2)
+    return blocked, [p for p in range(1, 25) if me[p] == 1], [25 - q for q in range(1, 25) if op[q]]
+
+
+def _shots(on_bar: int, blocked: int, blots: list[int], starts: list[int]) -> tuple[int, int]:
+    """(`hitting_rolls`, `pips_hit`) from the parts `side_features` gathers (`_gathered`)."""
+    covered = lost = 0
+    for blot in blots:  # from my bar's far end: the costliest blot first
+        if on_bar:
+            rolls = _rolls_from_bar(on_bar, blocked, blot, starts)
+        else:
+            rolls = 0
+            for start in starts:
+                if start < blot:
+                    rolls |= _shot_rolls(blocked, start, blot - start)
+        lost += _count(rolls & ~covered) * (25 - blot)
+        covered |= rolls
+    return _count(covered), lost
+
+
+def _rolls_from_bar(on_bar: int, blocked: int, blot: int, starts: list[int]) -> int:
+    """The rolls (mask) that hit my `blot` when the opponent has `on_bar` checkers to enter
+    first (on my points 1-6)."""
+    steps = 4 - on_bar  # of a double, left to play once every checker there is in
+    dice = doubles = 0  # the single dice, and the doubles in `steps` steps, that hit from the board
+    for start in starts:
+        if start < blot:
+            distance = blot - start
+            if distance <= 6:
+                dice |= 1 << distance
+            if steps > 0:
+                for bit, stops in DOUBLE_PATHS[steps][distance]:
+                    if not blocked >> start & stops:
+                        doubles |= bit
+    rolls = 0
+    for i, (a, b) in enumerate(ROLL_DICE):
+        if a == b:
+            hit = a == blot or (not blocked >> a & 1 and (doubles >> i & 1 or _steps_hit(blocked, blot, a, steps)))
+        elif on_bar > 1:
+            hit = blot in (a, b)
+        else:  # enter with one die (on the blot, or then hit it with the other from anywhere)
+            hit = (not blocked >> a & 1 and (a == blot or dice >> b & 1 or a + b == blot)) or (
+                not blocked >> b & 1 and (b == blot or dice >> a & 1 or a + b == blot)
+            )
+        if hit:
+            rolls |= 1 << i
+    return rolls
+
+
+def _double_paths(steps: int, distance: int) -> tuple[tuple[int, int], ...]:
+    """(roll bit, stops as offsets) of the doubles that cover `distance` in at most `steps` steps."""
+    return tuple(
+        (1 << (die - 1), sum(1 << (die * k) for k in range(1, distance // die)))
+        for die in range(1, 7)
+        if distance % die == 0 and distance // die <= steps
+    )
+
+
+DOUBLE_PATHS: Final = tuple(tuple(_double_paths(steps, d) for d in range(25)) for steps in range(4))
+
+
+def _steps_hit(blocked: int, blot: int, entry: int, steps: int) -> bool:
+    """Whether a checker entered on my point `entry` hits `blot` in `steps` more steps of `entry`'s die."""
+    point = entry
+    for _ in range(steps):
+        point += entry
+        if point == blot:
+            return True
+        if point > 24 or blocked >> point & 1:
+            return False
+    return False
+
+
 # --- contact ------------------------------------------------------------------------
 
 
@@ -191,7 +356,7 @@ def side_features(me: Side, op: Side) -> tuple[float, ...]:
     """`me`'s features against `op` (both in their own numbering), as the contact models read them."""
     # The opponent's point q is my 25 - q, and its checkers move towards my 24: my blot at p
     # can be hit from any of them below p, directly from those 1-6 pips below.
-    lowest, reach = 25, [False] * 31
+    lowest, reach, starts = 25, [False] * 31, []
     if op[BAR]:
         lowest, reach[1:7] = 0, SIX
     for q in range(1, 25):
@@ -199,11 +364,14 @@ def side_features(me: Side, op: Side) -> tuple[float, ...]:
             below = 25 - q
             lowest = min(lowest, below)
             reach[below + 1 : below + 7] = SIX
-    made = home = anchors = back = run = prime = exposed = direct = stacked = 0
+            starts.append(below)
+    made = home = anchors = back = run = prime = direct = stacked = blocked = 0
+    blots = []  # those that can be hit: with a checker of theirs below
     for p in range(1, 25):
         n = me[p]
         if n >= 2:
             made += 1
+            blocked |= 1 << p
             if p <= 6:
                 home += 1
             elif p >= 19:
@@ -216,14 +384,15 @@ def side_features(me: Side, op: Side) -> tuple[float, ...]:
         else:
             run = 0
             if n == 1 and p > lowest:
-                exposed += 1
+                blots.append(p)
                 direct += reach[p]
         if p >= 19:
             back += n
+    shots, lost = _shots(op[BAR], blocked, blots, starts)
     return (
         _pips(me) / 100,
         float(me[BAR]),
-        float(exposed),
+        float(len(blots)),
         float(direct),
         float(made),
         float(home),
@@ -232,6 +401,8 @@ def side_features(me: Side, op: Side) -> tuple[float, ...]:
         float(back + me[BAR]),
         me[OFF] / CHECKERS,
         stacked / CHECKERS,
+        shots / 36,
+        lost / (36 * 25),
     )
 
 
@@ -240,12 +411,15 @@ SIX: Final = [True] * 6
 
 WIN_FEATURES: Final = (
     "pips/100", "bar", "exposed blots", "direct-shot blots", "made points", "home points",
-    "prime-1", "anchors", "back checkers", "off/15", "stacked/15",
+    "prime-1", "anchors", "back checkers", "off/15", "stacked/15", "shots/36", "pips hit/900",
 )  # fmt: skip
+PIPS_HIT: Final = WIN_FEATURES.index("pips hit/900")  # what the opponent's next roll takes from me, on average
+HOME: Final = WIN_FEATURES.index("home points")
 
 
-def gammon_features(winner: Side, loser: Side, winner_rolls: bool) -> tuple[float, ...]:
-    """What makes a win a gammon: how far the loser is from saving it, how strong the winner."""
+def gammon_features(winner: Side, loser: Side, winner_rolls: bool, threat: float) -> tuple[float, ...]:
+    """What makes a win a gammon: how far the loser is from saving it, how strong the winner;
+    `threat`: the winner's `hit_threat`."""
     outside = outside_pips = trapped = 0
     for p in range(7, 26):
         n = loser[p]
@@ -268,12 +442,14 @@ def gammon_features(winner: Side, loser: Side, winner_rolls: bool) -> tuple[floa
         float(trapped),
         float(sum(winner[19:26])),
         1.0 if winner_rolls else -1.0,
+        threat,
     )
 
 
 GAMMON_FEATURES: Final = (
     "bias", "loser outside/15", "loser outside pips/100", "loser bar", "winner home points",
     "winner pips/100", "winner off/15", "loser back checkers", "winner back checkers", "winner rolls",
+    "winner's hit threat",
 )  # fmt: skip
 
 
@@ -294,12 +470,15 @@ BACKGAMMON_FEATURES: Final = (
     "bias", "loser trapped", "loser escape pips/100", "loser bar", "winner home points", "winner pips/100",
 )  # fmt: skip
 
-# Fitted by benchmarks/bg_fit.py (240 games, 27,680 contact positions; see benchmarks/README.md).
-WIN_ON_ROLL: Final = 0.2294
-WIN_LEAD: Final = 0.7079  # on race_lead
-WIN_WEIGHTS: Final = (3.3661, -0.3214, 0.0980, -0.1495, 0.0944, 0.1923, 0.1437, -0.1418, -0.2011, 2.1647, -0.6746)
-GAMMON_WEIGHTS: Final = (-2.3059, 1.2016, 2.0749, 0.3309, 0.2834, -0.7478, 1.6149, -0.0596, 0.0315, 0.2337)
-BACKGAMMON_WEIGHTS: Final = (-1.2307, -0.2494, 11.8193, -0.1582, -0.4205, -0.8808)
+# Fitted by benchmarks/bg_fit.py (240 games, 28,039 contact positions; see benchmarks/README.md).
+WIN_ON_ROLL: Final = 0.0847
+WIN_LEAD: Final = 0.7201  # on race_lead
+WIN_THREAT: Final = 0.6953  # on hit_threat
+WIN_WEIGHTS: Final = (
+    3.3941, -0.2802, 0.1176, -0.1190, 0.1075, 0.1645, 0.1406, -0.1512, -0.1985, 2.2122, -0.5458, -0.1784, 0.2110,
+)  # fmt: skip
+GAMMON_WEIGHTS: Final = (-2.0620, 1.1200, 2.0604, 0.3432, 0.2428, -0.8472, 1.4495, -0.0486, 0.0316, 0.0549, 0.7786)
+BACKGAMMON_WEIGHTS: Final = (-1.2547, -0.2457, 11.7348, -0.1586, -0.4153, -0.8725)
 
 
 def _logistic(z: float) -> float:
@@ -312,11 +491,11 @@ def _dot(weights: tuple[float, ...], features: tuple[float, ...]) -> float:
     return float(sum(map(operator.mul, weights, features)))
 
 
-def _gammon_wins(winner: Side, loser: Side, winner_rolls: bool) -> tuple[float, float]:
-    """(P(gammon | win), P(backgammon | win)) for `winner` over `loser`."""
+def _gammon_wins(winner: Side, loser: Side, winner_rolls: bool, threat: float) -> tuple[float, float]:
+    """(P(gammon | win), P(backgammon | win)) for `winner` over `loser` (`gammon_features`)."""
     if loser[OFF]:
         return 0.0, 0.0  # a checker off saves the gammon for good
-    gammon = _logistic(_dot(GAMMON_WEIGHTS, gammon_features(winner, loser, winner_rolls)))
+    gammon = _logistic(_dot(GAMMON_WEIGHTS, gammon_features(winner, loser, winner_rolls, threat)))
     if not any(loser[19:26]):
         return gammon, 0.0
     return gammon, gammon * _logistic(_dot(BACKGAMMON_WEIGHTS, backgammon_features(winner, loser)))
@@ -328,13 +507,34 @@ def race_lead(me: Side, op: Side) -> float:
     return 10 * (theirs - mine) / (mine + theirs)
 
 
+def hit_threat(mine: tuple[float, ...], theirs: tuple[float, ...], my_roll: bool) -> float:
+    """The next roll's shots, for me: the pips my rolls take from them by hitting when I
+    roll next, or minus what theirs take from me when they do (`pips_hit` / 900 from the
+    `side_features` of either side), weighed by the hitter's home board, which the hit
+    checker must enter against: x0.5 with no point made there, x1.5 with all six.  The
+    shots of the side not on roll only matter later, through the features' difference."""
+    if my_roll:
+        return theirs[PIPS_HIT] * _board_weight(mine[HOME])
+    return -mine[PIPS_HIT] * _board_weight(theirs[HOME])
+
+
+def _board_weight(home_points: float) -> float:
+    return (1 + home_points / 3) / 2
+
+
 def _contact(me: Side, op: Side, my_roll: bool) -> Probabilities:
     mine, theirs = side_features(me, op), side_features(op, me)
     difference = tuple(map(operator.sub, mine, theirs))
-    z = WIN_ON_ROLL * (1 if my_roll else -1) + WIN_LEAD * race_lead(me, op) + _dot(WIN_WEIGHTS, difference)
+    threat = hit_threat(mine, theirs, my_roll)
+    z = (
+        WIN_ON_ROLL * (1 if my_roll else -1)
+        + WIN_LEAD * race_lead(me, op)
+        + WIN_THREAT * threat
+        + _dot(WIN_WEIGHTS, difference)
+    )
     win = _logistic(z)
-    my_gammon, my_backgammon = _gammon_wins(me, op, my_roll)
-    their_gammon, their_backgammon = _gammon_wins(op, me, not my_roll)
+    my_gammon, my_backgammon = _gammon_wins(me, op, my_roll, threat)
+    their_gammon, their_backgammon = _gammon_wins(op, me, not my_roll, -threat)
     return Probabilities(
         win, win * my_gammon, win * my_backgammon, (1 - win) * their_gammon, (1 - win) * their_backgammon
     )

@@ -20,11 +20,12 @@ SPEC = GameSpec(
     bot(ID, 2, "Checker", "expectimax", 200, "Plays the move that leaves the best position on "
          "three moves in ten; otherwise another of its better plays.", max_depth=1, error_rate=0.7),
     bot(ID, 3, "Prime", "expectimax", 300, "Weighs each play by the position it leaves (pips, "
-         "blots, made points, primes) and slips on two moves in five.", max_depth=1, error_rate=0.4),
+         "shots at its blots, made points, primes) and slips on two moves in five.", max_depth=1, error_rate=0.4),
     bot(ID, 4, "Gammon", "expectimax", 300, "Plays the position it likes best on nine moves in "
          "ten, but does not look past its own play.", max_depth=1, error_rate=0.1),
     bot(ID, 5, "Backgammon Master", "expectimax", 2000, "Expectiminimax one roll ahead: for each "
-         "play it averages over all 21 rolls of yours and assumes your best reply to each.", max_depth=2),
+         "play it averages over all 21 rolls of yours and assumes your best reply to each, then "
+         "weighs the chances of the positions, the shots at every blot counted.", max_depth=2),
     adaptive_bot(ID, "Coach Pips", "expectimax", 500, max_depth=2),
     ),
 )  # fmt: skip

@@ -7,11 +7,15 @@ from dataclasses import astuple
 
 import pytest
 
-from games.backgammon import BACKGAMMON, BackgammonState, sides
+from games.backgammon import BACKGAMMON, BackgammonState, legal_plays, sides
 from games.backgammon.evaluation import (
     HEURISTIC_LIMIT,
+    ROLL_DICE,
     Probabilities,
+    Side,
     equity,
+    hitting_rolls,
+    pips_hit,
     race_started,
     side_probabilities,
 )
@@ -149,3 +153,96 @@ def test_a_checker_on_the_bar_against_a_closed_board_loses_gammons() -> None:
     home = probabilities(position(closed, {**theirs, 18: 1}, turn=1), 0)
     assert on_bar.win > home.win and on_bar.win_gammon > home.win_gammon
     assert on_bar.win_gammon > 0.1
+
+
+# --- shots: how many of the opponent's 36 rolls hit a blot --------------------------------
+
+
+def own(points: dict[int, int], bar: int = 0) -> Side:
+    """A side in its own numbering from its points; the rest borne off."""
+    side = [0] * 26
+    for point, n in points.items():
+        side[point] = n
+    side[25], side[0] = bar, 15 - sum(points.values()) - bar
+    return tuple(side)
+
+
+def shots(mine: dict[int, int], theirs_in_my_numbering: dict[int, int], bar: int = 0) -> int:
+    """`hitting_rolls` with the opponent's checkers given by my point numbers (it moves up them)."""
+    op = own({25 - p: n for p, n in theirs_in_my_numbering.items()}, bar)
+    return hitting_rolls(own(mine), op)
+
+
+# The textbook count of shots at a lone blot from one checker, nothing in between.
+SHOTS_AT_DISTANCE = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3,
+                     13: 0, 14: 0, 15: 1, 16: 1, 17: 0, 18: 1, 19: 0, 20: 1, 21: 0, 22: 0, 23: 0}  # fmt: skip
+
+
+@pytest.mark.parametrize(("distance", "expected"), SHOTS_AT_DISTANCE.items())
+def test_shots_at_a_lone_blot_follow_the_table(distance: int, expected: int) -> None:
+    assert shots({24: 1}, {24 - distance: 1}) == expected
+
+
+def test_a_blot_twenty_four_away_is_hit_only_by_double_sixes_from_the_bar() -> None:
+    assert shots({24: 1}, {}, bar=1) == 1  # enter on 6, then 12, 18, 24
+
+
+def test_made_points_block_combination_shots() -> None:
+    # Six away: 11 sixes + 5-1, 4-2 (two each) + 3-3 + 2-2 = 17; my point 3 pips on stops 3-3.
+    assert shots({10: 1}, {4: 1}) == 17
+    assert shots({10: 1, 7: 2}, {4: 1}) == 16
+    # Eight away: 6-2, 5-3, 4-4, 2-2 = 6; points 2, 4 and 6 pips on leave only 5-3.
+    assert shots({12: 1, 6: 2, 8: 2, 10: 2}, {4: 1}) == 2
+    # A non-double needs only one of its two stops open: 5-3 goes through 3 or 5 pips on.
+    assert shots({12: 1, 7: 2}, {4: 1}) == 6
+    assert shots({12: 1, 7: 2, 9: 2}, {4: 1}) == 4
+
+
+def test_two_blots_count_each_roll_once() -> None:
+    # One and two pips from the same checker: the 11 rolls with a 1, and 9 more with a 2 (2-2 included).
+    assert shots({5: 1, 6: 1}, {4: 1}) == 20
+
+
+def test_pips_hit_count_each_roll_at_the_costliest_blot() -> None:
+    # Blots on my 5 and 6, a checker on my 4: the 11 rolls with a 1 send the 5 back (20 pips), the 9
+    # more with a 2 the 6 (19 pips).
+    me, op = own({5: 1, 6: 1}), own({21: 1})
+    assert pips_hit(me, op) == 11 * 20 + 9 * 19
+    # From the bar: the 11 threes hit my 3 (22 pips), and so do 2-1 and 1-1 after entering.
+    assert pips_hit(own({3: 1}), own({}, bar=1)) == 14 * 22
+
+
+def test_checkers_on_the_bar_enter_before_they_hit() -> None:
+    # From the bar, a blot on my 3 is as good as 3 pips away: 11 threes, 2-1 (two ways in), 1-1.
+    assert shots({3: 1}, {}, bar=1) == 14
+    # Two on the bar: a non-double only enters, so only the 11 threes hit; with the two steps a double
+    # has left, 1-1 walks 1 -> 3, 5-5 walks 5 -> 10, 6-6 plays the checker on my 4 to 10; 2-2 and 4-4 miss.
+    assert shots({3: 1, 10: 1}, {4: 1}, bar=2) == 14
+    # One on the bar against my points 1-5: only a six enters, and only 6-5 then reaches my blot on 11
+    # (6-6 walks 6, 12, 18, 24 past it).
+    assert shots({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 11: 1}, {}, bar=1) == 2
+    assert shots({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 11: 1}, {20: 1}, bar=1) == 0  # closed out
+
+
+def hits_by_the_rules(state: BackgammonState, seat: int) -> int:
+    """Of the other seat's 36 rolls, those with a legal play that sends a checker of `seat` to the bar."""
+    total = 0
+    for a, b in ROLL_DICE:
+        rolled = BackgammonState(state.points, state.bar, state.off, 1 - seat, (a, b), state.ply)
+        if any(child.bar[seat] > state.bar[seat] for child in legal_plays(rolled).values()):
+            total += 1 if a == b else 2
+    return total
+
+
+def test_shots_agree_with_the_rules_on_played_positions() -> None:
+    """The count ignores that a play must use both dice (or the larger): it may count a roll the
+    rules forbid to hit with, never miss one; on played positions that is rare."""
+    counted = over = 0
+    for state in STATES:
+        for seat in (0, 1):
+            fast = hitting_rolls(sides(state, seat)[0], sides(state, 1 - seat)[0])
+            slow = hits_by_the_rules(state, seat)
+            assert fast >= slow
+            counted += 1
+            over += fast > slow
+    assert counted > 400 and over <= counted // 100
