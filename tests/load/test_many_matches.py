@@ -26,6 +26,7 @@ async def play_one(stack, seed: int) -> dict:
         legal, ply, v = state["match"]["legal_moves"], state["match"]["ply"], state["v"]
         while True:
             await ws.send(json.dumps({"type": "move", "move": rng.choice(legal), "ply": ply}))
+            moved_at = v  # any frame that gives the turn back comes after this version (the move is one)
             while True:
                 frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=30))
                 assert frame["type"] != "error", frame
@@ -34,6 +35,8 @@ async def play_one(stack, seed: int) -> dict:
                     RESYNCS.append(match["id"])
                     await ws.send(json.dumps({"type": "sync"}))
                     continue
+                if frame["type"] == "state" and frame["v"] <= moved_at:
+                    continue  # the answer to a resync asked before the move went out: old news, as on the page
                 v = frame.get("v", v) if frame["type"] != "heartbeat" else v
                 if frame["type"] == "game_over" or (frame["type"] == "state" and frame["match"]["status"] != "active"):
                     return await asyncio.to_thread(stack.api, "GET", f"/api/matches/{match['id']}/")

@@ -133,6 +133,9 @@ export class LiveSocket {
         this.syncPending = false;
         window.clearTimeout(this.syncTimer);
         const v = frame.match && typeof frame.match.v === "number" ? frame.match.v : frame.v;
+        // A state older than what this page has applied (a sync's answer that crossed newer
+        // frames) would take the board back a move: versions only grow, so it is dropped.
+        if (typeof v === "number" && this.v !== null && v < this.v) return;
         if (typeof v === "number") this.v = v;
       } else if (typeof frame.v === "number") {
         if (this.v !== null && frame.v <= this.v) return; // seen already (a replay overlap)
