@@ -1,11 +1,10 @@
-"""The cost of backgammon's contact evaluation with and without its shot count, in one run.
+"""The cost of backgammon's contact evaluation: the network against the logistic models it replaced, in one run.
 
-Positions: every position before a roll in seeded playouts (`rollout_move`), both seats.
-Times `side_probabilities` over them, alternating rounds with the shot count made and
-replaced by a constant 0 (the evaluation's cost without shots), and prints the best
-round's cost per position of each (the least disturbed by other work) and their ratio;
-also the cost of `hitting_rolls` alone, which gathers the blots and points itself where
-`side_features` shares its own loops.
+Positions: every position before a roll in seeded playouts (`rollout_move`), both seats,
+contact only.  Times `side_probabilities` over them, alternating rounds of the network
+(`games.backgammon.evaluation`) and the logistic models (`logistic_evaluation.py`), and
+prints the best round's cost per position of each (the least disturbed by other work) and
+their ratio; also the network's share: its inputs (`network_inputs`) and its arithmetic.
 
     PYTHONPATH=. nice -n 19 .venv/bin/python benchmarks/bg_eval_speed.py [--games 40] [--rounds 10]
 """
@@ -17,8 +16,11 @@ import random
 import time
 from collections.abc import Callable
 
+import logistic_evaluation as lg
+
 from games.backgammon import BACKGAMMON, sides
 from games.backgammon import evaluation as ev
+from games.backgammon.network import contact_network
 
 Pair = tuple[ev.Side, ev.Side]
 
@@ -50,20 +52,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     pairs = [p for p in played_pairs(args.games, args.seed) if not ev.race_started(*p)]
-    counted = ev._shots
-    evaluate = lambda me, op: ev.side_probabilities(me, op, True)  # noqa: E731
-    with_shots, without, alone = [], [], []
+    network, inputs = contact_network(), ev.network_inputs(*pairs[0])
+    timings: dict[str, list[float]] = {"network": [], "logistic": [], "inputs": [], "arithmetic": []}
     for _ in range(args.rounds):
-        ev._shots = lambda *parts: (0, 0)  # type: ignore[assignment]
-        without.append(seconds(evaluate, pairs))
-        ev._shots = counted
-        with_shots.append(seconds(evaluate, pairs))
-        alone.append(seconds(ev.hitting_rolls, pairs))
+        timings["logistic"].append(seconds(lambda me, op: lg.side_probabilities(me, op, True), pairs))
+        timings["network"].append(seconds(lambda me, op: ev.side_probabilities(me, op, True), pairs))
+        timings["inputs"].append(seconds(ev.network_inputs, pairs))
+        timings["arithmetic"].append(seconds(lambda me, op: network.outputs(inputs), pairs))
     n = len(pairs)
+    best = {name: min(times) / n * 1e6 for name, times in timings.items()}
     print(f"{n} contact positions, best of {args.rounds} rounds each")
     print(
-        f"without shots {min(without) / n * 1e6:.1f} us, with shots {min(with_shots) / n * 1e6:.1f} us a position:"
-        f" x{min(with_shots) / min(without):.2f}; hitting_rolls alone {min(alone) / n * 1e6:.1f} us"
+        f"logistic {best['logistic']:.1f} us, network {best['network']:.1f} us a position:"
+        f" x{best['network'] / best['logistic']:.2f}; of which inputs {best['inputs']:.1f} us,"
+        f" arithmetic {best['arithmetic']:.1f} us"
     )
 
 

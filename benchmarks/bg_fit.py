@@ -9,7 +9,7 @@ Games with an even index fit, odd ones judge.
 Fits (logistic, soft targets, Newton's method with a little ridge), on contact positions:
 P(win) on the difference of the two sides' features, P(gammon | win) weighted by
 P(win), P(backgammon | gammon) weighted by P(gammon).  Prints the weight tables for
-``games/backgammon/evaluation.py``, once per ``--variants`` (``all features``, or with
+``logistic_evaluation.py`` (the contact models before the network), once per ``--variants`` (``all features``, or with
 the shot counts left out: ``no gammon threat``, ``no threat``, ``no shots``).  Then, on the held-out
 games, for the weights as they stand in the module and for each refit: the mean
 absolute error of each output and of the equity, race and contact apart; and the
@@ -34,10 +34,11 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+import logistic_evaluation as lg
 from gnubg_bridge import PRESETS, Gnubg, Outputs
 from old_evaluation import old_evaluate
 
-from games.backgammon import BACKGAMMON, BackgammonState, legal_plays, rules, sides
+from games.backgammon import BACKGAMMON, BackgammonState, legal_plays, sides
 from games.backgammon import evaluation as ev
 
 Sample = dict[str, object]
@@ -166,7 +167,7 @@ def win_rows(samples: list[Sample]) -> list[tuple[list[float], float, float]]:
         mine, theirs = ev.side_features(me, op), ev.side_features(op, me)
         diff = [a - b for a, b in zip(mine, theirs, strict=True)]
         # The mover has just played: the other side rolls.
-        rows.append(([-1.0, ev.race_lead(me, op), ev.hit_threat(mine, theirs, False), *diff], s["out"][0], 1.0))
+        rows.append(([-1.0, lg.race_lead(me, op), lg.hit_threat(mine, theirs, False), *diff], s["out"][0], 1.0))
     return rows
 
 
@@ -178,7 +179,7 @@ def gammon_rows(
         win, wg, wbg, lg, lbg = s["out"]  # type: ignore[misc]
         me, op = s["me"], s["op"]
         # My hit threat, the other side rolling next (its own is minus mine).
-        threat = ev.hit_threat(ev.side_features(me, op), ev.side_features(op, me), False)  # type: ignore[arg-type]
+        threat = lg.hit_threat(ev.side_features(me, op), ev.side_features(op, me), False)  # type: ignore[arg-type]
         for winner, loser, winner_rolls, p_win, p_g, p_bg in (
             (me, op, False, win, wg, wbg),
             (op, me, True, 1 - win, lg, lbg),
@@ -187,10 +188,10 @@ def gammon_rows(
                 continue
             winner_threat = -threat if winner_rolls else threat
             gammons.append(
-                (ev.gammon_features(winner, loser, winner_rolls, winner_threat), min(1.0, p_g / p_win), p_win)
+                (lg.gammon_features(winner, loser, winner_rolls, winner_threat), min(1.0, p_g / p_win), p_win)
             )
             if any(loser[p] for p in range(19, 26)) and p_g > 0.005:
-                backgammons.append((ev.backgammon_features(winner, loser), min(1.0, p_bg / p_g), p_g))
+                backgammons.append((lg.backgammon_features(winner, loser), min(1.0, p_bg / p_g), p_g))
     return gammons, backgammons
 
 
@@ -198,7 +199,7 @@ def gammon_rows(
 
 
 def model_outputs(s: Sample) -> tuple[float, ...]:
-    p = ev.side_probabilities(s["me"], s["op"], False)  # type: ignore[arg-type]
+    p = lg.side_probabilities(s["me"], s["op"], False)  # type: ignore[arg-type]
     return (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon)
 
 
@@ -272,14 +273,14 @@ Weights = dict[str, object]
 
 
 def current_weights() -> Weights:
-    return {name: getattr(ev, name) for name in WEIGHT_NAMES}
+    return {name: getattr(lg, name) for name in WEIGHT_NAMES}
 
 
 def install(weights: Weights) -> None:
-    """Make the evaluation use `weights` (single-threaded use: they are the module's globals)."""
+    """Make the logistic models use `weights` (single-threaded use: they are the module's globals)."""
     for name, value in weights.items():
-        setattr(ev, name, value)
-    rules._evaluate.cache_clear()
+        setattr(lg, name, value)
+    lg.logistic_evaluate.cache_clear()
 
 
 def main() -> None:
@@ -323,7 +324,7 @@ def main() -> None:
             choice_loss(decisions, len(judge), "old", old_evaluate)
             for name, weights in candidates.items():
                 install(weights)
-                choice_loss(decisions, len(judge), name, BACKGAMMON.evaluate)
+                choice_loss(decisions, len(judge), name, lg.logistic_evaluate)
     finally:
         pool.close()
     print(f"{time.time() - start:.0f} s")
@@ -344,10 +345,10 @@ def fit(samples: list[Sample], drop: frozenset[str] = frozenset()) -> Weights:
     train = [s for s in samples if s["game"] % 2 == 0]  # type: ignore[operator]
     contact = [s for s in train if not ev.race_started(s["me"], s["op"])]  # type: ignore[arg-type]
     win_keep = [i for i, name in enumerate(WIN_COLUMNS) if name not in drop]
-    gammon_keep = [i for i, name in enumerate(ev.GAMMON_FEATURES) if name not in drop]
+    gammon_keep = [i for i, name in enumerate(lg.GAMMON_FEATURES) if name not in drop]
     win = widen(fit_logistic(kept(win_rows(contact), win_keep)), win_keep, len(WIN_COLUMNS))
     gammons, backgammons = gammon_rows(contact)
-    gammon = widen(fit_logistic(kept(gammons, gammon_keep)), gammon_keep, len(ev.GAMMON_FEATURES))
+    gammon = widen(fit_logistic(kept(gammons, gammon_keep)), gammon_keep, len(lg.GAMMON_FEATURES))
     backgammon = fit_logistic(backgammons)
     print(f"fitted on {len(contact)} contact positions: {len(gammons)} gammon rows, {len(backgammons)} backgammon rows")
     print(f"WIN_ON_ROLL: Final = {win[0]:.4f}")

@@ -4,8 +4,11 @@ Cubeless money games (a single game pays 1, a gammon 2, a backgammon 3; no cube,
 Jacoby rule).  Each pair of games uses one dice sequence twice, the bot in seat 0 and
 then in seat 1, so luck cancels in the pair; with ``--evaluations old,new`` the bot
 plays those same pairs once with each backgammon evaluation (``old``: the tanh in
-(-1, 1) the game used before, `benchmarks/old_evaluation.py`; ``new``: the equity of
-`games.backgammon.evaluation`), and the difference new - old is reported per pair too.
+(-1, 1) the game used before, `benchmarks/old_evaluation.py`; ``logistic``: the
+contact model before the network; ``new``: the equity of `games.backgammon.evaluation`
+as it stands), and the difference new - other is reported per pair too.  ``--part i/n``
+plays every n-th pair, so n processes can share a run (each with its own ``--log``;
+``--summary`` reads several, comma-separated).
 
 gnubg plays through `gnubg_bridge` (0-ply, its preset's deterministic noise,
 cubeless).  The bot is a seeded profile (`server/bots/seed.py`, level 5 by default:
@@ -37,6 +40,7 @@ from typing import Any
 
 from botplay import ProfileBot, ladder
 from gnubg_bridge import PRESETS, Gnubg
+from logistic_evaluation import logistic_evaluate
 from old_evaluation import old_evaluate
 
 import games.backgammon.rules as rules
@@ -50,7 +54,7 @@ def evaluation(name: str) -> Iterator[None]:
         yield
         return
     kept = rules._evaluate
-    rules._evaluate = old_evaluate  # type: ignore[assignment]
+    rules._evaluate = logistic_evaluate if name == "logistic" else old_evaluate  # type: ignore[assignment]
     try:
         yield
     finally:
@@ -139,15 +143,20 @@ def summary(games: list[dict[str, Any]]) -> None:
     for (preset, name), line in sorted(lines.items(), key=lambda kv: (list(PRESETS).index(kv[0][0]), kv[0][1])):
         print(f"| {preset} | {name} | {line.row()} |")
     for preset in PRESETS:
-        old, new = lines.get((preset, "old")), lines.get((preset, "new"))
-        if old is None or new is None:
-            continue
-        both = sorted(old.complete() & new.complete())
-        if len(both) < 2:
-            continue
-        # A pair: both seatings of one dice sequence, so the difference per pair is in points per game.
-        diff, half = mean_interval([(new.pairs[s] - old.pairs[s]) / 2 for s in both])
-        print(f"{preset}: new - old, paired on {len(both)} dice sequences: {diff:+.2f} ± {half:.2f} points per game")
+        new = lines.get((preset, "new"))
+        for other in ("old", "logistic"):
+            old = lines.get((preset, other))
+            if old is None or new is None:
+                continue
+            both = sorted(old.complete() & new.complete())
+            if len(both) < 2:
+                continue
+            # A pair: both seatings of one dice sequence, so the difference per pair is in points per game.
+            diff, half = mean_interval([(new.pairs[s] - old.pairs[s]) / 2 for s in both])
+            print(
+                f"{preset}: new - {other}, paired on {len(both)} dice sequences:"
+                f" {diff:+.2f} ± {half:.2f} points per game"
+            )
     ms = [g["bot_ms"] / max(1, g["plies"] // 4) for g in games]
     print(f"bot time per move, roughly (its share of the plies): {sum(ms) / max(1, len(ms)):.0f} ms")
 
@@ -163,7 +172,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--presets", default="beginner,casual,intermediate")
     parser.add_argument("--pairs", type=int, default=50, help="dice sequences per preset (two games each)")
-    parser.add_argument("--evaluations", default="new", help="old, new or old,new")
+    parser.add_argument(
+        "--evaluations",
+        default="new",
+        help="any of new (the game's, as it stands), logistic (the contact model before the network), old (the tanh)",
+    )
+    parser.add_argument("--part", default="0/1", help="i/n: play only the pairs whose index is i modulo n")
     parser.add_argument("--level", type=int, default=5, help="the seeded backgammon level that plays (default 5)")
     parser.add_argument("--budget-cap-ms", type=int, default=None)
     parser.add_argument("--max-depth", type=int, default=None, help="limit the profile's search depth")
@@ -171,10 +185,12 @@ def main() -> None:
     parser.add_argument("--log", default="", help="JSON lines, one per game (appended; games in it are skipped)")
     parser.add_argument("--summary", action="store_true", help="only summarise --log")
     args = parser.parse_args()
-    done = read_log(args.log)
+    done = [game for path in args.log.split(",") for game in read_log(path)]
     if args.summary:
         summary(done)
         return
+    if "," in args.log:
+        parser.error("--log names one file when playing")
     spec = dict(ladder("backgammon")[args.level])
     if args.max_depth is not None:
         spec["max_depth"] = args.max_depth
@@ -183,7 +199,8 @@ def main() -> None:
     games = list(done)
     started = time.time()
     with Gnubg() as gnubg:
-        for pair in range(args.pairs):
+        part, parts = map(int, args.part.split("/"))
+        for pair in range(part, args.pairs, parts):
             for preset in args.presets.split(","):
                 dice_seed = args.seed * 1_000_003 + pair
                 for name in args.evaluations.split(","):

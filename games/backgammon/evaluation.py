@@ -21,21 +21,19 @@ Two models:
   gammoned if the winner finishes before the loser has brought every checker home and
   borne one off, and backgammoned if before the loser has even left the winner's home
   board -- the same race, against a shorter distance.
-- **Contact**: logistic models on features of the position (pips, checkers on the bar,
-  exposed blots, made points, home-board points, primes, anchors, back checkers,
-  checkers off, and the shots at a side's blots: how many of the opponent's 36 rolls
-  hit one, `hitting_rolls`, and the pips they take, `pips_hit`): P(win) from the
-  difference of the two sides' features and from the threat of the next roll (the pips
-  the roller's hits take, weighed by the home board the hit checker must enter
-  against); P(gammon | win) from the winner's and the loser's features and that
-  threat; P(backgammon | gammon) from theirs.  The weights
-  were fitted to GNU Backgammon's 0-ply cubeless outputs on positions of its own play
-  (``benchmarks/bg_fit.py``, which prints the tables below and the fit's error).
+- **Contact**: a network with one hidden layer (`games.backgammon.network`), as
+  TD-Gammon's and gnubg's, gives the five probabilities for the side about to roll from
+  each side's checkers point by point and a few counts of each side (`network_inputs`:
+  pips, blots, made points, primes, anchors, and the shots at a side's blots: how many
+  of the opponent's 36 rolls hit one, `hitting_rolls`, and the pips they take,
+  `pips_hit`).  Its weights were fitted to GNU Backgammon's 0-ply cubeless outputs on
+  positions of its own play (``benchmarks/bg_net.py``, which prints the fit's error);
+  what the rules settle (no gammon once a checker is off...) is applied after it.
 
-Both are symmetric by construction: the model is the same for either side, so the
-equity of one seat is minus the other's.  A live position's value is clipped to
-``HEURISTIC_LIMIT`` so that no estimate reaches what the search treats as a proven
-result (``ai.weakening``: 0.95 × max_utility).
+Both are symmetric by construction: the model is the same for either side (the network
+always speaks for the side to roll), so the equity of one seat is minus the other's.  A
+live position's value is clipped to ``HEURISTIC_LIMIT`` so that no estimate reaches what
+the search treats as a proven result (``ai.weakening``: 0.95 × max_utility).
 """
 
 from __future__ import annotations
@@ -45,6 +43,8 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
+
+from games.backgammon.network import contact_network
 
 CHECKERS: Final = 15
 BAR: Final = 25
@@ -94,7 +94,47 @@ def side_probabilities(me: Side, op: Side, my_roll: bool) -> Probabilities:
     """The outcome probabilities for `me` (both sides in their own numbering); `my_roll`: I roll next."""
     if race_started(me, op):
         return _race(me, op, my_roll)
-    return _contact(me, op, my_roll)
+    return roller_probabilities(me, op) if my_roll else roller_probabilities(op, me).flipped()
+
+
+# --- contact: the network -------------------------------------------------------------
+
+
+def network_inputs(roller: Side, other: Side) -> list[float]:
+    """The contact network's inputs: each side (in its own numbering) as TD-Gammon's units
+    -- a point holds at least 1, 2, 3 checkers, then (n - 3) / 2 for the rest --, its bar
+    / 2 and checkers off / 15; then each side's `side_features` (pips, blots, points,
+    primes, the shots at its blots...), which a small network would have to learn."""
+    inputs: list[float] = []
+    for side in (roller, other):
+        for n in side[1:25]:
+            inputs += UNITS[n] if n < 4 else (1.0, 1.0, 1.0, (n - 3) / 2)
+        inputs += (side[BAR] / 2, side[OFF] / CHECKERS)
+    inputs += side_features(roller, other)
+    inputs += side_features(other, roller)
+    return inputs
+
+
+UNITS: Final = ((0.0, 0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0), (1.0, 1.0, 0.0, 0.0), (1.0, 1.0, 1.0, 0.0))
+NETWORK_INPUTS: Final = 2 * (24 * 4 + 2) + 2 * 13
+
+
+def roller_probabilities(roller: Side, other: Side) -> Probabilities:
+    """The contact network's outcome probabilities for the side about to roll, with what the
+    rules settle applied: no gammon once the loser has borne a checker off, no backgammon
+    unless it still has one on the bar or in the winner's home board, and gammons never
+    more likely than the wins they are part of."""
+    win, wg, wbg, lg, lbg = contact_network().outputs(network_inputs(roller, other))
+    wg = 0.0 if other[OFF] else min(wg, win)
+    wbg = min(wbg, wg) if _stuck_back(other) else 0.0
+    lg = 0.0 if roller[OFF] else min(lg, 1 - win)
+    lbg = min(lbg, lg) if _stuck_back(roller) else 0.0
+    return Probabilities(win, wg, wbg, lg, lbg)
+
+
+def _stuck_back(loser: Side) -> bool:
+    """A checker on the bar or in the winner's home board (the loser's points 19-24)."""
+    return any(loser[p] for p in range(19, 26))
 
 
 # --- race ---------------------------------------------------------------------------
@@ -353,7 +393,7 @@ def _steps_hit(blocked: int, blot: int, entry: int, steps: int) -> bool:
 
 
 def side_features(me: Side, op: Side) -> tuple[float, ...]:
-    """`me`'s features against `op` (both in their own numbering), as the contact models read them."""
+    """`me`'s counts against `op` (both in their own numbering), the network's hand-made inputs."""
     # The opponent's point q is my 25 - q, and its checkers move towards my 24: my blot at p
     # can be hit from any of them below p, directly from those 1-6 pips below.
     lowest, reach, starts = 25, [False] * 31, []
@@ -413,128 +453,3 @@ WIN_FEATURES: Final = (
     "pips/100", "bar", "exposed blots", "direct-shot blots", "made points", "home points",
     "prime-1", "anchors", "back checkers", "off/15", "stacked/15", "shots/36", "pips hit/900",
 )  # fmt: skip
-PIPS_HIT: Final = WIN_FEATURES.index("pips hit/900")  # what the opponent's next roll takes from me, on average
-HOME: Final = WIN_FEATURES.index("home points")
-
-
-def gammon_features(winner: Side, loser: Side, winner_rolls: bool, threat: float) -> tuple[float, ...]:
-    """What makes a win a gammon: how far the loser is from saving it, how strong the winner;
-    `threat`: the winner's `hit_threat`."""
-    outside = outside_pips = trapped = 0
-    for p in range(7, 26):
-        n = loser[p]
-        if n:
-            outside += n
-            outside_pips += (p - 6) * n
-            if p >= 19:
-                trapped += n
-    home = (
-        (winner[1] >= 2) + (winner[2] >= 2) + (winner[3] >= 2) + (winner[4] >= 2) + (winner[5] >= 2) + (winner[6] >= 2)
-    )
-    return (
-        1.0,
-        outside / CHECKERS,
-        outside_pips / 100,
-        float(loser[BAR]),
-        float(home),
-        _pips(winner) / 100,
-        winner[OFF] / CHECKERS,
-        float(trapped),
-        float(sum(winner[19:26])),
-        1.0 if winner_rolls else -1.0,
-        threat,
-    )
-
-
-GAMMON_FEATURES: Final = (
-    "bias", "loser outside/15", "loser outside pips/100", "loser bar", "winner home points",
-    "winner pips/100", "winner off/15", "loser back checkers", "winner back checkers", "winner rolls",
-    "winner's hit threat",
-)  # fmt: skip
-
-
-def backgammon_features(winner: Side, loser: Side) -> tuple[float, ...]:
-    """What makes a gammon a backgammon: the loser's checkers still in the winner's home or on the bar."""
-    trapped = sum(loser[19:26])
-    escape = sum(map(operator.mul, ESCAPE, loser[19:26]))
-    home = (
-        (winner[1] >= 2) + (winner[2] >= 2) + (winner[3] >= 2) + (winner[4] >= 2) + (winner[5] >= 2) + (winner[6] >= 2)
-    )
-    return (1.0, float(trapped), escape / 100, float(loser[BAR]), float(home), _pips(winner) / 100)
-
-
-ESCAPE: Final = range(1, 8)  # pips from the loser's points 19-24 and the bar to its 18-point
-
-
-BACKGAMMON_FEATURES: Final = (
-    "bias", "loser trapped", "loser escape pips/100", "loser bar", "winner home points", "winner pips/100",
-)  # fmt: skip
-
-# Fitted by benchmarks/bg_fit.py (240 games, 28,039 contact positions; see benchmarks/README.md).
-WIN_ON_ROLL: Final = 0.0847
-WIN_LEAD: Final = 0.7201  # on race_lead
-WIN_THREAT: Final = 0.6953  # on hit_threat
-WIN_WEIGHTS: Final = (
-    3.3941, -0.2802, 0.1176, -0.1190, 0.1075, 0.1645, 0.1406, -0.1512, -0.1985, 2.2122, -0.5458, -0.1784, 0.2110,
-)  # fmt: skip
-GAMMON_WEIGHTS: Final = (-2.0620, 1.1200, 2.0604, 0.3432, 0.2428, -0.8472, 1.4495, -0.0486, 0.0316, 0.0549, 0.7786)
-BACKGAMMON_WEIGHTS: Final = (-1.2547, -0.2457, 11.7348, -0.1586, -0.4153, -0.8725)
-
-
-def _logistic(z: float) -> float:
-    if z < -40:
-        return 0.0
-    return 1 / (1 + math.exp(-z))
-
-
-def _dot(weights: tuple[float, ...], features: tuple[float, ...]) -> float:
-    return float(sum(map(operator.mul, weights, features)))
-
-
-def _gammon_wins(winner: Side, loser: Side, winner_rolls: bool, threat: float) -> tuple[float, float]:
-    """(P(gammon | win), P(backgammon | win)) for `winner` over `loser` (`gammon_features`)."""
-    if loser[OFF]:
-        return 0.0, 0.0  # a checker off saves the gammon for good
-    gammon = _logistic(_dot(GAMMON_WEIGHTS, gammon_features(winner, loser, winner_rolls, threat)))
-    if not any(loser[19:26]):
-        return gammon, 0.0
-    return gammon, gammon * _logistic(_dot(BACKGAMMON_WEIGHTS, backgammon_features(winner, loser)))
-
-
-def race_lead(me: Side, op: Side) -> float:
-    """My lead in the race as a share of both pip counts: a lead of 10 pips matters more near the end."""
-    mine, theirs = _pips(me), _pips(op)
-    return 10 * (theirs - mine) / (mine + theirs)
-
-
-def hit_threat(mine: tuple[float, ...], theirs: tuple[float, ...], my_roll: bool) -> float:
-    """The next roll's shots, for me: the pips my rolls take from them by hitting when I
-    roll next, or minus what theirs take from me when they do (`pips_hit` / 900 from the
-    `side_features` of either side), weighed by the hitter's home board, which the hit
-    checker must enter against: x0.5 with no point made there, x1.5 with all six.  The
-    shots of the side not on roll only matter later, through the features' difference."""
-    if my_roll:
-        return theirs[PIPS_HIT] * _board_weight(mine[HOME])
-    return -mine[PIPS_HIT] * _board_weight(theirs[HOME])
-
-
-def _board_weight(home_points: float) -> float:
-    return (1 + home_points / 3) / 2
-
-
-def _contact(me: Side, op: Side, my_roll: bool) -> Probabilities:
-    mine, theirs = side_features(me, op), side_features(op, me)
-    difference = tuple(map(operator.sub, mine, theirs))
-    threat = hit_threat(mine, theirs, my_roll)
-    z = (
-        WIN_ON_ROLL * (1 if my_roll else -1)
-        + WIN_LEAD * race_lead(me, op)
-        + WIN_THREAT * threat
-        + _dot(WIN_WEIGHTS, difference)
-    )
-    win = _logistic(z)
-    my_gammon, my_backgammon = _gammon_wins(me, op, my_roll, threat)
-    their_gammon, their_backgammon = _gammon_wins(op, me, not my_roll, -threat)
-    return Probabilities(
-        win, win * my_gammon, win * my_backgammon, (1 - win) * their_gammon, (1 - win) * their_backgammon
-    )

@@ -1,0 +1,209 @@
+"""Train backgammon's contact network on GNU Backgammon's outputs, and judge it.
+
+`collect`: positions of games gnubg plays against itself with its beginner preset's
+noise, and after each roll the play it chose and up to ``--extra`` other legal plays at
+random (a search compares every play's result, not only good ones).  Each position is
+evaluated by gnubg at 0 ply, cubeless: its five outputs are the targets.  One JSON line a
+game in ``--data``; a stopped run resumes from it.  (The same positions as
+``bg_fit.py``'s, from another seed.)
+
+`train`: the network of `games/backgammon/network.py` (one hidden layer, five sigmoid
+outputs for the side to roll) fitted on the contact positions of the even games by
+cross-entropy on the soft targets, mini-batch Adam; the odd games are held out.  Prints
+the held-out mean absolute error of each output and of the equity, beside the
+evaluation as it stands, and writes the weights with ``--write``.
+
+`judge`: the equity a one-ply choice gives away per decision against gnubg's best 0-ply
+play, judged by gnubg, on held-out games (``bg_fit.choice_loss``).
+
+    PYTHONPATH=. nice -n 19 .venv/bin/python benchmarks/bg_net.py collect --games 1200 --data /tmp/bg_net.jsonl
+    PYTHONPATH=. nice -n 19 .venv/bin/python benchmarks/bg_net.py train --data /tmp/bg_net.jsonl [--write]
+    PYTHONPATH=. nice -n 19 .venv/bin/python benchmarks/bg_net.py judge --games 40
+
+Needs ``apt-get install -y gnubg`` for `collect` and `judge`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import logistic_evaluation as lg
+import numpy as np
+from bg_fit import Pool, choice_loss, collect_game, game_decisions
+
+from games.backgammon import BACKGAMMON
+from games.backgammon import evaluation as ev
+from games.backgammon.network import CONTACT_WEIGHTS, Network
+
+SEED = 7  # bg_fit.py's positions use seed 1: these are other games
+
+
+def collect(args: argparse.Namespace) -> None:
+    done: set[int] = set()
+    if os.path.exists(args.data):
+        with open(args.data) as f:
+            done = {json.loads(line)["game"] for line in f if line.strip()}
+    todo = [i for i in range(args.games) if i not in done]
+    print(f"{len(done)} games already in {args.data}; {len(todo)} to play")
+    pool = Pool(args.workers)
+    lock = threading.Lock()
+    start = time.time()
+
+    def one(index: int) -> int:
+        samples = collect_game(pool.gnubg(), index, args.extra, args.seed)
+        line = json.dumps({"game": index, "samples": [[s["me"], s["op"], s["out"]] for s in samples]})
+        with lock, open(args.data, "a") as f:
+            f.write(line + "\n")
+        return len(samples)
+
+    try:
+        with ThreadPoolExecutor(args.workers) as executor:
+            total = 0
+            for n, count in enumerate(executor.map(one, todo), 1):
+                total += count
+                if n % 50 == 0:
+                    print(f"{n} games, {total} positions, {time.time() - start:.0f} s", flush=True)
+    finally:
+        pool.close()
+    print(f"done: {len(todo)} games in {time.time() - start:.0f} s")
+
+
+def load(path: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Inputs, targets (for the side to roll) and game index of every contact position."""
+    inputs, targets, games = [], [], []
+    with open(path) as f:
+        for line in f:
+            game = json.loads(line)
+            for mover, roller, out in game["samples"]:
+                mover, roller = tuple(mover), tuple(roller)
+                if ev.race_started(mover, roller):
+                    continue
+                win, wg, wbg, lg, lbg = out  # the mover's: the roller's are the other way round
+                inputs.append(ev.network_inputs(roller, mover))
+                targets.append((1 - win, lg, lbg, wg, wbg))
+                games.append(game["game"])
+    return np.array(inputs, np.float32), np.array(targets, np.float32), np.array(games)
+
+
+def equities(p: np.ndarray) -> np.ndarray:
+    return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+
+
+def report(name: str, predicted: np.ndarray, targets: np.ndarray) -> None:
+    errors = np.abs(predicted - targets).mean(axis=0)
+    equity = np.abs(equities(predicted) - equities(targets)).mean()
+    print(f"{name}: mean |error| win, wg, wbg, lg, lbg {' '.join(f'{e:.4f}' for e in errors)}; equity {equity:.4f}")
+
+
+def train(args: argparse.Namespace) -> None:
+    start = time.time()
+    x, y, games = load(args.data)
+    fit, held = games % 2 == 0, games % 2 == 1
+    print(f"{len(x)} contact positions ({fit.sum()} to fit, {held.sum()} held out), {time.time() - start:.0f} s")
+    mean, scale = x[fit].mean(axis=0), x[fit].std(axis=0) + 1e-3
+    xs = (x - mean) / scale
+    rng = np.random.default_rng(args.seed)
+    hidden = args.hidden
+    w1 = rng.normal(0, 1 / np.sqrt(x.shape[1]), (x.shape[1], hidden)).astype(np.float32)
+    b1 = np.zeros(hidden, np.float32)
+    w2 = rng.normal(0, 1 / np.sqrt(hidden), (hidden, 5)).astype(np.float32)
+    b2 = np.zeros(5, np.float32)
+    params = [w1, b1, w2, b2]
+    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+    train_x, train_y = xs[fit], y[fit]
+    step = 0
+    for epoch in range(args.epochs):
+        rate = args.rate * 0.5 * (1 + np.cos(np.pi * epoch / args.epochs))
+        order = rng.permutation(len(train_x))
+        for first in range(0, len(order), args.batch):
+            batch = order[first : first + args.batch]
+            xb, yb = train_x[batch], train_y[batch]
+            h = np.tanh(xb @ w1 + b1)
+            p = 1 / (1 + np.exp(-(h @ w2 + b2)))
+            dz = (p - yb) / len(batch)  # cross-entropy on soft targets
+            dh = (dz @ w2.T) * (1 - h * h)
+            grads = [xb.T @ dh, dh.sum(axis=0), h.T @ dz, dz.sum(axis=0)]
+            step += 1
+            for param, grad, (m, v) in zip(params, grads, moments, strict=True):
+                m *= 0.9
+                m += 0.1 * grad
+                v *= 0.999
+                v += 0.001 * grad * grad
+                param -= rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+        held_p = 1 / (1 + np.exp(-(np.tanh(xs[held] @ w1 + b1) @ w2 + b2)))
+        report(f"epoch {epoch + 1} ({time.time() - start:.0f} s), held out", held_p, y[held])
+    # Fold the standardisation into the first layer: the product feeds raw inputs.
+    w1_raw = (w1 / scale[:, None]).astype(np.float64)
+    b1_raw = (b1 - (mean / scale) @ w1).astype(np.float64)
+    network = Network(w1_raw, b1_raw, w2.astype(np.float64), b2.astype(np.float64))
+    if args.write:
+        network.save(CONTACT_WEIGHTS)
+        print(f"written to {CONTACT_WEIGHTS}")
+    logistic = []
+    for mover, roller in held_pairs(args.data):
+        p = lg.side_probabilities(roller, mover, True)
+        logistic.append((p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon))
+    report("logistic model, held out", np.array(logistic), y[held])
+
+
+def held_pairs(path: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    pairs = []
+    with open(path) as f:
+        for line in f:
+            game = json.loads(line)
+            if game["game"] % 2 == 0:
+                continue
+            for mover, roller, _ in game["samples"]:
+                if not ev.race_started(tuple(mover), tuple(roller)):
+                    pairs.append((tuple(mover), tuple(roller)))
+    return pairs
+
+
+def judge(args: argparse.Namespace) -> None:
+    """The network and the logistic model choose on the same held-out decisions (odd games)."""
+    pool = Pool(args.workers)
+    try:
+        indices = [2 * i + 1 for i in range(args.games)]
+        decisions = pool.map(lambda g, i: game_decisions(g, i, SEED + 1), indices)
+    finally:
+        pool.close()
+    choice_loss(decisions, args.games, "logistic model", lg.logistic_evaluate)
+    choice_loss(decisions, args.games, "network", BACKGAMMON.evaluate)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--games", type=int, default=1200)
+    c.add_argument("--extra", type=int, default=4)
+    c.add_argument("--workers", type=int, default=8, help="gnubg processes (they mostly sleep)")
+    c.add_argument("--data", required=True)
+    c.add_argument("--seed", type=int, default=SEED)
+    t = sub.add_parser("train")
+    t.add_argument("--data", required=True)
+    t.add_argument("--hidden", type=int, default=96)
+    t.add_argument("--epochs", type=int, default=30)
+    t.add_argument("--batch", type=int, default=256)
+    t.add_argument("--rate", type=float, default=0.002)
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--write", action="store_true", help=f"write the weights to {CONTACT_WEIGHTS.name}")
+    j = sub.add_parser("judge")
+    j.add_argument("--games", type=int, default=40)
+    j.add_argument("--workers", type=int, default=8)
+    args = parser.parse_args()
+    if args.command == "judge":
+        judge(args)
+    elif args.command == "collect":
+        collect(args)
+    elif args.command == "train":
+        train(args)
+
+
+if __name__ == "__main__":
+    main()
