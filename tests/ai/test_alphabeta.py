@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import TreeGame, exact_value, minimax, random_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +12,7 @@ import ai
 from ai.alphabeta import AlphaBeta
 from ai.tt import EXACT, LOWER, TranspositionTable
 from games import registry
+from tests.ai.trees import TreeGame, exact_value, minimax, random_position
 
 INF = float("inf")
 TICTACTOE = registry.get("tictactoe")

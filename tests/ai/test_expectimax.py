@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import TreeGame
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +13,7 @@ from ai import opponents
 from ai.evaluation import Evaluator
 from ai.expectimax import Expectimax
 from ai.opponents import OpponentModel
+from tests.ai.trees import TreeGame
 
 INF = float("inf")
 # A safe +3 (both replies give 3) against a gamble: +1 if the opponent finds the best

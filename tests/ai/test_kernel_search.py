@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import time
 
-from conftest import minimax, random_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +14,7 @@ from ai.kernel_search import KernelAlphaBeta
 from games import registry
 from games.connect4 import Connect4
 from games.connect4.kernel import KERNEL, window_totals
+from tests.ai.trees import minimax, random_position
 
 INF = float("inf")
 CONNECT4 = registry.get("connect4")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import ThreeSeatTree
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +10,7 @@ import ai
 from ai.evaluation import Evaluator
 from ai.maxn import MaxN
 from games import registry
+from tests.ai.trees import ThreeSeatTree
 
 
 def plain_maxn(game, state):

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from conftest import TreeGame, exact_value
 
 import ai
 from ai import mcts
 from games import registry
+from tests.ai.trees import TreeGame, exact_value
 
 TICTACTOE = registry.get("tictactoe")
 CONNECT4 = registry.get("connect4")

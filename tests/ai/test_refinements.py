@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import random_position
 
 import ai
 from ai.alphabeta import AlphaBeta
 from games import registry
+from tests.ai.trees import random_position
 
 INF = float("inf")
 CONNECT4 = registry.get("connect4")

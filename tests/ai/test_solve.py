@@ -6,11 +6,11 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import exact_value, random_position
 
 import ai
 from games import registry
 from games.connect4.solver import Connect4Solver
+from tests.ai.trees import exact_value, random_position
 
 # Pons' published test sets, kept with the tests.
 DATA = Path(__file__).resolve().parents[1] / "data" / "connect4"

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-from conftest import exact_value, random_position
-
 import ai
 from ai import opponents
 from ai.budget import Deadline
@@ -13,6 +11,7 @@ from ai.evaluation import Evaluator
 from ai.traps import prefer_traps
 from ai.types import SearchResult
 from games import registry
+from tests.ai.trees import exact_value, random_position
 
 TICTACTOE = registry.get("tictactoe")
 TRAPS = {"trap_model": "softmax:0.1"}

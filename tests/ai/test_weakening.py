@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import exact_value
 
 import ai
 import ai.weakening
@@ -13,6 +12,7 @@ from ai.evaluation import Evaluator
 from ai.weakening import BLUNDER_MARGIN, SLIP_SHARE, pick
 from games import registry
 from games.base import CHANCE
+from tests.ai.trees import exact_value
 
 TICTACTOE = registry.get("tictactoe")
 CONNECT4 = registry.get("connect4")
