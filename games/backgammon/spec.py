@@ -25,7 +25,8 @@ SPEC = GameSpec(
          "ten, but does not look past its own play.", max_depth=1, error_rate=0.1),
     bot(ID, 5, "Backgammon Master", "expectimax", 2000, "Expectiminimax one roll ahead: for each "
          "play it averages over all 21 rolls of yours and assumes your best reply to each, then "
-         "weighs the chances of the positions, the shots at every blot counted.", max_depth=2),
+         "judges each position with a neural network fitted to GNU Backgammon's evaluations: its "
+         "chances of a win, a gammon and a backgammon, for each side.", max_depth=2),
     adaptive_bot(ID, "Coach Pips", "expectimax", 500, max_depth=2),
     ),
 )  # fmt: skip
