@@ -145,6 +145,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", help="game id (repeatable); default: every registered game")
     parser.add_argument("--games", type=int, default=20, help="games per step (default 20)")
+    parser.add_argument(
+        "--first-game",
+        type=int,
+        default=0,
+        help="index of the first game (its seeds follow): other games than a run before, e.g. to confirm"
+        " settings chosen on that run's games (at most 1000 - --games)",
+    )
     parser.add_argument("--steps", default="1,2,3,4,5", help="upper levels to test, e.g. 3,4 (default all)")
     parser.add_argument("--budget-cap-ms", type=int, default=None, help="cap every profile's budget")
     parser.add_argument("--budget-scale", type=float, default=1.0, help="multiply every profile's budget")
@@ -157,6 +164,8 @@ def main() -> None:
     )
     parser.add_argument("--summary", action="store_true", help="print the table of the --log file's games, play none")
     args = parser.parse_args()
+    if args.first_game + args.games > 1000:
+        parser.error("the games' seeds would run into the next step's: --first-game + --games must be <= 1000")
     logged = read_log(args.log) if args.log else []
     if args.summary:
         if not args.log:
@@ -169,7 +178,7 @@ def main() -> None:
         (gid, step, i, args.budget_cap_ms, args.budget_scale, args.opening_plies)
         for gid in game_ids
         for step in steps
-        for i in range(args.games)
+        for i in range(args.first_game, args.first_game + args.games)
     ]
     wanted = set(tasks)
     records = {key(r): r for r in logged if key(r) in wanted}
