@@ -17,22 +17,20 @@ import operator
 from functools import lru_cache
 from typing import Final
 
-from games.backgammon import NO_TURN, BackgammonState, sides
+from games.backgammon import BackgammonState
 from games.backgammon.evaluation import (
     BAR,
     CHECKERS,
-    HEURISTIC_LIMIT,
     OFF,
     WIN_FEATURES,
     Probabilities,
     Side,
     _pips,
     _race,
-    equity,
     race_started,
     side_features,
 )
-from games.backgammon.rules import BACKGAMMON, _won
+from games.backgammon.rules import position_value
 from games.base import Seat
 
 PIPS_HIT: Final = WIN_FEATURES.index("pips hit/900")  # what the opponent's next roll takes from me, on average
@@ -172,13 +170,4 @@ def side_probabilities(me: Side, op: Side, my_roll: bool) -> Probabilities:
 @lru_cache(maxsize=65536)
 def logistic_evaluate(state: BackgammonState, seat: Seat) -> float:
     """`Backgammon.evaluate` with the logistic contact models (a stand-in for `rules._evaluate`)."""
-    winner = _won(state)
-    if winner is not None:
-        return BACKGAMMON.returns(state)[seat]
-    me, theirs = sides(state, seat)
-    op = (theirs[OFF], *theirs[24:0:-1], theirs[BAR])  # the opponent in its own numbering
-    if state.turn == NO_TURN:
-        value = (equity(side_probabilities(me, op, True)) + equity(side_probabilities(me, op, False))) / 2
-    else:
-        value = equity(side_probabilities(me, op, state.turn == seat))
-    return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
+    return position_value(state, seat, side_probabilities)

@@ -63,12 +63,12 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeAlias
 
-from games.backgammon.evaluation import HEURISTIC_LIMIT, equity, side_probabilities
+from games.backgammon.evaluation import HEURISTIC_LIMIT, Probabilities, equity, side_probabilities
 from games.backgammon.spec import ID, SPEC
 from games.base import CHANCE, Game, IllegalMove, Move, Outcome, Seat
 
@@ -426,15 +426,23 @@ class Backgammon(Game[BackgammonState]):
 @lru_cache(maxsize=65536)
 def _evaluate(state: BackgammonState, seat: Seat) -> float:
     """`Backgammon.evaluate`, cached: a search asks for a position's value again when it orders moves."""
+    return position_value(state, seat, side_probabilities)
+
+
+def position_value(
+    state: BackgammonState, seat: Seat, probabilities: Callable[[Side, Side, bool], Probabilities]
+) -> float:
+    """The equity `seat` can expect from the outcome `probabilities` (`side_probabilities` or another
+    model's), a finished game's points when it is over; clipped to ±`HEURISTIC_LIMIT`."""
     winner = _won(state)
     if winner is not None:
         return BACKGAMMON.returns(state)[seat]
     me, theirs = sides(state, seat)
     op = (theirs[OFF], *theirs[24:0:-1], theirs[BAR])  # the opponent in its own numbering
     if state.turn == NO_TURN:  # before the opening roll either side may start
-        value = (equity(side_probabilities(me, op, True)) + equity(side_probabilities(me, op, False))) / 2
+        value = (equity(probabilities(me, op, True)) + equity(probabilities(me, op, False))) / 2
     else:
-        value = equity(side_probabilities(me, op, state.turn == seat))
+        value = equity(probabilities(me, op, state.turn == seat))
     return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
 
 
