@@ -12,15 +12,16 @@ SPEC = GameSpec(
     seats=(SeatSpec("blue (dot)", "blue"), SeatSpec("orange (diamond)", "orange")),
     ladder=(
     # --- backgammon: expectiminimax over the dice.  Luck narrows every gap, so the levels
-    # are far apart: slips (another play in the better half of the root values) on 90%, 70%, 40% and 10% of the moves
-    # below a Master that looks one roll ahead.
+    # are far apart: slips (another play in the better half of the root values) on 90%, 65%,
+    # 35% and 10% of the moves below a Master that looks one roll ahead.
     random_bot(ID),
     bot(ID, 1, "Dice", "expectimax", 200, "Knows which play leaves the best position, but on "
          "nine moves in ten plays another of its better plays instead.", max_depth=1, error_rate=0.9),
     bot(ID, 2, "Checker", "expectimax", 200, "Plays the move that leaves the best position on "
-         "three moves in ten; otherwise another of its better plays.", max_depth=1, error_rate=0.7),
+         "about one move in three; otherwise another of its better plays.", max_depth=1, error_rate=0.65),
     bot(ID, 3, "Prime", "expectimax", 300, "Weighs each play by the position it leaves (pips, "
-         "shots at its blots, made points, primes) and slips on two moves in five.", max_depth=1, error_rate=0.4),
+         "shots at its blots, made points, primes) and slips on about one move in three.",
+        max_depth=1, error_rate=0.35),
     bot(ID, 4, "Gammon", "expectimax", 300, "Plays the position it likes best on nine moves in "
          "ten, but does not look past its own play.", max_depth=1, error_rate=0.1),
     bot(ID, 5, "Backgammon Master", "expectimax", 2000, "Expectiminimax one roll ahead: for each "
