@@ -32,7 +32,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import logistic_evaluation as lg
+import logistic_evaluation as logistic
 import numpy as np
 from bg_fit import Pool, choice_loss, collect_game, game_decisions
 
@@ -144,11 +144,11 @@ def train(args: argparse.Namespace) -> None:
     if args.write:
         network.save(CONTACT_WEIGHTS)
         print(f"written to {CONTACT_WEIGHTS}")
-    logistic = []
+    reference = []
     for mover, roller in held_pairs(args.data):
-        p = lg.side_probabilities(roller, mover, True)
-        logistic.append((p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon))
-    report("logistic model, held out", np.array(logistic), y[held])
+        p = logistic.side_probabilities(roller, mover, True)
+        reference.append((p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon))
+    report("logistic model, held out", np.array(reference), y[held])
 
 
 def held_pairs(path: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -172,7 +172,7 @@ def judge(args: argparse.Namespace) -> None:
         decisions = pool.map(lambda g, i: game_decisions(g, i, SEED + 1), indices)
     finally:
         pool.close()
-    choice_loss(decisions, args.games, "logistic model", lg.logistic_evaluate)
+    choice_loss(decisions, args.games, "logistic model", logistic.logistic_evaluate)
     choice_loss(decisions, args.games, "network", BACKGAMMON.evaluate)
 
 
