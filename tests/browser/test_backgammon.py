@@ -221,7 +221,7 @@ def find_position(accept: Callable[[BackgammonState, list[str]], bool], seed: in
     raise AssertionError("no such position in the games tried")
 
 
-def mount(page: Page, position: dict) -> None:
+def mount(page: Page, position: dict, interactive: bool = True) -> None:
     """Draw `position` with the backgammon board module for the seat to move; its moves go to window.sent."""
     page.evaluate(
         """async (position) => {
@@ -233,12 +233,12 @@ def mount(page: Page, position: dict) -> None:
           window.sent = [];
           const view = board.createBoard(box, { onMove: (move) => window.sent.push(move) });
           const seat = position.state.turn;
-          window.live = { state: position.state, legalMoves: position.legal, interactive: true,
+          window.live = { state: position.state, legalMoves: position.legal, interactive: position.interactive,
                           seatToMove: seat, yourSeat: seat, lastMove: null, lastSeat: null };
           window.boardView = view;
           view.render(window.live);
         }""",
-        position,
+        {**position, "interactive": interactive},
     )
 
 
@@ -309,7 +309,10 @@ def test_the_analysis_marker_draws_an_arrow_per_checker(new_page, screenshot):
     position = find_position(lambda s, plays: any("(2)" in p for p in plays))
     play = next(p for p in position["legal"] if "(2)" in p)
     page = new_page("/")
-    mount(page, position)
+    # As the analysis page draws it: a position to look at, not to play.  On a board being
+    # played, a play previewed from the text list (under the pointer) redraws the board and
+    # drops what a page added over it.
+    mount(page, position, interactive=False)
     arrows = page.evaluate(
         """async ([state, play]) => {
           const board = await import('/static/frontend/js/boards/backgammon.js');
