@@ -28,16 +28,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Final
 
 import logistic_evaluation as logistic
 import numpy as np
-from bg_fit import Pool, choice_loss, collect_game, game_decisions
+from bg_fit import Pool, choice_loss, collect_game, game_decisions, own_sides, vars_of
+from gnubg_bridge import Gnubg
 
 from games.backgammon import BACKGAMMON
 from games.backgammon import evaluation as ev
+from games.backgammon.evaluation import CHECKERS
 from games.backgammon.network import CONTACT_WEIGHTS, Network
 
 SEED = 7  # bg_fit.py's positions use seed 1: these are other games
@@ -73,18 +78,86 @@ def collect(args: argparse.Namespace) -> None:
     print(f"done: {len(todo)} games in {time.time() - start:.0f} s")
 
 
-def load(path: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Inputs, targets (for the side to roll) and game index of every contact position."""
+def collect_races(args: argparse.Namespace) -> None:
+    """Race positions of random playouts, evaluated by gnubg at 0 ply: the races of gnubg's own
+    games are too few (29,309 in 1,200 games) and too alike to teach the end of a bear-off."""
+    pool = Pool(args.workers)
+    start = time.time()
+    first = RACE_GAMES + args.first  # game numbers apart from `collect`'s; odd ones are held out as there
+    source = sampled_races if args.sampled else race_samples
+    try:
+        # One executor for the run: `Pool` keeps a gnubg process a thread.
+        with open(args.data, "a") as f, ThreadPoolExecutor(args.workers) as executor:
+            games = executor.map(lambda i: (i, source(pool.gnubg(), i, args.seed)), range(first, first + args.games))
+            for n, (index, samples) in enumerate(games, 1):
+                f.write(json.dumps({"game": index, "samples": samples}) + "\n")
+                if n % 500 == 0:
+                    print(f"{n} games, {time.time() - start:.0f} s", flush=True)
+    finally:
+        pool.close()
+
+
+RACE_GAMES: Final = 1_000_000
+
+
+def sampled_races(gnubg: Gnubg, index: int, seed: int, count: int = 20) -> list[list[object]]:
+    """[mover, roller, the mover's outputs] for `count` races drawn at random: each side's
+    checkers off (none more often), its rearmost point, and the rest spread below it --
+    early races full of checkers, which neither gnubg's games nor playouts reach often."""
+    rng = random.Random(seed * 100_003 + index)
+    samples: list[list[object]] = []
+    while len(samples) < count:
+        roller, mover = _random_side(rng), _random_side(rng)
+        if max(roller) + max(mover) > 24:  # the armies have not passed each other
+            continue
+        points = [roller.count(p) - mover.count(25 - p) for p in range(1, 25)]
+        off = [CHECKERS - len(roller), CHECKERS - len(mover)]
+        state = BACKGAMMON.from_json({"points": points, "bar": [0, 0], "off": off, "turn": 0, "dice": [], "ply": 60})
+        me, op = own_sides(state, 1)
+        samples.append([me, op, list(vars_of(gnubg.evaluate(state).flipped()))])
+    return samples
+
+
+def _random_side(rng: random.Random) -> list[int]:
+    """The points (own numbering) of a side's checkers still on the board."""
+    off = rng.choice([0, 0, 0, 0, *range(14)])
+    rearmost = rng.randint(1, 18)
+    spread = rng.uniform(0.4, 1.6)
+    return [rearmost] + [1 + int(rearmost * rng.random() ** spread) for _ in range(CHECKERS - off - 1)]
+
+
+def race_samples(gnubg: Gnubg, index: int, seed: int) -> list[list[object]]:
+    """[mover, roller, the mover's outputs] for each race position of one random playout."""
+    rng = random.Random(seed * 100_003 + index)
+    state, samples = BACKGAMMON.initial_state(), []
+    while not BACKGAMMON.is_terminal(state):
+        if not state.dice and state.ply:
+            roller, mover = own_sides(state, state.turn)
+            if ev.race_started(mover, roller):
+                samples.append([mover, roller, list(vars_of(gnubg.evaluate(state).flipped()))])
+        state = BACKGAMMON.apply(state, BACKGAMMON.rollout_move(state, rng))
+    return samples
+
+
+def race_inputs(roller: ev.Side, other: ev.Side) -> list[float]:
+    """An experimental race network's inputs: the contact network's, and the game's race model's
+    five outputs for the roller, which the network would correct."""
+    p = ev.race_probabilities(roller, other, True)
+    return ev.network_inputs(roller, other) + [p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon]
+
+
+def load(path: str, race: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Inputs, targets (for the side to roll) and game index of every race (or contact) position."""
     inputs, targets, games = [], [], []
     with open(path) as f:
         for line in f:
             game = json.loads(line)
             for mover, roller, out in game["samples"]:
                 mover, roller = tuple(mover), tuple(roller)
-                if ev.race_started(mover, roller):
+                if ev.race_started(mover, roller) != race:
                     continue
                 win, wg, wbg, lg, lbg = out  # the mover's: the roller's are the other way round
-                inputs.append(ev.network_inputs(roller, mover))
+                inputs.append((race_inputs if race else ev.network_inputs)(roller, mover))
                 targets.append((1 - win, lg, lbg, wg, wbg))
                 games.append(game["game"])
     return np.array(inputs, np.float32), np.array(targets, np.float32), np.array(games)
@@ -102,9 +175,10 @@ def report(name: str, predicted: np.ndarray, targets: np.ndarray) -> None:
 
 def train(args: argparse.Namespace) -> None:
     start = time.time()
-    x, y, games = load(args.data)
+    race = args.kind == "race"
+    x, y, games = load(args.data, race)
     fit, held = games % 2 == 0, games % 2 == 1
-    print(f"{len(x)} contact positions ({fit.sum()} to fit, {held.sum()} held out), {time.time() - start:.0f} s")
+    print(f"{len(x)} {args.kind} positions ({fit.sum()} to fit, {held.sum()} held out), {time.time() - start:.0f} s")
     mean, scale = x[fit].mean(axis=0), x[fit].std(axis=0) + 1e-3
     xs = (x - mean) / scale
     rng = np.random.default_rng(args.seed)
@@ -142,16 +216,18 @@ def train(args: argparse.Namespace) -> None:
     b1_raw = (b1 - (mean / scale) @ w1).astype(np.float64)
     network = Network(w1_raw, b1_raw, w2.astype(np.float64), b2.astype(np.float64))
     if args.write:
-        network.save(CONTACT_WEIGHTS)
-        print(f"written to {CONTACT_WEIGHTS}")
+        path = args.out if race else CONTACT_WEIGHTS
+        network.save(path)
+        print(f"written to {path}")
     reference = []
-    for mover, roller in held_pairs(args.data):
+    for mover, roller in held_pairs(args.data, race):
         p = logistic.side_probabilities(roller, mover, True)
         reference.append((p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon))
-    report("logistic model, held out", np.array(reference), y[held])
+    name = "the game's race model" if race else "logistic model"
+    report(f"{name}, held out", np.array(reference), y[held])
 
 
-def held_pairs(path: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+def held_pairs(path: str, race: bool) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     pairs = []
     with open(path) as f:
         for line in f:
@@ -159,7 +235,7 @@ def held_pairs(path: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
             if game["game"] % 2 == 0:
                 continue
             for mover, roller, _ in game["samples"]:
-                if not ev.race_started(tuple(mover), tuple(roller)):
+                if ev.race_started(tuple(mover), tuple(roller)) == race:
                     pairs.append((tuple(mover), tuple(roller)))
     return pairs
 
@@ -185,14 +261,25 @@ def main() -> None:
     c.add_argument("--workers", type=int, default=8, help="gnubg processes (they mostly sleep)")
     c.add_argument("--data", required=True)
     c.add_argument("--seed", type=int, default=SEED)
+    r = sub.add_parser("collect-races")
+    r.add_argument("--games", type=int, default=4000)
+    r.add_argument("--first", type=int, default=0, help="the first playout's number (to add more)")
+    r.add_argument("--sampled", action="store_true", help="races drawn at random, 20 a number, not playouts")
+    r.add_argument("--workers", type=int, default=16)
+    r.add_argument("--data", required=True)
+    r.add_argument("--seed", type=int, default=SEED)
     t = sub.add_parser("train")
     t.add_argument("--data", required=True)
+    t.add_argument("--kind", choices=("contact", "race"), default="contact", help="which positions, which network")
     t.add_argument("--hidden", type=int, default=96)
     t.add_argument("--epochs", type=int, default=30)
     t.add_argument("--batch", type=int, default=256)
     t.add_argument("--rate", type=float, default=0.002)
     t.add_argument("--seed", type=int, default=1)
-    t.add_argument("--write", action="store_true", help=f"write the weights to {CONTACT_WEIGHTS.name}")
+    t.add_argument(
+        "--write", action="store_true", help=f"write the weights (contact: to {CONTACT_WEIGHTS.name}; race: to --out)"
+    )
+    t.add_argument("--out", type=Path, default=Path("/tmp/race_network.json"), help="where --write puts a race network")
     j = sub.add_parser("judge")
     j.add_argument("--games", type=int, default=40)
     j.add_argument("--workers", type=int, default=8)
@@ -201,6 +288,8 @@ def main() -> None:
         judge(args)
     elif args.command == "collect":
         collect(args)
+    elif args.command == "collect-races":
+        collect_races(args)
     elif args.command == "train":
         train(args)
 

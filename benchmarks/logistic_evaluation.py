@@ -26,7 +26,7 @@ from games.backgammon.evaluation import (
     Probabilities,
     Side,
     _pips,
-    _race,
+    race_probabilities,
     race_started,
     side_features,
 )
@@ -163,7 +163,7 @@ def _contact(me: Side, op: Side, my_roll: bool) -> Probabilities:
 def side_probabilities(me: Side, op: Side, my_roll: bool) -> Probabilities:
     """As `evaluation.side_probabilities`, with the logistic models for contact."""
     if race_started(me, op):
-        return _race(me, op, my_roll)
+        return race_probabilities(me, op, my_roll)
     return _contact(me, op, my_roll)
 
 

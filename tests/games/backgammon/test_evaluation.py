@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import astuple
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from games.backgammon.evaluation import (
     hitting_rolls,
     network_inputs,
     pips_hit,
+    race_probabilities,
     race_started,
     roller_probabilities,
     side_probabilities,
@@ -260,20 +262,53 @@ def test_shots_agree_with_the_rules_on_played_positions() -> None:
 # 400 contact positions of gnubg's own games (beginner noise, each roll's play and others
 # at random; seed 9 of benchmarks/bg_net.py collect, games the network never saw), with
 # gnubg 1.07's 0-ply cubeless outputs for the side to roll.
-GNUBG_CONTACT = json.loads((Path(__file__).parents[2] / "data" / "backgammon_gnubg_contact.json").read_text())
+DATA = Path(__file__).parents[2] / "data"
+GNUBG_CONTACT = json.loads((DATA / "backgammon_gnubg_contact.json").read_text())
+# 400 races: 200 of gnubg's own games (as above) and 200 of random playouts (seed 9 of
+# `bg_net.py collect-races`), with gnubg's 0-ply outputs for the side to roll.
+GNUBG_RACES = json.loads((DATA / "backgammon_gnubg_race.json").read_text())
+
+
+def mean_errors(positions: list[list[list[float]]], model: Callable[[Side, Side], Probabilities]) -> list[float]:
+    """Mean |ours - gnubg's| of each of the five outputs, then of the equity."""
+    errors = []
+    for roller, other, outputs in positions:
+        ours = model(tuple(roller), tuple(other))
+        errors.append([abs(a - b) for a, b in zip(astuple(ours), outputs, strict=True)])
+        errors[-1].append(abs(equity(ours) - equity(Probabilities(*outputs))))
+    return [sum(column) / len(errors) for column in zip(*errors, strict=True)]
 
 
 def test_the_network_agrees_with_gnubg_on_positions_it_never_saw() -> None:
-    errors = []
-    for roller, other, outputs in GNUBG_CONTACT:
-        ours = roller_probabilities(tuple(roller), tuple(other))
-        errors.append([abs(a - b) for a, b in zip(astuple(ours), outputs, strict=True)])
-        errors[-1].append(abs(equity(ours) - equity(Probabilities(*outputs))))
-    mean = [sum(column) / len(errors) for column in zip(*errors, strict=True)]
+    assert not any(race_started(tuple(r), tuple(o)) for r, o, _ in GNUBG_CONTACT)
+    mean = mean_errors(GNUBG_CONTACT, roller_probabilities)
     # Here: win 0.016, gammons 0.012 and 0.013, equity 0.050; the logistic models the
     # network replaced: 0.063, 0.053, 0.050 and 0.198 (benchmarks/logistic_evaluation.py).
     assert mean[0] < 0.03 and mean[1] < 0.025 and mean[3] < 0.025
     assert mean[5] < 0.08
+
+
+def test_the_race_model_against_gnubg() -> None:
+    """Where the race model stands (a network as for contact is the next step, bg_net.py --kind race)."""
+    assert all(race_started(tuple(r), tuple(o)) for r, o, _ in GNUBG_RACES)
+    mean = mean_errors(GNUBG_RACES, lambda roller, other: race_probabilities(roller, other, True))
+    # Here, in equity: 0.083 (win 0.026); before a finish on the next roll was settled: 0.084.
+    assert mean[5] < 0.09 and mean[0] < 0.03
+
+
+@pytest.mark.parametrize(
+    ("left", "certain"),
+    [({1: 1}, True), ({3: 1}, True), ({4: 1}, False), ({1: 2}, True), ({1: 1, 2: 1}, True), ({2: 2}, False),
+     ({1: 3}, False), ({1: 1, 9: 1}, False)],
+)  # fmt: skip
+def test_a_finish_on_the_next_roll_is_settled(left: dict[int, int], certain: bool) -> None:
+    state = position(left, {20: 15}, turn=0)  # seat 1: none off
+    p = probabilities(state, 0)
+    assert (p.win == 1) is certain
+    if certain:
+        assert (p.win_gammon, p.lose_gammon) == (1, 0)
+        assert probabilities(mirrored(state), 1) == p  # the same for either colour
+        assert probabilities(BackgammonState(state.points, state.bar, state.off, 1, (), 40), 0).win < 1
 
 
 def test_the_rules_limit_what_the_network_says() -> None:
