@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.helpers import start_bot_match, wait_my_turn_or_over
+from tests.browser.helpers import bot_badge, start_bot_match, wait_my_turn_or_over
 
 PHONE = {"width": 390, "height": 844}
 MIN_TAP = 40
@@ -340,6 +340,23 @@ def boxes(page, selector: str) -> list[dict]:
     """Each visible match's size and centre on screen, in CSS pixels (read in one go: a redraw
     between finding the nodes and measuring them would leave detached ones)."""
     return page.evaluate(BOXES, selector)
+
+
+def test_on_a_phone_a_bots_short_badge_leaves_room_for_its_name(new_page, plyground):
+    """The thinking box and the move list show "AI · level N" on a phone (the algorithm in the
+    title), so a long name beside it ("Backgammon Master") is not cut to three letters."""
+    page = new_page("/", viewport=PHONE)
+    start_bot_match(page, "connect4", "connect4-random")
+    wait_my_turn_or_over(page)
+    page.locator('#board [data-move="4"]').click()
+    wait_ply(page, 2)
+    badge = page.locator("#move-list li.move").nth(1).locator(".ai-badge")
+    expect(badge).to_have_text(bot_badge(plyground, "connect4-random"))  # every word is still there
+    expect(badge.locator(".ai-badge-detail")).to_be_hidden()
+    assert badge.inner_text() == "AI · level 0"
+    assert "random" in badge.get_attribute("title")
+    page.set_viewport_size({"width": 1200, "height": 900})
+    expect(badge.locator(".ai-badge-detail")).to_be_visible()
 
 
 def test_tap_targets_are_40_px_on_a_phone(new_page, screenshot):

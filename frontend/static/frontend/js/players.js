@@ -33,12 +33,17 @@ export function formatMs(ms) {
 export function aiBadge(profile, { compact = false } = {}) {
   const parts = ["AI"];
   if (profile && profile.level !== undefined && profile.level !== null) parts.push(`level ${profile.level}`);
-  if (profile && profile.algorithm) parts.push(algorithmName(profile.algorithm));
+  const algorithm = profile && profile.algorithm ? algorithmName(profile.algorithm) : "";
+  if (algorithm && !compact) parts.push(algorithm);
   const title = profile
     ? `Computer player${profile.name ? ` “${profile.name}”` : ""}: level ${profile.level ?? "?"}, ${algorithmName(profile.algorithm) || "search"}` +
       (profile.time_budget_ms ? `, ${formatMs(profile.time_budget_ms)} per move` : "")
     : "Computer player";
-  return h("span", { class: "ai-badge", title, "data-testid": "ai-badge" }, parts.join(" · "));
+  const badge = h("span", { class: "ai-badge", title, "data-testid": "ai-badge" }, parts.join(" · "));
+  // A compact badge keeps the same words; a narrow screen hides the algorithm (the title keeps it),
+  // so that the bot's name next to it is not cut to a few letters.
+  if (algorithm && compact) badge.append(h("span", { class: "ai-badge-detail" }, ` · ${algorithm}`));
+  return badge;
 }
 
 /** The small mark of a seat (X / O, or a disc with its symbol) used in lists. */
