@@ -57,13 +57,16 @@ def roll(state: BackgammonState, rng: random.Random) -> BackgammonState:
 
 class Pool:
     """Several gnubg processes, one a thread: each request sleeps ~10 ms inside gnubg (its task
-    wait), not on the CPU, so parallel processes hide the latency at no cost in CPU."""
+    wait), not on the CPU, so parallel processes hide the latency at no cost in CPU.  One
+    executor for the pool's life: a gnubg process belongs to a thread, so new threads on every
+    `map` would start new processes (a loop of calls once ran the machine out of memory)."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._local = threading.local()
         self._all: list[Gnubg] = []
         self._lock = threading.Lock()
+        self._executor = ThreadPoolExecutor(workers)
 
     def gnubg(self) -> Gnubg:
         if not hasattr(self._local, "gnubg"):
@@ -73,11 +76,11 @@ class Pool:
         return self._local.gnubg  # type: ignore[no-any-return]
 
     def map(self, function: Callable[[Gnubg, int], list[T]], indices: Sequence[int]) -> list[T]:
-        with ThreadPoolExecutor(self.workers) as executor:
-            results = executor.map(lambda i: function(self.gnubg(), i), indices)
-            return [item for chunk in results for item in chunk]
+        results = self._executor.map(lambda i: function(self.gnubg(), i), indices)
+        return [item for chunk in results for item in chunk]
 
     def close(self) -> None:
+        self._executor.shutdown()
         for gnubg in self._all:
             gnubg.close()
 
