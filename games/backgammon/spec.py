@@ -30,6 +30,8 @@ SPEC = GameSpec(
          "leaves, with a neural network fitted to GNU Backgammon's evaluations: its chances of a "
          "win, a gammon and a backgammon, for each side. It never slips. Looking a roll further "
          "ahead made it weaker: the network's small errors add up over your replies.", max_depth=1),
-    adaptive_bot(ID, "Coach Pips", "expectimax", 500, max_depth=2),
+    # Depth 1 at full strength as well: the adaptive bot scales its depth with its strength,
+    # and a roll of lookahead would make it weaker as it tries harder.
+    adaptive_bot(ID, "Coach Pips", "expectimax", 500, max_depth=1),
     ),
 )  # fmt: skip
