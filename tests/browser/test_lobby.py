@@ -89,6 +89,19 @@ def test_each_bot_has_a_page_that_explains_how_it_plays(new_page, plyground, scr
     expect(page.locator('[data-testid="seat-1"] .ai-badge')).to_have_text(badge)
 
 
+def test_a_bot_that_searches_one_ply_is_not_said_to_search_replies(new_page):
+    page = new_page("/bots/backgammon-master/")
+    expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#bot-how")).to_contain_text("no further than its own move")
+    expect(page.locator("#bot-how")).not_to_contain_text("replies, and at dice rolls")
+    page = new_page("/bots/backgammon-adaptive/")
+    expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#bot-how")).to_contain_text("no further than its own move")
+    page = new_page("/bots/chess-master/")  # searches deeper: the algorithm's own story
+    expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#bot-how")).to_contain_text("alpha-beta")
+
+
 def test_your_matches_lists_running_and_finished_ones_to_resume_or_replay(new_page):
     page = new_page("/")
     finished = start_bot_match(page, "tictactoe", "tictactoe-random")

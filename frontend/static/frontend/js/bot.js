@@ -28,6 +28,16 @@ const HOW = {
   ],
 };
 
+// A search capped at one ply looks at its own moves only: no replies, no dice, whatever the algorithm.
+const ONE_PLY = [
+  "It looks no further than its own move: it scores the position each legal move leaves with the game's evaluation and plays the best (a search one ply deep: no replies, no dice).",
+];
+
+function howItPlays(bot) {
+  if (bot.max_depth === 1 && (bot.algorithm === "alphabeta" || bot.algorithm === "expectimax")) return ONE_PLY;
+  return HOW[bot.algorithm] || [algorithmSummary(bot.algorithm) || `It uses ${algorithmName(bot.algorithm)} search.`];
+}
+
 const page = pageData();
 const $ = (id) => document.getElementById(id);
 
@@ -56,7 +66,7 @@ async function main() {
   $("bot-title").textContent = `${bot.name}`;
   $("bot-badge").replaceChildren(aiBadge(bot), " ", h("span", { class: "muted" }, `plays ${game ? game.name : bot.game}`));
   $("bot-description").textContent = bot.description || "";
-  $("bot-how").replaceChildren(...(HOW[bot.algorithm] || [algorithmSummary(bot.algorithm) || `It uses ${algorithmName(bot.algorithm)} search.`]).map((text) => h("p", {}, text)));
+  $("bot-how").replaceChildren(...howItPlays(bot).map((text) => h("p", {}, text)));
   $("bot-facts").replaceChildren(
     ...fact("Level", bot.level),
     ...fact("Search", algorithmName(bot.algorithm)),
