@@ -57,7 +57,7 @@ class BotProfile(models.Model):
     )
     error_rate = models.FloatField(
         default=0.0,
-        validators=[MinValueValidator(0.0), MaxValueValidator(0.9)],
+        validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],  # 1: never its best (backgammon's Dice)
         verbose_name="slip rate",
         help_text="chance per move of a slip: a plausible second-best move (never a thrown-away piece)",
     )

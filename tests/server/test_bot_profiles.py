@@ -42,7 +42,7 @@ def profile(**overrides) -> BotProfile:
         ({"time_budget_ms": 20}, "time_budget_ms", "greater than or equal to 50"),
         ({"time_budget_ms": 60_000}, "time_budget_ms", "less than or equal to 30000"),
         ({"max_depth": 99}, "max_depth", "less than or equal to 64"),
-        ({"error_rate": 1.5}, "error_rate", "less than or equal to 0.9"),
+        ({"error_rate": 1.5}, "error_rate", "less than or equal to 1.0"),
         ({"algorithm": "maxn"}, "algorithm", "three or more players"),
         ({"algorithm": "expectimax"}, "opponent_model", "needs an opponent model"),
         ({"algorithm": "alphabeta", "opponent_model": "uniform"}, "opponent_model", "only expectimax"),
