@@ -1,11 +1,11 @@
-"""Backgammon: how much a slip rate costs, against the same bot without slips (issue 19).
+"""Backgammon: how much a slip rate costs, against the same bot without slips or another rate (issue 19).
 
 Every backgammon level plays at depth 1 with the contact network, so a level is its slip
 rate alone; this measures each rate's Elo below the Master (no slips) head to head, to
 space the ladder's rates evenly.  Seats alternate; a game's seed fixes its dice.
 
     PYTHONPATH=$PWD:$PWD/benchmarks .venv/bin/python benchmarks/bg_slip_curve.py \
-        --rates 0.1,0.3,0.5 --games 400 --jobs 2
+        --rates 0.1,0.3,0.5 --games 400 --jobs 2 [--against 0.23] [--first-seed 7000]
 """
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ from games import registry
 GAME = "backgammon"
 
 
-def one_game(task: tuple[float, int]) -> float:
-    """The Master's points share (1 win, 0 loss) in game `index` against slips at `rate`."""
-    rate, index = task
+def one_game(task: tuple[float, float, int]) -> float:
+    """The upper bot's win (1) or loss (0) in game `index`: slips at `upper` against slips at `rate`."""
+    upper_rate, rate, index = task
     levels = ladder(GAME)
-    master = ProfileBot(levels[5])
+    upper = ProfileBot({**levels[5], "error_rate": upper_rate})
     slipper = ProfileBot({**levels[4], "error_rate": rate})
-    bots = [master, slipper] if index % 2 == 0 else [slipper, master]
-    returns, _ = play(registry.get(GAME), bots, 7000 + index, 0, opening_seed=index // 2)
+    bots = [upper, slipper] if index % 2 == 0 else [slipper, upper]
+    returns, _ = play(registry.get(GAME), bots, index, 0, opening_seed=index // 2)
     return 1.0 if returns[index % 2] > 0 else 0.0
 
 
@@ -43,13 +43,16 @@ def main() -> None:
     parser.add_argument("--rates", default="0.1,0.2,0.35,0.5,0.65,0.8,0.9")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--against", type=float, default=0.0, help="the upper bot's slip rate (0: the Master)")
+    parser.add_argument("--first-seed", type=int, default=7000, help="game i plays with seed first + i")
     args = parser.parse_args()
-    print("| slip rate | games | Master's score | ±95% | Elo below the Master |")
+    print(f"| slip rate | games | score of the bot slipping at {args.against:.2f} | ±95% | Elo below it |")
     print("| --- | --- | --- | --- | --- |")
     with Pool(args.jobs) as pool:
         for rate in (float(r) for r in args.rates.split(",")):
             start = time.time()
-            scores = pool.map(one_game, [(rate, i) for i in range(args.games)])
+            seeds = range(args.first_seed, args.first_seed + args.games)
+            scores = pool.map(one_game, [(args.against, rate, i) for i in seeds])
             score = sum(scores) / len(scores)
             print(
                 f"| {rate:.2f} | {len(scores)} | {score:.1%} | {interval(score, len(scores)):.0%} "
