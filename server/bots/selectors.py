@@ -80,8 +80,9 @@ def how_it_plays(profile: BotProfile) -> list[str]:
         if profile.max_iterations:
             lines.append(f"It plays out at most {profile.max_iterations:,} games per move.")
         if profile.error_rate:
+            often = "whenever it can" if profile.error_rate >= 1 else f"on about {profile.error_rate:.0%} of its moves"
             lines.append(
-                f"It slips on about {profile.error_rate:.0%} of its moves: it plays a plausible second choice "
+                f"It slips {often}: it plays a plausible second choice "
                 "instead of its best, never one its search sees losing outright, and always one its search "
                 "places in the better half of the range between its best and worst moves."
             )

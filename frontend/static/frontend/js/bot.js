@@ -73,7 +73,8 @@ async function main() {
     ...fact("Time per move", bot.time_budget_ms ? formatMs(bot.time_budget_ms) : null),
     ...fact("Depth limit", bot.max_depth ?? (bot.algorithm === "alphabeta" ? "none: as deep as the time allows" : null)),
     // A slip: a plausible second choice instead of its best (the profile's `error_rate`).
-    ...fact("Slips", bot.error_rate ? `on about ${Math.round(bot.error_rate * 100)}% of its moves` : null),
+    ...fact("Slips", bot.error_rate >= 1 ? "whenever it has another of its better moves"
+      : bot.error_rate ? `on about ${Math.round(bot.error_rate * 100)}% of its moves` : null),
     ...fact("Style", bot.style),
     ...fact("Rating", typeof bot.rating === "number" ? ratingText(bot) : "not measured yet"),
     ...fact("How it was rated", ratingCaveat(bot)
