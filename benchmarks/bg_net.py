@@ -32,6 +32,7 @@ import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import astuple
 from pathlib import Path
 from typing import Final
 
@@ -86,7 +87,7 @@ def collect_races(args: argparse.Namespace) -> None:
     first = RACE_GAMES + args.first  # game numbers apart from `collect`'s; odd ones are held out as there
     source = sampled_races if args.sampled else race_samples
     try:
-        # One executor for the run: `Pool` keeps a gnubg process a thread.
+        # Written as they finish (Pool.map returns at the end); a gnubg process a thread of this executor.
         with open(args.data, "a") as f, ThreadPoolExecutor(args.workers) as executor:
             games = executor.map(lambda i: (i, source(pool.gnubg(), i, args.seed)), range(first, first + args.games))
             for n, (index, samples) in enumerate(games, 1):
@@ -142,8 +143,7 @@ def race_samples(gnubg: Gnubg, index: int, seed: int) -> list[list[object]]:
 def race_inputs(roller: ev.Side, other: ev.Side) -> list[float]:
     """An experimental race network's inputs: the contact network's, and the game's race model's
     five outputs for the roller, which the network would correct."""
-    p = ev.race_probabilities(roller, other, True)
-    return ev.network_inputs(roller, other) + [p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon]
+    return ev.network_inputs(roller, other) + list(astuple(ev.race_probabilities(roller, other, True)))
 
 
 def load(path: str, race: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
