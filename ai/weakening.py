@@ -6,7 +6,11 @@ The levers, all in `SearchConfig`:
   beginner does, while still seeing what is right in front of it;
 - ``error_rate``: the chance, per move, of a slip: the bot plays a plausible second
   choice instead of its best move;
-- ``temperature``: a softmax over the root values (in units of ``max_utility``).
+- ``temperature``: a softmax over the root values (in units of ``max_utility``).  With
+  slips, it also spreads them: a slip is drawn with this temperature where it is above
+  ``SLIP_TEMPERATURE`` (a high one picks among the sane second choices nearly at random,
+  the weaker as often as the better), so the weakest level is weaker without any slip
+  leaving the better half.
 
 What a slip never does is throw the game away: moves that the search proves lose,
 or that fall far below the best value, are not candidates, and a win on the very next
@@ -95,7 +99,7 @@ def pick(
     if error_rate > 0 and rng.random() < error_rate:
         others = {m: v for m, v in shown.items() if m != best}
         if others:
-            return softmax_choice(others, SLIP_TEMPERATURE * max_utility, rng), "slip"
+            return softmax_choice(others, max(SLIP_TEMPERATURE, temperature) * max_utility, rng), "slip"
     if temperature > 0:
         return softmax_choice(shown, temperature * max_utility, rng), "temperature"
     return best, "best"

@@ -25,6 +25,24 @@ def test_a_slip_is_a_plausible_move_never_a_proven_loss():
     assert chosen <= {"b", "d"} and "b" in chosen  # never the loss, mostly the close second
 
 
+def test_a_temperature_spreads_slips_evenly_and_never_below_the_floor():
+    # Backgammon's scale: the floor is at 0.0, so "e" is never a slip and "a" is the best.
+    values = {"a": 1.0, "b": 0.9, "c": 0.7, "d": 0.6, "e": -1.0}
+
+    def shares(temperature: float) -> dict[str, float]:
+        rng = random.Random(3)
+        picks = [
+            pick(values, "a", error_rate=1.0, temperature=temperature, max_utility=3, rng=rng) for _ in range(3000)
+        ]
+        assert {why for _, why in picks} == {"slip"}
+        return {m: sum(move == m for move, _ in picks) / len(picks) for m in values}
+
+    close = shares(0)  # slips lean to the close second
+    assert close["a"] == close["e"] == 0 and close["b"] > 0.45 and close["d"] < 0.25
+    even = shares(5)  # the weakest level: any sane second choice, the weaker as often as the better
+    assert even["a"] == even["e"] == 0 and all(0.3 < even[m] < 0.37 for m in "bcd")
+
+
 def test_a_win_on_the_next_move_is_always_taken():
     values = {"a": 0.999, "b": 0.1}
     rng = random.Random(1)
