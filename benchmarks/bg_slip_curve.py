@@ -5,7 +5,10 @@ rate alone; this measures each rate's Elo below the Master (no slips) head to he
 space the ladder's rates evenly.  Seats alternate; a game's seed fixes its dice.
 
     PYTHONPATH=$PWD:$PWD/benchmarks .venv/bin/python benchmarks/bg_slip_curve.py \
-        --rates 0.1,0.3,0.5 --games 400 --jobs 2 [--against 0.23] [--first-seed 7000]
+        --rates 0.1,0.3,0.5 --games 400 --jobs 2 [--against 0.23] [--first-seed 7000] [--temperature 5]
+
+`--temperature` spreads the slipping bot's slips (the profile's temperature; 5: nearly even
+among its second choices, as the Dice level plays).
 """
 
 from __future__ import annotations
@@ -22,12 +25,13 @@ from games import registry
 GAME = "backgammon"
 
 
-def one_game(task: tuple[float, float, int]) -> float:
-    """The upper bot's win (1) or loss (0) in game `index`: slips at `upper` against slips at `rate`."""
-    upper_rate, rate, index = task
+def one_game(task: tuple[float, float, float, int]) -> float:
+    """The upper bot's win (1) or loss (0) in game `index`: slips at `upper` against slips at `rate`
+    spread by `temperature`."""
+    upper_rate, rate, temperature, index = task
     levels = ladder(GAME)
     upper = ProfileBot({**levels[5], "error_rate": upper_rate})
-    slipper = ProfileBot({**levels[4], "error_rate": rate})
+    slipper = ProfileBot({**levels[4], "error_rate": rate, "temperature": temperature})
     bots = [upper, slipper] if index % 2 == 0 else [slipper, upper]
     returns, _ = play(registry.get(GAME), bots, index, 0, opening_seed=index // 2)
     return 1.0 if returns[index % 2] > 0 else 0.0
@@ -45,6 +49,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--against", type=float, default=0.0, help="the upper bot's slip rate (0: the Master)")
     parser.add_argument("--first-seed", type=int, default=7000, help="game i plays with seed first + i")
+    parser.add_argument("--temperature", type=float, default=0.0, help="the slipping bot's temperature")
     args = parser.parse_args()
     print(f"| slip rate | games | score of the bot slipping at {args.against:.2f} | ±95% | Elo below it |")
     print("| --- | --- | --- | --- | --- |")
@@ -52,7 +57,7 @@ def main() -> None:
         for rate in (float(r) for r in args.rates.split(",")):
             start = time.time()
             seeds = range(args.first_seed, args.first_seed + args.games)
-            scores = pool.map(one_game, [(args.against, rate, i) for i in seeds])
+            scores = pool.map(one_game, [(args.against, rate, args.temperature, i) for i in seeds])
             score = sum(scores) / len(scores)
             print(
                 f"| {rate:.2f} | {len(scores)} | {score:.1%} | {interval(score, len(scores)):.0%} "

@@ -12,21 +12,24 @@ SPEC = GameSpec(
     seats=(SeatSpec("blue (dot)", "blue"), SeatSpec("orange (diamond)", "orange")),
     ladder=(
     # --- backgammon: expectiminimax over the dice.  Luck narrows every gap, so the levels
-    # are far apart: slips (another play in the better half of the root values) on 100%, 77%,
-    # 50% and 23% of the moves below a Master that never slips, spaced by what each rate
-    # costs head to head (benchmarks/bg_slip_curve.py).  The Master looks no further
+    # are far apart: slips (another play in the better half of the root values) on every move
+    # it can, 88%, 59% and 34% of the moves below a Master that never slips, spaced by what
+    # each costs head to head (benchmarks/bg_slip_curve.py).  Dice's slips are drawn evenly
+    # among its second choices (temperature 5) where the others' lean to the closest: that
+    # alone is worth ~80 Elo, room the slip rates did not have.  The Master looks no further
     # than its own play: looking one roll ahead lost to that (38% over 100 games), as the
     # network's small errors add up over the replies (benchmarks/README.md).
     random_bot(ID),
     bot(ID, 1, "Dice", "expectimax", 200, "Knows which play leaves the best position, but plays "
-         "another of its better plays whenever it has one.", max_depth=1, error_rate=1.0),
+         "another of its better plays whenever it has one, picked nearly at random.", max_depth=1,
+        error_rate=1.0, temperature=5.0),
     bot(ID, 2, "Checker", "expectimax", 200, "Plays the move that leaves the best position on "
-         "about one move in four; otherwise another of its better plays.", max_depth=1, error_rate=0.77),
+         "about one move in eight; otherwise another of its better plays.", max_depth=1, error_rate=0.88),
     bot(ID, 3, "Prime", "expectimax", 300, "Weighs each play by the position it leaves (pips, "
-         "shots at its blots, made points, primes) and slips on one move in two.",
-        max_depth=1, error_rate=0.5),
-    bot(ID, 4, "Gammon", "expectimax", 300, "Plays the position it likes best on about three moves "
-         "in four, but does not look past its own play.", max_depth=1, error_rate=0.23),
+         "shots at its blots, made points, primes) and slips on three moves in five.",
+        max_depth=1, error_rate=0.59),
+    bot(ID, 4, "Gammon", "expectimax", 300, "Plays the position it likes best on about two moves "
+         "in three, but does not look past its own play.", max_depth=1, error_rate=0.34),
     bot(ID, 5, "Backgammon Master", "expectimax", 2000, "Judges every play by the position it "
          "leaves, with a neural network fitted to GNU Backgammon's evaluations: its chances of a "
          "win, a gammon and a backgammon, for each side. It never slips. Looking a roll further "

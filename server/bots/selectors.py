@@ -86,7 +86,14 @@ def how_it_plays(profile: BotProfile) -> list[str]:
                 "instead of its best, never one its search sees losing outright, and always one its search "
                 "places in the better half of the range between its best and worst moves."
             )
-        if profile.temperature:
+        if profile.temperature and profile.error_rate:
+            lines.append(
+                "Its slips are spread: it picks among those second choices nearly at random, the weaker as "
+                "often as the closer, but never one outside the better half."
+                if profile.temperature >= 1
+                else "Its slips lean less to the closest second choice than most bots' do."
+            )
+        elif profile.temperature:
             lines.append("It varies its choice among moves of similar value.")
         options = profile.search_options or {}
         if options.get("opening_book") and _has_hook(profile.game, "book_move"):

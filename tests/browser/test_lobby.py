@@ -102,6 +102,17 @@ def test_a_bot_that_searches_one_ply_is_not_said_to_search_replies(new_page):
     expect(page.locator("#bot-how")).to_contain_text("alpha-beta")
 
 
+def test_a_bots_page_says_how_often_it_slips_and_how_it_picks_its_slips(new_page):
+    page = new_page("/bots/backgammon-beginner/")  # slips on every move it can, spread by its temperature
+    expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
+    facts = page.locator("#bot-facts")
+    expect(facts).to_contain_text("whenever it has another of its better moves, drawn nearly at random")
+    page = new_page("/bots/backgammon-casual/")
+    expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#bot-facts")).to_contain_text("on about 88% of its moves")
+    expect(page.locator("#bot-facts")).not_to_contain_text("nearly at random")
+
+
 def test_your_matches_lists_running_and_finished_ones_to_resume_or_replay(new_page):
     page = new_page("/")
     finished = start_bot_match(page, "tictactoe", "tictactoe-random")

@@ -115,8 +115,9 @@ def test_a_bot_explains_how_it_plays_in_plain_words():
     assert "where you are most likely to go wrong" in nova
     dice = " ".join(APIClient().get("/api/bots/backgammon-beginner/").json()["how_it_plays"])
     assert "at most 1 ply deep" in dice and "slips whenever it can" in dice  # its slip rate is 1
+    assert "nearly at random, the weaker as often as the closer" in dice  # its temperature spreads them
     checker = " ".join(APIClient().get("/api/bots/backgammon-casual/").json()["how_it_plays"])
-    assert "slips on about 77% of its moves" in checker
+    assert "slips on about 88% of its moves" in checker and "nearly at random" not in checker
 
 
 def test_a_chess_bot_says_when_it_plays_from_its_book_and_tables():

@@ -38,6 +38,15 @@ function howItPlays(bot) {
   return HOW[bot.algorithm] || [algorithmSummary(bot.algorithm) || `It uses ${algorithmName(bot.algorithm)} search.`];
 }
 
+// A slip: a plausible second choice instead of its best (the profile's `error_rate`); a temperature of 1
+// or more draws slips nearly evenly among those choices (ai/weakening.py).
+function slipsText(bot) {
+  if (!bot.error_rate) return null;
+  const often = bot.error_rate >= 1 ? "whenever it has another of its better moves"
+    : `on about ${Math.round(bot.error_rate * 100)}% of its moves`;
+  return bot.temperature >= 1 ? `${often}, drawn nearly at random among them` : often;
+}
+
 const page = pageData();
 const $ = (id) => document.getElementById(id);
 
@@ -72,9 +81,7 @@ async function main() {
     ...fact("Search", algorithmName(bot.algorithm)),
     ...fact("Time per move", bot.time_budget_ms ? formatMs(bot.time_budget_ms) : null),
     ...fact("Depth limit", bot.max_depth ?? (bot.algorithm === "alphabeta" ? "none: as deep as the time allows" : null)),
-    // A slip: a plausible second choice instead of its best (the profile's `error_rate`).
-    ...fact("Slips", bot.error_rate >= 1 ? "whenever it has another of its better moves"
-      : bot.error_rate ? `on about ${Math.round(bot.error_rate * 100)}% of its moves` : null),
+    ...fact("Slips", slipsText(bot)),
     ...fact("Style", bot.style),
     ...fact("Rating", typeof bot.rating === "number" ? ratingText(bot) : "not measured yet"),
     ...fact("How it was rated", ratingCaveat(bot)
