@@ -113,6 +113,15 @@ def test_a_bots_page_says_how_often_it_slips_and_how_it_picks_its_slips(new_page
     expect(page.locator("#bot-facts")).not_to_contain_text("nearly at random")
 
 
+@pytest.mark.parametrize("slug", ["backgammon-beginner", "chess-master"])
+def test_a_bots_settings_fit_a_phone(new_page, slug):
+    # The longest values: the rating command line, and chess's Stockfish scale and its method.
+    page = new_page(f"/bots/{slug}/", viewport={"width": 390, "height": 844})
+    expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#bot-facts dd").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+
+
 def test_your_matches_lists_running_and_finished_ones_to_resume_or_replay(new_page):
     page = new_page("/")
     finished = start_bot_match(page, "tictactoe", "tictactoe-random")
