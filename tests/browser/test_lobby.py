@@ -94,6 +94,7 @@ def test_a_bot_that_searches_one_ply_is_not_said_to_search_replies(new_page):
     expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
     expect(page.locator("#bot-how")).to_contain_text("no further than its own move")
     expect(page.locator("#bot-how")).not_to_contain_text("replies, and at dice rolls")
+    expect(page.locator("#bot-how")).not_to_contain_text("does not always play")  # the Master never slips
     page = new_page("/bots/backgammon-adaptive/")
     expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
     expect(page.locator("#bot-how")).to_contain_text("no further than its own move")
@@ -107,6 +108,7 @@ def test_a_bots_page_says_how_often_it_slips_and_how_it_picks_its_slips(new_page
     expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
     facts = page.locator("#bot-facts")
     expect(facts).to_contain_text("whenever it has another of its better moves, drawn nearly at random")
+    expect(page.locator("#bot-how")).to_contain_text("does not always play that best move")
     page = new_page("/bots/backgammon-casual/")
     expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
     expect(page.locator("#bot-facts")).to_contain_text("on about 88% of its moves")

@@ -33,9 +33,14 @@ const ONE_PLY = [
   "It looks no further than its own move: it scores the position each legal move leaves with the game's evaluation and plays the best (a search one ply deep: no replies, no dice).",
 ];
 
+// A bot that slips does not always play what its search likes best: say so beside the search's story.
+const SLIPS = "It does not always play that best move: it slips (Slips, below), playing another of its better moves instead.";
+
 function howItPlays(bot) {
-  if (bot.max_depth === 1 && (bot.algorithm === "alphabeta" || bot.algorithm === "expectimax")) return ONE_PLY;
-  return HOW[bot.algorithm] || [algorithmSummary(bot.algorithm) || `It uses ${algorithmName(bot.algorithm)} search.`];
+  const onePly = bot.max_depth === 1 && (bot.algorithm === "alphabeta" || bot.algorithm === "expectimax");
+  const how = onePly ? ONE_PLY
+    : HOW[bot.algorithm] || [algorithmSummary(bot.algorithm) || `It uses ${algorithmName(bot.algorithm)} search.`];
+  return bot.error_rate && bot.algorithm !== "random" ? [...how, SLIPS] : how;
 }
 
 // A slip: a plausible second choice instead of its best (the profile's `error_rate`); a temperature of 1
