@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from ai.weakening import SLIP_TEMPERATURE
 from games import registry
 from games.base import Game
 from server.bots import public_rating
@@ -86,15 +87,15 @@ def how_it_plays(profile: BotProfile) -> list[str]:
                 "instead of its best, never one its search sees losing outright, and always one its search "
                 "places in the better half of the range between its best and worst moves."
             )
-        if profile.temperature and profile.error_rate:
+        if profile.temperature and profile.error_rate < 1:  # the moves that are not slips
+            lines.append("It varies its choice among moves of similar value.")
+        if profile.error_rate and profile.temperature > SLIP_TEMPERATURE:  # below it, slips lean as everyone's
             lines.append(
                 "Its slips are spread: it picks among those second choices nearly at random, the weaker as "
                 "often as the closer, but never one outside the better half."
                 if profile.temperature >= 1
                 else "Its slips lean less to the closest second choice than most bots' do."
             )
-        elif profile.temperature:
-            lines.append("It varies its choice among moves of similar value.")
         options = profile.search_options or {}
         if options.get("opening_book") and _has_hook(profile.game, "book_move"):
             lines.append(
