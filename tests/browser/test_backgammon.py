@@ -325,9 +325,16 @@ def test_the_analysis_marker_draws_an_arrow_per_checker(new_page, screenshot):
     )
     segments = play.split(" ")
     assert arrows == sum(int(re.search(r"\((\d)\)", s).group(1)) if "(" in s else 1 for s in segments)
-    expect(page.locator('#board [data-testid="move-marker"]')).to_be_visible()
+    marker = page.locator('#board [data-testid="move-marker"]')
+    expect(marker).to_be_visible()
     page.locator("#board").screenshot(path=str(screenshot(page, "marker")))
-    expect(page.locator('#board [data-testid="move-marker"]')).to_have_count(1)  # a resize keeps it
+    # A phone-sized window turns the board upright: the redraw keeps the arrows, drawn anew for it.
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(page.locator("#board svg")).to_have_attribute("data-portrait", "true")
+    expect(marker).to_have_count(1)
+    expect(marker.locator("path[marker-end]")).to_have_count(arrows)
+    expect(marker).to_have_class(re.compile("move-marker"))
+    page.locator("#board").screenshot(path=str(screenshot(page, "marker-phone")))
 
 
 def test_a_checker_moves_on_with_both_dice_in_one_go(new_page, screenshot):

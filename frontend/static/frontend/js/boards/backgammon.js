@@ -318,6 +318,7 @@ export function createBoard(container, { onMove }) {
   let press = null; // a pointer held down on the board
   let previewMove = null; // a whole play from the text list, shown on the board
   let forcedTimer = null;
+  let drawnView = null; // the view last drawn: what a page drew over it stays while it is shown
 
   // --- the turn --------------------------------------------------------------------------
 
@@ -572,9 +573,12 @@ export function createBoard(container, { onMove }) {
     layers.push(...diceFaces(L, live ? turn.dice : dice, live ? turn.steps : [], live && Boolean(turn.forced)));
 
     const root = s("g", { class: "bg-root", transform: rootTransform(L) }, ...layers);
+    const overlays = view === drawnView ? [...svg.querySelectorAll(":scope > .move-marker")] : [];
     svg.setAttribute("viewBox", viewBox(L));
     svg.dataset.portrait = String(L.portrait);
     svg.replaceChildren(root);
+    redrawOverlays(overlays, state);
+    drawnView = view;
 
     // Roving focus: one tab stop, at the cursor (or the first checker that can move).
     const order = keyboardOrder();
@@ -758,7 +762,19 @@ export function createBoard(container, { onMove }) {
   plays.addEventListener("focusout", (event) => {
     if (!plays.contains(event.relatedTarget)) preview(null);
   });
-  // Redrawn only when the board turns: a redraw drops what a page added over it (the analysis marker).
+  /**
+   * A redraw of the same position (a preview, a focus, the board turning upright) keeps the
+   * arrows a page drew over it (the analysis page's best move), drawn again for the layout.
+   */
+  function redrawOverlays(overlays, state) {
+    for (const old of overlays) {
+      const again = moveMarker(state, old.dataset.move, svg);
+      if (!again) continue;
+      again.setAttribute("class", old.getAttribute("class"));
+      svg.append(again);
+    }
+  }
+
   narrow.addEventListener("change", () => {
     if (svg.dataset.portrait !== String(narrow.matches)) draw();
   });
