@@ -1,6 +1,6 @@
 """Bot-against-bot games played straight through `ai.choose_move` (no server, no database).
 
-Shared by `games_strength.py` and `ladder_quick.py`.  A seeded bot profile
+Shared by `games_strength.py`, `ladder_quick.py` and `rate_direct.py`.  A seeded bot profile
 (`server.bots.seed.PROFILES`, plain data: no Django needed) becomes a
 `ProfileBot` with the profile's own search settings; its budget may be capped
 (`cap_ms`) or scaled (`scale`) to make a run affordable.  As on the server, each
@@ -9,13 +9,52 @@ move gets its own seed and MCTS keeps its tree between the moves of a game.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 import ai
 from games.base import CHANCE, Game, Move, Seat, State
 from server.bots.seed import PROFILES
+
+Record = dict[str, Any]  # one finished game, as a line of a ``--log`` file
+
+
+def read_log(path: Path | None) -> list[Record]:
+    """The games of a log; a line cut short by a killed run is left out (and played again)."""
+    if path is None or not path.exists():
+        return []
+    records = []
+    for line in path.read_text().splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return records
+
+
+class GameLog:
+    """Finished games appended to a JSON-lines file, each flushed at once, so a stopped run resumes."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.file: IO[str] | None = path.open("a") if path else None
+        if self.file and self.file.tell() and not path.read_bytes().endswith(b"\n"):
+            self.file.write("\n")  # after a line cut short
+
+    def append(self, record: Record) -> None:
+        if self.file:
+            self.file.write(json.dumps(record) + "\n")
+            self.file.flush()
+
+    def __enter__(self) -> GameLog:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self.file:
+            self.file.close()
+
 
 SEARCH_FIELDS = ("algorithm", "max_depth", "max_iterations", "error_rate", "temperature", "style")
 

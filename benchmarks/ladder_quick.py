@@ -20,15 +20,13 @@ with the same arguments plays only the games not yet in FILE, so a stopped run r
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from dataclasses import asdict, dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any
 
-from botplay import ProfileBot, Tally, interval, ladder, pairwise_score, play
+from botplay import GameLog, ProfileBot, Record, Tally, interval, ladder, pairwise_score, play, read_log
 
 from games import registry
 
@@ -42,9 +40,6 @@ def seating(num_players: int, index: int) -> str:
     if num_players == 3:
         return SEATINGS_3[index % len(SEATINGS_3)]
     raise ValueError(f"no seating rotation for {num_players} players")
-
-
-Record = dict[str, Any]  # one finished game, as a line of the ``--log`` file
 
 
 def key(record: Record) -> tuple:
@@ -85,19 +80,6 @@ def one_game(task: tuple[str, int, int, int | None, float, int]) -> Record:
         "upper": asdict(upper.tally),
         "lower": asdict(lower.tally),
     }
-
-
-def read_log(path: Path) -> list[Record]:
-    """The games of a log; a line cut short by a killed run is left out (and played again)."""
-    if not path.exists():
-        return []
-    records = []
-    for line in path.read_text().splitlines():
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
-    return records
 
 
 @dataclass
@@ -166,7 +148,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.first_game + args.games > 1000:
         parser.error("the games' seeds would run into the next step's: --first-game + --games must be <= 1000")
-    logged = read_log(args.log) if args.log else []
+    logged = read_log(args.log)
     if args.summary:
         if not args.log:
             parser.error("--summary needs --log")
@@ -190,15 +172,10 @@ def main() -> None:
         flush=True,
     )
     started = time.time()
-    log = args.log.open("a") if args.log else None
-    if log and log.tell() and not args.log.read_bytes().endswith(b"\n"):
-        log.write("\n")  # after a line cut short
-    with Pool(args.jobs) as pool:
+    with Pool(args.jobs) as pool, GameLog(args.log) as log:
         for done, record in enumerate(pool.imap_unordered(one_game, tasks), 1):
             records[key(record)] = record
-            if log:
-                log.write(json.dumps(record) + "\n")
-                log.flush()
+            log.append(record)
             if done % 10 == 0:
                 print(f"  {done}/{len(tasks)} games ({time.time() - started:.0f} s)", file=sys.stderr, flush=True)
     print(table(list(records.values())))

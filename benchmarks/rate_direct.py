@@ -1,7 +1,7 @@
 """Measured ratings without the server: the calibration round-robin played straight through `ai.choose_move`.
 
     .venv/bin/python benchmarks/rate_direct.py --game chinese-checkers --games 1 [--budget-cap-ms MS]
-        [--jobs J] [--write-ratings]
+        [--jobs J] [--log FILE] [--minutes M] [--write-ratings]
 
 The same games as `manage.py calibrate` (every seeded profile of the game, adaptive bot
 included; in two-player games every ordered pair, in three-player games each pair in the
@@ -12,6 +12,14 @@ too many for the full stack on a shared machine; the method recorded with the fi
 says which way they were measured.  The adaptive bot plays as the server plays it against
 a bot: from strength 0.5, eased off or tightened by its last evaluation
 (`server.bots.adaptive`).
+
+A round-robin at the bots' own budgets can take longer than one sitting (a chess Master's
+game is minutes of search).  With ``--log FILE`` each finished game is appended to FILE
+(seats, seed, cap, each seated profile's fingerprint, returns, plies, milliseconds a move)
+and a run with the same arguments plays only the games not yet there; a game whose
+profiles have changed since (another fingerprint) is played again.  ``--minutes M`` starts
+no game after M minutes, so a long measurement goes on over several runs; the figures are
+written (``--write-ratings``) only once every game of the round-robin is in.
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from botplay import ProfileBot, play, search_config  # noqa: E402
+from botplay import GameLog, ProfileBot, Record, play, read_log, search_config  # noqa: E402
 
 import ai  # noqa: E402
 from games import registry  # noqa: E402
@@ -59,14 +67,44 @@ def bot_for(spec: dict[str, Any], cap_ms: int | None) -> ProfileBot:
     return (AdaptiveBot if spec.get("adaptive") else ProfileBot)(spec, cap_ms)
 
 
-def one_game(task: tuple[str, tuple[str, ...], int, int | None]) -> list[Result]:
+Task = tuple[str, tuple[str, ...], int, int | None]  # game, the profile in each seat, seed, budget cap
+
+
+def key(task: Task) -> tuple:
+    """What identifies a game across runs: its task and the playing settings of its profiles."""
+    game_id, slugs, seed, cap_ms = task
+    specs = {p["slug"]: p for p in PROFILES}
+    return (game_id, tuple(slugs), seed, cap_ms, tuple(measured.fingerprint(specs[s]) for s in slugs))
+
+
+def record_key(record: Record) -> tuple:
+    return (record["game"], tuple(record["seats"]), record["seed"], record["budget_cap_ms"],
+            tuple(record["fingerprints"]))  # fmt: skip
+
+
+def one_game(job: tuple[Task, float]) -> Record | None:
+    """A game of the round-robin as a log record; None when it would start after the deadline."""
+    task, deadline = job
+    if time.time() > deadline:
+        return None
     game_id, slugs, seed, cap_ms = task
     specs = {p["slug"]: p for p in PROFILES}
     bots = {slug: bot_for(specs[slug], cap_ms) for slug in set(slugs)}
     # One bot object per seat, so that a profile seated twice keeps two trees and two evaluations.
     seated = [bot_for(specs[slug], cap_ms) if slugs.count(slug) > 1 else bots[slug] for slug in slugs]
-    returns, _ = play(registry.get(game_id), seated, seed)
-    return comparisons(slugs, returns)
+    returns, plies = play(registry.get(game_id), seated, seed)
+    _, _, _, _, fingerprints = key(task)
+    return {
+        "game": game_id,
+        "seats": list(slugs),
+        "seed": seed,
+        "budget_cap_ms": cap_ms,
+        "fingerprints": list(fingerprints),
+        "returns": returns,
+        "plies": plies,
+        "ms_per_move": [round(b.tally.ms / max(b.tally.moves, 1)) for b in seated],
+        "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
 
 
 def main() -> None:
@@ -75,6 +113,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2, help="games per seating (default 2)")
     parser.add_argument("--budget-cap-ms", type=int, default=None, help="cap every profile's budget")
     parser.add_argument("--jobs", type=int, default=2, help="games played at once (default 2)")
+    parser.add_argument("--log", type=Path, help="append each game to this JSON-lines file; resume from it")
+    parser.add_argument("--minutes", type=float, default=0, help="start no game after this long (0: no limit)")
     parser.add_argument("--write-ratings", action="store_true", help=f"write into {measured.DATA_PATH}")
     args = parser.parse_args()
     game = registry.get(args.game)
@@ -86,23 +126,33 @@ def main() -> None:
     tasks = [(args.game, seats, 7919 * i + n, args.budget_cap_ms) for i, seats in enumerate(every)
              for n in range(args.games)]  # fmt: skip
     started = time.monotonic()
-    results: list[Result] = []
-    games = {p["slug"]: sum(p["slug"] in task[1] for task in tasks) for p in specs}  # a game, not its comparisons
-    with Pool(args.jobs) as pool:
-        for done, found in enumerate(pool.imap_unordered(one_game, tasks), 1):
-            results += found
-            print(
-                f"\r  {done}/{len(tasks)} games ({time.monotonic() - started:.0f} s)",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
+    wanted = {key(task): task for task in tasks}
+    records = {record_key(r): r for r in read_log(args.log) if record_key(r) in wanted}
+    to_play = [task for k, task in wanted.items() if k not in records]
+    print(f"# {len(tasks)} games, {len(records)} already in {args.log}" if args.log else f"# {len(tasks)} games")
+    deadline = time.time() + args.minutes * 60 if args.minutes else float("inf")
+    with Pool(args.jobs) as pool, GameLog(args.log) as log:
+        jobs = ((task, deadline) for task in to_play)
+        for done, record in enumerate(filter(None, pool.imap_unordered(one_game, jobs)), 1):
+            records[record_key(record)] = record
+            log.append(record)
+            print(f"\r  {done}/{len(to_play)} games ({time.monotonic() - started:.0f} s)", end="", file=sys.stderr,
+                  flush=True)  # fmt: skip
     print(file=sys.stderr)
+    results: list[Result] = [c for r in records.values() for c in comparisons(r["seats"], r["returns"])]
+    missing = len(tasks) - len(records)
+    if not results:
+        sys.exit("no game played yet")
+    games = {p["slug"]: sum(p["slug"] in r["seats"] for r in records.values()) for p in specs}  # not comparisons
+    if missing:
+        print(f"# {missing} of {len(tasks)} games still to play (run again to go on); the fit so far:")
     ratings = fit(results, anchor=anchor)
     print(f"{'profile':28} {'Elo':>7} {'95% interval':>17} {'games':>6} {'comparisons':>11}")
     for r in ratings:
         print(f"{r.player:28} {r.elo:7.0f} {r.low:8.0f} to {r.high:5.0f} {games[r.player]:6} {r.games:11}")
-    print(f"\n{args.game}: {len(tasks)} games in {time.monotonic() - started:.0f} s")
+    print(f"\n{args.game}: {len(records)} of {len(tasks)} games, this run {time.monotonic() - started:.0f} s")
+    if args.write_ratings and missing:
+        sys.exit(f"ratings not written: {missing} games still to play")
     if args.write_ratings:
         method = f"benchmarks/rate_direct.py --game {args.game} --games {args.games}"
         if args.budget_cap_ms is not None:
