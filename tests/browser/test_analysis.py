@@ -111,6 +111,16 @@ def test_a_backgammon_match_is_analysed_without_judging_the_dice(new_page, quick
     expect(page.locator("#analysis-legend")).to_contain_text("Rolls of the dice are not judged")
     expect(page.locator("#analysis-board svg")).to_be_visible()
     screenshot(page, "backgammon")
+    # On a phone the board turns upright and keeps the best move's arrows; each summary line
+    # keeps its colon by the name when the counts wrap.
+    page.locator("#analysis-moves li").first.click()
+    expect(page.locator('#analysis-board [data-testid="move-marker"]')).to_have_count(1)
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(page.locator("#analysis-board svg")).to_have_attribute("data-portrait", "true")
+    expect(page.locator('#analysis-board [data-testid="move-marker"]')).to_have_count(1)
+    for who in page.locator("#analysis-summary li .summary-who").all():
+        expect(who).to_have_text(re.compile(r":$"))
+    screenshot(page, "backgammon-phone")
 
 
 def test_a_three_player_match_has_a_line_per_player(new_page, quick_analysis, screenshot):

@@ -163,7 +163,9 @@ function renderResults() {
       const n = plies.filter((p) => p.seat === seat && p.class === name).length;
       return `${n} ${n === 1 ? name : CLASSES[name].plural}`;
     });
-    return h("li", { "data-seat": seat }, seatMark(match.game, seat), playerLabel(seatPlayer(seat), { compact: true }), ": ", counts.join(", "));
+    // The colon stays with the name when a narrow screen wraps the counts to the next line.
+    const who = h("span", { class: "summary-who" }, seatMark(match.game, seat), " ", playerLabel(seatPlayer(seat), { compact: true }), ":");
+    return h("li", { "data-seat": seat }, who, h("span", {}, counts.join(", ")));
   }));
   el.moves.replaceChildren(...plies.map(moveItem));
   showPosition(viewer.index);
