@@ -13,7 +13,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import ai
 from games.base import CHANCE, Game, Move, Seat, State
@@ -36,24 +36,28 @@ def read_log(path: Path | None) -> list[Record]:
 
 
 class GameLog:
-    """Finished games appended to a JSON-lines file, each flushed at once, so a stopped run resumes."""
+    """Finished games appended to a JSON-lines file as they end, so a stopped run resumes.
+
+    The file is opened for each game: a run of hours must not go on writing into a file
+    that was replaced under it (a checkout, a copy), where its games would be lost.
+    """
 
     def __init__(self, path: Path | None) -> None:
-        self.file: IO[str] | None = path.open("a") if path else None
-        if self.file and self.file.tell() and not path.read_bytes().endswith(b"\n"):
-            self.file.write("\n")  # after a line cut short
+        self.path = path
+        if path and path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
+            with path.open("a") as file:
+                file.write("\n")  # after a line cut short
 
     def append(self, record: Record) -> None:
-        if self.file:
-            self.file.write(json.dumps(record) + "\n")
-            self.file.flush()
+        if self.path:
+            with self.path.open("a") as file:
+                file.write(json.dumps(record) + "\n")
 
     def __enter__(self) -> GameLog:
         return self
 
     def __exit__(self, *_: object) -> None:
-        if self.file:
-            self.file.close()
+        pass
 
 
 SEARCH_FIELDS = ("algorithm", "max_depth", "max_iterations", "error_rate", "temperature", "style")

@@ -65,3 +65,19 @@ def test_ratings_are_written_only_once_every_game_is_in(tmp_path: Path) -> None:
     assert "no game played yet" in stopped.stderr
     assert not log.exists() or log.read_text() == ""
     assert measured.DATA_PATH.read_bytes() == before
+
+
+def test_a_log_replaced_under_a_running_measurement_still_gets_its_games(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from botplay import GameLog, read_log
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    path = tmp_path / "games.jsonl"
+    with GameLog(path) as log:
+        log.append({"game": 1})
+        # A checkout or a copy puts another file at the path while the run goes on.
+        (tmp_path / "copy.jsonl").write_text(path.read_text())
+        os.replace(tmp_path / "copy.jsonl", path)
+        log.append({"game": 2})
+    assert read_log(path) == [{"game": 1}, {"game": 2}]
