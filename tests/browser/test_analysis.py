@@ -138,7 +138,13 @@ def test_a_three_player_match_has_a_line_per_player(new_page, quick_analysis, sc
     expect(page.locator("#analysis-moves li")).to_have_count(decisions)
     expect(page.locator("#analysis-board svg")).to_be_visible()  # the position before the first move
     expect(page.locator('[data-testid="position-caption"]')).to_contain_text("Move 1:")
-    expect(page.locator('#analysis-board [data-testid="move-marker"]')).to_have_count(1)  # the best hop's path
+    marker = page.locator('#analysis-board [data-testid="move-marker"]')
+    expect(marker).to_have_count(1)  # the best hop's path
+    best = marker.get_attribute("data-move")
+    # A click on the board draws it again (and the page says it is not for playing): the path stays.
+    page.locator("#analysis-board [data-cell]").first.click()
+    expect(marker).to_have_count(1)
+    expect(marker).to_have_attribute("data-move", best)
     screenshot(page, "chinese-checkers")
 
 

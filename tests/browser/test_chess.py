@@ -336,6 +336,14 @@ def test_the_analysis_draws_the_best_move_as_an_arrow(new_page, screenshot):
     x, y = float(start.get_attribute("x")) + 50, float(start.get_attribute("y")) + 50
     assert (float(line.get_attribute("x1")), float(line.get_attribute("y1"))) == (x, y)
     screenshot(page, "analysis")
+    # Flipped, the board keeps the arrow, turned with it: it still starts on the moving piece.
+    page.locator('#analysis-board [data-testid="flip-board"]').click()
+    expect(board.locator("svg")).to_have_attribute("data-orientation", "black")
+    expect(arrow).to_have_count(1)
+    expect(arrow).to_have_attribute("data-move", best)
+    x, y = float(start.get_attribute("x")) + 50, float(start.get_attribute("y")) + 50
+    assert (float(line.get_attribute("x1")), float(line.get_attribute("y1"))) == (x, y)
+    screenshot(page, "analysis-flipped")
 
 
 def test_a_threefold_repetition_is_claimed_with_the_claim_draw_button(new_page, screenshot):

@@ -14,6 +14,7 @@
 
 import { h, s } from "../dom.js";
 import { discSymbol } from "../players.js";
+import { replaceKeepingMarkers } from "./markers.js";
 import { Targets } from "./targets.js";
 
 const BAR = 44; // bar width
@@ -573,11 +574,10 @@ export function createBoard(container, { onMove }) {
     layers.push(...diceFaces(L, live ? turn.dice : dice, live ? turn.steps : [], live && Boolean(turn.forced)));
 
     const root = s("g", { class: "bg-root", transform: rootTransform(L) }, ...layers);
-    const overlays = view === drawnView ? [...svg.querySelectorAll(":scope > .move-marker")] : [];
     svg.setAttribute("viewBox", viewBox(L));
     svg.dataset.portrait = String(L.portrait);
-    svg.replaceChildren(root);
-    redrawOverlays(overlays, state);
+    // A preview, a focus or the board turning upright keeps the analysis page's arrows.
+    replaceKeepingMarkers(svg, view === drawnView, [root], (move) => moveMarker(state, move, svg));
     drawnView = view;
 
     // Roving focus: one tab stop, at the cursor (or the first checker that can move).
@@ -762,19 +762,6 @@ export function createBoard(container, { onMove }) {
   plays.addEventListener("focusout", (event) => {
     if (!plays.contains(event.relatedTarget)) preview(null);
   });
-  /**
-   * A redraw of the same position (a preview, a focus, the board turning upright) keeps the
-   * arrows a page drew over it (the analysis page's best move), drawn again for the layout.
-   */
-  function redrawOverlays(overlays, state) {
-    for (const old of overlays) {
-      const again = moveMarker(state, old.dataset.move, svg);
-      if (!again) continue;
-      again.setAttribute("class", old.getAttribute("class"));
-      svg.append(again);
-    }
-  }
-
   narrow.addEventListener("change", () => {
     if (svg.dataset.portrait !== String(narrow.matches)) draw();
   });

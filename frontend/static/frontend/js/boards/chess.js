@@ -10,6 +10,7 @@
 // turned into the UCI move it names among the legal moves shown; the server checks it.
 
 import { h, present, s } from "../dom.js";
+import { replaceKeepingMarkers } from "./markers.js";
 
 const N = 8;
 const SQ = 100;
@@ -207,6 +208,7 @@ export function createBoard(container, { onMove }) {
 
   let view = null; // what render was last given
   let flipped = false; // the player's own flip, on top of the seat's orientation
+  let drawnView = null; // the view last drawn: what a page drew over it stays while it is shown
   let selected = null; // the square of the picked piece
   let cursor = null; // the square with the keyboard's tab stop
   let promoting = null; // {from, to} while the picker is open
@@ -548,7 +550,10 @@ export function createBoard(container, { onMove }) {
       target && piece ? s("circle", { class: "target-ring", cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.46 }) : null,
       s("rect", { class: "focus-ring", x: x + 3, y: y + 3, width: SQ - 6, height: SQ - 6 }));
     });
-    svg.replaceChildren(...nodes, s("g", { class: "drag-layer" }));
+    // A flip keeps the analysis page's arrow, turned with the board.
+    replaceKeepingMarkers(svg, view === drawnView, [...nodes, s("g", { class: "drag-layer" })],
+      (move) => moveMarker(state, move, svg));
+    drawnView = view;
     drawSides(state, bottomBlack);
   }
 

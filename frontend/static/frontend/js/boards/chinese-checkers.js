@@ -8,6 +8,7 @@
 
 import { h, s } from "../dom.js";
 import { discSymbol } from "../players.js";
+import { replaceKeepingMarkers } from "./markers.js";
 
 const UNIT = 38;
 const R = 14;
@@ -88,6 +89,7 @@ export function createBoard(container, { onMove }) {
   }
 
   function render(view) {
+    const sameView = view === lastView;
     lastView = view;
     const { state, interactive = false, lastMove = null } = view;
     const board = state && Array.isArray(state.board) ? state.board : [];
@@ -147,7 +149,8 @@ export function createBoard(container, { onMove }) {
         ? (destination ? s("circle", { class: "dest-dot", cx: x, cy: y, r: R * 0.5 }) : null)
         : s("g", { class: `piece seat-${seat}` }, s("circle", { class: "piece-body", cx: x, cy: y, r: R }), discSymbol(seat, x, y, R))));
     }));
-    svg.replaceChildren(...layers, ...nodes);
+    // A click or Escape on the analysis board draws it again and keeps the page's best move.
+    replaceKeepingMarkers(svg, sameView, [...layers, ...nodes], (move) => moveMarker(state, move, svg));
     svg.dataset.flipped = String(Boolean(view.flipped));
     const movable = byOrigin.size > 0;
     if (movable && !hadMovable) showActiveRegion(byOrigin, where);
