@@ -53,12 +53,6 @@ class GameLog:
             with self.path.open("a") as file:
                 file.write(json.dumps(record) + "\n")
 
-    def __enter__(self) -> GameLog:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        pass
-
 
 SEARCH_FIELDS = ("algorithm", "max_depth", "max_iterations", "error_rate", "temperature", "style")
 

@@ -172,7 +172,8 @@ def main() -> None:
         flush=True,
     )
     started = time.time()
-    with Pool(args.jobs) as pool, GameLog(args.log) as log:
+    log = GameLog(args.log)
+    with Pool(args.jobs) as pool:
         for done, record in enumerate(pool.imap_unordered(one_game, tasks), 1):
             records[key(record)] = record
             log.append(record)

@@ -93,13 +93,13 @@ def one_game(job: tuple[Task, float]) -> Record | None:
     # One bot object per seat, so that a profile seated twice keeps two trees and two evaluations.
     seated = [bot_for(specs[slug], cap_ms) if slugs.count(slug) > 1 else bots[slug] for slug in slugs]
     returns, plies = play(registry.get(game_id), seated, seed)
-    _, _, _, _, fingerprints = key(task)
+    fingerprints = [measured.fingerprint(specs[s]) for s in slugs]
     return {
         "game": game_id,
         "seats": list(slugs),
         "seed": seed,
         "budget_cap_ms": cap_ms,
-        "fingerprints": list(fingerprints),
+        "fingerprints": fingerprints,
         "returns": returns,
         "plies": plies,
         "ms_per_move": [round(b.tally.ms / max(b.tally.moves, 1)) for b in seated],
@@ -131,7 +131,8 @@ def main() -> None:
     to_play = [task for k, task in wanted.items() if k not in records]
     print(f"# {len(tasks)} games, {len(records)} already in {args.log}" if args.log else f"# {len(tasks)} games")
     deadline = time.time() + args.minutes * 60 if args.minutes else float("inf")
-    with Pool(args.jobs) as pool, GameLog(args.log) as log:
+    log = GameLog(args.log)
+    with Pool(args.jobs) as pool:
         jobs = ((task, deadline) for task in to_play)
         for done, record in enumerate(filter(None, pool.imap_unordered(one_game, jobs)), 1):
             records[record_key(record)] = record

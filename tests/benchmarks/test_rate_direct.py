@@ -74,10 +74,10 @@ def test_a_log_replaced_under_a_running_measurement_still_gets_its_games(tmp_pat
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
     path = tmp_path / "games.jsonl"
-    with GameLog(path) as log:
-        log.append({"game": 1})
-        # A checkout or a copy puts another file at the path while the run goes on.
-        (tmp_path / "copy.jsonl").write_text(path.read_text())
-        os.replace(tmp_path / "copy.jsonl", path)
-        log.append({"game": 2})
+    log = GameLog(path)
+    log.append({"game": 1})
+    # A checkout or a copy puts another file at the path while the run goes on.
+    (tmp_path / "copy.jsonl").write_text(path.read_text())
+    os.replace(tmp_path / "copy.jsonl", path)
+    log.append({"game": 2})
     assert read_log(path) == [{"game": 1}, {"game": 2}]
