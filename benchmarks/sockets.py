@@ -1,6 +1,6 @@
 """Socket storms and move load on the real stack: PostgreSQL, a private Redis, one or more daphne processes.
 
-    .venv/bin/python benchmarks/sockets.py storm [--sockets 500] [--close 300] [--webs 1]
+    .venv/bin/python benchmarks/sockets.py storm [--sockets 500] [--close 300] [--webs 1] [--restart]
     .venv/bin/python benchmarks/sockets.py load [--matches 200] [--spectators 3] [--rate 500] [--seconds 15]
         [--ramp 0] [--webs 1]
     .venv/bin/python benchmarks/sockets.py lobby [--sockets 500] [--webs 1]
@@ -13,10 +13,13 @@ no worker: the matches are between people), and `--clients` client processes.
 - **storm**: `--sockets` match sockets (the two seats of `--sockets / 2` matches) open within
   the same second; each socket's time from its first connect attempt to its `state` frame
   (p50, p99, max; how many within 5 s; how many were refused and retried with the page's
-  jittered backoff).  Then `--close` of them close at once; 3 s later (before the 10 s
-  staleness rule could hide a leak) it counts the channel-layer group members left in Redis
-  for those matches, the seats still online in the database and the members still live in
-  the presence store, and the web log's `MaxConnectionsError`s.
+  jittered backoff).  With `--restart` the sockets are first opened gently, every web
+  process is killed and started again, and the storm is their pages reconnecting as pages
+  do (`?v=` the version each had): the time to the `heartbeat` that ends the replay.  Then
+  `--close` of them close at once; 3 s later (before the 10 s staleness rule could hide a
+  leak) it counts the channel-layer group members left in Redis for those matches (apart
+  from a killed process's), the seats still online in the database and the members still
+  live in the presence store, and the web log's `MaxConnectionsError`s.
 - **lobby**: `--sockets` lobby sockets of as many guests open within the same second; each
   one's time to its `lobby` frame, then, once everyone is in and 3 s have passed, the number
   of `online` frames all of them heard (one per socket per arrival would be N²) and the last
@@ -148,15 +151,21 @@ def pct(values: list[float], q: float) -> float:
 # --- storm ------------------------------------------------------------------------
 
 
-async def open_until_state(url: str, spread_s: float, timeout_s: float) -> tuple[float | None, int, object]:
-    """Connect (after a random delay within `spread_s`), retrying as the page does; seconds to `state`."""
+async def open_until_state(
+    url: str, spread_s: float, timeout_s: float, first: str = "state"
+) -> tuple[float | None, int, object]:
+    """Connect (after a random delay within `spread_s`), retrying as the page does; seconds to the
+    `first` frame that says the page is up to date (`state`, or `heartbeat` after a replay)."""
     await asyncio.sleep(random.uniform(0, spread_s))
     start, refused, delay = time.monotonic(), 0, 0.25
     while time.monotonic() - start < timeout_s:
         try:
             ws = await websockets.connect(url, open_timeout=timeout_s, max_queue=None)
             frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=timeout_s))
-            assert frame["type"] == "state", frame
+            while frame["type"] == "presence":  # the opponent's arrival may come first
+                frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=timeout_s))
+            assert frame["type"] == first, frame
+            ws.state_v = frame["v"]
             return time.monotonic() - start, refused, ws
         except (OSError, TimeoutError, websockets.WebSocketException):
             refused += 1
@@ -165,21 +174,29 @@ async def open_until_state(url: str, spread_s: float, timeout_s: float) -> tuple
     return None, refused, None
 
 
-async def storm(stack: Stack, sockets: int, close: int, spread_s: float) -> None:
+async def storm(stack: Stack, sockets: int, close: int, spread_s: float, restart: bool = False) -> None:
     matches = stack.make_matches(sockets // 2)
     webs = [stack.ws_url_of(n) for n in stack.web_names()]
     urls = []
     for i, (match_id, ta, tb) in enumerate(matches):
         urls.append(f"{webs[i % len(webs)]}/ws/matches/{match_id}/?token={ta}")
         urls.append(f"{webs[(i + 1) % len(webs)]}/ws/matches/{match_id}/?token={tb}")
-    print(f"storm: {len(urls)} sockets within {spread_s:.0f} s on {len(webs)} web process(es)  load {loadavg()}")
+    first, dead = "state", set()
+    closed_matches = sorted({m[0] for m in matches[: (close + 1) // 2]})
+    if restart:
+        urls = await restarted(stack, urls)
+        first = "heartbeat"
+        # The killed process's memberships: channels_redis drops them when the group expires.
+        dead = group_members(stack, closed_matches)
+    kind = "reconnecting up to date (?v=) after a restart" if restart else "new"
+    print(f"storm: {len(urls)} {kind} sockets within {spread_s:.0f} s on {len(webs)} web process(es)  load {loadavg()}")
     cpu_before = stack.cpu_s()
-    results = await asyncio.gather(*(open_until_state(u, spread_s, 30) for u in urls))
+    results = await asyncio.gather(*(open_until_state(u, spread_s, 30, first) for u in urls))
     cpu = {name: s - cpu_before[name] for name, s in stack.cpu_s().items()}
     times = [t for t, _, _ in results if t is not None]
     retried = sum(1 for _, r, _ in results if r)
     print(
-        f"  state received: {len(times)}/{len(urls)}; within 5 s: {sum(t <= 5 for t in times)}; "
+        f"  {first} received: {len(times)}/{len(urls)}; within 5 s: {sum(t <= 5 for t in times)}; "
         f"p50 {pct(times, 0.5):.2f} s  p99 {pct(times, 0.99):.2f} s  max {max(times, default=float('nan')):.2f} s; "
         f"sockets that retried: {retried}  load {loadavg()}"
     )
@@ -188,27 +205,69 @@ async def storm(stack: Stack, sockets: int, close: int, spread_s: float) -> None
     await asyncio.sleep(3)  # presence writes of the connects settle
     online_before = stack.sql("select count(*) from matches_seat where online")[0][0]
     closing = [ws for _, _, ws in results[:close] if ws is not None]
-    closed_matches = sorted({m[0] for m in matches[: (close + 1) // 2]})
     t0 = time.monotonic()
     await asyncio.gather(*(ws.close() for ws in closing), return_exceptions=True)
     print(f"  closed {len(closing)} at once in {time.monotonic() - t0:.2f} s; seats online before: {online_before}")
     await asyncio.sleep(3)
+    still_open = len(urls) - len(closing)
+    report_leftovers(stack, closed_matches, dead, still_open, 3)
+    if restart:
+        # The killed process's presence holds stay live until they go stale: its seats go
+        # offline by the staleness rule, a sweep after PRESENCE_STALE_MS.
+        stale_s = int(stack.env.get("PRESENCE_STALE_MS", 10000)) / 1000
+        await asyncio.sleep(stale_s)
+        report_leftovers(stack, closed_matches, dead, still_open, 3 + stale_s)
+    for _, _, ws in results[close:]:
+        if ws is not None:
+            await ws.close()
+
+
+def report_leftovers(
+    stack: Stack, closed_matches: list[int], dead: set[bytes], still_open: int, after_s: float
+) -> None:
+    """What the closed sockets left behind: group members (apart from a killed process's), seats
+    online, members live in the presence store."""
     import redis
 
-    r = redis.Redis(port=stack.redis_port)
-    prefix = stack.env["CHANNEL_PREFIX"]
-    members = sum(r.zcard(f"{prefix}:group:match.{m}") for m in closed_matches)
+    r, prefix = redis.Redis(port=stack.redis_port), stack.env["CHANNEL_PREFIX"]
+    members = len(group_members(stack, closed_matches) - dead)
     online = stack.sql("select count(*) from matches_seat where online and match_id = any(?)", closed_matches)[0][0]
     live = sum(1 for m in r.zrange(f"{prefix}:presence:live", 0, -1) if m.decode().startswith("s:"))
     errors = sum(len(re.findall("MaxConnectionsError", stack.log(n))) for n in stack.web_names())
     print(
-        f"  3 s later: group members left {members}, seats still online {online} (of the closed matches), "
-        f"seats live in the presence store {live} (of {len(urls) - len(closing)} still open); "
+        f"  {after_s:.0f} s later: group members left {members} (and {len(dead)} of the killed process), "
+        f"seats still online {online} (of the closed matches), "
+        f"seats live in the presence store {live} (of {still_open} still open); "
         f"MaxConnectionsError in the web log: {errors}  load {loadavg()}"
     )
-    for _, _, ws in results[close:]:
-        if ws is not None:
-            await ws.close()
+
+
+def group_members(stack: Stack, match_ids: list[int]) -> set[bytes]:
+    """The channel-layer members of these matches' groups in Redis."""
+    import redis
+
+    r, prefix = redis.Redis(port=stack.redis_port), stack.env["CHANNEL_PREFIX"]
+    return {member for m in match_ids for member in r.zrange(f"{prefix}:group:match.{m}", 0, -1)}
+
+
+async def restarted(stack: Stack, urls: list[str]) -> list[str]:
+    """Open every socket gently, then kill and start again every web process, as a crash or a
+    deploy does: the URLs the pages reconnect with (`?v=` the version each one had)."""
+    spread = max(10.0, len(urls) / 50)
+    opened = await asyncio.gather(*(open_until_state(u, spread, 60) for u in urls))
+    again = []
+    for url, (_, _, ws) in zip(urls, opened, strict=True):
+        assert ws is not None, f"{url} never got its state"
+        again.append(url.replace("/?", f"/?v={ws.state_v}&"))
+    await asyncio.sleep(3)  # the arrivals' presence writes settle
+    t0 = time.monotonic()
+    for name in stack.web_names():
+        stack.kill(name)
+        stack.start_web(name)
+    print(f"  {len(urls)} sockets opened over {spread:.0f} s; web restarted in {time.monotonic() - t0:.1f} s")
+    for _, _, ws in opened:
+        ws.transport.abort()  # its server is gone: no closing handshake to wait for
+    return again
 
 
 # --- lobby storm ------------------------------------------------------------------
@@ -482,12 +541,13 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2)
     parser.add_argument("--ramp", type=float, default=0.0, help="load: open the sockets over this many seconds")
     parser.add_argument("--env", action="append", default=[], help="NAME=value for the web processes")
+    parser.add_argument("--restart", action="store_true", help="storm: the web restarts under open sockets")
     args = parser.parse_args()
     env = dict(e.split("=", 1) for e in args.env)
     with Stack(args.webs, env) as stack:
         try:
             if args.mode == "storm":
-                asyncio.run(storm(stack, args.sockets, args.close, args.spread))
+                asyncio.run(storm(stack, args.sockets, args.close, args.spread, args.restart))
             elif args.mode == "idle":
                 asyncio.run(idle(stack, args.sockets, args.seconds, max(args.spread, 10)))
             elif args.mode == "lobby":

@@ -114,12 +114,12 @@ def chat_of(match_id: int, player_id: int | None) -> dict[str, Any] | None:
     return None if match is None else chat_json(match, player_id)
 
 
-def chat_to_resume(match_id: int, player_id: int | None) -> dict[str, Any] | None:
-    """`chat_json` for a socket resuming with ``?v=``, or None when its room never had a line.
+def chat_to_resume(match_id: int, player_id: int | None, room: str) -> dict[str, Any] | None:
+    """`chat_json` for a socket resuming with ``?v=`` in `room`, or None when that room never had a line.
 
-    Chat lines are not in the event log; a room where nobody spoke has nothing to catch up on.
+    Chat lines are not in the event log; a room where nobody spoke has nothing to catch up on,
+    and a resuming socket learns it from one query.
     """
-    match = Match.objects.prefetch_related("seats").filter(pk=match_id).first()
-    if match is None or not ChatMessage.objects.filter(match=match, room=room_of(match, player_id)).exists():
+    if not ChatMessage.objects.filter(match_id=match_id, room=room).exists():
         return None
-    return chat_json(match, player_id)
+    return chat_of(match_id, player_id)

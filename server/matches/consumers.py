@@ -99,7 +99,8 @@ class MatchConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
             await self.channel_layer.group_add(self.person_group, self.channel_name)
         # Then, in the group: the state or the events since ?v=, so no frame falls between the two.
         since = _since_version(self.scope)
-        for frame in await database_sync_to_async(_opening_frames)(self.match_id, self.player_id, since):
+        opening = database_sync_to_async(_opening_frames)
+        for frame in await opening(self.match_id, self.player_id, since, room):
             await self.send_frame(frame)
         heartbeat.register(self.match_id, self)
 
@@ -245,14 +246,23 @@ def _since_version(scope: dict[str, Any]) -> int | None:
     return since if since <= MAX_ID else None
 
 
-def _opening_frames(match_id: int, player_id: int | None, since: int | None) -> list[dict[str, Any]]:
-    """What a socket hears first: the events after `since`, or the state when they are not kept."""
+def _opening_frames(match_id: int, player_id: int | None, since: int | None, room: str) -> list[dict[str, Any]]:
+    """What a socket hears first: the events after `since`, or the state when they are not kept.
+
+    A replay ends with a heartbeat carrying the version it reached, so a page that was up to
+    date (most of a reconnect storm) hears at once that it still is.
+    """
     replay = None if since is None else selectors.events_after(match_id, since)
     if replay is None:
         return [_state_frame(match_id, player_id)]
     # The chat is not in the event log (each room has its own): its recent lines come again.
-    chat = chat_selectors.chat_to_resume(match_id, player_id)
-    return replay + ([frames.chat_history(chat)] if chat is not None else [])
+    chat = chat_selectors.chat_to_resume(match_id, player_id, room)
+    reached = replay[-1]["v"] if replay else since
+    return [
+        *replay,
+        *([frames.chat_history(chat)] if chat is not None else []),
+        frames.heartbeat(reached, heartbeat.interval_ms()),
+    ]
 
 
 def _state_frame(match_id: int, player_id: int | None) -> dict[str, Any]:

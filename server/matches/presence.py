@@ -173,22 +173,33 @@ def seat_presence(match_id: int, seat: int, online: bool, now: datetime | None =
     return member in gone and _went([member], now) > 0
 
 
-def arrived(match_id: int, seat: int | None, player_id: int, now: datetime) -> None:
+def arriving(match_id: int, seat: int | None, player_id: int, now: datetime) -> list[str]:
     """A socket of `player_id` opened, seated at `seat` (or a spectator's: None): the store
-    refreshed for the seat and the person in one round trip, then the database's transitions
-    (the seat online, the person seen and online), each only if it changed."""
+    refreshed for the seat and the person in one round trip.  Returns those that arrived in the
+    store (no process held them), whose coming the database must hear (`arrived`), as on the
+    heartbeat; what some process held was written when it came, so a second tab, or most of a
+    reconnect storm after a restart, writes nothing."""
     members = ([seat_member(match_id, seat)] if seat is not None else []) + [person_member(player_id)]
-    _store_call(lambda: live_store().refresh(members, _ms(now), _ttl()), set())
-    if seat is not None:
-        _seat_written(match_id, seat, True, now)
+    # With the store unreachable everything counts as arrived: the database is written as before.
+    new = _store_call(lambda: live_store().refresh(members, _ms(now), _ttl()), set(members))
+    return [m for m in members if m in new]
+
+
+def arrived(members: Iterable[str], now: datetime) -> None:
+    """The database's transitions for what `arriving` found new: a seat online, a person seen and online."""
     seen_before = now - SEEN_RESOLUTION
-    # One write for `player_seen` and the person online, and none when neither changed.
-    Player.objects.filter(pk=player_id).filter(
-        ~Q(online_until=ONLINE) | Q(last_seen_at__isnull=True) | Q(last_seen_at__lte=seen_before)
-    ).update(
-        online_until=ONLINE,
-        last_seen_at=Case(When(last_seen_at__gt=seen_before, then=F("last_seen_at")), default=Value(now)),
-    )
+    for member in members:
+        key = parse(member)
+        if isinstance(key, tuple):
+            _seat_written(*key, True, now)
+            continue
+        # One write for `player_seen` and the person online, and none when neither changed.
+        Player.objects.filter(pk=key).filter(
+            ~Q(online_until=ONLINE) | Q(last_seen_at__isnull=True) | Q(last_seen_at__lte=seen_before)
+        ).update(
+            online_until=ONLINE,
+            last_seen_at=Case(When(last_seen_at__gt=seen_before, then=F("last_seen_at")), default=Value(now)),
+        )
 
 
 def person_presence(player_id: int, online: bool, now: datetime | None = None) -> None:

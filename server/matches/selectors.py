@@ -182,6 +182,8 @@ def events_after(match_id: int, v: int) -> list[dict[str, Any]] | None:
     current = Match.objects.filter(pk=match_id).values_list("v", flat=True).first()
     if current is None or v < 0 or v > current:
         return None
+    if current == v:  # the client is up to date (a reconnect storm after a restart is mostly this)
+        return []
     events = list(MatchEvent.objects.filter(match_id=match_id, v__gt=v).order_by("v"))
     if events and events[0].v != v + 1:
         return None

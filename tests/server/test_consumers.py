@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from unittest.mock import ANY
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -157,11 +159,26 @@ async def test_reconnect_with_v_replays_what_was_missed(two_players):
     back = await connect(f"/ws/matches/{match.pk}/?v={seen}", alice_token)
     replay = [await back.receive_json_from(), await back.receive_json_from()]
     assert [(f["type"], f["move"], f["v"]) for f in replay] == [("move", "4", seen + 1), ("move", "3", seen + 2)]
+    # The replay ends with the version it reached: the page knows at once it is up to date.
+    assert await back.receive_json_from() == {"type": "heartbeat", "v": seen + 2, "interval_ms": ANY}
     assert await back.receive_nothing()
     await back.disconnect()
     fresh = await connect(f"/ws/matches/{match.pk}/?v=0", alice_token)  # all kept: everything since 0
     assert (await fresh.receive_json_from())["v"] == 1
     await fresh.disconnect()
+
+
+async def test_reconnect_up_to_date_hears_only_its_version(two_players):
+    """Most of a reconnect storm (a restart): pages that missed nothing get one small frame, no state."""
+    match, alice_token, _ = two_players
+    await database_sync_to_async(services.submit_move)(match.pk, 0, "4", 0)
+    comm = await connect(f"/ws/matches/{match.pk}/", alice_token)
+    seen = (await comm.receive_json_from())["v"]
+    await comm.disconnect()
+    back = await connect(f"/ws/matches/{match.pk}/?v={seen}", alice_token)
+    assert await back.receive_json_from() == {"type": "heartbeat", "v": seen, "interval_ms": ANY}
+    assert await back.receive_nothing()
+    await back.disconnect()
 
 
 async def test_replay_that_is_no_longer_kept_sends_a_fresh_state(two_players):

@@ -29,16 +29,21 @@ def socket_arrived(match_id: int, player_id: int | None, now=None) -> tuple[bool
     Everything its arrival reads and writes, in one call (a connect storm pays one database
     round per socket, not one per write): one query for the match and the seat, then in one
     transaction (one commit) a seated person's seat online (their adjourned match resumes),
-    and the person seen and online.
+    and the person seen and online, for what the presence store did not hold already.
     """
     found = _match_and_seat(match_id, player_id)
     if found is None:
         return False, None
     status, seat = found
-    if player_id is not None:
+    if player_id is None:
+        return True, seat
+    now = now or timezone.now()
+    came = presence.arriving(match_id, seat, player_id, now)
+    resumes = seat is not None and status == Match.Status.ADJOURNED
+    if came or resumes:
         with transaction.atomic():
-            presence.arrived(match_id, seat, player_id, now or timezone.now())
-            if seat is not None and status == Match.Status.ADJOURNED:
+            presence.arrived(came, now)
+            if resumes:
                 match_resume(match_id, seat, now)  # re-checks under the match's lock
     return True, seat
 

@@ -3,12 +3,16 @@ reconnect storm every socket pays it (docs/scaling.md, "Connect storms")."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
+import redis
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from server.matches import services
 from server.matches.models import Seat
+from server.matches.presence_store import live_store, person_member, seat_member
 from server.players.models import Player
 from server.players.selectors import player_by_token
 from server.players.services import player_create_guest_with_token
@@ -33,11 +37,38 @@ def test_a_seated_persons_arrival_reads_once_and_writes_in_one_transaction(alice
     assert len(reads) == 1 and len(writes) == 2, "\n".join(sql)
     assert Seat.objects.get(match=match, index=0).online
     assert Player.objects.get(pk=alice.pk).online_until.year == 9999
-    # Back again at once (a reload): the same statements, but no row changes (nothing to commit
-    # but the transaction's end), and no `presence` frame.
+    # Back again at once (a reload, a second tab, a reconnect after a restart): the store still
+    # holds the seat and the person, so their coming was written already: one read, no write.
     seen = Seat.objects.get(match=match, index=0).last_seen_at, Player.objects.get(pk=alice.pk).last_seen_at
-    assert len(_sql(services.socket_arrived, match.pk, alice.pk)) == len(sql)
+    again = _sql(services.socket_arrived, match.pk, alice.pk)
+    assert len(again) == 1 and again[0].startswith("SELECT"), "\n".join(again)
     assert (Seat.objects.get(match=match, index=0).last_seen_at, Player.objects.get(pk=alice.pk).last_seen_at) == seen
+
+
+def test_an_arrival_the_store_did_not_hold_is_written(alice, bob):
+    """Whatever the database says, the store decides what arrived, as the heartbeat does."""
+    match = human_match("connect4", alice, bob)
+    services.socket_arrived(match.pk, alice.pk)
+    Seat.objects.filter(match=match, index=0).update(online=False)
+    later_ms = (time.time() + 3600) * 1000  # an hour on: the holds went stale
+    live_store().drop([seat_member(match.pk, 0), person_member(alice.pk)], later_ms)
+    services.socket_arrived(match.pk, alice.pk)
+    assert Seat.objects.get(match=match, index=0).online
+
+
+def test_with_the_store_unreachable_an_arrival_writes_the_database(alice, bob, monkeypatch):
+    match = human_match("connect4", alice, bob)
+    services.socket_arrived(match.pk, alice.pk)
+    Seat.objects.filter(match=match, index=0).update(online=False)
+    Player.objects.filter(pk=alice.pk).update(online_until=None)
+
+    def unreachable(*args, **kwargs):
+        raise redis.ConnectionError("Redis restarting")
+
+    monkeypatch.setattr(live_store(), "refresh", unreachable)
+    services.socket_arrived(match.pk, alice.pk)
+    assert Seat.objects.get(match=match, index=0).online
+    assert Player.objects.get(pk=alice.pk).online_until.year == 9999
 
 
 def test_a_spectator_and_a_missing_match_cost_one_read(alice, bob):
