@@ -226,9 +226,9 @@ def test_seeded_bots_show_their_measured_rating_on_a_phone(new_page, plyground, 
     expect(facts).to_contain_text("manage.py calibrate --game tictactoe")
     screenshot(page, "bot-rating-phone")
     # A figure measured with a capped budget says so, and is never shown as the real one.
-    page.goto("/bots/chinese-checkers-2-master/")
+    page.goto("/bots/chinese-checkers-master/")
     expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
-    budget_s = plyground.api("GET", "/api/bots/chinese-checkers-2-master/")["time_budget_ms"] / 1000
+    budget_s = plyground.api("GET", "/api/bots/chinese-checkers-master/")["time_budget_ms"] / 1000
     expect(page.locator("#bot-facts")).to_contain_text(
-        f"measured with its budget capped at 300 ms; it plays with {budget_s:.1f} s"
+        f"measured with its budget capped at 150 ms; it plays with {budget_s:.1f} s"
     )
