@@ -181,13 +181,13 @@ async def storm(stack: Stack, sockets: int, close: int, spread_s: float, restart
     for i, (match_id, ta, tb) in enumerate(matches):
         urls.append(f"{webs[i % len(webs)]}/ws/matches/{match_id}/?token={ta}")
         urls.append(f"{webs[(i + 1) % len(webs)]}/ws/matches/{match_id}/?token={tb}")
-    first, dead = "state", set()
+    first, dead, killed_at = "state", set(), 0.0
     closed_matches = sorted({m[0] for m in matches[: (close + 1) // 2]})
     if restart:
         urls = await restarted(stack, urls)
-        first = "heartbeat"
-        # The killed process's memberships: channels_redis drops them when the group expires.
-        dead = group_members(stack, closed_matches)
+        killed_at, first = time.monotonic(), "heartbeat"
+        # The killed process's memberships, in every group: nobody renews them any more.
+        dead = set(layer_memberships(stack))
     kind = "reconnecting up to date (?v=) after a restart" if restart else "new"
     print(f"storm: {len(urls)} {kind} sockets within {spread_s:.0f} s on {len(webs)} web process(es)  load {loadavg()}")
     cpu_before = stack.cpu_s()
@@ -217,6 +217,7 @@ async def storm(stack: Stack, sockets: int, close: int, spread_s: float, restart
         stale_s = int(stack.env.get("PRESENCE_STALE_MS", 10000)) / 1000
         await asyncio.sleep(stale_s)
         report_leftovers(stack, closed_matches, dead, still_open, 3 + stale_s)
+        await report_dead_memberships(stack, dead, killed_at)
     for _, _, ws in results[close:]:
         if ws is not None:
             await ws.close()
@@ -230,7 +231,7 @@ def report_leftovers(
     import redis
 
     r, prefix = redis.Redis(port=stack.redis_port), stack.env["CHANNEL_PREFIX"]
-    members = len(group_members(stack, closed_matches) - dead)
+    members = len(group_members(stack, closed_matches) - {member for _, member in dead})
     online = stack.sql("select count(*) from matches_seat where online and match_id = any(?)", closed_matches)[0][0]
     live = sum(1 for m in r.zrange(f"{prefix}:presence:live", 0, -1) if m.decode().startswith("s:"))
     errors = sum(len(re.findall("MaxConnectionsError", stack.log(n))) for n in stack.web_names())
@@ -240,6 +241,34 @@ def report_leftovers(
         f"seats live in the presence store {live} (of {still_open} still open); "
         f"MaxConnectionsError in the web log: {errors}  load {loadavg()}"
     )
+
+
+async def report_dead_memberships(stack: Stack, dead: set[tuple[bytes, bytes]], killed_at: float) -> None:
+    """Once the group expiry has passed since the kill: how many of the killed process's
+    memberships a group send would still reach (stamped within the expiry; channels_redis
+    drops older ones at the group's next send), and how many are still stored at all."""
+    # server/config/channel_layer.py's default; run code without it with 86400 (channels_redis's).
+    expiry_s = int(stack.env.get("CHANNEL_GROUP_EXPIRY_S", "120"))
+    await asyncio.sleep(max(0.0, killed_at + min(expiry_s, 120) + 10 - time.monotonic()))
+    now, held = time.time(), layer_memberships(stack)
+    reached = sum(1 for key in dead if key in held and held[key] >= int(now) - expiry_s)
+    stored = sum(1 for key in dead if key in held)
+    print(
+        f"  {time.monotonic() - killed_at:.0f} s after the kill (group expiry {expiry_s} s): of the killed "
+        f"process's {len(dead)} memberships, {reached} still reached by a group send, {stored} still stored"
+    )
+
+
+def layer_memberships(stack: Stack) -> dict[tuple[bytes, bytes], float]:
+    """Every (group key, member) of the channel layer in Redis, with its stamp."""
+    import redis
+
+    r, prefix = redis.Redis(port=stack.redis_port), stack.env["CHANNEL_PREFIX"]
+    return {
+        (key, member): stamp
+        for key in r.scan_iter(f"{prefix}:group:*", count=1000)
+        for member, stamp in r.zrange(key, 0, -1, withscores=True)
+    }
 
 
 def group_members(stack: Stack, match_ids: list[int]) -> set[bytes]:

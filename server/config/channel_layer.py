@@ -7,6 +7,8 @@ import logging
 import os
 import socket
 import time
+from collections import defaultdict
+from itertools import islice
 from typing import Any
 
 import redis.asyncio
@@ -44,6 +46,15 @@ TCP_OPTIONS = {
 POOL_SIZE = int(os.environ.get("REDIS_POOL_SIZE", "50"))
 POOL_WAIT_S = 10
 
+# A process that dies (SIGKILL, OOM, a lost machine) never discards its sockets' memberships,
+# and channels_redis keeps a member until `group_expiry` has passed since it joined: a day by
+# default, each frame to the group queued meanwhile for a channel nobody reads.  Here a
+# membership lasts GROUP_EXPIRY_S, and each process stamps again every membership it holds
+# every quarter of that: a dead process's members are dropped within GROUP_EXPIRY_S of its
+# death (at the group's next send), while a live one has four tries to renew each.
+GROUP_EXPIRY_S = int(os.environ.get("CHANNEL_GROUP_EXPIRY_S", "120"))
+REFRESH_BATCH = 500  # memberships renewed per round trip
+
 log = logging.getLogger("plyground.channel_layer")
 
 
@@ -54,6 +65,8 @@ class PooledRedisChannelLayer(RedisChannelLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._reader: asyncio.Task | None = None
+        self._joined: defaultdict[str, set[str]] = defaultdict(set)  # group -> this process's channels in it
+        self._renewer: asyncio.Task | None = None
 
     async def receive(self, channel: str) -> dict[str, Any]:
         """The next message for `channel`.
@@ -107,12 +120,18 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         self._reader.add_done_callback(_note_reader_failure)
         return self._reader
 
+    async def flush(self) -> None:
+        """Every key goes, memberships with them: none is left to renew."""
+        self._joined.clear()
+        await super().flush()
+
     async def close_pools(self) -> None:
-        """Stop the reader before closing its connection (flush() ends here too)."""
-        reader, self._reader = self._reader, None
-        if reader is not None and not reader.done() and reader.get_loop() is asyncio.get_running_loop():
-            reader.cancel()
-            await asyncio.wait([reader])
+        """Stop the reader and the renewals before closing their connections (flush() ends here too)."""
+        for task in (self._reader, self._renewer):
+            if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
+                task.cancel()
+                await asyncio.wait([task])
+        self._reader = self._renewer = None
         await super().close_pools()
 
     async def _read_forever(self, process_channel: str) -> None:
@@ -139,6 +158,53 @@ class PooledRedisChannelLayer(RedisChannelLayer):
             # Everything in the group at this point expires before the group does.
             pipe.expire(group_key, self.group_expiry)
             await pipe.execute()
+        self._joined[group].add(channel)
+        self._start_renewals()
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        """Forgotten here first, so that no renewal in flight can count it as held."""
+        members = self._joined.get(group)
+        if members is not None:
+            members.discard(channel)
+            if not members:
+                del self._joined[group]
+        await super().group_discard(group, channel)
+
+    async def renew_memberships(self) -> int:
+        """Stamp every membership this process holds with the time now; returns how many.
+
+        `ZADD XX` only updates a member still there: a socket that left while the renewal was
+        on its way is not brought back."""
+        now = time.time()
+        held = [(group, channel) for group, channels in list(self._joined.items()) for channel in list(channels)]
+        batches = iter(held)
+        while batch := list(islice(batches, REFRESH_BATCH)):
+            by_host: defaultdict[int, list[tuple[str, str]]] = defaultdict(list)
+            for group, channel in batch:
+                by_host[self.consistent_hash(group)].append((group, channel))
+            for index, memberships in by_host.items():
+                async with self.connection(index).pipeline(transaction=False) as pipe:
+                    for group in {group for group, _ in memberships}:
+                        pipe.expire(self._group_key(group), self.group_expiry)
+                    for group, channel in memberships:
+                        pipe.zadd(self._group_key(group), {channel: now}, xx=True)
+                    await pipe.execute()
+        return len(held)
+
+    def _start_renewals(self) -> None:
+        loop = asyncio.get_running_loop()
+        renewer = self._renewer
+        if renewer is not None and not renewer.done() and renewer.get_loop() is loop:
+            return
+        self._renewer = loop.create_task(self._renew_forever(), name="channel-layer-renewals")
+
+    async def _renew_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.group_expiry / 4)
+            try:
+                await self.renew_memberships()
+            except Exception:  # Redis away for a moment: the next turn tries again
+                log.warning("group memberships not renewed", exc_info=True)
 
 
 def _note_reader_failure(reader: asyncio.Task) -> None:
@@ -165,6 +231,7 @@ def redis_channel_layer(url: str, prefix: str) -> dict[str, Any]:
             ],
             "capacity": 1500,
             "expiry": 30,
+            "group_expiry": GROUP_EXPIRY_S,
             # Separate stacks sharing one Redis (tests, staging) must not hear each other.
             "prefix": prefix,
         },

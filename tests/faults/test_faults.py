@@ -32,6 +32,7 @@ DATABASES = [
 ]
 SLOW_BOT_BUDGET_MS = 4000
 DATABASE_DOWN_S = 3
+GROUP_EXPIRY_S = 3  # short, so that a killed process's memberships expire within the test
 
 
 @pytest.fixture(params=DATABASES)
@@ -128,18 +129,23 @@ def test_web_killed_right_after_a_move_between_two_people_loses_and_doubles_noth
         await alice.move(next(columns), 4)
         killed = time.monotonic()
         stack.kill("web", signal.SIGKILL)
+        stack.env["CHANNEL_GROUP_EXPIRY_S"] = str(GROUP_EXPIRY_S)
         stack.start_web()
         # Stored before the kill: both hear it in the replay; lost with daphne: Alice's page sends it again.
         await alice.until(lambda f: f["type"] == "move" and f["ply"] == 4, timeout=20)
         await bob.until(lambda f: f["type"] == "move" and f["ply"] == 4, timeout=20)
         print(f"fault: daphne killed and restarted; the move reached both {time.monotonic() - killed:.1f} s later")
         await wait_for(lambda: alice.reconnects >= 1 and bob.reconnects >= 1, timeout=10)
+        # The dead process never left the match's group; the next move after the group expiry drops it.
+        await asyncio.sleep(max(0.0, killed + GROUP_EXPIRY_S + 1 - time.monotonic()))
         for ply in (5, 6):
             await players[ply % 2].move(next(columns), ply)
             await alice.until(lambda f, p=ply: f["type"] == "move" and f["ply"] == p)
             await bob.until(lambda f, p=ply: f["type"] == "move" and f["ply"] == p)
         assert_each_ply_once(stack, match["id"], alice, bob)
         assert len(stored_moves(stack, match["id"])) == 7
+        r = redis.Redis(port=stack.redis_port)
+        assert r.zcard(f"{stack.env['CHANNEL_PREFIX']}:group:match.{match['id']}") == 2, "only the two live sockets"
         await alice.close()
         await bob.close()
 

@@ -130,3 +130,45 @@ def test_a_receive_fails_when_redis_is_gone():
 
     results = asyncio.run(two_sockets())
     assert all(isinstance(r, redis.exceptions.ConnectionError) for r in results), results
+
+
+def test_a_dead_process_memberships_expire_and_a_live_one_keeps_its_own():
+    """A process killed under its sockets never discards their memberships.  Each live process
+    renews its own every quarter of the group expiry, so once the expiry has passed a group
+    send reaches the live socket and drops the dead one (a day, with channels_redis's default)."""
+    prefix = f"plyground-layer-test-{uuid.uuid4().hex[:12]}"
+    config = {**redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"], "group_expiry": 2}
+    client = redis.Redis.from_url(REDIS_TEST_URL)
+
+    async def join_and_die() -> str:  # the loop ends with the socket still in its group
+        layer = PooledRedisChannelLayer(**config)
+        channel = await layer.new_channel()
+        await layer.group_add("match.1", channel)
+        return channel
+
+    async def live_through_the_expiry() -> tuple[dict, list[bytes], list[bytes]]:
+        layer = PooledRedisChannelLayer(**config)
+        channel, leaving = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("match.1", channel)
+        await layer.group_add("match.1", leaving)
+        await layer.group_discard("match.1", leaving)
+        await asyncio.sleep(3.5)  # the expiry and more: renewed every 0.5 s meanwhile
+        members = client.zrange(f"{prefix}:group:match.1", 0, -1)
+        await layer.group_send("match.1", {"type": "frame", "n": 1})
+        received = await asyncio.wait_for(layer.receive(channel), 2)
+        after_send = client.zrange(f"{prefix}:group:match.1", 0, -1)
+        assert await layer.renew_memberships() == 1  # the one still held; the one that left stays out
+        await layer.close_pools()
+        return received, members, after_send
+
+    try:
+        dead = asyncio.run(join_and_die())
+        received, members, after_send = asyncio.run(live_through_the_expiry())
+        assert received["n"] == 1
+        assert len(members) == 2 and dead.encode() in members  # stored until the next send
+        assert len(after_send) == 1 and dead.encode() not in after_send
+        assert client.zrange(f"{prefix}:group:match.1", 0, -1) == after_send
+    finally:
+        for key in client.scan_iter(f"{prefix}*"):
+            client.delete(key)
+        client.close()
