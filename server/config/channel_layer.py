@@ -53,7 +53,7 @@ POOL_WAIT_S = 10
 # every quarter of that: a dead process's members are dropped within GROUP_EXPIRY_S of its
 # death (at the group's next send), while a live one has four tries to renew each.
 GROUP_EXPIRY_S = int(os.environ.get("CHANNEL_GROUP_EXPIRY_S", "120"))
-REFRESH_BATCH = 500  # memberships renewed per round trip
+RENEW_BATCH = 500  # memberships renewed per round trip
 
 log = logging.getLogger("plyground.channel_layer")
 
@@ -178,7 +178,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         now = time.time()
         held = [(group, channel) for group, channels in list(self._joined.items()) for channel in list(channels)]
         batches = iter(held)
-        while batch := list(islice(batches, REFRESH_BATCH)):
+        while batch := list(islice(batches, RENEW_BATCH)):
             by_host: defaultdict[int, list[tuple[str, str]]] = defaultdict(list)
             for group, channel in batch:
                 by_host[self.consistent_hash(group)].append((group, channel))
