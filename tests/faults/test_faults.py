@@ -32,7 +32,7 @@ DATABASES = [
 ]
 SLOW_BOT_BUDGET_MS = 4000
 DATABASE_DOWN_S = 3
-GROUP_EXPIRY_S = 3  # short, so that a killed process's memberships expire within the test
+GROUP_EXPIRY_S = 6  # short, so that a killed process's memberships expire within the test (renewed every 1.5 s)
 
 
 @pytest.fixture(params=DATABASES)

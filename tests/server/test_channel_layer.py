@@ -7,6 +7,7 @@ import random
 import time
 import uuid
 
+import pytest
 import redis
 
 from server.config.channel_layer import PooledRedisChannelLayer, redis_channel_layer
@@ -16,14 +17,24 @@ ROUNDS = 40
 SOCKETS = 20
 
 
-def test_a_cancelled_receive_always_ends():
+@pytest.fixture
+def prefix():
+    """A channel prefix of the test's own; its keys are removed afterwards."""
+    prefix = f"plyground-layer-test-{uuid.uuid4().hex[:12]}"
+    yield prefix
+    client = redis.Redis.from_url(REDIS_TEST_URL)
+    for key in client.scan_iter(f"{prefix}*"):
+        client.delete(key)
+    client.close()
+
+
+def test_a_cancelled_receive_always_ends(prefix):
     """Closing a socket cancels its consumer's receive, and the consumer's task ends only when
     that receive does.  With a socket timeout, redis-py wrote every command through Python
     3.11's `asyncio.wait_for`, which swallows a cancellation arriving as the write completes:
     the receive holding channels_redis's lock then blocked on until a message came for any
     socket: 3 to 11 rounds in 40 here left a task that never ended (its person shown online
     for good)."""
-    prefix = f"plyground-layer-test-{uuid.uuid4().hex[:12]}"
     layer = PooledRedisChannelLayer(**redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"])
     rng = random.Random(7)
 
@@ -43,19 +54,13 @@ def test_a_cancelled_receive_always_ends():
         await layer.flush()
         return left_running
 
-    try:
-        assert sum(asyncio.run(rounds())) == 0
-    finally:
-        client = redis.Redis.from_url(REDIS_TEST_URL)
-        for key in client.scan_iter(f"{prefix}*"):
-            client.delete(key)
-        client.close()
+    assert sum(asyncio.run(rounds())) == 0
 
 
 MESSAGES = 600
 
 
-def test_no_message_is_lost_while_other_sockets_close():
+def test_no_message_is_lost_while_other_sockets_close(prefix):
     """A socket closing cancels its consumer's receive.  In channels_redis one receive at a time
     blocks in BZPOPMIN for the whole process; cancelled after the pop, its reply -- another
     socket's message -- was dropped with the connection (django/channels#1683): 2-3 % of the
@@ -63,7 +68,6 @@ def test_no_message_is_lost_while_other_sockets_close():
 
     Another process's layer sends to sockets that stay, while this loop closes other sockets
     at random and is busy now and then (a reply waits in the socket while it is)."""
-    prefix = f"plyground-layer-test-{uuid.uuid4().hex[:12]}"
     config = redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"]
     layer = PooledRedisChannelLayer(**config)
 
@@ -106,14 +110,8 @@ def test_no_message_is_lost_while_other_sockets_close():
         await layer.flush()
         return sorted(heard)
 
-    try:
-        heard = asyncio.run(run())
-        assert heard == list(range(MESSAGES)), f"{MESSAGES - len(set(heard))} of {MESSAGES} messages lost"
-    finally:
-        client = redis.Redis.from_url(REDIS_TEST_URL)
-        for key in client.scan_iter(f"{prefix}*"):
-            client.delete(key)
-        client.close()
+    heard = asyncio.run(run())
+    assert heard == list(range(MESSAGES)), f"{MESSAGES - len(set(heard))} of {MESSAGES} messages lost"
 
 
 def test_a_receive_fails_when_redis_is_gone():
@@ -132,11 +130,10 @@ def test_a_receive_fails_when_redis_is_gone():
     assert all(isinstance(r, redis.exceptions.ConnectionError) for r in results), results
 
 
-def test_a_dead_process_memberships_expire_and_a_live_one_keeps_its_own():
+def test_a_dead_process_memberships_expire_and_a_live_one_keeps_its_own(prefix):
     """A process killed under its sockets never discards their memberships.  Each live process
     renews its own every quarter of the group expiry, so once the expiry has passed a group
     send reaches the live socket and drops the dead one (a day, with channels_redis's default)."""
-    prefix = f"plyground-layer-test-{uuid.uuid4().hex[:12]}"
     config = {**redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"], "group_expiry": 2}
     client = redis.Redis.from_url(REDIS_TEST_URL)
 
@@ -161,14 +158,54 @@ def test_a_dead_process_memberships_expire_and_a_live_one_keeps_its_own():
         await layer.close_pools()
         return received, members, after_send
 
-    try:
-        dead = asyncio.run(join_and_die())
-        received, members, after_send = asyncio.run(live_through_the_expiry())
-        assert received["n"] == 1
-        assert len(members) == 2 and dead.encode() in members  # stored until the next send
-        assert len(after_send) == 1 and dead.encode() not in after_send
-        assert client.zrange(f"{prefix}:group:match.1", 0, -1) == after_send
-    finally:
-        for key in client.scan_iter(f"{prefix}*"):
-            client.delete(key)
-        client.close()
+    dead = asyncio.run(join_and_die())
+    received, members, after_send = asyncio.run(live_through_the_expiry())
+    assert received["n"] == 1
+    assert len(members) == 2 and dead.encode() in members  # stored until the next send
+    assert len(after_send) == 1 and dead.encode() not in after_send
+    assert client.zrange(f"{prefix}:group:match.1", 0, -1) == after_send
+    client.close()
+
+
+def test_a_burst_to_a_group_reaches_each_socket_once_in_order(prefix):
+    """Everything queued for a process is taken in batches (one round trip for up to
+    READ_BATCH): 700 group sends queued before anyone reads, three sockets of this process and
+    one of another, each hears all 700 once and in order."""
+    config = redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"]
+    here, there = PooledRedisChannelLayer(**config), PooledRedisChannelLayer(**config)
+
+    async def burst() -> tuple[list[list[int]], list[int]]:
+        ours = [await here.new_channel() for _ in range(3)]
+        theirs = await there.new_channel()
+        for channel in ours:
+            await here.group_add("match.7", channel)
+        await there.group_add("match.7", theirs)
+        for n in range(700):
+            await here.group_send("match.7", {"type": "frame", "n": n})
+        heard = [[(await here.receive(c))["n"] for _ in range(700)] for c in ours]
+        heard_there = [(await there.receive(theirs))["n"] for _ in range(700)]
+        await here.flush()
+        await there.close_pools()
+        return heard, heard_there
+
+    heard, heard_there = asyncio.run(asyncio.wait_for(burst(), 30))
+    assert heard == [list(range(700))] * 3
+    assert heard_there == list(range(700))
+
+
+def test_a_group_send_drops_what_expired_in_the_queue_it_adds_to(prefix):
+    """As channels_redis: a message nobody read within `expiry` is dropped by the next send to its queue."""
+    config = {**redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"], "expiry": 1}
+    layer = PooledRedisChannelLayer(**config)
+
+    async def late_reader() -> list[int]:
+        channel = await layer.new_channel()
+        await layer.group_add("match.8", channel)
+        await layer.group_send("match.8", {"type": "frame", "n": 1})
+        await asyncio.sleep(2.1)
+        await layer.group_send("match.8", {"type": "frame", "n": 2})
+        first = await asyncio.wait_for(layer.receive(channel), 2)
+        await layer.flush()
+        return [first["n"]]
+
+    assert asyncio.run(late_reader()) == [2]
