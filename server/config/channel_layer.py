@@ -8,6 +8,7 @@ import os
 import socket
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from itertools import islice
 from typing import Any
 
@@ -195,27 +196,52 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         )
 
     async def group_add(self, group: str, channel: str) -> None:
-        """channels_redis's group_add in one round trip instead of two: every socket joins a few
-        groups as it opens, so a connect storm paid twice the round trips it needed."""
-        assert self.require_valid_group_name(group), "Group name not valid"
+        await self.group_add_all([group], channel)
+
+    async def group_add_all(self, groups: Iterable[str], channel: str) -> None:
+        """`channel` joins every group in one round trip per Redis host: channels_redis's
+        group_add takes two a group, and a match socket joins three as it opens."""
+        groups = list(groups)
+        assert all(self.require_valid_group_name(g) for g in groups), "Group name not valid"
         assert self.require_valid_channel_name(channel), "Channel name not valid"
-        group_key = self._group_key(group)
-        async with self.connection(self.consistent_hash(group)).pipeline(transaction=False) as pipe:
-            pipe.zadd(group_key, {channel: time.time()})
-            # Everything in the group at this point expires before the group does.
-            pipe.expire(group_key, self.group_expiry)
-            await pipe.execute()
-        self._joined[group].add(channel)
+        now = time.time()
+        for index, host_groups in self._by_host(groups).items():
+            async with self.connection(index).pipeline(transaction=False) as pipe:
+                for group in host_groups:
+                    pipe.zadd(self._group_key(group), {channel: now})
+                    # Everything in the group at this point expires before the group does.
+                    pipe.expire(self._group_key(group), self.group_expiry)
+                await pipe.execute()
+        for group in groups:
+            self._joined[group].add(channel)
         self._start_renewals()
 
     async def group_discard(self, group: str, channel: str) -> None:
-        """Forgotten here first, so that no renewal in flight can count it as held."""
-        members = self._joined.get(group)
-        if members is not None:
-            members.discard(channel)
-            if not members:
-                del self._joined[group]
-        await super().group_discard(group, channel)
+        await self.group_discard_all([group], channel)
+
+    async def group_discard_all(self, groups: Iterable[str], channel: str) -> None:
+        """`channel` leaves every group, in one round trip per Redis host.  Forgotten here
+        first, so that no renewal in flight can count it as held."""
+        groups = list(groups)
+        assert all(self.require_valid_group_name(g) for g in groups), "Group name not valid"
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        for group in groups:
+            members = self._joined.get(group)
+            if members is not None:
+                members.discard(channel)
+                if not members:
+                    del self._joined[group]
+        for index, host_groups in self._by_host(groups).items():
+            async with self.connection(index).pipeline(transaction=False) as pipe:
+                for group in host_groups:
+                    pipe.zrem(self._group_key(group), channel)
+                await pipe.execute()
+
+    def _by_host(self, groups: Iterable[str]) -> dict[int, list[str]]:
+        by_host: defaultdict[int, list[str]] = defaultdict(list)
+        for group in groups:
+            by_host[self.consistent_hash(group)].append(group)
+        return by_host
 
     async def renew_memberships(self) -> int:
         """Stamp every membership this process holds with the time now; returns how many.
@@ -226,15 +252,14 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         held = [(group, channel) for group, channels in list(self._joined.items()) for channel in list(channels)]
         batches = iter(held)
         while batch := list(islice(batches, RENEW_BATCH)):
-            by_host: defaultdict[int, list[tuple[str, str]]] = defaultdict(list)
+            channels: defaultdict[str, list[str]] = defaultdict(list)
             for group, channel in batch:
-                by_host[self.consistent_hash(group)].append((group, channel))
-            for index, memberships in by_host.items():
+                channels[group].append(channel)
+            for index, host_groups in self._by_host(channels).items():
                 async with self.connection(index).pipeline(transaction=False) as pipe:
-                    for group in {group for group, _ in memberships}:
+                    for group in host_groups:
                         pipe.expire(self._group_key(group), self.group_expiry)
-                    for group, channel in memberships:
-                        pipe.zadd(self._group_key(group), {channel: now}, xx=True)
+                        pipe.zadd(self._group_key(group), dict.fromkeys(channels[group], now), xx=True)
                     await pipe.execute()
         return len(held)
 
@@ -274,6 +299,24 @@ for i = 1, #KEYS do
 end
 return over_capacity
 """
+
+
+async def join_groups(layer: Any, groups: Iterable[str], channel: str) -> None:
+    """`channel` joins `groups`: in one round trip on this layer, one by one on another (in memory)."""
+    if isinstance(layer, PooledRedisChannelLayer):
+        await layer.group_add_all(groups, channel)
+        return
+    for group in groups:
+        await layer.group_add(group, channel)
+
+
+async def leave_groups(layer: Any, groups: Iterable[str], channel: str) -> None:
+    """`channel` leaves `groups`: in one round trip on this layer, one by one on another."""
+    if isinstance(layer, PooledRedisChannelLayer):
+        await layer.group_discard_all(groups, channel)
+        return
+    for group in groups:
+        await layer.group_discard(group, channel)
 
 
 def _note_reader_failure(reader: asyncio.Task) -> None:

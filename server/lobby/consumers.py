@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from server.config.channel_layer import join_groups, leave_groups
 from server.config.db_threads import NoDatabaseHopPerMessage
 from server.config.failures import DisconnectsWhenItFails
 from server.lobby import online
@@ -35,10 +36,8 @@ class LobbyConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
-        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         player = self.scope.get("player")
-        if player is not None:
-            await self.channel_layer.group_add(pairing.person_group(player.pk), self.channel_name)
+        await join_groups(self.channel_layer, self.own_groups(), self.channel_name)
         await self.accept()
         # One database call: the person is seen and online (until this socket's task ends), and the list.
         lobby = await database_sync_to_async(_arrive)(player.pk if player is not None else None)
@@ -47,11 +46,14 @@ class LobbyConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
         await self.send_seeks()
         online.count_changed()  # everyone in the lobby hears the new count, once for a burst of arrivals
 
-    async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+    def own_groups(self) -> list[str]:
+        """The lobby's group, and the person's own (a seek paired is told there).  Not `groups`,
+        which Channels joins and leaves one by one itself."""
         player = self.scope.get("player")
-        if player is not None:
-            await self.channel_layer.group_discard(pairing.person_group(player.pk), self.channel_name)
+        return [broadcast.LOBBY_GROUP] + ([pairing.person_group(player.pk)] if player is not None else [])
+
+    async def disconnect(self, code: int) -> None:
+        await leave_groups(self.channel_layer, self.own_groups(), self.channel_name)
         if getattr(self, "seeked", False):  # only a socket that placed a seek costs a query on leaving
             await database_sync_to_async(pairing.seek_left)(self.channel_name)
 

@@ -13,6 +13,7 @@ from django.conf import settings
 
 from server.chat import selectors as chat_selectors
 from server.chat.services import chat_post
+from server.config.channel_layer import join_groups, leave_groups
 from server.config.converters import MAX_ID
 from server.config.db_threads import NoDatabaseHopPerMessage
 from server.config.failures import DisconnectsWhenItFails
@@ -73,6 +74,9 @@ class MatchConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
         self.move_limiter = RateLimiter(*settings.SOCKET_MOVE_RATE_LIMIT)
         self.group = broadcast.match_group(self.match_id)
+        # The match's group, then its chat room's and the person's (not `groups`, which Channels
+        # joins and leaves one by one itself).
+        self.joined = [self.group]
         # Accepted before any database call: daphne drops a handshake not accepted within 5 s,
         # and in a connect storm (a restart reconnects everyone) sockets queued for the database
         # would time out and retry, each retry queued again behind the others.
@@ -88,15 +92,13 @@ class MatchConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
         presence.hold(self.match_id, self.seat, self.player_id)  # let go when this socket's task ends
         # The arrival's own `presence` frame went to the others before this socket joins.
         await broadcast.sent(self.group)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         # One chat room per socket: a seated person's socket hears the players, any other the
         # spectators (taking a seat reconnects the page, which moves it to the players' room).
         room = chat_selectors.PLAYERS if self.seat is not None else chat_selectors.SPECTATORS
-        self.chat_group = chat_selectors.chat_group(self.match_id, room)
-        await self.channel_layer.group_add(self.chat_group, self.channel_name)
+        self.joined.append(chat_selectors.chat_group(self.match_id, room))
         if self.player_id is not None:  # staff muting or unmuting this person is told here live
-            self.person_group = chat_selectors.person_group(self.player_id)
-            await self.channel_layer.group_add(self.person_group, self.channel_name)
+            self.joined.append(chat_selectors.person_group(self.player_id))
+        await join_groups(self.channel_layer, self.joined, self.channel_name)
         # Then, in the group: the state or the events since ?v=, so no frame falls between the two.
         since = _since_version(self.scope)
         opening = database_sync_to_async(_opening_frames)
@@ -113,12 +115,8 @@ class MatchConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "match_id"):
             heartbeat.unregister(self.match_id, self)
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-        if hasattr(self, "chat_group"):
-            await self.channel_layer.group_discard(self.chat_group, self.channel_name)
-        if hasattr(self, "person_group"):
-            await self.channel_layer.group_discard(self.person_group, self.channel_name)
+        if hasattr(self, "groups"):
+            await leave_groups(self.channel_layer, self.joined, self.channel_name)
         if getattr(self, "seat", None) is not None:
             await presence.left(self.match_id, self.seat)
             if getattr(self, "rematch_pending", False) and (self.match_id, self.seat) not in presence.here():

@@ -209,3 +209,25 @@ def test_a_group_send_drops_what_expired_in_the_queue_it_adds_to(prefix):
         return [first["n"]]
 
     assert asyncio.run(late_reader()) == [2]
+
+
+def test_a_socket_joins_and_leaves_its_groups_together(prefix):
+    """A match socket's three groups are joined, renewed and left in one round trip each."""
+    layer = PooledRedisChannelLayer(**redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"])
+    client = redis.Redis.from_url(REDIS_TEST_URL)
+    groups = ["match.9", "chat.9.players", "person.4"]
+
+    async def open_and_close() -> tuple[list[int], int, list[int], int]:
+        channel, other = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("match.9", other)
+        await layer.group_add_all(groups, channel)
+        joined = [client.zcard(f"{prefix}:group:{g}") for g in groups]
+        renewed = await layer.renew_memberships()
+        await layer.group_discard_all(groups, channel)
+        left = [client.zcard(f"{prefix}:group:{g}") for g in groups]
+        still_held = await layer.renew_memberships()
+        await layer.flush()
+        return joined, renewed, left, still_held
+
+    assert asyncio.run(open_and_close()) == ([2, 1, 1], 4, [1, 0, 0], 1)
+    client.close()
