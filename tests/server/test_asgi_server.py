@@ -1,4 +1,5 @@
-"""The server's send waits for a slow client instead of buffering for it (server/asgi_server.py).
+"""The server's send waits for a slow client instead of buffering for it (server/asgi_server.py);
+the application leaves what it loaded out of the garbage collector (server/config/asgi.py).
 
 The end-to-end figure (a 256 KB/s reader of a streamed export: the server's memory stays
 flat) is `benchmarks/exports.py`; here the waiting itself, against a stand-in connection.
@@ -7,10 +8,14 @@ flat) is `benchmarks/exports.py`; here the waiting itself, against a stand-in co
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 
 from autobahn.exception import Disconnected
 
 from server.asgi_server import BackpressureServer
+from tests.support import ROOT
 
 BODY = {"type": "http.response.body", "body": b"x" * 10, "more_body": True}
 
@@ -72,3 +77,12 @@ def test_a_frame_for_a_websocket_closing_meanwhile_is_dropped_not_raised_into_th
     protocol = ClosingWebSocket(Transport(full_for=0))
     server.connections = {protocol: {}}  # daphne has not yet heard of the close
     asyncio.run(server.handle_reply(protocol, {"type": "websocket.send", "text": "{}"}))
+
+
+def test_the_application_module_leaves_what_it_loaded_out_of_the_collector():
+    """A full collection walks only what serving created (server/config/asgi.py): loading the
+    application freezes Django, the apps and the games, tens of thousands of objects."""
+    code = "import gc, server.config.asgi; print(gc.get_freeze_count())"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "server.config.settings.test"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert int(out.stdout.strip()) > 20_000
