@@ -128,5 +128,5 @@ if settings.BOT_RUNNER == "embedded":
 # of the collector's sight, so that a full collection walks only what serving created.  Without
 # it each full collection of a web process with 300 sockets took 110-120 ms, all of it with the
 # event loop stopped: the moves in flight waited for it, which was the p99 of move-to-peers at
-# a light load (60 moves/s: p99 130-250 ms, 51-55 ms frozen; benchmarks/README.md).
+# a light load (60 moves/s: p99 median 189 ms over 11 runs, 80 ms frozen; benchmarks/README.md).
 gc.freeze()
