@@ -303,20 +303,20 @@ return over_capacity
 
 async def join_groups(layer: Any, groups: Iterable[str], channel: str) -> None:
     """`channel` joins `groups`: in one round trip on this layer, one by one on another (in memory)."""
-    if isinstance(layer, PooledRedisChannelLayer):
-        await layer.group_add_all(groups, channel)
-        return
-    for group in groups:
-        await layer.group_add(group, channel)
+    await _for_each_group(layer, "group_add", groups, channel)
 
 
 async def leave_groups(layer: Any, groups: Iterable[str], channel: str) -> None:
     """`channel` leaves `groups`: in one round trip on this layer, one by one on another."""
+    await _for_each_group(layer, "group_discard", groups, channel)
+
+
+async def _for_each_group(layer: Any, method: str, groups: Iterable[str], channel: str) -> None:
     if isinstance(layer, PooledRedisChannelLayer):
-        await layer.group_discard_all(groups, channel)
+        await getattr(layer, f"{method}_all")(groups, channel)  # group_add_all, group_discard_all
         return
     for group in groups:
-        await layer.group_discard(group, channel)
+        await getattr(layer, method)(group, channel)
 
 
 def _note_reader_failure(reader: asyncio.Task) -> None:
