@@ -115,7 +115,7 @@ class MatchConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "match_id"):
             heartbeat.unregister(self.match_id, self)
-        if hasattr(self, "groups"):
+        if hasattr(self, "joined"):
             await leave_groups(self.channel_layer, self.joined, self.channel_name)
         if getattr(self, "seat", None) is not None:
             await presence.left(self.match_id, self.seat)
