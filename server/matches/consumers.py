@@ -216,13 +216,20 @@ class MatchConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
         await self.send_json(frames.error(exc.code, exc.message))
 
     async def frame_send(self, event: dict[str, Any]) -> None:
-        """A frame broadcast to the match group (after a commit)."""
-        await self.send_frame(event["frame"])
+        """A frame broadcast to the match group (after a commit).
 
-    async def send_frame(self, frame: dict[str, Any]) -> None:
-        """Send a frame of the match, noting whether a rematch offer waits (leaving then withdraws it)."""
+        The channel layer hands one message to every socket of this process in the group: the
+        first encodes it, and the others send the same text.
+        """
+        if "text" not in event:
+            event["text"] = await self.encode_json(event["frame"])
+        await self.send_frame(event["frame"], event["text"])
+
+    async def send_frame(self, frame: dict[str, Any], text: str | None = None) -> None:
+        """Send a frame of the match (`text`: it encoded already), noting whether a rematch offer
+        waits (leaving then withdraws it)."""
         self.rematch_pending = rematch.pending_after(frame, getattr(self, "rematch_pending", False))
-        await self.send_json(frame)
+        await self.send(text_data=text if text is not None else await self.encode_json(frame))
 
 
 def _is_move(content: Any) -> bool:

@@ -10,6 +10,7 @@ from channels.testing import WebsocketCommunicator
 
 from server.config.asgi import application
 from server.matches import services
+from server.matches.consumers import MatchConsumer
 from server.matches.models import Match, Move
 from server.players.services import player_create_guest_with_token
 
@@ -63,6 +64,28 @@ async def test_a_move_reaches_every_socket_with_its_version(two_players):
         )
     await alice.disconnect()
     await bob.disconnect()
+
+
+async def test_a_move_heard_by_several_sockets_of_a_process_is_encoded_once(two_players, monkeypatch, channel_layer):
+    match, alice_token, bob_token = two_players
+    encoded = []
+    encode = MatchConsumer.encode_json
+
+    async def counting(cls, content):
+        encoded.append(content["type"])
+        return await encode(content)
+
+    monkeypatch.setattr(MatchConsumer, "encode_json", classmethod(counting))
+    sockets = [await connect(f"/ws/matches/{match.pk}/", token) for token in (alice_token, bob_token, None)]
+    for comm in sockets:
+        await comm.receive_json_from()
+    await sockets[0].send_json_to({"type": "move", "move": "4", "ply": 0})
+    heard = [await receive_type(comm, "move") for comm in sockets]
+    assert heard[0] == heard[1] == heard[2]
+    # One message reaches this process for the group on Redis; the in-memory layer copies it per socket.
+    assert encoded.count("move") == (1 if channel_layer == "redis" else 3)
+    for comm in sockets:
+        await comm.disconnect()
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from server.config import rows
 from server.matches import broadcast, frames
 from server.matches.errors import GameOver, NotFound, StalePly
 from server.matches.models import Match, MatchEvent
@@ -22,7 +23,7 @@ from server.matches.signals import turn_started
 
 def locked(match_id: int) -> Match:
     """The match, its row locked until the transaction ends: one writer per match at a time."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    match = rows.select_for_update(Match, match_id)
     if match is None:
         raise NotFound(f"no match {match_id}")
     match._as_read = _columns(match)  # for `save_changes`
@@ -43,7 +44,7 @@ def save_changes(match: Match) -> None:
     now = _columns(match)
     changed = [name for name, value in now.items() if as_read[name] != value]
     if changed:
-        match.save(update_fields=changed)
+        rows.update(match, changed)
     match._as_read = now
 
 
@@ -55,7 +56,8 @@ def _columns(match: Match) -> dict[str, Any]:
 def record(match: Match, frame: dict[str, Any]) -> None:
     """Give `frame` the next version, store it, and broadcast it after commit."""
     match.v += 1
-    event = MatchEvent.objects.create(match=match, v=match.v, frame=frame)
+    event = MatchEvent(match=match, v=match.v, frame=frame)
+    rows.insert(event)
     kept = settings.MATCH_EVENTS_KEPT
     if match.v % 50 == 0 and match.v > kept:
         MatchEvent.objects.filter(match=match, v__lte=match.v - kept).delete()

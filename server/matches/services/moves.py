@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games import CHANCE, IllegalMove, registry
 from games.base import Game, State
+from server.config import rows
 from server.matches import frames
 from server.matches.errors import BadMessage, GameOver, IllegalMoveError, NotSeated, NotYourTurn, StalePly
 from server.matches.models import Match, Move, Seat
@@ -103,7 +104,7 @@ def _submit(
             match = locked(match_id)
             # Loaded once a move: the mover's seat, the frame's `by`, and whether a bot is to
             # move next (the bots app then needs no query of its own for a person's turn).
-            seats = {s.index: s for s in match.seats.all()}
+            seats = {s.index: s for s in rows.select(Seat, "match_id", match_id, order_by="index")}
             seat = seat_of(seats)
             _check_arguments(move, ply)
             if not flag_if_out_of_time(match, seats=seats):
@@ -166,7 +167,7 @@ def _store_move(
     think_ms = int((now - match.turn_started_at).total_seconds() * 1000) if match.turn_started_at else 0
     if timing.think_ms is not None:  # a bot's search time: its wait for a worker is not charged
         think_ms = timing.think_ms
-    stored = Move.objects.create(
+    stored = Move(
         match=match,
         ply=match.ply,
         seat=seat,
@@ -177,6 +178,7 @@ def _store_move(
         queue_wait_ms=timing.queue_wait_ms,
         fallback=timing.fallback[:200],
     )
+    rows.insert(stored)
     if match.clock_ms is not None and seat != CHANCE:
         left = max(0, match.clock_ms[seat] - think_ms) + match.clock["increment_ms"]
         match.clock_ms = [left if i == seat else ms for i, ms in enumerate(match.clock_ms)]

@@ -1,0 +1,156 @@
+"""Rows read and written in SQL built once (server/config/rows.py) are the ORM's rows: the same
+instances, conversions, locks and signals, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import DatabaseError, connection, connections, transaction
+from django.db.models.signals import post_save, pre_save
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from server.config import rows
+from server.matches import services
+from server.matches.models import Match, MatchEvent, Move, Seat
+
+
+@pytest.fixture
+def match(alice, bob):
+    created = services.match_create("connect4", [services.SeatRequest("human"), services.SeatRequest("human")], alice)
+    services.match_join(created.pk, bob)
+    Match.objects.filter(pk=created.pk).update(
+        clock={"initial_ms": 60000, "increment_ms": 0}, clock_ms=[60000, 59000], turn_started_at=timezone.now()
+    )
+    return Match.objects.get(pk=created.pk)
+
+
+def _fields(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+
+def test_a_locked_row_is_the_orms_instance_with_every_field_converted(match):
+    with transaction.atomic():
+        read = rows.select_for_update(Match, match.pk)
+    assert isinstance(read, Match) and not read._state.adding and read._state.db == "default"
+    assert _fields(read) == _fields(Match.objects.get(pk=match.pk))
+    assert isinstance(read.state, dict) and read.clock_ms == [60000, 59000]  # JSON decoded
+    assert read.turn_started_at.tzinfo is not None  # an aware datetime, on SQLite too
+
+
+def test_no_row_is_none(db):
+    with transaction.atomic():
+        assert rows.select_for_update(Match, 10**9) is None
+
+
+def test_rows_by_a_column_come_in_order(match):
+    seats = rows.select(Seat, "match_id", match.pk, order_by="index")
+    assert [s.index for s in seats] == [0, 1]
+    assert [_fields(s) for s in seats] == [_fields(s) for s in Seat.objects.filter(match=match).order_by("index")]
+
+
+def test_an_insert_sets_the_key_and_auto_now_add_and_reads_back_the_same(match):
+    before = timezone.now()
+    move = Move(match=match, ply=0, seat=0, move="3", think_ms=12, stats={"depth": 4, "pv": ["3", "4"]})
+    rows.insert(move)
+    assert move.pk is not None and not move._state.adding
+    assert move.created_at >= before
+    assert _fields(Move.objects.get(pk=move.pk)) == _fields(move)
+
+
+def test_an_insert_and_an_update_send_the_save_signals_as_save_does(match):
+    heard = []
+
+    def listen(name):
+        return lambda sender, instance, **kwargs: heard.append((name, kwargs.get("created"), kwargs["update_fields"]))
+
+    pre, post = listen("pre"), listen("post")
+    pre_save.connect(pre, sender=MatchEvent)
+    post_save.connect(post, sender=MatchEvent)
+    try:
+        event = MatchEvent(match=match, v=99, frame={"type": "x"})
+        rows.insert(event)
+        event.frame = {"type": "y"}
+        rows.update(event, ["frame"])
+    finally:
+        pre_save.disconnect(pre, sender=MatchEvent)
+        post_save.disconnect(post, sender=MatchEvent)
+    assert heard == [
+        ("pre", None, None),
+        ("post", True, None),
+        ("pre", None, frozenset({"frame"})),
+        ("post", False, frozenset({"frame"})),
+    ]
+
+
+def test_an_update_writes_only_the_fields_named(match):
+    match.ply, match.state = 7, {"changed": True}
+    match.to_move = 1
+    rows.update(match, ["ply", "to_move"])
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.ply, stored.to_move) == (7, 1)
+    assert stored.state != {"changed": True}
+
+
+def test_an_update_of_a_foreign_key_by_its_attribute_name(match, alice):
+    match.created_by_id = None
+    rows.update(match, ["created_by_id"])
+    assert Match.objects.get(pk=match.pk).created_by_id is None
+    with pytest.raises(ValueError):
+        rows.update(match, ["no_such_field"])
+
+
+def test_an_update_of_no_row_fails_as_save_does(match):
+    gone = Match.objects.get(pk=match.pk)
+    Match.objects.filter(pk=match.pk).delete()
+    gone.ply = 3
+    with pytest.raises(DatabaseError):
+        rows.update(gone, ["ply"])
+
+
+def test_a_lock_is_taken_where_the_database_has_row_locks(match):
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        rows.select_for_update(Match, match.pk)
+    locking = [q["sql"] for q in captured.captured_queries if "matches_match" in q["sql"]]
+    assert locking and locking[0].endswith("FOR UPDATE") == connection.features.has_select_for_update
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_locked_row_holds_off_another_writer_until_commit(match):
+    if not connection.features.has_select_for_update_nowait:
+        pytest.skip("SQLite locks the whole database on a write, not rows")
+    held, refused = threading.Event(), []
+
+    def other_writer():
+        held.wait(5)
+        try:
+            with transaction.atomic():
+                Match.objects.select_for_update(nowait=True).get(pk=match.pk)
+        except DatabaseError:
+            refused.append(True)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=other_writer)
+    thread.start()
+    with transaction.atomic():
+        rows.select_for_update(Match, match.pk)
+        held.set()
+        thread.join(10)
+    assert refused == [True]
+    with transaction.atomic():  # and once committed, the row is free again
+        assert Match.objects.select_for_update(nowait=True).get(pk=match.pk).pk == match.pk
+
+
+def test_a_move_on_its_path_still_records_everything(match):
+    """The move's path through these helpers: the move, its event and the match, as before."""
+    turn_started = Match.objects.get(pk=match.pk).turn_started_at
+    services.submit_move(match.pk, 0, "3", 0)
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.ply, stored.to_move, stored.v) == (1, 1, match.v + 1)
+    assert stored.turn_started_at > turn_started and stored.turn_started_at - turn_started < timedelta(minutes=1)
+    assert list(Move.objects.filter(match=match).values_list("ply", "seat", "move")) == [(0, 0, "3")]
+    event = MatchEvent.objects.get(match=match, v=stored.v)
+    assert event.frame["type"] == "move" and event.frame["move"] == "3"
