@@ -7,7 +7,7 @@ import logging
 import os
 import socket
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterable
 from itertools import islice
 from typing import Any
@@ -60,6 +60,38 @@ READ_BATCH = 200  # messages a process takes from its queue per round trip
 log = logging.getLogger("plyground.channel_layer")
 
 
+class _Inbox:
+    """What the layer's reader took from Redis for one socket, and that socket's receive waiting.
+
+    It replaces an asyncio.Queue per socket, waited for through `asyncio.wait` with a task of
+    its own: at one message for each recipient of a move, those took a tenth of a busy web
+    process's CPU.  A socket has one receive at a time (its consumer's), so one waiter.
+    """
+
+    __slots__ = ("messages", "waiter")
+
+    def __init__(self) -> None:
+        self.messages: deque[dict[str, Any]] = deque()
+        self.waiter: asyncio.Future | None = None
+
+    def put(self, message: dict[str, Any], capacity: int) -> None:
+        if len(self.messages) >= capacity:  # a socket that stopped reading: drop its oldest (channels_redis#212)
+            self.messages.popleft()
+        self.messages.append(message)
+        self.wake()
+
+    async def wait(self) -> None:
+        self.waiter = asyncio.get_running_loop().create_future()
+        try:
+            await self.waiter
+        finally:
+            self.waiter = None
+
+    def wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+
 class PooledRedisChannelLayer(RedisChannelLayer):
     """channels_redis with a blocking, bounded connection pool (see POOL_SIZE), and one reader
     per process that no closing socket can interrupt (see `receive`)."""
@@ -68,6 +100,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         super().__init__(*args, **kwargs)
         self._reader: asyncio.Task | None = None
         self._joined: defaultdict[str, set[str]] = defaultdict(set)  # group -> this process's channels in it
+        self._inboxes: dict[str, _Inbox] = {}  # this process's sockets' channels -> what was read for them
         self._renewer: asyncio.Task | None = None
 
     async def receive(self, channel: str) -> dict[str, Any]:
@@ -80,37 +113,29 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         drops the connection with the reply, and another socket's frame was lost for good
         (django/channels#1683; tests/server/test_channel_layer.py: 2-3 % of the frames while
         other sockets closed).  Here the read runs in a task of its own that no socket owns;
-        a receive waits for its own buffer, and cancelling it cancels only that wait.
+        a receive waits for its socket's inbox, and cancelling it cancels only that wait.
         """
         if "!" not in channel:  # a channel read by whoever asks, not this process's sockets
             return await super().receive(channel)
         assert self.require_valid_channel_name(channel)
-        buffer = self.receive_buffer[channel]
+        inbox = self._inboxes.get(channel) or self._inboxes.setdefault(channel, _Inbox())
         try:
-            while buffer.empty():
+            while not inbox.messages:
                 reader = self._running_reader(self.non_local_name(channel))
-                waiting = asyncio.ensure_future(buffer.get())
-                try:
-                    await asyncio.wait([waiting, reader], return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    if not waiting.done():
-                        waiting.cancel()
-                if waiting.done() and not waiting.cancelled():
-                    message = waiting.result()
-                    break
-                if not reader.cancelled():  # the pools were closed under it: the next turn starts another
+                await inbox.wait()  # a message, or the reader ended (`_wake_receives`)
+                if not inbox.messages and reader.done() and not reader.cancelled():
                     reader.result()  # the read failed (Redis gone): so does this receive, as in channels_redis
-            else:
-                message = buffer.get_nowait()
+                # a reader cancelled under it (the pools closed): the next turn starts another
         except asyncio.CancelledError:
-            self.receive_buffer.pop(channel, None)  # the socket is gone: nothing more is kept for it
+            self._inboxes.pop(channel, None)  # the socket is gone: nothing more is kept for it
             raise
-        if buffer.empty() and self.receive_buffer.get(channel) is buffer:
-            del self.receive_buffer[channel]  # a socket between frames gets a new one on the next put
+        message = inbox.messages.popleft()
+        if not inbox.messages and self._inboxes.get(channel) is inbox:
+            del self._inboxes[channel]  # a socket between frames gets a new one on the next message
         return message
 
     def _running_reader(self, process_channel: str) -> asyncio.Task:
-        """The task that reads this process's messages into the sockets' buffers (started if need be)."""
+        """The task that reads this process's messages into the sockets' inboxes (started if need be)."""
         loop = asyncio.get_running_loop()
         reader = self._reader
         if reader is not None and not reader.done():
@@ -120,7 +145,13 @@ class PooledRedisChannelLayer(RedisChannelLayer):
                 raise RuntimeError("Two event loops are trying to receive() on one channel layer at once!")
         self._reader = loop.create_task(self._read_forever(process_channel), name="channel-layer-reader")
         self._reader.add_done_callback(_note_reader_failure)
+        self._reader.add_done_callback(self._wake_receives)
         return self._reader
+
+    def _wake_receives(self, reader: asyncio.Task) -> None:
+        """The reader ended: every waiting receive looks at why (and fails, or starts another)."""
+        for inbox in self._inboxes.values():
+            inbox.wake()
 
     async def flush(self) -> None:
         """Every key goes, memberships with them: none is left to renew."""
@@ -143,7 +174,8 @@ class PooledRedisChannelLayer(RedisChannelLayer):
                 message = self.deserialize(content)
                 target = message.pop("__asgi_channel__", process_channel)
                 for name in target if isinstance(target, list) else [target]:
-                    self.receive_buffer[name].put_nowait(message)
+                    inbox = self._inboxes.get(name) or self._inboxes.setdefault(name, _Inbox())
+                    inbox.put(message, self.capacity)
 
     async def _next_batch(self, index: int, key: str) -> list[bytes]:
         """What is queued for this process, up to READ_BATCH in one round trip; when nothing
