@@ -146,6 +146,7 @@ def run_connect(args: argparse.Namespace) -> None:
     from django.db import close_old_connections, connection
     from django.test.utils import CaptureQueriesContext
 
+    from server.chat.selectors import PLAYERS
     from server.config.db_threads import PersistentConnectionThread
     from server.matches.consumers import _opening_frames
     from server.matches.services import SeatRequest, match_create, match_join, socket_arrived
@@ -163,7 +164,7 @@ def run_connect(args: argparse.Namespace) -> None:
     steps = {
         "token": lambda m, t, p: _resolve.func(t, None),
         "arrival": lambda m, t, p: socket_arrived(m, p.pk),
-        "state": lambda m, t, p: _opening_frames(m, p.pk, None),
+        "state": lambda m, t, p: _opening_frames(m, p.pk, None, PLAYERS),
     }
     totals = {name: [0, 0.0, 0.0] for name in steps}  # queries, wall, CPU
     profiler = cProfile.Profile() if args.profile else None

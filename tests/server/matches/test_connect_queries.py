@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from server.matches import services
 from server.matches.models import Seat
 from server.matches.presence_store import live_store, person_member, seat_member
+from server.matches.selectors import match_get, match_json
 from server.players.models import Player
 from server.players.selectors import player_by_token
 from server.players.services import player_create_guest_with_token
@@ -85,3 +86,24 @@ def test_a_token_is_noted_as_used_at_most_once_a_minute():
     again = _sql(player_by_token, token)
     assert len(again) == 1 and again[0].startswith("SELECT"), "\n".join(again)
     assert player_by_token(token) == player
+
+
+def test_a_match_read_whole_has_its_seats_and_moves_at_hand(alice, bob):
+    """`match_get` (a socket's state): the match, its seats with their people, its moves; then
+    nothing more is read for them, and a filter on them still keeps to this match."""
+    match = human_match("connect4", alice, bob)
+    other = human_match("connect4", bob, alice)
+    for ply, move in enumerate("4434"):
+        services.submit_move(match.pk, ply % 2, move, ply)
+    services.submit_move(other.pk, 0, "1", 0)
+    with CaptureQueriesContext(connection) as captured:
+        got = match_get(match.pk)
+        frame = match_json(got)
+        seats = list(got.seats.all())
+    assert len(captured.captured_queries) == 3, "\n".join(q["sql"] for q in captured.captured_queries)
+    assert [m["move"] for m in frame["moves"]] == list("4434") and [m["ply"] for m in frame["moves"]] == [0, 1, 2, 3]
+    assert [s["player"]["name"] for s in frame["seats"]] == [alice.name, bob.name]
+    assert all(seat.match is got for seat in seats)
+    assert list(got.moves.filter(seat=0).values_list("move", flat=True)) == ["4", "3"]
+    assert list(got.seats.filter(index=1).values_list("player_id", flat=True)) == [bob.pk]
+    assert match_get(10**9) is None
