@@ -31,20 +31,41 @@ M = TypeVar("M", bound=Model)
 _built: weakref.WeakKeyDictionary[Any, dict[tuple, Any]] = weakref.WeakKeyDictionary()
 
 
-def select(model: type[M], column: str, value: Any, *, order_by: str | None = None, lock: bool = False) -> list[M]:
+def select(
+    model: type[M],
+    column: str,
+    value: Any,
+    *,
+    order_by: str | None = None,
+    lock: bool = False,
+    related: str | None = None,
+) -> list[M]:
     """The rows of `model` whose `column` is `value` (ordered by `order_by`), as instances.
 
-    `lock` takes their row locks until the transaction ends (`SELECT ... FOR UPDATE`, where
-    the database has row locks: SQLite locks the whole database on the first write instead).
+    `related` names a foreign key whose row comes joined, as `select_related` gives it (None
+    where the key is null).  `lock` takes the rows' locks until the transaction ends (`SELECT
+    ... FOR UPDATE`, where the database has row locks: SQLite locks the whole database on the
+    first write instead).
     """
     alias = router.db_for_read(model)
     connection = connections[alias]
-    sql, converters = _cached(connection, ("select", model, column, order_by, lock), _build_select)
+    sql, converters = _cached(connection, ("select", model, column, order_by, lock, related), _build_select)
     with connection.cursor() as cursor:
         cursor.execute(sql, [value])
-        rows = cursor.fetchall()
-    names = [f.attname for f in model._meta.concrete_fields]
-    return [model.from_db(alias, names, _converted(row, converters, connection)) for row in rows]
+        found = [_converted(row, converters, connection) for row in cursor.fetchall()]
+    fields = model._meta.concrete_fields
+    names = [f.attname for f in fields]
+    if related is None:
+        return [model.from_db(alias, names, values) for values in found]
+    other = model._meta.get_field(related).related_model
+    other_names = [f.attname for f in other._meta.concrete_fields]
+    objects = []
+    for values in found:
+        obj = model.from_db(alias, names, values[: len(fields)])
+        joined = values[len(fields) :]
+        setattr(obj, related, None if joined[0] is None else other.from_db(alias, other_names, joined))
+        objects.append(obj)
+    return objects
 
 
 def select_for_update(model: type[M], pk: Any) -> M | None:
@@ -94,22 +115,34 @@ def _cached(connection: Any, key: tuple, build: Callable[..., Any]) -> Any:
 
 
 def _build_select(
-    connection: Any, model: type[Model], column: str, order_by: str | None, lock: bool
+    connection: Any, model: type[Model], column: str, order_by: str | None, lock: bool, related: str | None
 ) -> tuple[str, list[tuple[int, Any, list[Callable]]]]:
     q = connection.ops.quote_name
-    fields = model._meta.concrete_fields
-    sql = f"SELECT {', '.join(q(f.column) for f in fields)} FROM {q(model._meta.db_table)} WHERE {q(column)} = %s"
+    table = model._meta.db_table
+    columns = [field.get_col(table) for field in model._meta.concrete_fields]
+    joins = ""
+    if related is not None:
+        key = model._meta.get_field(related)
+        other = key.related_model._meta
+        # The other table under an alias of its own: a key to the model's own table joins it again.
+        alias = f"{table}__{related}"
+        columns += [field.get_col(alias, field) for field in other.concrete_fields]
+        joins = (
+            f" LEFT OUTER JOIN {q(other.db_table)} {q(alias)}"
+            f" ON {q(alias)}.{q(other.pk.column)} = {q(table)}.{q(key.column)}"
+        )
+    selected = ", ".join(f"{q(col.alias)}.{q(col.target.column)}" for col in columns)
+    sql = f"SELECT {selected} FROM {q(table)}{joins} WHERE {q(table)}.{q(column)} = %s"
     if order_by is not None:
-        sql += f" ORDER BY {q(order_by)}"
+        sql += f" ORDER BY {q(table)}.{q(order_by)}"
     if lock and connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
+        sql += " FOR UPDATE" if related is None else f" FOR UPDATE OF {q(table)}"
     converters = []
-    for index, field in enumerate(fields):
+    for index, col in enumerate(columns):
         # As the ORM's compiler gathers them for a column: the backend's, then the field's.
-        column = field.get_col(model._meta.db_table)
-        found = [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]
+        found = [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]
         if found:
-            converters.append((index, column, found))
+            converters.append((index, col, found))
     return sql, converters
 
 

@@ -161,15 +161,15 @@ def match_list(
 def match_get(match_id: int) -> Match | None:
     """The match with its seats (their people joined) and its moves in ply order, in three queries.
 
-    As `matches_with_seats().prefetch_related("moves")` gives it, but the match and its moves
-    are read in SQL built once (server/config/rows.py) and handed to the match as its prefetched
-    seats and moves: Django's prefetching cost a socket's opening more CPU than the queries.
+    As `matches_with_seats().prefetch_related("moves")` gives it, but read in SQL built once
+    (server/config/rows.py) and handed to the match as its prefetched seats and moves: Django's
+    building and prefetching cost a socket's opening more CPU than the queries.
     """
     found = rows.select(Match, "id", match_id)
     if not found:
         return None
     match = found[0]
-    _prefetched(match, "seats", list(Seat.objects.select_related("player").filter(match_id=match_id).order_by("index")))
+    _prefetched(match, "seats", rows.select(Seat, "match_id", match_id, order_by="index", related="player"))
     _prefetched(match, "moves", rows.select(Move, "match_id", match_id, order_by="ply"))
     return match
 

@@ -154,3 +154,24 @@ def test_a_move_on_its_path_still_records_everything(match):
     assert list(Move.objects.filter(match=match).values_list("ply", "seat", "move")) == [(0, 0, "3")]
     event = MatchEvent.objects.get(match=match, v=stored.v)
     assert event.frame["type"] == "move" and event.frame["move"] == "3"
+
+
+def test_a_foreign_key_comes_joined_and_an_empty_one_is_none(alice):
+    waiting = services.match_create("connect4", [services.SeatRequest("human"), services.SeatRequest("human")], alice)
+    with CaptureQueriesContext(connection) as captured:
+        seats = rows.select(Seat, "match_id", waiting.pk, order_by="index", related="player")
+        names = [s.player.name if s.player else None for s in seats]
+    assert len(captured.captured_queries) == 1
+    assert names == [alice.name, None]  # the second seat is still open
+    expected = Seat.objects.select_related("player").filter(match=waiting).order_by("index")
+    assert [_fields(s) for s in seats] == [_fields(s) for s in expected]
+    assert _fields(seats[0].player) == _fields(alice.__class__.objects.get(pk=alice.pk))
+
+
+def test_rows_locked_with_a_joined_key_lock_their_own_table(match):
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        seats = rows.select(Seat, "match_id", match.pk, order_by="index", related="player", lock=True)
+    assert [s.player_id for s in seats] == [s.player.pk for s in seats]
+    if connection.features.has_select_for_update:
+        locking = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+        assert locking[0].endswith('FOR UPDATE OF "matches_seat"')
