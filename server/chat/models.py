@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 from django.utils import timezone
 
 from server.matches.models import Match
@@ -56,7 +55,6 @@ class ChatMute(models.Model):
     def __str__(self) -> str:
         return f"{self.player} muted until {self.until or 'lifted'}"
 
-    @staticmethod
-    def active(now=None) -> Q:
-        """The mutes in force at `now`."""
-        return Q(until__isnull=True) | Q(until__gt=now or timezone.now())
+    def in_force(self, now=None) -> bool:
+        """Whether this mute holds at `now`: for good, or until a time still ahead."""
+        return self.until is None or self.until > (now or timezone.now())

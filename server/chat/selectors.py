@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from server.chat.errors import ChatClosed, ChatMuted, ChatNoPlayer
 from server.chat.models import ChatMessage, ChatMute
+from server.config import rows
 from server.matches.errors import MatchError
 from server.matches.models import Match, Seat
 
@@ -33,8 +34,13 @@ def room_of(match: Match, player_id: int | None) -> str:
 
 
 def mute_of(player_id: int, now: datetime | None = None) -> ChatMute | None:
-    """The mute in force for this person, the longest first (one for good outlasts any other)."""
-    mutes = list(ChatMute.objects.filter(ChatMute.active(now), player_id=player_id))
+    """The mute in force for this person, the longest first (one for good outlasts any other).
+
+    Asked on every socket's opening: a person's mutes (a handful at most) are read in SQL built
+    once (server/config/rows.py) and the ones in force kept here.
+    """
+    now = now or timezone.now()
+    mutes = [m for m in rows.select(ChatMute, "player_id", player_id) if m.in_force(now)]
     for_good = next((m for m in mutes if m.until is None), None)
     return for_good or max(mutes, key=lambda m: m.until, default=None)
 

@@ -110,3 +110,18 @@ def test_a_heartbeat_read_before_a_socket_closed_does_not_bring_its_seat_back(ma
     services.person_presence(alice.pk, False)
     services.presence_heartbeat(*held)  # then the watch's pass ran
     assert online(match) == [False, False] and players_online() == 0
+
+
+def test_a_person_arriving_is_online_and_seen_at_most_twice_a_minute(alice):
+    """The arrival's person write: online from any state (none yet included), and `last_seen_at`
+    kept when it is recent (written at most every SEEN_RESOLUTION)."""
+    now = timezone.now()
+    recent, old = now - timedelta(seconds=5), now - timedelta(minutes=5)
+    Player.objects.filter(pk=alice.pk).update(online_until=now - timedelta(hours=1), last_seen_at=recent)
+    presence.arrived([presence.person_member(alice.pk)], now)
+    got = Player.objects.get(pk=alice.pk)
+    assert (got.online_until, got.last_seen_at) == (presence.ONLINE, recent)
+    Player.objects.filter(pk=alice.pk).update(online_until=None, last_seen_at=old)
+    presence.arrived([presence.person_member(alice.pk)], now)
+    got = Player.objects.get(pk=alice.pk)
+    assert (got.online_until, got.last_seen_at) == (presence.ONLINE, now)
