@@ -7,7 +7,6 @@ nobody hears of a change that is not in the database (docs/design.md §6).
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from django.conf import settings
@@ -50,7 +49,23 @@ def save_changes(match: Match) -> None:
 
 def _columns(match: Match) -> dict[str, Any]:
     fields = (f for f in Match._meta.concrete_fields if not f.primary_key)
-    return {f.attname: copy.deepcopy(getattr(match, f.attname)) for f in fields}
+    return {f.attname: _copied(getattr(match, f.attname)) for f in fields}
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a column's value that later changes in place do not reach.
+
+    Only the JSON columns (dicts and lists of plain values) can change in place; the rest are
+    immutable.  Copied here rather than by `copy.deepcopy`, which took three times as long on
+    a position, twice a move.
+    """
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_copied(item) for item in value)
+    return value
 
 
 def record(match: Match, frame: dict[str, Any]) -> None:
