@@ -9,11 +9,12 @@ Prints the process's CPU time and wall time per move relayed (one `group_send`, 
 recipients' receives), for:
 
 - **channels_redis**: its `group_send` (four round trips: drop expired members, read them,
-  drop each queue's expired messages, one script adding a message per process) and its read
-  (four round trips a message: restore the backup, pop, back it up, clear it) in the layer's
-  own reader task, as `server/config/channel_layer.py` had them;
+  drop each queue's expired messages, one script adding a message per process) and its
+  `receive` (four round trips a message: restore the backup, pop, back it up, clear it, run
+  by whichever socket's receive holds the lock; each socket's messages in an asyncio.Queue);
 - **this layer**: `PooledRedisChannelLayer` as deployed (two round trips a send; a batch of
-  what is queued per round trip on receipt).
+  what is queued per round trip on receipt, by a reader task of its own, into each socket's
+  inbox, where its receive waits on one future).
 
 Runs alternate (`--rounds` of each); CPU time is the figure to compare on a shared machine.
 """
@@ -42,15 +43,11 @@ from tests.support import free_port  # noqa: E402
 
 
 class ChannelsRedisPaths(PooledRedisChannelLayer):
-    """The layer with channels_redis's own send and read (the reader task kept)."""
+    """The layer with channels_redis's own send and receive: the read in whichever socket's
+    receive holds its lock, each socket's messages in an asyncio.Queue."""
 
     group_send = RedisChannelLayer.group_send
-
-    async def _read_forever(self, process_channel: str) -> None:
-        while True:
-            target, message = await self.receive_single(process_channel)
-            for name in target if isinstance(target, list) else [target]:
-                self.receive_buffer[name].put_nowait(message)
+    receive = RedisChannelLayer.receive
 
 
 async def relay(layer: PooledRedisChannelLayer, matches: int, sockets: int, moves: int) -> tuple[float, float]:
