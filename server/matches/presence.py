@@ -195,7 +195,7 @@ def arrived(members: Iterable[str], now: datetime) -> None:
             continue
         # One write for `player_seen` and the person online, and none when neither changed.
         at, online, before = (_datetime_param(t) for t in (now, ONLINE, seen_before))
-        _write(_PERSON_ONLINE_SQL, Player, [online, before, at, key, online, before])
+        _update(_PERSON_ONLINE_SQL, Player, [online, before, at, key, online, before])
 
 
 def person_presence(player_id: int, online: bool, now: datetime | None = None) -> None:
@@ -302,7 +302,7 @@ def _came(members: Iterable[str], now: datetime) -> None:
 def _seat_written(match_id: int, seat: int, online: bool, now: datetime) -> bool:
     """The transition in the database: `online` and since when; True (and a frame) if it changed."""
     params = [online, _datetime_param(now), match_id, seat, Seat.Kind.HUMAN, online]
-    if not _write(_SEAT_PRESENCE_SQL, Seat, params):
+    if not _update(_SEAT_PRESENCE_SQL, Seat, params):
         return False
     send_presence(match_id, seat, online)
     return True
@@ -323,7 +323,7 @@ _PERSON_ONLINE_SQL = (
 )
 
 
-def _write(template: str, model: type[Model], params: list[Any]) -> int:
+def _update(template: str, model: type[Model], params: list[Any]) -> int:
     """Run one of the statements above on `model`'s table; the rows it changed."""
     q = connection.ops.quote_name
     columns = {f.attname: q(f.column) for f in model._meta.concrete_fields}
