@@ -89,6 +89,70 @@ async def test_one_query_per_interval_for_many_sockets_and_matches(settings, mon
     assert heartbeat.socket_count() == 0
 
 
+async def test_a_beat_to_many_sockets_leaves_the_event_loop_free_between_slices(settings):
+    """Sent all at once, a beat to 1,000 sockets held the loop for one long turn: a move arriving
+    then waited for all of them.  A probe task counts the heartbeats sent between its turns."""
+    settings.MATCH_HEARTBEAT_MS = 10_000
+    sent_so_far = 0
+
+    class Counted:
+        async def send_json(self, content, close=False):
+            nonlocal sent_so_far
+            sent_so_far += 1
+
+    match, _ = await database_sync_to_async(two_player_match)()
+    sockets = [Counted() for _ in range(1000)]
+    for socket in sockets:
+        heartbeat.register(match.pk, socket)
+    between_turns: list[int] = []
+
+    async def probe() -> None:
+        seen = 0
+        while seen < len(sockets):
+            await asyncio.sleep(0)
+            between_turns.append(sent_so_far - seen)
+            seen = sent_so_far
+
+    prober = asyncio.create_task(probe())
+    try:
+        sent = await heartbeat.beat()
+        await asyncio.wait_for(prober, timeout=10)
+    finally:
+        for socket in sockets:
+            heartbeat.unregister(match.pk, socket)
+    assert sent == sent_so_far == 1000
+    assert max(between_turns) <= heartbeat.SLICE < 1000
+
+
+async def test_a_socket_closed_while_a_beat_is_spread_gets_none(settings):
+    settings.MATCH_HEARTBEAT_MS = 10_000
+    frames: list[int] = []
+
+    class Numbered:
+        def __init__(self, n: int) -> None:
+            self.n = n
+
+        async def send_json(self, content, close=False):
+            frames.append(self.n)
+
+    match, _ = await database_sync_to_async(two_player_match)()
+    sockets = [Numbered(n) for n in range(heartbeat.SLICE * 2)]
+    for socket in sockets:
+        heartbeat.register(match.pk, socket)
+    beating = asyncio.create_task(heartbeat.beat())
+    while not frames:  # the first slice is out; the second waits for the pause
+        await asyncio.sleep(0)
+    last = next(s for s in sockets if s.n not in frames)
+    heartbeat.unregister(match.pk, last)
+    try:
+        assert await beating == len(sockets) - 1
+        await asyncio.sleep(0)
+        assert last.n not in frames and len(frames) == len(sockets) - 1
+    finally:
+        for socket in sockets:
+            heartbeat.unregister(match.pk, socket)
+
+
 async def test_a_slow_socket_skips_a_beat_instead_of_holding_the_others(settings):
     settings.MATCH_HEARTBEAT_MS = 10_000
     match, _ = await database_sync_to_async(two_player_match)()
