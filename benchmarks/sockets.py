@@ -6,6 +6,8 @@
     .venv/bin/python benchmarks/sockets.py lobby [--sockets 500] [--webs 1]
     .venv/bin/python benchmarks/sockets.py idle [--sockets 1000] [--spread 10] [--seconds 20] [--webs 1]
 
+    any mode: [--stalls MS] also counts the web processes' event-loop turns busy over MS ms
+
 Everything is on loopback and bounded: a fresh PostgreSQL database on 127.0.0.1:5432 (dropped
 at the end), a private redis-server, `--webs` daphne processes (`tests.faults.stack.FaultStack`,
 no worker: the matches are between people), and `--clients` client processes.
@@ -38,6 +40,9 @@ no worker: the matches are between people), and `--clients` client processes.
   once by default: a connect storm), a refused handshake retried as the page does.  Prints
   moves/s achieved, p50/p99/max move-to-peers, lost and doubled frames, the web processes'
   CPU time (and per move relayed), and the load average.
+- **--stalls MS** (load and idle): the turns of each web process's event loop whose callbacks
+  ran over MS ms (the wait for I/O not counted) in the measured window: while one runs, every
+  move that arrived waits (`benchmarks/loop_stalls/sitecustomize.py`).
 """
 
 from __future__ import annotations
@@ -77,6 +82,7 @@ for i in range({n}):
 print(json.dumps(out))
 """
 GAME = registry.get("connect4")
+STALLS_DIR = Path(__file__).resolve().parent / "loop_stalls"
 
 
 class Stack(FaultStack):
@@ -387,7 +393,7 @@ async def idle(stack: Stack, sockets: int, seconds: float, spread_s: float) -> N
     results = await asyncio.gather(*(open_until_state(u, spread_s, 60) for u in urls))
     print(f"  state received: {sum(t is not None for t, _, _ in results)}/{len(urls)}")
     await asyncio.sleep(5)  # the arrivals' writes settle
-    rows0, cpu0, t0 = rows_updated(stack), stack.cpu_s(), time.monotonic()
+    rows0, cpu0, t0, window = rows_updated(stack), stack.cpu_s(), time.monotonic(), time.time()
     await asyncio.sleep(seconds)
     await asyncio.sleep(1)  # statistics are flushed by the backends within a second
     rows1, cpu1, elapsed = rows_updated(stack), stack.cpu_s(), time.monotonic() - t0 - 1
@@ -397,6 +403,7 @@ async def idle(stack: Stack, sockets: int, seconds: float, spread_s: float) -> N
         f"  over {elapsed:.0f} s idle: rows updated a minute: seats {per_min.get('matches_seat', 0):.0f}, "
         f"players {per_min.get('players_player', 0):.0f}; web CPU {cpu}  load {loadavg()}"
     )
+    report_stalls(stack, window, window + seconds)
     for _, _, ws in results:
         if ws is not None:
             await ws.close()
@@ -530,6 +537,7 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
     time.sleep(max(0.0, start - time.monotonic()))
     others = {"clients": [p.pid for p in procs], "postgres": postgres_pids()}
     cpu0, others0, t0 = stack.cpu_s(), {k: pids_cpu_s(v) for k, v in others.items()}, time.monotonic()
+    window = time.time()
     time.sleep(seconds)
     cpu1, elapsed = stack.cpu_s(), time.monotonic() - t0
     others_pct = {k: (pids_cpu_s(v) - others0[k]) / elapsed * 100 for k, v in others.items()}
@@ -551,9 +559,28 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
     print("  CPU of the rest (of one core): " + ", ".join(f"{k} {v:.0f}%" for k, v in others_pct.items()))
     if lat:
         print(f"  mean {statistics.mean(lat) * 1000:.0f} ms")
+    report_stalls(stack, window, window + seconds)
     errors = [e for o in outs for e in o["errors"]]
     if errors:
         print(f"  {len(errors)} matches failed, e.g. {errors[:3]}")
+
+
+def report_stalls(stack: Stack, since: float, until: float) -> None:
+    """With --stalls: the web processes' busy turns of the event loop between two wall times."""
+    threshold = stack.env.get("PLYGROUND_STALL_MS")
+    if threshold is None:
+        return
+    turns = [
+        float(ms)
+        for path in stack.dir.glob("stalls.*")
+        for at, ms in (line.split() for line in path.read_text().splitlines())
+        if since <= float(at) <= until
+    ]
+    listed = ", ".join(f"{ms:.0f}" for ms in sorted(turns, reverse=True)[:20])
+    print(
+        f"  event-loop turns over {threshold} ms in the {until - since:.0f} s window (all web processes): "
+        f"{len(turns)}{f' ({listed} ms)' if turns else ''}"
+    )
 
 
 def main() -> None:
@@ -571,9 +598,14 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=0.0, help="load: open the sockets over this many seconds")
     parser.add_argument("--env", action="append", default=[], help="NAME=value for the web processes")
     parser.add_argument("--restart", action="store_true", help="storm: the web restarts under open sockets")
+    parser.add_argument("--stalls", type=float, help="load, idle: count the web's event-loop turns over this many ms")
     args = parser.parse_args()
     env = dict(e.split("=", 1) for e in args.env)
-    with Stack(args.webs, env) as stack:
+    stack = Stack(args.webs, env)
+    if args.stalls is not None:
+        stack.env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(STALLS_DIR), stack.env.get("PYTHONPATH")]))
+        stack.env.update(PLYGROUND_STALL_LOG=str(stack.dir / "stalls"), PLYGROUND_STALL_MS=f"{args.stalls:g}")
+    with stack:
         try:
             if args.mode == "storm":
                 asyncio.run(storm(stack, args.sockets, args.close, args.spread, args.restart))
