@@ -6,7 +6,7 @@
     .venv/bin/python benchmarks/sockets.py lobby [--sockets 500] [--webs 1]
     .venv/bin/python benchmarks/sockets.py idle [--sockets 1000] [--spread 10] [--seconds 20] [--webs 1]
 
-    any mode: [--stalls MS] also counts the web processes' event-loop turns busy over MS ms
+    load, idle: [--stalls MS] also counts the web processes' event-loop turns busy over MS ms
 
 Everything is on loopback and bounded: a fresh PostgreSQL database on 127.0.0.1:5432 (dropped
 at the end), a private redis-server, `--webs` daphne processes (`tests.faults.stack.FaultStack`,
