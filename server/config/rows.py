@@ -12,12 +12,19 @@ These helpers keep what the ORM gives those rows: model instances, every field's
 both ways (JSON, datetimes on SQLite), `auto_now_add`, the database router, and the model's
 `pre_save` and `post_save` signals.  Anything else (filters on several columns, joins,
 deletes) goes through the ORM.
+
+Each statement is also a round trip, and on a busy web process each one costs CPU beyond its
+own (the database thread gives the GIL up while it waits, and takes it back): a row locked
+with its children comes in one statement (`select_for_update_with`), and the writes made
+inside `together()` go in one round trip.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.db import DatabaseError, connections, router
@@ -25,6 +32,7 @@ from django.db.models import Field, Model
 from django.db.models.signals import post_save, pre_save
 
 M = TypeVar("M", bound=Model)
+C = TypeVar("C", bound=Model)
 
 # Per connection (converters are bound to its backend), per statement: the SQL and, for reads,
 # each column's converters.
@@ -74,6 +82,35 @@ def select_for_update(model: type[M], pk: Any) -> M | None:
     return found[0] if found else None
 
 
+def select_for_update_with(model: type[M], pk: Any, children: type[C], order_by: str) -> tuple[M | None, list[C]]:
+    """As `select_for_update`, with the rows of `children` whose foreign key is to that row
+    (ordered by `order_by`) in the same statement: only the row of `model` is locked.
+
+    The children know their parent (no query to reach it), as `select_related` would give it.
+    """
+    key = next(f for f in children._meta.concrete_fields if f.is_relation and f.related_model is model)
+    alias = router.db_for_read(model)
+    connection = connections[alias]
+    sql, converters = _cached(connection, ("with", model, children, key.name, order_by), _build_select_with)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk])
+        found = cursor.fetchall()
+    if not found:
+        return None, []
+    fields = model._meta.concrete_fields
+    names = [f.attname for f in fields]
+    child_names = [f.attname for f in children._meta.concrete_fields]
+    parent = model.from_db(alias, names, _converted(found[0], converters, connection)[: len(fields)])
+    kids = []
+    for row in found:
+        values = _converted(row, converters, connection)[len(fields) :]
+        if values[0] is not None:  # the parent with no children comes once, its children's columns null
+            kid = children.from_db(alias, child_names, values)
+            setattr(kid, key.name, parent)
+            kids.append(kid)
+    return parent, kids
+
+
 def insert(obj: Model) -> None:
     """Insert `obj` as a new row (every concrete field but an automatic key) and set its key."""
     model = type(obj)
@@ -83,12 +120,14 @@ def insert(obj: Model) -> None:
     fields = [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
     values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
     sql = _cached(connection, ("insert", model), _build_insert)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
+
+    def inserted(cursor: Any) -> None:
         if model._meta.auto_field is not None:
             obj.pk = model._meta.auto_field.to_python(cursor.fetchone()[0])
-    obj._state.adding, obj._state.db = False, alias
-    _send(post_save, obj, alias, created=True)
+        obj._state.adding, obj._state.db = False, alias
+        _send(post_save, obj, alias, created=True)
+
+    _write(connection, _Write(sql, values, inserted))
 
 
 def update(obj: Model, attnames: Sequence[str]) -> None:
@@ -99,12 +138,92 @@ def update(obj: Model, attnames: Sequence[str]) -> None:
     sql, fields = _cached(connection, ("update", model, tuple(attnames)), _build_update)
     _send(pre_save, obj, alias, created=None, update_fields=frozenset(attnames))
     values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, obj.pk])
+
+    def updated(cursor: Any) -> None:
         if cursor.rowcount == 0:
             raise DatabaseError("Save with update_fields did not affect any rows.")
-    obj._state.db = alias
-    _send(post_save, obj, alias, created=False, update_fields=frozenset(attnames))
+        obj._state.db = alias
+        _send(post_save, obj, alias, created=False, update_fields=frozenset(attnames))
+
+    _write(connection, _Write(sql, [*values, obj.pk], updated))
+
+
+@dataclass(frozen=True)
+class _Write:
+    sql: str
+    params: list[Any]
+    done: Callable[[Any], None]  # given the cursor on the statement's result: keys, checks, post_save
+
+
+@contextmanager
+def together(using: str = "default") -> Iterator[None]:
+    """The inserts and updates made inside go to the database in one round trip, in their order.
+
+    They are sent when the block ends, or before any other statement on the connection (an
+    ORM query inside sees every write made before it), so the database sees the same
+    statements in the same order as without the block; only an inserted row's key, and the
+    `post_save` signal, wait for that send.  An exception inside drops the writes not yet sent
+    (the transaction around it is rolled back anyway).  Where one execute cannot carry several
+    statements (SQLite; PostgreSQL with server-side binding) they are sent one by one.
+    Meant inside `transaction.atomic()`.
+    """
+    connection = connections[using]
+    if _waiting.get(connection) is not None:  # within another block: that one sends them
+        yield
+        return
+    _waiting[connection] = []
+    try:
+        with connection.execute_wrapper(_send_waiting_first):
+            yield
+            _send_waiting(connection)
+    finally:
+        del _waiting[connection]
+
+
+# Per connection, inside `together()`: the writes not yet sent.
+_waiting: weakref.WeakKeyDictionary[Any, list[_Write] | None] = weakref.WeakKeyDictionary()
+
+
+def _write(connection: Any, write: _Write) -> None:
+    waiting = _waiting.get(connection)
+    if waiting is None:
+        _send_now(connection, write)
+    else:
+        waiting.append(write)
+
+
+def _send_now(connection: Any, write: _Write) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(write.sql, write.params)
+        write.done(cursor)
+
+
+def _send_waiting_first(execute: Callable, sql: str, params: Any, many: bool, context: dict) -> Any:
+    _send_waiting(context["connection"])
+    return execute(sql, params, many, context)
+
+
+def _send_waiting(connection: Any) -> None:
+    waiting = _waiting.get(connection)
+    if not waiting:
+        return
+    writes, waiting[:] = list(waiting), []  # emptied first: the sends below pass the wrapper too
+    if len(writes) == 1 or not _several_statements_at_once(connection):
+        for write in writes:
+            _send_now(connection, write)
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(";\n".join(w.sql for w in writes), [p for w in writes for p in w.params])
+        for index, write in enumerate(writes):
+            if index:
+                cursor.nextset()
+            write.done(cursor)
+
+
+def _several_statements_at_once(connection: Any) -> bool:
+    """psycopg's client-side binding (Django's default) sends a query as text, and PostgreSQL
+    runs the statements of one query text in order, each with its own result."""
+    return connection.vendor == "postgresql" and not connection.settings_dict["OPTIONS"].get("server_side_binding")
 
 
 def _cached(connection: Any, key: tuple, build: Callable[..., Any]) -> Any:
@@ -137,13 +256,35 @@ def _build_select(
         sql += f" ORDER BY {q(table)}.{q(order_by)}"
     if lock and connection.features.has_select_for_update:
         sql += " FOR UPDATE" if related is None else f" FOR UPDATE OF {q(table)}"
+    return sql, _converters(connection, columns)
+
+
+def _build_select_with(
+    connection: Any, model: type[Model], children: type[Model], key: str, order_by: str
+) -> tuple[str, list[tuple[int, Any, list[Callable]]]]:
+    q = connection.ops.quote_name
+    table, child_table = model._meta.db_table, children._meta.db_table
+    columns = [f.get_col(table) for f in model._meta.concrete_fields]
+    columns += [f.get_col(child_table) for f in children._meta.concrete_fields]
+    selected = ", ".join(f"{q(col.alias)}.{q(col.target.column)}" for col in columns)
+    sql = (
+        f"SELECT {selected} FROM {q(table)} LEFT OUTER JOIN {q(child_table)}"
+        f" ON {q(child_table)}.{q(children._meta.get_field(key).column)} = {q(table)}.{q(model._meta.pk.column)}"
+        f" WHERE {q(table)}.{q(model._meta.pk.column)} = %s ORDER BY {q(child_table)}.{q(order_by)}"
+    )
+    if connection.features.has_select_for_update:
+        sql += f" FOR UPDATE OF {q(table)}"
+    return sql, _converters(connection, columns)
+
+
+def _converters(connection: Any, columns: list[Any]) -> list[tuple[int, Any, list[Callable]]]:
     converters = []
     for index, col in enumerate(columns):
         # As the ORM's compiler gathers them for a column: the backend's, then the field's.
         found = [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]
         if found:
             converters.append((index, col, found))
-    return sql, converters
+    return converters
 
 
 def _converted(row: tuple, converters: list[tuple[int, Any, list[Callable]]], connection: Any) -> list[Any]:

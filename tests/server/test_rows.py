@@ -7,7 +7,7 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import DatabaseError, connection, connections, transaction
+from django.db import DatabaseError, IntegrityError, connection, connections, transaction
 from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -175,3 +175,109 @@ def test_rows_locked_with_a_joined_key_lock_their_own_table(match):
     if connection.features.has_select_for_update:
         locking = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("SELECT")]
         assert locking[0].endswith('FOR UPDATE OF "matches_seat"')
+
+
+def test_a_row_locked_with_its_children_is_the_orms_in_one_statement(match):
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        read, seats = rows.select_for_update_with(Match, match.pk, Seat, order_by="index")
+        owners = [seat.match for seat in seats]  # known already: no query
+    assert len(captured.captured_queries) == 3  # the savepoint, the statement, its release
+    assert _fields(read) == _fields(Match.objects.get(pk=match.pk))
+    assert [_fields(s) for s in seats] == [_fields(s) for s in Seat.objects.filter(match=match).order_by("index")]
+    assert all(owner is read for owner in owners)
+    if connection.features.has_select_for_update:
+        assert captured.captured_queries[1]["sql"].endswith('FOR UPDATE OF "matches_match"')
+
+
+def test_a_row_with_no_children_and_no_row(match):
+    Seat.objects.filter(match=match).delete()
+    with transaction.atomic():
+        read, seats = rows.select_for_update_with(Match, match.pk, Seat, order_by="index")
+        assert read.pk == match.pk and seats == []
+        assert rows.select_for_update_with(Match, 10**9, Seat, order_by="index") == (None, [])
+
+
+def _move(match, ply: int) -> Move:
+    return Move(match=match, ply=ply, seat=ply % 2, move=str(ply + 1))
+
+
+def test_writes_together_go_in_one_round_trip_where_the_database_can(match):
+    with CaptureQueriesContext(connection) as captured, transaction.atomic(), rows.together():
+        first, second = _move(match, 0), _move(match, 1)
+        rows.insert(first)
+        rows.insert(second)
+        match.ply = 2
+        rows.update(match, ["ply"])
+        assert first.pk is None  # not sent yet
+    sent = [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sent) == (1 if connection.vendor == "postgresql" else 3), sent
+    assert first.pk is not None and second.pk == first.pk + 1 and not second._state.adding
+    assert list(Move.objects.filter(match=match).order_by("ply").values_list("pk", "move")) == [
+        (first.pk, "1"),
+        (second.pk, "2"),
+    ]
+    assert Match.objects.get(pk=match.pk).ply == 2
+
+
+def test_a_query_inside_sees_the_writes_made_before_it(match):
+    with transaction.atomic(), rows.together():
+        rows.insert(_move(match, 0))
+        assert Move.objects.filter(match=match).count() == 1
+        rows.insert(_move(match, 1))
+        assert list(Move.objects.filter(match=match).values_list("ply", flat=True).order_by("ply")) == [0, 1]
+
+
+def test_post_save_is_sent_once_the_row_is_written(match):
+    heard = []
+
+    def receiver(sender, instance, created, **kwargs):
+        heard.append((instance.pk, created, Move.objects.filter(pk=instance.pk).exists()))
+
+    post_save.connect(receiver, sender=Move)
+    try:
+        with transaction.atomic(), rows.together():
+            move = _move(match, 0)
+            rows.insert(move)
+            assert heard == []
+    finally:
+        post_save.disconnect(receiver, sender=Move)
+    assert heard == [(move.pk, True, True)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_refused_at_the_end_fails_the_block_and_leaves_nothing(match):
+    Move.objects.create(match=match, ply=0, seat=0, move="1")
+    with pytest.raises(IntegrityError), transaction.atomic(), rows.together():
+        match.ply = 5
+        rows.update(match, ["ply"])
+        rows.insert(_move(match, 0))  # (match, ply 0) is taken
+    assert Match.objects.get(pk=match.pk).ply == 0 and Move.objects.filter(match=match).count() == 1
+
+
+def test_an_error_inside_drops_the_writes_not_sent(match):
+    with pytest.raises(ZeroDivisionError), transaction.atomic(), rows.together():
+        rows.insert(_move(match, 0))
+        1 / 0  # noqa: B018
+    assert not Move.objects.filter(match=match).exists()
+    with transaction.atomic(), rows.together():  # and the next block starts empty
+        rows.insert(_move(match, 0))
+    assert Move.objects.filter(match=match).count() == 1
+
+
+def test_an_update_of_no_row_fails_together_too(match):
+    gone = Match.objects.get(pk=match.pk)
+    Match.objects.filter(pk=match.pk).delete()
+    with pytest.raises(DatabaseError), transaction.atomic(), rows.together():
+        rows.update(gone, ["ply"])
+
+
+def test_blocks_nest_and_the_outer_one_sends(match):
+    with transaction.atomic(), rows.together():
+        outer = _move(match, 0)
+        rows.insert(outer)
+        with rows.together():
+            inner = _move(match, 1)
+            rows.insert(inner)
+        assert outer.pk is None and inner.pk is None  # the inner block's end sent nothing
+    assert outer.pk is not None and inner.pk is not None
+    assert Move.objects.filter(match=match).count() == 2

@@ -15,7 +15,7 @@ from django.db import transaction
 from server.config import rows
 from server.matches import broadcast, frames
 from server.matches.errors import GameOver, NotFound, StalePly
-from server.matches.models import Match, MatchEvent
+from server.matches.models import Match, MatchEvent, Seat
 from server.matches.selectors import match_get, match_json, match_summary_json
 from server.matches.signals import turn_started
 
@@ -27,6 +27,15 @@ def locked(match_id: int) -> Match:
         raise NotFound(f"no match {match_id}")
     match._as_read = _columns(match)  # for `save_changes`
     return match
+
+
+def locked_with_seats(match_id: int) -> tuple[Match, dict[int, Seat]]:
+    """`locked`, with the match's seats (by index) read in the same statement."""
+    match, seats = rows.select_for_update_with(Match, match_id, Seat, order_by="index")
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    match._as_read = _columns(match)
+    return match, {seat.index: seat for seat in seats}
 
 
 def save_changes(match: Match) -> None:

@@ -24,7 +24,7 @@ from server.matches.models import Match, Move, Seat
 from server.matches.selectors import by_json, clock_json
 from server.matches.services.clocks import flag_if_out_of_time
 from server.matches.services.endings import finish
-from server.matches.services.events import announce_turn, locked, record, save_changes
+from server.matches.services.events import announce_turn, locked_with_seats, record, save_changes
 from server.matches.services.offers import cancel_offer_on_move
 
 _dice = secrets.SystemRandom()  # chance events are rolled from a secure source
@@ -100,11 +100,12 @@ def _submit(
     timing: MoveTiming | None = None,
 ) -> Move:
     try:
-        with transaction.atomic():
-            match = locked(match_id)
-            # Loaded once a move: the mover's seat, the frame's `by`, and whether a bot is to
-            # move next (the bots app then needs no query of its own for a person's turn).
-            seats = {s.index: s for s in rows.select(Seat, "match_id", match_id, order_by="index")}
+        # The move's writes (the move, its events, the match) reach the database in one round
+        # trip, at the end or before any other statement (`rows.together`).
+        with transaction.atomic(), rows.together():
+            # Read with the match, once a move: the mover's seat, the frame's `by`, and whether
+            # a bot is to move next (the bots app then needs no query of its own for a person's turn).
+            match, seats = locked_with_seats(match_id)
             seat = seat_of(seats)
             _check_arguments(move, ply)
             if not flag_if_out_of_time(match, seats=seats):
