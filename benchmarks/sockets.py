@@ -111,24 +111,32 @@ class Stack(FaultStack):
         out = self.manage("shell", "-c", MAKE_MATCHES.format(n=n))
         return json.loads(out.strip().splitlines()[-1])
 
+    def _web_pids(self) -> dict[str, int]:
+        return {name: self.procs[name].pid for name in self.web_names()}
+
     def cpu_s(self) -> dict[str, float]:
         """User + system CPU seconds of each web process so far."""
-        tick = os.sysconf("SC_CLK_TCK")
-        result = {}
-        for name in self.web_names():
-            fields = Path(f"/proc/{self.procs[name].pid}/stat").read_text().rsplit(")", 1)[1].split()
-            result[name] = (int(fields[11]) + int(fields[12])) / tick
-        return result
+        return {name: _stat_cpu_s(f"/proc/{pid}/stat") for name, pid in self._web_pids().items()}
+
+    def loop_cpu_s(self) -> dict[str, float]:
+        """User + system CPU seconds of each web process's main thread so far: its event loop
+        (the rest of the process's CPU is its database threads')."""
+        return {name: _stat_cpu_s(f"/proc/{pid}/task/{pid}/stat") for name, pid in self._web_pids().items()}
 
 
 def pids_cpu_s(pids: list[int]) -> float:
     """User + system CPU seconds of these processes so far (those that ended count nothing)."""
-    tick, total = os.sysconf("SC_CLK_TCK"), 0.0
+    total = 0.0
     for pid in pids:
         with contextlib.suppress(OSError):
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
+            total += _stat_cpu_s(f"/proc/{pid}/stat")
     return total
+
+
+def _stat_cpu_s(stat_path: str) -> float:
+    """User + system CPU seconds in a /proc stat file (a process's or one thread's)."""
+    fields = Path(stat_path).read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def postgres_pids() -> list[int]:
@@ -536,10 +544,10 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
         p.start()
     time.sleep(max(0.0, start - time.monotonic()))
     others = {"clients": [p.pid for p in procs], "postgres": postgres_pids()}
-    cpu0, others0, t0 = stack.cpu_s(), {k: pids_cpu_s(v) for k, v in others.items()}, time.monotonic()
-    window = time.time()
+    cpu0, loop0, others0 = stack.cpu_s(), stack.loop_cpu_s(), {k: pids_cpu_s(v) for k, v in others.items()}
+    t0, window = time.monotonic(), time.time()
     time.sleep(seconds)
-    cpu1, elapsed = stack.cpu_s(), time.monotonic() - t0
+    cpu1, loop1, elapsed = stack.cpu_s(), stack.loop_cpu_s(), time.monotonic() - t0
     others_pct = {k: (pids_cpu_s(v) - others0[k]) / elapsed * 100 for k, v in others.items()}
     load_during = loadavg()
     outs = [q.get(timeout=180) for _ in procs]
@@ -555,7 +563,11 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
         f"stuck {sum(o['stuck'] for o in outs)}; web CPU {cpu}; load {load_during}"
     )
     cpu_ms = sum(cpu1[n] - cpu0[n] for n in cpu0) / max(1, moves) * 1000
-    print(f"  web CPU {cpu_ms:.1f} ms a move relayed; connects retried {sum(o['retried'] for o in outs)}")
+    loop_ms = sum(loop1[n] - loop0[n] for n in loop0) / max(1, moves) * 1000
+    print(
+        f"  web CPU {cpu_ms:.1f} ms a move relayed (event loop {loop_ms:.1f}, database threads "
+        f"{cpu_ms - loop_ms:.1f}); connects retried {sum(o['retried'] for o in outs)}"
+    )
     print("  CPU of the rest (of one core): " + ", ".join(f"{k} {v:.0f}%" for k, v in others_pct.items()))
     if lat:
         print(f"  mean {statistics.mean(lat) * 1000:.0f} ms")
