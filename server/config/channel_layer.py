@@ -172,8 +172,13 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         while True:
             for content in await self._next_batch(self.consistent_hash(process_channel), key):
                 message = self.deserialize(content)
-                target = message.pop("__asgi_channel__", process_channel)
-                for name in target if isinstance(target, list) else [target]:
+                group = message.pop(_GROUP_FIELD, None)
+                if group is not None:  # for every socket of this process in the group (`group_send`)
+                    names = list(self._joined.get(group, ()))
+                else:
+                    target = message.pop("__asgi_channel__", process_channel)
+                    names = target if isinstance(target, list) else [target]
+                for name in names:
                     inbox = self._inboxes.get(name) or self._inboxes.setdefault(name, _Inbox())
                     inbox.put(message, self.capacity)
 
@@ -195,17 +200,49 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         return [] if popped is None else [popped[1]]
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        """channels_redis's group_send in two round trips instead of four: the group's expired
-        members dropped and the rest read in one script, then, per Redis host, one script that
-        drops each process queue's expired messages and queues one message per process."""
+        """channels_redis's group_send in one round trip instead of four.
+
+        One script drops the group's expired members, and queues one message for each process
+        with a member left, after dropping that queue's expired messages.  The message names
+        the group, not the channels: each process's reader hands it to its own sockets in the
+        group (`_joined`), so it is serialized once whoever is in the group.  With the keys
+        spread over several Redis hosts (or capacities per channel), a script cannot reach them
+        all: `_group_send_by_host` takes two round trips.
+        """
         assert self.require_valid_group_name(group), "Group name not valid"
+        if len(self.hosts) > 1 or self.channel_capacity:
+            await self._group_send_by_host(group, message)
+            return
+        now = time.time()
+        over_capacity, others = await self.connection(0).eval(
+            _QUEUE_ONE_PER_PROCESS_IN_GROUP,
+            1,
+            self._group_key(group),
+            int(now) - self.group_expiry,
+            self.serialize({**message, _GROUP_FIELD: group}),
+            now,
+            int(now) - int(self.expiry),
+            self.expiry,
+            self.capacity,
+            self.prefix,
+        )
+        if others:  # channels of no process (none of ours): as channels_redis sends to them
+            await self._queue_by_host(group, [member.decode() for member in others], message, now)
+        if over_capacity:
+            log.info("%s processes over capacity in group %s", over_capacity, group)
+
+    async def _group_send_by_host(self, group: str, message: dict[str, Any]) -> None:
+        """The group's expired members dropped and the rest read in one script, then, per Redis
+        host, one script that drops each process queue's expired messages and queues one
+        message per process, naming its channels."""
         now = time.time()
         members = await self.connection(self.consistent_hash(group)).eval(
             _LIVE_MEMBERS, 1, self._group_key(group), int(now) - self.group_expiry
         )
-        keys_by_host, message_of, capacity_of = self._map_channel_keys_to_connection(
-            [member.decode() for member in members], message
-        )
+        await self._queue_by_host(group, [member.decode() for member in members], message, now)
+
+    async def _queue_by_host(self, group: str, channels: list[str], message: dict[str, Any], now: float) -> None:
+        keys_by_host, message_of, capacity_of = self._map_channel_keys_to_connection(channels, message)
         for index, keys in keys_by_host.items():
             over_capacity = await self.connection(index).eval(
                 _QUEUE_ONE_PER_PROCESS,
@@ -218,7 +255,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
                 self.expiry,
             )
             if over_capacity:
-                log.info("%s of %s channels over capacity in group %s", over_capacity, len(members), group)
+                log.info("%s of %s channels over capacity in group %s", over_capacity, len(channels), group)
 
     def create_pool(self, index: int) -> redis.asyncio.ConnectionPool:
         host = dict(self.hosts[index])
@@ -236,16 +273,22 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         groups = list(groups)
         assert all(self.require_valid_group_name(g) for g in groups), "Group name not valid"
         assert self.require_valid_channel_name(channel), "Channel name not valid"
-        now = time.time()
-        for index, host_groups in self._by_host(groups).items():
-            async with self.connection(index).pipeline(transaction=False) as pipe:
-                for group in host_groups:
-                    pipe.zadd(self._group_key(group), {channel: now})
-                    # Everything in the group at this point expires before the group does.
-                    pipe.expire(self._group_key(group), self.group_expiry)
-                await pipe.execute()
+        # Known here first: a frame sent to the group as soon as Redis has the member finds the
+        # channel among this process's own (`_read_forever`).
         for group in groups:
             self._joined[group].add(channel)
+        now = time.time()
+        try:
+            for index, host_groups in self._by_host(groups).items():
+                async with self.connection(index).pipeline(transaction=False) as pipe:
+                    for group in host_groups:
+                        pipe.zadd(self._group_key(group), {channel: now})
+                        # Everything in the group at this point expires before the group does.
+                        pipe.expire(self._group_key(group), self.group_expiry)
+                    await pipe.execute()
+        except BaseException:
+            self._forget(groups, channel)
+            raise
         self._start_renewals()
 
     async def group_discard(self, group: str, channel: str) -> None:
@@ -257,17 +300,20 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         groups = list(groups)
         assert all(self.require_valid_group_name(g) for g in groups), "Group name not valid"
         assert self.require_valid_channel_name(channel), "Channel name not valid"
+        self._forget(groups, channel)
+        for index, host_groups in self._by_host(groups).items():
+            async with self.connection(index).pipeline(transaction=False) as pipe:
+                for group in host_groups:
+                    pipe.zrem(self._group_key(group), channel)
+                await pipe.execute()
+
+    def _forget(self, groups: Iterable[str], channel: str) -> None:
         for group in groups:
             members = self._joined.get(group)
             if members is not None:
                 members.discard(channel)
                 if not members:
                     del self._joined[group]
-        for index, host_groups in self._by_host(groups).items():
-            async with self.connection(index).pipeline(transaction=False) as pipe:
-                for group in host_groups:
-                    pipe.zrem(self._group_key(group), channel)
-                await pipe.execute()
 
     def _by_host(self, groups: Iterable[str]) -> dict[int, list[str]]:
         by_host: defaultdict[int, list[str]] = defaultdict(list)
@@ -314,6 +360,37 @@ class PooledRedisChannelLayer(RedisChannelLayer):
 _LIVE_MEMBERS = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1])
 return redis.call('ZRANGE', KEYS[1], 0, -1)
+"""
+
+# The message's field naming its group, for the readers (`group_send`).
+_GROUP_FIELD = "__plyground_group__"
+
+# The whole group send on one Redis host: the group's expired members dropped, then one message
+# for each process with a member (a channel name is the process's, up to its "!"), each process
+# queue's expired messages dropped first.  Returns how many queues were full, and the members
+# that are no process's channel.  The process queues are not among KEYS: a single host only.
+_QUEUE_ONE_PER_PROCESS_IN_GROUP = """
+local oldest_member, message, now, oldest, expiry = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local capacity, prefix = tonumber(ARGV[6]), ARGV[7]
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, oldest_member)
+local queued, over_capacity, others = {}, 0, {}
+for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+    local process = string.match(member, '^[^!]*!')
+    if process == nil then
+        others[#others + 1] = member
+    elseif not queued[process] then
+        queued[process] = true
+        local key = prefix .. process
+        redis.call('ZREMRANGEBYSCORE', key, 0, oldest)
+        if redis.call('ZCARD', key) < capacity then
+            redis.call('ZADD', key, now, message)
+            redis.call('EXPIRE', key, expiry)
+        else
+            over_capacity = over_capacity + 1
+        end
+    end
+end
+return {over_capacity, others}
 """
 
 # As channels_redis's group send, with each queue's expired messages dropped in the same call.

@@ -231,3 +231,95 @@ def test_a_socket_joins_and_leaves_its_groups_together(prefix):
 
     assert asyncio.run(open_and_close()) == ([2, 1, 1], 4, [1, 0, 0], 1)
     client.close()
+
+
+def _commands_sent(layer: PooledRedisChannelLayer) -> list[str]:
+    """Record the names of the commands `layer` sends from now on (its connections' pool)."""
+    sent: list[str] = []
+    client = layer.connection(0)
+    execute = client.execute_command
+
+    async def counted(*args, **options):
+        sent.append(str(args[0]).upper())
+        return await execute(*args, **options)
+
+    client.execute_command = counted
+    return sent
+
+
+def test_a_group_send_is_one_round_trip_whoever_is_in_the_group(prefix):
+    """One script queues one message per process, naming the group: each process's reader
+    hands it to its own sockets in the group, and to no socket that left it."""
+    config = redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"]
+    here, there, sender = (PooledRedisChannelLayer(**config) for _ in range(3))
+
+    async def send() -> tuple[list[str], list[int], int, list[int]]:
+        ours = [await here.new_channel() for _ in range(3)]
+        theirs = [await there.new_channel() for _ in range(2)]
+        for layer, channels in ((here, ours), (there, theirs)):
+            for channel in channels:
+                await layer.group_add("match.11", channel)
+        await here.group_discard("match.11", ours[2])
+        sent = _commands_sent(sender)
+        await sender.group_send("match.11", {"type": "frame", "n": 1})
+        commands = list(sent)
+        heard = [(await asyncio.wait_for(here.receive(c), 2))["n"] for c in ours[:2]]
+        heard += [(await asyncio.wait_for(there.receive(c), 2))["n"] for c in theirs]
+        left = asyncio.create_task(here.receive(ours[2]))
+        await asyncio.sleep(0.3)
+        nothing_for_the_one_that_left = not left.done()
+        left.cancel()
+        client = redis.Redis.from_url(REDIS_TEST_URL)
+        queued = [client.zcard(f"{prefix}{here.non_local_name(c)}") for c in (ours[0], theirs[0])]
+        client.close()
+        await here.flush()
+        await there.close_pools()
+        await sender.close_pools()
+        return commands, heard, nothing_for_the_one_that_left, queued
+
+    commands, heard, nothing_for_the_one_that_left, queued = asyncio.run(send())
+    assert commands == ["EVAL"]
+    assert heard == [1, 1, 1, 1]
+    assert nothing_for_the_one_that_left
+    assert queued == [0, 0]  # one message each, already read
+
+
+def test_a_group_send_reaches_a_channel_of_no_process_as_channels_redis_does(prefix):
+    config = redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"]
+    layer = PooledRedisChannelLayer(**config)
+
+    async def send() -> tuple[int, int]:
+        socket = await layer.new_channel()
+        await layer.group_add("match.12", socket)
+        await layer.group_add("match.12", "worker-queue")  # a plain channel: no "!"
+        await layer.group_send("match.12", {"type": "frame", "n": 5})
+        heard = await asyncio.wait_for(layer.receive(socket), 2)
+        plain = await asyncio.wait_for(layer.receive("worker-queue"), 2)
+        await layer.flush()
+        return heard["n"], plain["n"]
+
+    assert asyncio.run(send()) == (5, 5)
+
+
+def test_with_capacities_per_channel_a_group_send_names_the_channels(prefix):
+    """The two-step send (several hosts, or capacities per channel) still reaches everyone once."""
+    config = {**redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"], "channel_capacity": {"other.*": 10}}
+    here, there = PooledRedisChannelLayer(**config), PooledRedisChannelLayer(**config)
+
+    async def send() -> tuple[list[str], list[int]]:
+        ours, theirs = await here.new_channel(), await there.new_channel()
+        await here.group_add("match.13", ours)
+        await there.group_add("match.13", theirs)
+        sent = _commands_sent(here)
+        await here.group_send("match.13", {"type": "frame", "n": 3})
+        commands = list(sent)
+        heard = [
+            (await asyncio.wait_for(here.receive(ours), 2))["n"],
+            (await asyncio.wait_for(there.receive(theirs), 2))["n"],
+        ]
+        await here.flush()
+        await there.close_pools()
+        return commands, heard
+
+    commands, heard = asyncio.run(send())
+    assert commands == ["EVAL", "EVAL"] and heard == [3, 3]
