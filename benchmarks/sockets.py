@@ -39,7 +39,10 @@ no worker: the matches are between people), and `--clients` client processes.
   socket must hear every move exactly once.  The sockets open within `--ramp` seconds (at
   once by default: a connect storm), a refused handshake retried as the page does.  Prints
   moves/s achieved, p50/p99/max move-to-peers, lost and doubled frames, the web processes'
-  CPU time (and per move relayed), and the load average.
+  CPU time (per move relayed, split between the event loop and the database threads), and
+  the load average.  A board holds 42 moves: a match that fills it stops, and the report
+  warns, since the rate is then the game's cap (at ~300 moves/s, 125 matches fill theirs
+  in about 15 s: use 200).
 - **--stalls MS** (load and idle): the turns of each web process's event loop whose callbacks
   ran over MS ms (the wait for I/O not counted) in the measured window: while one runs, every
   move that arrived waits (`benchmarks/loop_stalls/sitecustomize.py`).
@@ -477,6 +480,8 @@ async def play_match(
         state = GAME.play(state, move)
         ply += 1
         await asyncio.sleep(max(0.0, due - time.monotonic()))
+    if GAME.is_terminal(state) and time.monotonic() < start + seconds:
+        out["finished_early"] += 1  # the board was full: this match played no more in the window
     await asyncio.sleep(2)  # late frames, and duplicates if any
     for k in range(len(socks)):
         out["lost"] += sum(1 for p in range(ply) if seen[k].get(p, 0) == 0)
@@ -505,7 +510,7 @@ async def connect_retrying(url: str, out: dict) -> websockets.ClientConnection:
 def client_process(
     matches: list, webs: list[str], spectators: int, interval_s: float, seconds: float, start: float, ramp: float, q
 ):
-    out = {"lat": [], "moves": 0, "lost": 0, "doubled": 0, "stuck": 0, "retried": 0, "errors": []}
+    out = {"lat": [], "moves": 0, "lost": 0, "doubled": 0, "stuck": 0, "retried": 0, "finished_early": 0, "errors": []}
     out.update(start=start, ramp=ramp)
 
     async def run() -> None:
@@ -569,6 +574,10 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
         f"{cpu_ms - loop_ms:.1f}); connects retried {sum(o['retried'] for o in outs)}"
     )
     print("  CPU of the rest (of one core): " + ", ".join(f"{k} {v:.0f}%" for k, v in others_pct.items()))
+    finished_early = sum(o["finished_early"] for o in outs)
+    if finished_early:
+        # A Connect Four match has at most 42 moves: the rate measured is then the game's cap, not the server's.
+        print(f"  WARNING: {finished_early} of {n_matches} matches filled their board before the end: more --matches")
     if lat:
         print(f"  mean {statistics.mean(lat) * 1000:.0f} ms")
     report_stalls(stack, window, window + seconds)
