@@ -91,23 +91,26 @@ def select_for_update_with(model: type[M], pk: Any, children: type[C], order_by:
     key = next(f for f in children._meta.concrete_fields if f.is_relation and f.related_model is model)
     alias = router.db_for_read(model)
     connection = connections[alias]
-    sql, converters = _cached(connection, ("with", model, children, key.name, order_by), _build_select_with)
+    sql, converters, child_converters = _cached(
+        connection, ("with", model, children, key.name, order_by), _build_select_with
+    )
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk])
         found = cursor.fetchall()
     if not found:
         return None, []
-    fields = model._meta.concrete_fields
-    names = [f.attname for f in fields]
+    width = len(model._meta.concrete_fields)
+    names = [f.attname for f in model._meta.concrete_fields]
     child_names = [f.attname for f in children._meta.concrete_fields]
-    parent = model.from_db(alias, names, _converted(found[0], converters, connection)[: len(fields)])
+    # The parent's columns come again on every child's row: converted once, from the first.
+    parent = model.from_db(alias, names, _converted(found[0][:width], converters, connection))
     kids = []
     for row in found:
-        values = _converted(row, converters, connection)[len(fields) :]
-        if values[0] is not None:  # the parent with no children comes once, its children's columns null
-            kid = children.from_db(alias, child_names, values)
-            setattr(kid, key.name, parent)
-            kids.append(kid)
+        if row[width] is None:  # no children: the parent came once, the children's columns null
+            continue
+        kid = children.from_db(alias, child_names, _converted(row[width:], child_converters, connection))
+        setattr(kid, key.name, parent)
+        kids.append(kid)
     return parent, kids
 
 
@@ -261,12 +264,14 @@ def _build_select(
 
 def _build_select_with(
     connection: Any, model: type[Model], children: type[Model], key: str, order_by: str
-) -> tuple[str, list[tuple[int, Any, list[Callable]]]]:
+) -> tuple[str, list[tuple[int, Any, list[Callable]]], list[tuple[int, Any, list[Callable]]]]:
+    """The statement, and the converters of the parent's columns and of the children's (each
+    indexed from its own first column)."""
     q = connection.ops.quote_name
     table, child_table = model._meta.db_table, children._meta.db_table
     columns = [f.get_col(table) for f in model._meta.concrete_fields]
-    columns += [f.get_col(child_table) for f in children._meta.concrete_fields]
-    selected = ", ".join(f"{q(col.alias)}.{q(col.target.column)}" for col in columns)
+    child_columns = [f.get_col(child_table) for f in children._meta.concrete_fields]
+    selected = ", ".join(f"{q(col.alias)}.{q(col.target.column)}" for col in [*columns, *child_columns])
     sql = (
         f"SELECT {selected} FROM {q(table)} LEFT OUTER JOIN {q(child_table)}"
         f" ON {q(child_table)}.{q(children._meta.get_field(key).column)} = {q(table)}.{q(model._meta.pk.column)}"
@@ -274,7 +279,7 @@ def _build_select_with(
     )
     if connection.features.has_select_for_update:
         sql += f" FOR UPDATE OF {q(table)}"
-    return sql, _converters(connection, columns)
+    return sql, _converters(connection, columns), _converters(connection, child_columns)
 
 
 def _converters(connection: Any, columns: list[Any]) -> list[tuple[int, Any, list[Callable]]]:
