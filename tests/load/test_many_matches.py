@@ -37,6 +37,10 @@ async def play_one(stack, seed: int) -> dict:
                     continue
                 if frame["type"] == "state" and frame["v"] <= moved_at:
                     continue  # the answer to a resync asked before the move went out: old news, as on the page
+                if frame["type"] not in ("state", "heartbeat") and frame.get("v", v + 1) <= v:
+                    # Seen already, as on the page (socket.js): a frame the heartbeat overtook, whose
+                    # resync's state came first.  Acted on again, it would replay a turn already played.
+                    continue
                 v = frame.get("v", v) if frame["type"] != "heartbeat" else v
                 if frame["type"] == "game_over" or (frame["type"] == "state" and frame["match"]["status"] != "active"):
                     return await asyncio.to_thread(stack.api, "GET", f"/api/matches/{match['id']}/")
