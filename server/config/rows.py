@@ -184,7 +184,7 @@ def together(using: str = "default") -> Iterator[None]:
 
 
 # Per connection, inside `together()`: the writes not yet sent.
-_waiting: weakref.WeakKeyDictionary[Any, list[_Write] | None] = weakref.WeakKeyDictionary()
+_waiting: weakref.WeakKeyDictionary[Any, list[_Write]] = weakref.WeakKeyDictionary()
 
 
 def _write(connection: Any, write: _Write) -> None:

@@ -22,20 +22,20 @@ from server.matches.signals import turn_started
 
 def locked(match_id: int) -> Match:
     """The match, its row locked until the transaction ends: one writer per match at a time."""
-    match = rows.select_for_update(Match, match_id)
-    if match is None:
-        raise NotFound(f"no match {match_id}")
-    match._as_read = _columns(match)  # for `save_changes`
-    return match
+    return _held(rows.select_for_update(Match, match_id), match_id)
 
 
 def locked_with_seats(match_id: int) -> tuple[Match, dict[int, Seat]]:
     """`locked`, with the match's seats (by index) read in the same statement."""
     match, seats = rows.select_for_update_with(Match, match_id, Seat, order_by="index")
+    return _held(match, match_id), {seat.index: seat for seat in seats}
+
+
+def _held(match: Match | None, match_id: int) -> Match:
     if match is None:
         raise NotFound(f"no match {match_id}")
-    match._as_read = _columns(match)
-    return match, {seat.index: seat for seat in seats}
+    match._as_read = _columns(match)  # for `save_changes`
+    return match
 
 
 def save_changes(match: Match) -> None:
