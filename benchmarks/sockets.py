@@ -45,7 +45,9 @@ no worker: the matches are between people), and `--clients` client processes.
   in about 15 s: use 200).
 - **--stalls MS** (load and idle): the turns of each web process's event loop whose callbacks
   ran over MS ms (the wait for I/O not counted) in the measured window: while one runs, every
-  move that arrived waits (`benchmarks/loop_stalls/sitecustomize.py`).
+  move that arrived waits (`benchmarks/loop_stalls/sitecustomize.py`); and the garbage
+  collections in that window, by generation (count, CPU, the longest): each one stops every
+  thread of the process.
 """
 
 from __future__ import annotations
@@ -602,6 +604,16 @@ def report_stalls(stack: Stack, since: float, until: float) -> None:
         f"  event-loop turns over {threshold} ms in the {until - since:.0f} s window (all web processes): "
         f"{len(turns)}{f' ({listed} ms)' if turns else ''}"
     )
+    collections: dict[int, list[float]] = {}
+    for path in stack.dir.glob("stalls-gc.*"):
+        for at, generation, _, cpu_ms in (line.split() for line in path.read_text().splitlines()):
+            if since <= float(at) <= until:
+                collections.setdefault(int(generation), []).append(float(cpu_ms))
+    each = "; ".join(
+        f"generation {g}: {len(ms)}, {sum(ms):.0f} ms, longest {max(ms):.1f} ms"
+        for g, ms in sorted(collections.items())
+    )
+    print(f"  garbage collections in that window (CPU, every thread waiting for each): {each or 'none'}")
 
 
 def main() -> None:
