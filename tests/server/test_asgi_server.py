@@ -86,3 +86,14 @@ def test_the_application_module_leaves_what_it_loaded_out_of_the_collector():
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "server.config.settings.test"}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     assert int(out.stdout.strip()) > 20_000
+
+
+def test_the_application_module_collects_young_objects_in_large_batches():
+    """Serving's short-lived objects are freed by reference counting: the collector is not run
+    after every 700 of them (server/config/asgi.py), and the older generations keep their ratios."""
+    code = "import gc, server.config.asgi; print(*gc.get_threshold())"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "server.config.settings.test"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    young, middle, old = map(int, out.stdout.split())
+    assert young >= 10_000
+    assert (middle, old) == (10, 10)
