@@ -39,8 +39,9 @@ no worker: the matches are between people), and `--clients` client processes.
   socket must hear every move exactly once.  The sockets open within `--ramp` seconds (at
   once by default: a connect storm), a refused handshake retried as the page does.  Prints
   moves/s achieved, p50/p99/max move-to-peers, lost and doubled frames, the web processes'
-  CPU time (per move relayed, split between the event loop and the database threads), and
-  the load average.  A board holds 42 moves: a match that fills it stops, and the report
+  CPU time (per move relayed, split between the event loop and the database threads), the
+  CPU of the clients and of PostgreSQL, the share of the machine's CPU its host took for
+  others (steal: the same code measures slower when it is high), and the load average.  A board holds 42 moves: a match that fills it stops, and the report
   warns, since the rate is then the game's cap (at ~300 moves/s, 125 matches fill theirs
   in about 15 s: use 200).
 - **--stalls MS** (load and idle): the turns of each web process's event loop whose callbacks
@@ -158,6 +159,18 @@ def _comm(proc: Path) -> str:
 
 def loadavg() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def cpu_ticks() -> tuple[int, int]:
+    """The machine's CPU time so far, in ticks: (all of it, stolen by the host)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(fields[:8]), fields[7]  # user nice system idle iowait irq softirq steal
+
+
+def steal_pct(before: tuple[int, int], after: tuple[int, int]) -> float:
+    """The share of the machine's CPU time its host took for others between two `cpu_ticks()`:
+    the same code measures slower when it is high."""
+    return (after[1] - before[1]) / max(1, after[0] - before[0]) * 100
 
 
 def pct(values: list[float], q: float) -> float:
@@ -552,9 +565,9 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
     time.sleep(max(0.0, start - time.monotonic()))
     others = {"clients": [p.pid for p in procs], "postgres": postgres_pids()}
     cpu0, loop0, others0 = stack.cpu_s(), stack.loop_cpu_s(), {k: pids_cpu_s(v) for k, v in others.items()}
-    t0, window = time.monotonic(), time.time()
+    t0, window, ticks0 = time.monotonic(), time.time(), cpu_ticks()
     time.sleep(seconds)
-    cpu1, loop1, elapsed = stack.cpu_s(), stack.loop_cpu_s(), time.monotonic() - t0
+    cpu1, loop1, elapsed, ticks1 = stack.cpu_s(), stack.loop_cpu_s(), time.monotonic() - t0, cpu_ticks()
     others_pct = {k: (pids_cpu_s(v) - others0[k]) / elapsed * 100 for k, v in others.items()}
     load_during = loadavg()
     outs = [q.get(timeout=180) for _ in procs]
@@ -575,7 +588,11 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
         f"  web CPU {cpu_ms:.1f} ms a move relayed (event loop {loop_ms:.1f}, database threads "
         f"{cpu_ms - loop_ms:.1f}); connects retried {sum(o['retried'] for o in outs)}"
     )
-    print("  CPU of the rest (of one core): " + ", ".join(f"{k} {v:.0f}%" for k, v in others_pct.items()))
+    print(
+        "  CPU of the rest (of one core): "
+        + ", ".join(f"{k} {v:.0f}%" for k, v in others_pct.items())
+        + f"; the machine's CPU stolen by its host: {steal_pct(ticks0, ticks1):.0f}%"
+    )
     finished_early = sum(o["finished_early"] for o in outs)
     if finished_early:
         # A Connect Four match has at most 42 moves: the rate measured is then the game's cap, not the server's.
