@@ -41,9 +41,9 @@ no worker: the matches are between people), and `--clients` client processes.
   moves/s achieved, p50/p99/max move-to-peers, lost and doubled frames, the web processes'
   CPU time (per move relayed, split between the event loop and the database threads), the
   CPU of the clients and of PostgreSQL, the share of the machine's CPU its host took for
-  others (steal: the same code measures slower when it is high), and the load average.  A board holds 42 moves: a match that fills it stops, and the report
-  warns, since the rate is then the game's cap (at ~300 moves/s, 125 matches fill theirs
-  in about 15 s: use 200).
+  others (steal: the same code measures slower when it is high), and the load average.  A
+  board holds 42 moves: a match that fills it stops, and the report warns, since the rate
+  is then the game's cap (at ~300 moves/s, 125 matches fill theirs in about 15 s: use 200).
 - **--stalls MS** (load and idle): the turns of each web process's event loop whose callbacks
   ran over MS ms (the wait for I/O not counted) in the measured window: while one runs, every
   move that arrived waits (`benchmarks/loop_stalls/sitecustomize.py`); and the garbage
