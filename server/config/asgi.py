@@ -135,7 +135,7 @@ gc.freeze()
 # in bursts (a move's frames, rows and futures), most of it freed at once by reference counting
 # and little of it in cycles.  At 700, under 150 moves/s on 1,000 sockets, the collector ran 8
 # times a second, walking the same short-lived objects again and again, and every hundredth
-# young collection could become a full one (one in each 15 s window: 170-175 ms, every thread
+# young collection could become a full one (one in each 15 s window: 170-198 ms, every thread
 # stopped).  Measured by the collections themselves (`sockets.py load --stalls`): ~6 % of the
 # web's CPU at 700; under 1 % here, and no full collection in the measured windows.  Only this
 # process is affected: the search processes are spawned, with Python's own thresholds.

@@ -82,18 +82,20 @@ def test_a_frame_for_a_websocket_closing_meanwhile_is_dropped_not_raised_into_th
 def test_the_application_module_leaves_what_it_loaded_out_of_the_collector():
     """A full collection walks only what serving created (server/config/asgi.py): loading the
     application freezes Django, the apps and the games, tens of thousands of objects."""
-    code = "import gc, server.config.asgi; print(gc.get_freeze_count())"
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "server.config.settings.test"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    assert int(out.stdout.strip()) > 20_000
+    assert int(_after_loading_the_application("print(gc.get_freeze_count())")) > 20_000
 
 
 def test_the_application_module_collects_young_objects_in_large_batches():
     """Serving's short-lived objects are freed by reference counting: the collector is not run
     after every 700 of them (server/config/asgi.py), and the older generations keep their ratios."""
-    code = "import gc, server.config.asgi; print(*gc.get_threshold())"
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "server.config.settings.test"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    young, middle, old = map(int, out.stdout.split())
+    young, middle, old = map(int, _after_loading_the_application("print(*gc.get_threshold())").split())
     assert young >= 10_000
     assert (middle, old) == (10, 10)
+
+
+def _after_loading_the_application(code: str) -> str:
+    """What `code` prints in a fresh interpreter that has loaded the application module."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "server.config.settings.test"}
+    script = f"import gc, server.config.asgi; {code}"
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return out.stdout.strip()
