@@ -1,4 +1,4 @@
-"""daphne with back-pressure: a response is produced no faster than its client reads it.
+"""daphne with back-pressure, and WebSocket frames written as they are sent.
 
     python -m server.asgi_server -b 127.0.0.1 -p 8000 server.config.asgi:application
 
@@ -8,6 +8,13 @@ client reading a streamed research export slowly made the server hold the rest o
 export in memory (hundreds of MB).  Here the application's ``send`` returns only once the
 connection's send buffer is below Twisted's own limit (``bufferSize``, 64 KiB): a slow
 reader slows the export down instead of filling the server.
+
+Twisted also keeps every write for the event loop's next turn, even when the socket could
+take it at once: it registers the socket for writing, writes on the next turn, and
+unregisters it (two changes to the loop's selector and a callback a write).  A relayed move
+is one WebSocket frame to each of its match's sockets, so that was a large share of the
+loop's work; a frame now goes to the socket when it is sent, unless something is still
+waiting before it (`written_now`).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import autobahn.websocket.protocol
 from autobahn.exception import Disconnected
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
+from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 
 POLL_SECONDS: Final = 0.005
 
@@ -61,6 +69,50 @@ class BackpressureServer(Server):
     def _connected(self, protocol: Any) -> bool:
         details = self.connections.get(protocol)
         return details is not None and not details.get("disconnected")
+
+
+def written_now(transport: Any, data: bytes) -> bytes:
+    """Write `data` to `transport`'s socket now, if nothing waits to be written before it; the
+    part it did not take (all of `data` when it was not tried), for Twisted to write in turn.
+
+    Only a plain TCP connection is written to (TLS is written through its own buffer).  A
+    socket that cannot take the data, or failed, is left to Twisted's own write, which keeps
+    the data or finds the same failure and closes the connection.
+    """
+    write_some = getattr(transport, "writeSomeData", None)
+    if (
+        write_some is None
+        or getattr(transport, "TLS", True)
+        or not transport.connected
+        or transport.disconnecting
+        or transport._writeDisconnected
+        or transport._tempDataBuffer  # written after what waits, in order
+        or len(transport.dataBuffer) > transport.offset
+    ):
+        return data
+    sent = write_some(data)
+    return data if isinstance(sent, Exception) else data[sent:]
+
+
+class ImmediateWebSocketProtocol(WebSocketProtocol):
+    """daphne's WebSocket protocol, its frames written to the socket when they are sent.
+
+    WebSocket connections have Nagle's delay off (autobahn's `tcpNoDelay`), so a frame written
+    at once leaves at once.  autobahn's paced sends (`sync`, `chopsize`, its send queue) go
+    its own way.  Bytes written here are not in autobahn's `trafficStats`, which nothing reads.
+    """
+
+    def sendData(self, data: bytes, sync: bool = False, chopsize: int | None = None) -> None:  # noqa: N802
+        if sync or chopsize or self.send_queue:
+            super().sendData(data, sync, chopsize)
+            return
+        rest = written_now(self.transport, data)
+        if rest:
+            super().sendData(rest)
+
+
+# daphne builds its WebSocket factory in `Server.run`; the factory builds this protocol.
+WebSocketFactory.protocol = ImmediateWebSocketProtocol
 
 
 class BackpressureCommandLine(CommandLineInterface):

@@ -1,5 +1,6 @@
-"""The server's send waits for a slow client instead of buffering for it (server/asgi_server.py);
-the application leaves what it loaded out of the garbage collector (server/config/asgi.py).
+"""The server's send waits for a slow client instead of buffering for it, and writes a WebSocket
+frame to its socket when it is sent (server/asgi_server.py); the application leaves what it
+loaded out of the garbage collector (server/config/asgi.py).
 
 The end-to-end figure (a 256 KB/s reader of a streamed export: the server's memory stays
 flat) is `benchmarks/exports.py`; here the waiting itself, against a stand-in connection.
@@ -9,12 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 
+import pytest
 from autobahn.exception import Disconnected
+from daphne.ws_protocol import WebSocketFactory
+from twisted.internet import tcp
 
-from server.asgi_server import BackpressureServer
+from server.asgi_server import BackpressureServer, ImmediateWebSocketProtocol, written_now
 from tests.support import ROOT
 
 BODY = {"type": "http.response.body", "body": b"x" * 10, "more_body": True}
@@ -99,3 +105,71 @@ def _after_loading_the_application(code: str) -> str:
     script = f"import gc, server.config.asgi; {code}"
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     return out.stdout.strip()
+
+
+class Reactor:
+    """Twisted's reactor as a connection sees it: the sockets it was asked to watch for writing."""
+
+    def __init__(self) -> None:
+        self.writers: set = set()
+
+    def addWriter(self, writer) -> None:  # noqa: N802 - Twisted's name
+        self.writers.add(writer)
+
+    def removeWriter(self, writer) -> None:  # noqa: N802
+        self.writers.discard(writer)
+
+
+@pytest.fixture
+def connection() -> Iterator[tuple[tcp.Connection, socket.socket]]:
+    """A Twisted TCP connection on loopback (its reactor a `Reactor`), and the client's socket."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        client = socket.create_connection(listener.getsockname())
+        served, _ = listener.accept()
+    transport = tcp.Connection(served, protocol=None, reactor=Reactor())
+    transport.connected = True
+    client.settimeout(2)
+    yield transport, client
+    client.close()
+    served.close()
+
+
+def test_a_frame_goes_to_the_socket_when_it_is_sent(connection):
+    transport, client = connection
+    assert written_now(transport, b"frame") == b""
+    assert client.recv(100) == b"frame"
+    assert transport.reactor.writers == set()  # nothing left for the next turn
+
+
+def test_a_frame_waits_behind_what_twisted_still_holds_for_the_socket(connection):
+    transport, client = connection
+    transport.write(b"first ")  # held for the loop's next turn
+    assert written_now(transport, b"second") == b"second"
+    transport.write(b"second")
+    transport.doWrite()  # the next turn
+    assert client.recv(100) == b"first second"
+
+
+def test_what_the_socket_cannot_take_is_left_for_twisted_in_order(connection):
+    transport, client = connection
+    data = bytes(range(256)) * 40_000  # 10 MB: more than loopback's buffers hold
+    rest = written_now(transport, data)
+    assert 0 < len(rest) < len(data)
+    transport.write(rest)
+    received = bytearray()
+    while len(received) < len(data):
+        received += client.recv(1 << 20)
+        transport.doWrite()
+    assert received == data
+
+
+def test_a_closing_connection_or_another_transport_is_left_to_twisted(connection):
+    transport, client = connection
+    transport.disconnecting = True
+    assert written_now(transport, b"frame") == b"frame"
+    assert written_now(object(), b"frame") == b"frame"  # TLS wraps the socket in a protocol
+
+
+def test_daphne_builds_the_websocket_protocol_that_writes_frames_at_once():
+    factory = WebSocketFactory(server_class=None)
+    assert isinstance(factory.buildProtocol(("127.0.0.1", 1)), ImmediateWebSocketProtocol)
