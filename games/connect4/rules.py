@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from games.base import Game, Move, Outcome, Seat, is_seat_index
+from games.base import Game, Move, Outcome, Seat
 from games.connect4.bitboard import (
     BOARD_MASK,
     BOTTOM,
@@ -41,6 +41,15 @@ if TYPE_CHECKING:
 
 COLUMNS: tuple[Move, ...] = tuple(str(c + 1) for c in range(WIDTH))
 OPENING: Move = COLUMNS[3]
+# Each cell's bit by column and row (0 the bottom), and each row's bits from the top row down,
+# as the JSON writes the board; each way to win with its cells as the JSON names them.
+_BITS: tuple[tuple[Bitboard, ...], ...] = tuple(tuple(bit(c, r) for r in range(HEIGHT)) for c in range(WIDTH))
+_ROW_BITS: tuple[tuple[Bitboard, ...], ...] = tuple(
+    tuple(_BITS[c][r] for c in range(WIDTH)) for r in reversed(range(HEIGHT))
+)
+_WINDOW_CELLS: tuple[tuple[Bitboard, tuple[tuple[int, int], ...]], ...] = tuple(
+    (w, tuple((HEIGHT - 1 - r, c) for c in range(WIDTH) for r in range(HEIGHT) if w & _BITS[c][r])) for w in WINDOWS
+)
 # An open window's worth by the stones in it (four: the game is over, it never counts).
 WINDOW_WEIGHTS: tuple[int, ...] = (0, 1, 4, 16, 0)
 
@@ -110,16 +119,14 @@ class Connect4(Game[Connect4State]):
 
     def to_json(self, state: Connect4State) -> dict[str, Any]:
         """Rows top to bottom, each cell null or the seat whose stone it is."""
-        seat_of = {0: state.stones(0), 1: state.stones(1)}
-        board = [
-            [next((s for s, b in seat_of.items() if b & bit(c, r)), None) for c in range(WIDTH)]
-            for r in reversed(range(HEIGHT))
-        ]
+        first, second = state.stones(0), state.stones(1)
+        board = [[0 if first & b else 1 if second & b else None for b in row] for row in _ROW_BITS]
         winning: list[list[int]] = []
-        for window in WINDOWS:
-            for stones in seat_of.values():
-                if stones & window == window:
-                    winning += [[HEIGHT - 1 - r, c] for c in range(WIDTH) for r in range(HEIGHT) if window & bit(c, r)]
+        if has_four(first) or has_four(second):  # a move's position, most of the time: no line to look for
+            for window, cells in _WINDOW_CELLS:
+                for stones in (first, second):
+                    if stones & window == window:
+                        winning += [list(cell) for cell in cells]
         return {"board": board, "winning_cells": winning}
 
     def from_json(self, data: dict[str, Any]) -> Connect4State:
@@ -130,21 +137,24 @@ class Connect4(Game[Connect4State]):
             or any(
                 not isinstance(row, list)
                 or len(row) != WIDTH
-                or any(c is not None and not is_seat_index(c) for c in row)
+                or any(c is not None and (type(c) is not int or not 0 <= c <= 1) for c in row)  # no true, no 1.0
                 for row in board
             )
         ):
             raise ValueError("board must be 6 rows of 7 cells, each null, 0 or 1")
-        stones = {0: 0, 1: 0}
+        stones = [0, 0]
         for c in range(WIDTH):
-            column = [board[HEIGHT - 1 - r][c] for r in range(HEIGHT)]
-            height = next((r for r, v in enumerate(column) if v is None), HEIGHT)
-            if any(v is not None for v in column[height:]):
-                raise ValueError(f"column {c + 1} has a stone floating above an empty cell")
-            for r in range(height):
-                stones[column[r]] |= bit(c, r)
-        moves = bin(stones[0]).count("1") + bin(stones[1]).count("1")
-        if bin(stones[0]).count("1") - bin(stones[1]).count("1") not in (0, 1):
+            empty_below = False
+            for r, row in enumerate(reversed(board)):  # bottom up
+                seat = row[c]
+                if seat is None:
+                    empty_below = True
+                elif empty_below:
+                    raise ValueError(f"column {c + 1} has a stone floating above an empty cell")
+                else:
+                    stones[seat] |= _BITS[c][r]
+        moves = stones[0].bit_count() + stones[1].bit_count()
+        if stones[0].bit_count() - stones[1].bit_count() not in (0, 1):
             raise ValueError("seat 0 moves first: it has as many stones as seat 1 or one more")
         mask = stones[0] | stones[1]
         return Connect4State(stones[moves % 2], mask, moves)
