@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from games.base import Game, Move, Outcome, Seat
+from games.base import Game, Move, Outcome, Seat, is_seat_index
 from games.connect4.bitboard import (
     BOARD_MASK,
     BOTTOM,
@@ -137,7 +137,7 @@ class Connect4(Game[Connect4State]):
             or any(
                 not isinstance(row, list)
                 or len(row) != WIDTH
-                or any(c is not None and (type(c) is not int or not 0 <= c <= 1) for c in row)  # no true, no 1.0
+                or any(c is not None and not is_seat_index(c) for c in row)
                 for row in board
             )
         ):
