@@ -205,13 +205,15 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         One script drops the group's expired members, and queues one message for each process
         with a member left, after dropping that queue's expired messages.  The message names
         the group, not the channels: each process's reader hands it to its own sockets in the
-        group (`_joined`), so it is serialized once whoever is in the group.  With the keys
+        group (`_joined`), so it is serialized once whoever is in the group.  The sending
+        process's own sockets get it at once, not through Redis (`_delivered_here`).  With the keys
         spread over several Redis hosts (or capacities per channel), a script cannot reach them
         all: `_group_send_by_host` takes two round trips.
         """
         assert self.require_valid_group_name(group), "Group name not valid"
+        here = self._delivered_here(group, message)
         if len(self.hosts) > 1 or self.channel_capacity:
-            await self._group_send_by_host(group, message)
+            await self._group_send_by_host(group, message, here)
             return
         now = time.time()
         over_capacity, others = await self.connection(0).eval(
@@ -225,21 +227,46 @@ class PooledRedisChannelLayer(RedisChannelLayer):
             self.expiry,
             self.capacity,
             self.prefix,
+            here,
         )
         if others:  # channels of no process (none of ours): as channels_redis sends to them
             await self._queue_by_host(group, [member.decode() for member in others], message, now)
         if over_capacity:
             log.info("%s processes over capacity in group %s", over_capacity, group)
 
-    async def _group_send_by_host(self, group: str, message: dict[str, Any]) -> None:
+    def _delivered_here(self, group: str, message: dict[str, Any]) -> str:
+        """Hand `message` to this process's own sockets in `group` now, as its reader would;
+        returns this process's name, for the send through Redis to skip its queue ("" when
+        the message was not delivered here).
+
+        A move's frame reached the mover's process after two more round trips (the reader's
+        empty take and its blocking pop, when idle) and a wait for its turn to read.  The
+        sockets here are known without asking Redis (`_joined`).  Only from the event loop the
+        sockets receive on (the reader's): a send from another thread's loop (a script, a
+        test) goes through Redis as before, for the reader to deliver.
+        """
+        reader = self._reader
+        if reader is None or reader.get_loop() is not asyncio.get_running_loop():
+            return ""
+        names = self._joined.get(group)
+        if names:
+            # A copy made as the reader makes it: nothing is shared with the sender's message.
+            copy = self.deserialize(self.serialize(message))
+            for name in list(names):
+                inbox = self._inboxes.get(name) or self._inboxes.setdefault(name, _Inbox())
+                inbox.put(copy, self.capacity)
+        return f"specific.{self.client_prefix}!"
+
+    async def _group_send_by_host(self, group: str, message: dict[str, Any], here: str) -> None:
         """The group's expired members dropped and the rest read in one script, then, per Redis
         host, one script that drops each process queue's expired messages and queues one
-        message per process, naming its channels."""
+        message per process, naming its channels (but none to `here`, delivered already)."""
         now = time.time()
         members = await self.connection(self.consistent_hash(group)).eval(
             _LIVE_MEMBERS, 1, self._group_key(group), int(now) - self.group_expiry
         )
-        await self._queue_by_host(group, [member.decode() for member in members], message, now)
+        channels = [member.decode() for member in members]
+        await self._queue_by_host(group, [c for c in channels if not (here and c.startswith(here))], message, now)
 
     async def _queue_by_host(self, group: str, channels: list[str], message: dict[str, Any], now: float) -> None:
         keys_by_host, message_of, capacity_of = self._map_channel_keys_to_connection(channels, message)
@@ -367,13 +394,14 @@ _GROUP_FIELD = "__plyground_group__"
 
 # The whole group send on one Redis host: the group's expired members dropped, then one message
 # for each process with a member (a channel name is the process's, up to its "!"), each process
-# queue's expired messages dropped first.  Returns how many queues were full, and the members
+# queue's expired messages dropped first; none for the sending process (ARGV[8]), which handed
+# the message to its own sockets itself.  Returns how many queues were full, and the members
 # that are no process's channel.  The process queues are not among KEYS: a single host only.
 _QUEUE_ONE_PER_PROCESS_IN_GROUP = """
 local oldest_member, message, now, oldest, expiry = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local capacity, prefix = tonumber(ARGV[6]), ARGV[7]
 redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, oldest_member)
-local queued, over_capacity, others = {}, 0, {}
+local queued, over_capacity, others = {[ARGV[8]] = true}, 0, {}
 for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
     local process = string.match(member, '^[^!]*!')
     if process == nil then

@@ -323,3 +323,85 @@ def test_with_capacities_per_channel_a_group_send_names_the_channels(prefix):
 
     commands, heard = asyncio.run(send())
     assert commands == ["EVAL", "EVAL"] and heard == [3, 3]
+
+
+@pytest.mark.parametrize("capacities", [None, {"other.*": 10}], ids=["one script", "by host"])
+def test_a_process_hands_its_own_group_sends_to_its_own_sockets_once(prefix, capacities):
+    """The sending process's sockets get its group send at once, not through Redis: its reader
+    reads nothing (no command but the sends' scripts) and no second copy comes, while another
+    process's sockets hear it through Redis; a burst keeps its order everywhere."""
+    config = redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"]
+    if capacities:
+        config = {**config, "channel_capacity": capacities}
+    here, there = PooledRedisChannelLayer(**config), PooledRedisChannelLayer(**config)
+
+    async def send() -> tuple[list[list[int]], list[int], set[str], bool]:
+        ours = [await here.new_channel() for _ in range(2)]
+        theirs = await there.new_channel()
+        await here.group_add_all(["match.14"], ours[0])
+        await here.group_add_all(["match.14"], ours[1])
+        await there.group_add("match.14", theirs)
+        first = asyncio.create_task(here.receive(ours[0]))  # the sockets here are reading
+        await asyncio.sleep(0.1)  # the reader waits in its blocking pop
+        sent = _commands_sent(here)
+        for n in range(300):
+            await here.group_send("match.14", {"type": "frame", "n": n})
+        heard = [[(await first)["n"]] + [(await here.receive(ours[0]))["n"] for _ in range(299)]]
+        heard.append([(await here.receive(ours[1]))["n"] for _ in range(300)])
+        heard_there = [(await asyncio.wait_for(there.receive(theirs), 2))["n"] for _ in range(300)]
+        late = asyncio.create_task(here.receive(ours[0]))
+        await asyncio.sleep(0.5)
+        no_second_copy = not late.done()
+        late.cancel()
+        commands = set(sent)
+        await here.flush()
+        await there.close_pools()
+        return heard, heard_there, commands, no_second_copy
+
+    heard, heard_there, commands, no_second_copy = asyncio.run(asyncio.wait_for(send(), 30))
+    assert heard == [list(range(300))] * 2
+    assert heard_there == list(range(300))
+    assert commands == {"EVAL"}
+    assert no_second_copy
+
+
+def test_a_group_send_from_another_event_loop_goes_through_redis(prefix):
+    """A send from a loop the sockets do not receive on (a thread's own loop) must not touch
+    their inboxes: it is queued in Redis, and the process's reader delivers it, once."""
+    layer = PooledRedisChannelLayer(**redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"])
+
+    async def send() -> tuple[int, bool]:
+        socket = await layer.new_channel()
+        await layer.group_add("match.15", socket)
+        waiting = asyncio.create_task(layer.receive(socket))
+        await asyncio.sleep(0.1)
+        await asyncio.to_thread(asyncio.run, layer.group_send("match.15", {"type": "frame", "n": 9}))
+        heard = (await asyncio.wait_for(waiting, 2))["n"]
+        again = asyncio.create_task(layer.receive(socket))
+        await asyncio.sleep(0.3)
+        once = not again.done()
+        again.cancel()
+        await layer.flush()
+        return heard, once
+
+    assert asyncio.run(send()) == (9, True)
+
+
+def test_a_message_handed_over_here_is_a_copy(prefix):
+    """Each socket here gets the message as a reader would decode it: the sender changing its
+    message afterwards changes nothing the sockets hold."""
+    layer = PooledRedisChannelLayer(**redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"])
+
+    async def send() -> dict:
+        socket = await layer.new_channel()
+        await layer.group_add("match.16", socket)
+        waiting = asyncio.create_task(layer.receive(socket))
+        await asyncio.sleep(0.1)
+        frame = {"ply": 3, "moves": [1, 2]}
+        await layer.group_send("match.16", {"type": "frame", "frame": frame})
+        frame["moves"].append(3)
+        heard = await asyncio.wait_for(waiting, 2)
+        await layer.flush()
+        return heard
+
+    assert asyncio.run(send()) == {"type": "frame", "frame": {"ply": 3, "moves": [1, 2]}}
