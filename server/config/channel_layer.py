@@ -102,6 +102,8 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         self._joined: defaultdict[str, set[str]] = defaultdict(set)  # group -> this process's channels in it
         self._inboxes: dict[str, _Inbox] = {}  # this process's sockets' channels -> what was read for them
         self._renewer: asyncio.Task | None = None
+        # The loop this process's sockets join and receive on: the only one that may touch their inboxes.
+        self._sockets_loop: asyncio.AbstractEventLoop | None = None
 
     async def receive(self, channel: str) -> dict[str, Any]:
         """The next message for `channel`.
@@ -118,6 +120,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         if "!" not in channel:  # a channel read by whoever asks, not this process's sockets
             return await super().receive(channel)
         assert self.require_valid_channel_name(channel)
+        self._sockets_loop = asyncio.get_running_loop()
         inbox = self._inboxes.get(channel) or self._inboxes.setdefault(channel, _Inbox())
         try:
             while not inbox.messages:
@@ -206,12 +209,16 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         with a member left, after dropping that queue's expired messages.  The message names
         the group, not the channels: each process's reader hands it to its own sockets in the
         group (`_joined`), so it is serialized once whoever is in the group.  The sending
-        process's own sockets get it at once, not through Redis (`_delivered_here`).  With the keys
+        process's own sockets get it at once, not through Redis (`group_send_here`).  With the keys
         spread over several Redis hosts (or capacities per channel), a script cannot reach them
         all: `_group_send_by_host` takes two round trips.
         """
+        await self.group_send_elsewhere(group, message, self.group_send_here(group, message))
+
+    async def group_send_elsewhere(self, group: str, message: dict[str, Any], here: str) -> None:
+        """`group_send` through Redis to every process but `here` (`group_send_here` delivered
+        there already; "" sends to all)."""
         assert self.require_valid_group_name(group), "Group name not valid"
-        here = self._delivered_here(group, message)
         if len(self.hosts) > 1 or self.channel_capacity:
             await self._group_send_by_host(group, message, here)
             return
@@ -234,19 +241,19 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         if over_capacity:
             log.info("%s processes over capacity in group %s", over_capacity, group)
 
-    def _delivered_here(self, group: str, message: dict[str, Any]) -> str:
+    def group_send_here(self, group: str, message: dict[str, Any]) -> str:
         """Hand `message` to this process's own sockets in `group` now, as its reader would;
-        returns this process's name, for the send through Redis to skip its queue ("" when
+        returns this process's name, for `group_send_elsewhere` to skip its queue ("" when
         the message was not delivered here).
 
         A move's frame reached the mover's process after two more round trips (the reader's
         empty take and its blocking pop, when idle) and a wait for its turn to read.  The
         sockets here are known without asking Redis (`_joined`).  Only from the event loop the
-        sockets receive on (the reader's): a send from another thread's loop (a script, a
-        test) goes through Redis as before, for the reader to deliver.
+        sockets join and receive on: a send from another thread's loop (a script, a test) goes
+        through Redis as before, for the reader to deliver.
         """
-        reader = self._reader
-        if reader is None or reader.get_loop() is not asyncio.get_running_loop():
+        assert self.require_valid_group_name(group), "Group name not valid"
+        if self._sockets_loop is not asyncio.get_running_loop():
             return ""
         names = self._joined.get(group)
         if names:
@@ -301,7 +308,8 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         assert all(self.require_valid_group_name(g) for g in groups), "Group name not valid"
         assert self.require_valid_channel_name(channel), "Channel name not valid"
         # Known here first: a frame sent to the group as soon as Redis has the member finds the
-        # channel among this process's own (`_read_forever`).
+        # channel among this process's own (`_read_forever`, `group_send_here`).
+        self._sockets_loop = asyncio.get_running_loop()
         for group in groups:
             self._joined[group].add(channel)
         now = time.time()

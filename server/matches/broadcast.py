@@ -9,6 +9,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from server.config.channel_layer import PooledRedisChannelLayer
+
 log = logging.getLogger("plyground.broadcast")
 
 LOBBY_GROUP = "lobby"
@@ -58,17 +60,35 @@ _last_send: dict[str, asyncio.Task] = {}
 
 
 def _send_in_order(layer: Any, group: str, message: dict[str, Any]) -> None:
-    """On the server loop: send `message` to `group` after the sends handed over before it."""
-    task = asyncio.get_running_loop().create_task(_send_after(_last_send.get(group), layer, group, message))
+    """On the server loop: send `message` to `group` after the sends handed over before it.
+
+    This process's own sockets get it now (the Redis layer knows them), in the order of the
+    hand-overs; only the send to other processes waits for the one before it.  Had they waited
+    too, the peers here could answer a move before its send through Redis came back, and
+    under load their next move's frame queued behind that round trip (seconds at saturation).
+    """
+    here = None
+    if isinstance(layer, PooledRedisChannelLayer):
+        try:
+            here = layer.group_send_here(group, message)
+        except Exception:
+            log.exception("broadcast to %s failed", group)
+            return
+    task = asyncio.get_running_loop().create_task(_send_after(_last_send.get(group), layer, group, message, here))
     _last_send[group] = task
     task.add_done_callback(lambda done: _last_send.pop(group) if _last_send.get(group) is done else None)
 
 
-async def _send_after(previous: asyncio.Task | None, layer: Any, group: str, message: dict[str, Any]) -> None:
+async def _send_after(
+    previous: asyncio.Task | None, layer: Any, group: str, message: dict[str, Any], here: str | None
+) -> None:
     if previous is not None:
         await asyncio.wait([previous])
     try:
-        await layer.group_send(group, message)
+        if here is None:
+            await layer.group_send(group, message)
+        else:
+            await layer.group_send_elsewhere(group, message, here)
     except Exception:  # as above: the client's sync recovers a lost frame
         log.exception("broadcast to %s failed", group)
 

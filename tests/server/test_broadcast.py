@@ -11,6 +11,7 @@ import pytest
 from channels.layers import get_channel_layer
 
 from server.config.asgi import router
+from server.config.channel_layer import PooledRedisChannelLayer
 from server.matches import broadcast
 from tests.server.test_consumers import connect, receive_type
 
@@ -48,3 +49,46 @@ async def test_a_relayed_frame_does_not_wait_for_the_sockets_database_thread(two
         for done in busy:
             done.result()
     await alice.disconnect()
+
+
+@pytest.mark.parametrize("channel_layer", ["redis"], indirect=True)
+async def test_this_process_hears_a_frame_without_waiting_for_the_send_before_it_through_redis(settings):
+    """The sockets of the sending process get each frame as it is handed over; only the sends
+    to other processes wait for one another (each keeps the order)."""
+    broadcast.remember_server_loop()
+    layer = get_channel_layer()
+    there = PooledRedisChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])  # another process
+    ours, theirs = await layer.new_channel(), await there.new_channel()
+    await layer.group_add("match.held", ours)
+    await there.group_add("match.held", theirs)
+    first_heard = asyncio.create_task(layer.receive(ours))
+    await asyncio.sleep(0.1)
+    redis_is_slow, sending = asyncio.Event(), layer.group_send_elsewhere
+
+    async def slow_then_sent(group: str, message: dict, here: str) -> None:
+        await redis_is_slow.wait()
+        await sending(group, message, here)
+
+    layer.group_send_elsewhere = slow_then_sent
+
+    def from_a_database_thread() -> None:
+        for i in range(3):
+            broadcast.send_to_group("match.held", {"i": i})
+
+    await asyncio.to_thread(from_a_database_thread)
+    heard = [(await asyncio.wait_for(first_heard, 2))["frame"]["i"]]
+    heard += [(await asyncio.wait_for(layer.receive(ours), 2))["frame"]["i"] for _ in range(2)]
+    nothing_there_yet = not await _heard_within(there, theirs, 0.3)
+    redis_is_slow.set()
+    heard_there = [(await asyncio.wait_for(there.receive(theirs), 2))["frame"]["i"] for _ in range(3)]
+    await there.close_pools()
+    assert heard == [0, 1, 2]
+    assert nothing_there_yet
+    assert heard_there == [0, 1, 2]
+
+
+async def _heard_within(layer: PooledRedisChannelLayer, channel: str, seconds: float) -> bool:
+    receive = asyncio.create_task(layer.receive(channel))
+    await asyncio.sleep(seconds)
+    receive.cancel()
+    return receive.done() and not receive.cancelled()

@@ -169,8 +169,9 @@ def test_a_dead_process_memberships_expire_and_a_live_one_keeps_its_own(prefix):
 
 def test_a_burst_to_a_group_reaches_each_socket_once_in_order(prefix):
     """Everything queued for a process is taken in batches (one round trip for up to
-    READ_BATCH): 700 group sends queued before anyone reads, three sockets of this process and
-    one of another, each hears all 700 once and in order."""
+    READ_BATCH): 700 group sends queued before anyone reads, three sockets of the sending
+    process (theirs handed over at once) and one of another (through its queue), each hears
+    all 700 once and in order."""
     config = redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"]
     here, there = PooledRedisChannelLayer(**config), PooledRedisChannelLayer(**config)
 
@@ -194,18 +195,20 @@ def test_a_burst_to_a_group_reaches_each_socket_once_in_order(prefix):
 
 
 def test_a_group_send_drops_what_expired_in_the_queue_it_adds_to(prefix):
-    """As channels_redis: a message nobody read within `expiry` is dropped by the next send to its queue."""
+    """As channels_redis: a message nobody read within `expiry` is dropped by the next send to
+    its queue (sent by another process: the sender's own sockets get theirs without a queue)."""
     config = {**redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"], "expiry": 1}
-    layer = PooledRedisChannelLayer(**config)
+    layer, sender = PooledRedisChannelLayer(**config), PooledRedisChannelLayer(**config)
 
     async def late_reader() -> list[int]:
         channel = await layer.new_channel()
         await layer.group_add("match.8", channel)
-        await layer.group_send("match.8", {"type": "frame", "n": 1})
+        await sender.group_send("match.8", {"type": "frame", "n": 1})
         await asyncio.sleep(2.1)
-        await layer.group_send("match.8", {"type": "frame", "n": 2})
+        await sender.group_send("match.8", {"type": "frame", "n": 2})
         first = await asyncio.wait_for(layer.receive(channel), 2)
         await layer.flush()
+        await sender.close_pools()
         return [first["n"]]
 
     assert asyncio.run(late_reader()) == [2]
