@@ -12,9 +12,10 @@ recipients' receives), for:
   drop each queue's expired messages, one script adding a message per process) and its
   `receive` (four round trips a message: restore the backup, pop, back it up, clear it, run
   by whichever socket's receive holds the lock; each socket's messages in an asyncio.Queue);
-- **this layer**: `PooledRedisChannelLayer` as deployed (two round trips a send; a batch of
-  what is queued per round trip on receipt, by a reader task of its own, into each socket's
-  inbox, where its receive waits on one future).
+- **this layer**: `PooledRedisChannelLayer` as deployed (one round trip a send, which hands
+  the message to the sending process's own sockets at once: each socket's inbox, where its
+  receive waits on one future; other processes' readers take what is queued for them, a batch
+  a round trip).
 
 Runs alternate (`--rounds` of each); CPU time is the figure to compare on a shared machine.
 """
