@@ -181,9 +181,14 @@ class PooledRedisChannelLayer(RedisChannelLayer):
                 else:
                     target = message.pop("__asgi_channel__", process_channel)
                     names = target if isinstance(target, list) else [target]
-                for name in names:
-                    inbox = self._inboxes.get(name) or self._inboxes.setdefault(name, _Inbox())
-                    inbox.put(message, self.capacity)
+                self._hand_over(names, message)
+
+    def _hand_over(self, channels: Iterable[str], message: dict[str, Any]) -> None:
+        """Put `message` in the inbox of each of this process's `channels` (one dict for all:
+        the first socket to send it encodes it for the others)."""
+        for name in channels:
+            inbox = self._inboxes.get(name) or self._inboxes.setdefault(name, _Inbox())
+            inbox.put(message, self.capacity)
 
     async def _next_batch(self, index: int, key: str) -> list[bytes]:
         """What is queued for this process, up to READ_BATCH in one round trip; when nothing
@@ -258,10 +263,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         names = self._joined.get(group)
         if names:
             # A copy made as the reader makes it: nothing is shared with the sender's message.
-            copy = self.deserialize(self.serialize(message))
-            for name in list(names):
-                inbox = self._inboxes.get(name) or self._inboxes.setdefault(name, _Inbox())
-                inbox.put(copy, self.capacity)
+            self._hand_over(list(names), self.deserialize(self.serialize(message)))
         return f"specific.{self.client_prefix}!"
 
     async def _group_send_by_host(self, group: str, message: dict[str, Any], here: str) -> None:
