@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import pprint
+from functools import partial
 from typing import Any, Final
 
 import autobahn.websocket.protocol
@@ -28,6 +29,8 @@ from autobahn.exception import Disconnected
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+
+from server.config.frames_at_once import SEND_TEXT_NOW
 
 POLL_SECONDS: Final = 0.005
 
@@ -51,6 +54,28 @@ autobahn.websocket.protocol.pformat = _FormattedWhenLogged
 
 
 class BackpressureServer(Server):
+    def create_application(self, protocol: Any, scope: dict[str, Any]) -> Any:
+        if scope.get("type") == "websocket":  # the socket's frames written without a coroutine
+            send_now = partial(self.send_text_now, protocol)
+            scope["extensions"] = {**(scope.get("extensions") or {}), SEND_TEXT_NOW: send_now}
+        return super().create_application(protocol, scope)
+
+    def send_text_now(self, protocol: Any, text: str) -> bool:
+        """Send `text` as one WebSocket text frame on `protocol` now, as `handle_reply` does for a
+        ``websocket.send``, but without a coroutine; False (nothing sent) once it is closed or closing.
+
+        No waiting for a slow reader here: what its socket does not take stays with Twisted.  A
+        match's frames are small and few; a client that stops reading is closed by daphne's
+        ping timeout.
+        """
+        if not self._connected(protocol) or protocol.state != protocol.STATE_OPEN:
+            return False
+        try:
+            protocol.sendMessage(text.encode(), False)
+        except Disconnected:
+            return False
+        return True
+
     async def handle_reply(self, protocol: Any, message: dict[str, Any]) -> None:
         try:
             await super().handle_reply(protocol, message)

@@ -8,7 +8,7 @@ import os
 import socket
 import time
 from collections import defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import islice
 from typing import Any
 
@@ -101,6 +101,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         self._reader: asyncio.Task | None = None
         self._joined: defaultdict[str, set[str]] = defaultdict(set)  # group -> this process's channels in it
         self._inboxes: dict[str, _Inbox] = {}  # this process's sockets' channels -> what was read for them
+        self._takers: dict[str, Callable[[dict[str, Any]], bool]] = {}  # channels that take messages at once
         self._renewer: asyncio.Task | None = None
         # The loop this process's sockets join and receive on: the only one that may touch their inboxes.
         self._sockets_loop: asyncio.AbstractEventLoop | None = None
@@ -131,6 +132,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
                 # a reader cancelled under it (the pools closed): the next turn starts another
         except asyncio.CancelledError:
             self._inboxes.pop(channel, None)  # the socket is gone: nothing more is kept for it
+            self._takers.pop(channel, None)
             raise
         message = inbox.messages.popleft()
         if not inbox.messages and self._inboxes.get(channel) is inbox:
@@ -183,10 +185,29 @@ class PooledRedisChannelLayer(RedisChannelLayer):
                     names = target if isinstance(target, list) else [target]
                 self._hand_over(names, message)
 
+    def take_at_once(self, channel: str, taker: Callable[[dict[str, Any]], bool]) -> None:
+        """From now on, each message for `channel` is offered to `taker` as it is handed over,
+        on the sockets' loop; what it does not take (returns False) goes to the inbox as before.
+
+        A socket's consumer takes its frames this way and writes them itself
+        (`server/config/frames_at_once.py`), without its task's turn for each one.
+        """
+        self._takers[channel] = taker
+
+    def stop_taking(self, channel: str) -> None:
+        self._takers.pop(channel, None)
+
     def _hand_over(self, channels: Iterable[str], message: dict[str, Any]) -> None:
-        """Put `message` in the inbox of each of this process's `channels` (one dict for all:
-        the first socket to send it encodes it for the others)."""
+        """Offer `message` to the taker of each of this process's `channels`, or put it in the
+        channel's inbox (one dict for all: the first socket to send it encodes it for the others)."""
         for name in channels:
+            take = self._takers.get(name)
+            if take is not None:
+                try:
+                    if take(message):
+                        continue
+                except Exception:  # one socket's failure must not stop the reader for all
+                    log.exception("the socket of %s failed to take a message: queued for it instead", name)
             inbox = self._inboxes.get(name) or self._inboxes.setdefault(name, _Inbox())
             inbox.put(message, self.capacity)
 

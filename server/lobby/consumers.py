@@ -19,6 +19,7 @@ from django.conf import settings
 from server.config.channel_layer import join_groups, leave_groups
 from server.config.db_threads import NoDatabaseHopPerMessage
 from server.config.failures import DisconnectsWhenItFails
+from server.config.frames_at_once import FramesWrittenAtOnce, frame_text
 from server.lobby import online
 from server.lobby.selectors import lobby_json
 from server.matches import broadcast, frames, presence
@@ -32,11 +33,12 @@ FRAME_TYPES = "sync, seek, seek_cancel, seek_accept"
 SEEK_SHAPE = 'a seek is {"type": "seek", "game": "connect4", "clock": "5+3" or null, "rated": true, "range": 200}'
 
 
-class LobbyConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
+class LobbyConsumer(DisconnectsWhenItFails, FramesWrittenAtOnce, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
         player = self.scope.get("player")
+        self.take_frames_at_once()  # held until this opening ends, then written as they come
         await join_groups(self.channel_layer, self.own_groups(), self.channel_name)
         await self.accept()
         # One database call: the person is seen and online (until this socket's task ends), and the list.
@@ -53,6 +55,7 @@ class LobbyConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
         return [broadcast.LOBBY_GROUP] + ([pairing.person_group(player.pk)] if player is not None else [])
 
     async def disconnect(self, code: int) -> None:
+        self.stop_taking_frames()
         await leave_groups(self.channel_layer, self.own_groups(), self.channel_name)
         if getattr(self, "seeked", False):  # only a socket that placed a seek costs a query on leaving
             await database_sync_to_async(pairing.seek_left)(self.channel_name)
@@ -116,7 +119,8 @@ class LobbyConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
         await self.receive_json(content)
 
     async def frame_send(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["frame"])
+        """A frame of the lobby's groups, when it was not written as it came (`FramesWrittenAtOnce`)."""
+        await self.send(text_data=frame_text(event))
 
 
 def _seek_request(content: dict[str, Any]) -> pairing.SeekRequest:

@@ -17,6 +17,7 @@ from server.config.channel_layer import join_groups, leave_groups
 from server.config.converters import MAX_ID
 from server.config.db_threads import NoDatabaseHopPerMessage
 from server.config.failures import DisconnectsWhenItFails
+from server.config.frames_at_once import FramesWrittenAtOnce, frame_text
 from server.config.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, frames, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
@@ -63,7 +64,7 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> Any:
         raise BadMessage(f'frames are JSON objects such as {{"type": "sync"}}: {exc}'[:200]) from None
 
 
-class MatchConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
+class MatchConsumer(DisconnectsWhenItFails, FramesWrittenAtOnce, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -98,6 +99,7 @@ class MatchConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
         self.joined.append(chat_selectors.chat_group(self.match_id, room))
         if self.player_id is not None:  # staff muting or unmuting this person is told here live
             self.joined.append(chat_selectors.person_group(self.player_id))
+        self.take_frames_at_once()  # held until this opening ends, then written as they come
         await join_groups(self.channel_layer, self.joined, self.channel_name)
         # Then, in the group: the state or the events since ?v=, so no frame falls between the two.
         since = _since_version(self.scope)
@@ -116,6 +118,7 @@ class MatchConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
         if hasattr(self, "match_id"):
             heartbeat.unregister(self.match_id, self)
         if hasattr(self, "joined"):
+            self.stop_taking_frames()
             await leave_groups(self.channel_layer, self.joined, self.channel_name)
         if getattr(self, "seat", None) is not None:
             await presence.left(self.match_id, self.seat)
@@ -216,20 +219,18 @@ class MatchConsumer(DisconnectsWhenItFails, NoDatabaseHopPerMessage, AsyncJsonWe
         await self.send_json(frames.error(exc.code, exc.message))
 
     async def frame_send(self, event: dict[str, Any]) -> None:
-        """A frame broadcast to the match group (after a commit).
-
-        The channel layer hands one message to every socket of this process in the group: the
-        first encodes it, and the others send the same text.
-        """
-        if "text" not in event:
-            event["text"] = await self.encode_json(event["frame"])
-        await self.send_frame(event["frame"], event["text"])
+        """A frame broadcast to the match's groups (after a commit), when it was not written as
+        it came (`FramesWrittenAtOnce`): one text for all of this process's sockets."""
+        await self.send_frame(event["frame"], frame_text(event))
 
     async def send_frame(self, frame: dict[str, Any], text: str | None = None) -> None:
-        """Send a frame of the match (`text`: it encoded already), noting whether a rematch offer
-        waits (leaving then withdraws it)."""
-        self.rematch_pending = rematch.pending_after(frame, getattr(self, "rematch_pending", False))
+        """Send a frame of the match (`text`: it encoded already)."""
+        self.frame_written(frame)
         await self.send(text_data=text if text is not None else await self.encode_json(frame))
+
+    def frame_written(self, frame: dict[str, Any]) -> None:
+        """Note whether a rematch offer waits (leaving then withdraws it)."""
+        self.rematch_pending = rematch.pending_after(frame, getattr(self, "rematch_pending", False))
 
 
 def _is_move(content: Any) -> bool:

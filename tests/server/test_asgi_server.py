@@ -1,5 +1,6 @@
-"""The server's send waits for a slow client instead of buffering for it, and writes a WebSocket
-frame to its socket when it is sent (server/asgi_server.py); the application leaves what it
+"""The server's send waits for a slow client instead of buffering for it, writes a WebSocket
+frame to its socket when it is sent, and offers a socket's application a synchronous send of a
+text frame (server/asgi_server.py); the application leaves what it
 loaded out of the garbage collector (server/config/asgi.py).
 
 The end-to-end figure (a 256 KB/s reader of a streamed export: the server's memory stays
@@ -22,6 +23,7 @@ from daphne.ws_protocol import WebSocketFactory
 from twisted.internet import tcp
 
 from server.asgi_server import BackpressureServer, ImmediateWebSocketProtocol, written_now
+from server.config.frames_at_once import SEND_TEXT_NOW
 from tests.support import ROOT
 
 BODY = {"type": "http.response.body", "body": b"x" * 10, "more_body": True}
@@ -184,3 +186,65 @@ def test_a_closing_connection_or_another_transport_is_left_to_twisted(connection
 def test_daphne_builds_the_websocket_protocol_that_writes_frames_at_once():
     factory = WebSocketFactory(server_class=None)
     assert isinstance(factory.buildProtocol(("127.0.0.1", 1)), ImmediateWebSocketProtocol)
+
+
+class OpenWebSocket:
+    """A WebSocket as autobahn keeps it: its state, and the messages it was asked to send."""
+
+    STATE_OPEN = 3
+
+    def __init__(self, state: int = STATE_OPEN, closed_meanwhile: bool = False) -> None:
+        self.state, self.closed_meanwhile = state, closed_meanwhile
+        self.sent: list[tuple[bytes, bool]] = []
+
+    def sendMessage(self, payload: bytes, is_binary: bool = False) -> None:  # noqa: N802 - autobahn's name
+        if self.closed_meanwhile:
+            raise Disconnected("Attempt to send on a closed protocol")
+        self.sent.append((payload, is_binary))
+
+
+def test_a_frame_sent_now_is_a_text_frame_on_an_open_websocket_only():
+    """The synchronous send a socket's frames are written through (server/config/frames_at_once.py):
+    a text frame of the UTF-8 text while the WebSocket is open; nothing, and False, once daphne
+    knows it closed, while it closes, or when autobahn finds it closed."""
+    server = BackpressureServer(application=None, endpoints=["tcp:port=0:interface=127.0.0.1"])
+    open_, gone, closing, closed_meanwhile = (
+        OpenWebSocket(),
+        OpenWebSocket(),
+        OpenWebSocket(state=4),
+        OpenWebSocket(closed_meanwhile=True),
+    )
+    server.connections = {open_: {}, gone: {"disconnected": True}, closing: {}, closed_meanwhile: {}}
+    assert server.send_text_now(open_, '{"ply": "é"}')
+    assert open_.sent == [('{"ply": "é"}'.encode(), False)]
+    for protocol in (gone, closing, closed_meanwhile):
+        assert not server.send_text_now(protocol, "{}")
+        assert protocol.sent == []
+    assert not server.send_text_now(OpenWebSocket(), "{}")  # a connection daphne no longer has
+
+
+def test_a_websocket_application_is_given_the_send_now_and_an_http_one_is_not():
+    scopes: dict[str, dict] = {}
+
+    def application(scope, receive, send):
+        scopes[scope["type"]] = scope
+
+        async def run() -> None:
+            pass
+
+        return run()
+
+    server = BackpressureServer(application=application, endpoints=["tcp:port=0:interface=127.0.0.1"])
+    websocket, http = OpenWebSocket(), OpenWebSocket()
+    server.connections = {websocket: {}, http: {}}
+
+    async def create() -> None:
+        server.create_application(websocket, {"type": "websocket", "extensions": {"websocket.http.response": {}}})
+        server.create_application(http, {"type": "http"})
+        await asyncio.sleep(0)
+
+    asyncio.run(create())
+    extensions = scopes["websocket"]["extensions"]
+    assert "websocket.http.response" in extensions  # what daphne offered is kept
+    assert extensions[SEND_TEXT_NOW]('{"v": 1}') and websocket.sent == [(b'{"v": 1}', False)]
+    assert SEND_TEXT_NOW not in (scopes["http"].get("extensions") or {})

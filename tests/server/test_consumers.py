@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from unittest.mock import ANY
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from server.config import frames_at_once
 from server.config.asgi import application
 from server.matches import services
-from server.matches.consumers import MatchConsumer
 from server.matches.models import Match, Move
 from server.players.services import player_create_guest_with_token
 
@@ -69,13 +70,12 @@ async def test_a_move_reaches_every_socket_with_its_version(two_players):
 async def test_a_move_heard_by_several_sockets_of_a_process_is_encoded_once(two_players, monkeypatch, channel_layer):
     match, alice_token, bob_token = two_players
     encoded = []
-    encode = MatchConsumer.encode_json
 
-    async def counting(cls, content):
-        encoded.append(content["type"])
-        return await encode(content)
+    def counting(frame):
+        encoded.append(frame["type"])
+        return json.dumps(frame)
 
-    monkeypatch.setattr(MatchConsumer, "encode_json", classmethod(counting))
+    monkeypatch.setattr(frames_at_once, "encode", counting)
     sockets = [await connect(f"/ws/matches/{match.pk}/", token) for token in (alice_token, bob_token, None)]
     for comm in sockets:
         await comm.receive_json_from()

@@ -1,0 +1,90 @@
+"""A match socket's frames are written as the channel layer hands them over, in the order a
+client must hear them (server/config/frames_at_once.py), on the real Redis layer.
+
+The server's synchronous send is daphne's (`server/asgi_server.py`, tested there and on the full
+stack); here it is a stand-in that puts the frame in the test client's stream, so the frames
+written at once and those the consumer sends itself are heard in one order, as a browser hears
+them.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from server.config.asgi import application
+from server.config.frames_at_once import SEND_TEXT_NOW
+from server.matches import consumers, services
+from server.matches.consumers import MatchConsumer
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.parametrize("channel_layer", ["redis"], indirect=True),
+]
+HEADERS = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
+
+
+async def connect(path: str, token: str | None = None) -> tuple[WebsocketCommunicator, list[str]]:
+    """A client whose socket offers the server's synchronous send; the texts it wrote that way."""
+    comm = WebsocketCommunicator(application, f"{path}?token={token}" if token else path, headers=HEADERS)
+    written_at_once: list[str] = []
+
+    def send_text_now(text: str) -> bool:
+        written_at_once.append(text)
+        comm.output_queue.put_nowait({"type": "websocket.send", "text": text})
+        return True
+
+    comm.scope["extensions"] = {SEND_TEXT_NOW: send_text_now}  # the scope the application is about to get
+    connected, _ = await comm.connect()
+    assert connected
+    await comm.receive_json_from()  # its state
+    return comm, written_at_once
+
+
+async def test_a_move_reaches_each_socket_without_its_consumer_handling_it(two_players, channel_layer, monkeypatch):
+    match, alice_token, bob_token = two_players
+    handled = []
+    monkeypatch.setattr(MatchConsumer, "frame_send", lambda self, event: handled.append(event))
+    (alice, _), (bob, bob_wrote), (watcher, watcher_wrote) = [
+        await connect(f"/ws/matches/{match.pk}/", token) for token in (alice_token, bob_token, None)
+    ]
+    await alice.send_json_to({"type": "move", "move": "4", "ply": 0})
+    for comm in (alice, bob, watcher):
+        while (frame := await comm.receive_json_from(timeout=3))["type"] != "move":
+            pass
+        assert frame["ply"] == 0 and frame["move"] == "4"
+    assert any('"type": "move"' in text for text in bob_wrote)
+    assert any('"type": "move"' in text for text in watcher_wrote)
+    assert handled == []  # no frame went through a consumer's task
+    for comm in (alice, bob, watcher):
+        await comm.disconnect()
+
+
+async def test_a_frame_waits_for_the_handler_under_way_and_comes_after_what_it_sends(
+    two_players, channel_layer, monkeypatch
+):
+    """A spectator's `sync` reads the state, and a move is committed before the state is sent:
+    the move's frame, handed over meanwhile, must come after that older state, or the page
+    would go back a move and stay there."""
+    match, alice_token, _ = two_players
+    state_read, move_sent = threading.Event(), threading.Event()
+    state_frame = consumers._state_frame
+
+    def state_read_before_the_move(match_id, player_id):
+        frame = state_frame(match_id, player_id)
+        state_read.set()
+        assert move_sent.wait(5)
+        return frame
+
+    (watcher, _) = await connect(f"/ws/matches/{match.pk}/")
+    monkeypatch.setattr(consumers, "_state_frame", state_read_before_the_move)
+    await watcher.send_json_to({"type": "sync"})
+    assert await database_sync_to_async(state_read.wait, thread_sensitive=False)(5)
+    await database_sync_to_async(services.submit_move)(match.pk, 0, "4", 0)
+    move_sent.set()
+    heard = [await watcher.receive_json_from(timeout=3) for _ in range(2)]
+    assert [(f["type"], f.get("ply", f.get("match", {}).get("ply"))) for f in heard] == [("state", 0), ("move", 0)]
+    await watcher.disconnect()
