@@ -46,8 +46,15 @@ async def connect(path: str, token: str | None = None) -> tuple[WebsocketCommuni
 
 async def test_a_move_reaches_each_socket_without_its_consumer_handling_it(two_players, channel_layer, monkeypatch):
     match, alice_token, bob_token = two_players
-    handled = []
+    handled, noted = [], []
     monkeypatch.setattr(MatchConsumer, "frame_send", lambda self, event: handled.append(event))
+    note = MatchConsumer.frame_written  # its bookkeeping (a rematch offer waiting) sees every frame
+
+    def noting(self, frame):
+        noted.append(frame["type"])
+        note(self, frame)
+
+    monkeypatch.setattr(MatchConsumer, "frame_written", noting)
     (alice, _), (bob, bob_wrote), (watcher, watcher_wrote) = [
         await connect(f"/ws/matches/{match.pk}/", token) for token in (alice_token, bob_token, None)
     ]
@@ -59,6 +66,7 @@ async def test_a_move_reaches_each_socket_without_its_consumer_handling_it(two_p
     assert any('"type": "move"' in text for text in bob_wrote)
     assert any('"type": "move"' in text for text in watcher_wrote)
     assert handled == []  # no frame went through a consumer's task
+    assert noted.count("move") == 3
     for comm in (alice, bob, watcher):
         await comm.disconnect()
 
