@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-FRAME_SEND = "frame.send"
+FRAME_SEND = "frame.send"  # the channel messages that carry a frame to a socket
 
 # The scope extension through which the server writes a text frame now, synchronously
 # (`server/asgi_server.py`, `BackpressureServer.send_text_now`).
@@ -73,9 +73,10 @@ class FramesWrittenAtOnce:
             await super().dispatch(message)  # type: ignore[misc]
         finally:
             self._dispatching = False
-            held, self._held = self._held, ([] if self._held is not None else None)
-            for frame_message in held or ():
-                self._write(frame_message)
+            if self._held:  # offered while the handler ran: after what it sent, in order
+                held, self._held = self._held, []
+                for frame_message in held:
+                    self._write(frame_message)
 
 
 def frame_text(message: dict[str, Any]) -> str:

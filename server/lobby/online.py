@@ -17,6 +17,7 @@ import time
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
+from server.config.frames_at_once import FRAME_SEND
 from server.matches import broadcast, frames
 from server.players.selectors import players_online
 
@@ -44,8 +45,6 @@ async def _tell_after(delay: float) -> None:
     _told_at = time.monotonic()  # asks from here on wait for the next interval
     try:
         count = await database_sync_to_async(players_online)()
-        await get_channel_layer().group_send(
-            broadcast.LOBBY_GROUP, {"type": "frame.send", "frame": frames.online(count)}
-        )
+        await get_channel_layer().group_send(broadcast.LOBBY_GROUP, {"type": FRAME_SEND, "frame": frames.online(count)})
     except Exception:  # the count is told again at the next arrival or presence heartbeat
         log.warning("online count not told", exc_info=True)

@@ -10,6 +10,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from server.config.channel_layer import PooledRedisChannelLayer
+from server.config.frames_at_once import FRAME_SEND
 
 log = logging.getLogger("plyground.broadcast")
 
@@ -43,7 +44,7 @@ def send_to_group(group: str, frame: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "frame.send", "frame": frame}
+    message = {"type": FRAME_SEND, "frame": frame}
     loop = _server_loop
     try:
         if loop is not None and loop.is_running() and not _running_on(loop):
