@@ -28,7 +28,9 @@ SEND_TEXT_NOW = "plyground.send_text_now"
 
 class FramesWrittenAtOnce:
     """A consumer mixin: `take_frames_at_once()` before joining its groups, `stop_taking_frames()`
-    as it leaves them; `frame_written(frame)` is told of each frame written this way.
+    as it leaves them; `frame_written(frame)` is told of each frame written this way.  What this
+    process itself sends a socket outside the layer (a heartbeat) goes the same way through
+    `take_frame`.
 
     Without the server's synchronous send (Channels' test communicator) or the Redis layer (the
     in-memory one of embedded mode), frames go through the consumer's task as before.
@@ -44,7 +46,7 @@ class FramesWrittenAtOnce:
             return
         self._send_text_now = send_now
         self._held = []
-        take(self.channel_name, self._take)  # type: ignore[attr-defined]
+        take(self.channel_name, self.take_frame)  # type: ignore[attr-defined]
 
     def stop_taking_frames(self) -> None:
         stop = getattr(self.channel_layer, "stop_taking", None)  # type: ignore[attr-defined]
@@ -54,7 +56,9 @@ class FramesWrittenAtOnce:
     def frame_written(self, frame: dict[str, Any]) -> None:
         """Called for each frame written as it came (a consumer's own bookkeeping)."""
 
-    def _take(self, message: dict[str, Any]) -> bool:
+    def take_frame(self, message: dict[str, Any]) -> bool:
+        """Write a ``frame.send`` message's frame now, or after the handler under way; False when
+        this socket does not take frames at once (the caller sends it through the task)."""
         if message.get("type") != FRAME_SEND or self._held is None:
             return False
         if self._dispatching:

@@ -14,6 +14,11 @@ whose previous heartbeat is still being written (a slow reader) skips a beat.
 A beat is sent in slices of `SLICE` sockets with the event loop free between them: sent all
 at once, 1,000 idle sockets' heartbeats held the loop for about 30 ms every interval (moves
 arriving meanwhile waited), and that pause grew with every socket a process holds.
+
+Each match's beat is encoded once, and written to each of its sockets as a relayed frame is
+(`server/config/frames_at_once.py`: at once, or after the handler under way): through the
+socket's own task, a beat cost its process about 0.19 ms, 1.6 % of a core for 1,000 sockets.
+A socket that does not take frames that way (embedded mode) gets it through its task.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any, Protocol
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from server.config.frames_at_once import FRAME_SEND
 from server.matches import frames
 from server.matches.models import Match
 
@@ -33,6 +39,8 @@ log = logging.getLogger("plyground.matches")
 
 
 class Socket(Protocol):
+    def take_frame(self, message: dict[str, Any]) -> bool: ...  # `FramesWrittenAtOnce.take_frame`
+
     async def send_json(self, content: Any, close: bool = False) -> None: ...
 
 
@@ -83,7 +91,7 @@ async def beat() -> int:
     versions = await database_sync_to_async(versions_of)(list(_sockets))
     every = interval_ms()
     # A match gone has no beat: its sockets will be closed by whoever deleted it.
-    beats = {match_id: frames.heartbeat(v, every) for match_id, v in versions.items()}
+    beats = {match_id: {"type": FRAME_SEND, "frame": frames.heartbeat(v, every)} for match_id, v in versions.items()}
     recipients = [(match_id, socket) for match_id in beats for socket in list(_sockets.get(match_id, ()))]
     # Spread over at most a quarter of the interval, however many slices there are.
     pause = min(SLICE_PAUSE_S, every / 4000 / max(1, len(recipients) // SLICE))
@@ -94,8 +102,9 @@ async def beat() -> int:
         for match_id, socket in recipients[start : start + SLICE]:
             if socket in _busy or socket not in _sockets.get(match_id, ()):
                 continue  # still writing its last beat (a slow reader), or closed during the pauses
-            _busy.add(socket)
-            asyncio.get_running_loop().create_task(_send(socket, beats[match_id]))
+            if not socket.take_frame(beats[match_id]):
+                _busy.add(socket)
+                asyncio.get_running_loop().create_task(_send(socket, beats[match_id]["frame"]))
             sent += 1
     return sent
 

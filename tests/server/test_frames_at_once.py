@@ -9,6 +9,7 @@ them.
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -17,7 +18,7 @@ from channels.testing import WebsocketCommunicator
 
 from server.config.asgi import application
 from server.config.frames_at_once import SEND_TEXT_NOW
-from server.matches import consumers, services
+from server.matches import consumers, heartbeat, services
 from server.matches.consumers import MatchConsumer
 
 pytestmark = [
@@ -96,3 +97,37 @@ async def test_a_frame_waits_for_the_handler_under_way_and_comes_after_what_it_s
     heard = [await watcher.receive_json_from(timeout=3) for _ in range(2)]
     assert [(f["type"], f.get("ply", f.get("match", {}).get("ply"))) for f in heard] == [("state", 0), ("move", 0)]
     await watcher.disconnect()
+
+
+async def test_a_heartbeat_is_written_at_once_and_waits_for_the_handler_under_way(
+    two_players, channel_layer, monkeypatch, settings
+):
+    """The beat takes the frames' way: written by the beat itself, not by the socket's task, and
+    held behind a handler under way like a relayed frame (here a `sync` still reading)."""
+    settings.MATCH_HEARTBEAT_MS = 10_000
+    match, alice_token, _ = two_players
+    (alice, alice_wrote) = await connect(f"/ws/matches/{match.pk}/", alice_token)
+    sends = []
+    monkeypatch.setattr(MatchConsumer, "send_json", lambda self, content, close=False: sends.append(content))
+    assert await heartbeat.beat() == 1
+    assert sends == []  # not through the consumer
+    assert json.loads(alice_wrote[-1]) == {"type": "heartbeat", "v": match.v, "interval_ms": 10_000}
+    assert (await alice.receive_json_from(timeout=3))["type"] == "heartbeat"
+
+    state_read, beaten = threading.Event(), threading.Event()
+    state_frame = consumers._state_frame
+
+    def state_read_before_the_beat(match_id, player_id):
+        frame = state_frame(match_id, player_id)
+        state_read.set()
+        assert beaten.wait(5)
+        return frame
+
+    monkeypatch.setattr(consumers, "_state_frame", state_read_before_the_beat)
+    await alice.send_json_to({"type": "sync"})
+    assert await database_sync_to_async(state_read.wait, thread_sensitive=False)(5)
+    await heartbeat.beat()
+    beaten.set()
+    heard = [(await alice.receive_json_from(timeout=3))["type"] for _ in range(2)]
+    assert heard == ["state", "heartbeat"]
+    await alice.disconnect()

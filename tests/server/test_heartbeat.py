@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 import pytest
@@ -10,6 +11,7 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from server.config.frames_at_once import frame_text
 from server.matches import heartbeat, services
 from server.players.services import player_create_guest_with_token
 from tests.server.conftest import human_match
@@ -26,6 +28,13 @@ def fast_heartbeat(settings):
     if heartbeat._task is not None:
         heartbeat._task.cancel()
         heartbeat._task = None
+
+
+class ThroughItsTask:
+    """A socket that takes no frame at once (embedded mode's): its beats come through `send_json`."""
+
+    def take_frame(self, message):
+        return False
 
 
 def two_player_match():
@@ -51,7 +60,7 @@ async def test_an_idle_match_socket_hears_the_current_version(fast_heartbeat):
 async def test_one_query_per_interval_for_many_sockets_and_matches(settings, monkeypatch):
     settings.MATCH_HEARTBEAT_MS = 10_000  # no loop: beat() is called by hand
 
-    class FakeSocket:
+    class FakeSocket(ThroughItsTask):
         def __init__(self) -> None:
             self.frames: list[dict] = []
 
@@ -95,7 +104,7 @@ async def test_a_beat_to_many_sockets_leaves_the_event_loop_free_between_slices(
     settings.MATCH_HEARTBEAT_MS = 10_000
     sent_so_far = 0
 
-    class Counted:
+    class Counted(ThroughItsTask):
         async def send_json(self, content, close=False):
             nonlocal sent_so_far
             sent_so_far += 1
@@ -128,7 +137,7 @@ async def test_a_socket_closed_while_a_beat_is_spread_gets_none(settings):
     settings.MATCH_HEARTBEAT_MS = 10_000
     frames: list[int] = []
 
-    class Numbered:
+    class Numbered(ThroughItsTask):
         def __init__(self, n: int) -> None:
             self.n = n
 
@@ -158,14 +167,14 @@ async def test_a_slow_socket_skips_a_beat_instead_of_holding_the_others(settings
     match, _ = await database_sync_to_async(two_player_match)()
     release = asyncio.Event()
 
-    class Slow:
+    class Slow(ThroughItsTask):
         calls = 0
 
         async def send_json(self, content, close=False):
             Slow.calls += 1
             await release.wait()
 
-    class Quick:
+    class Quick(ThroughItsTask):
         frames: list[dict] = []
 
         async def send_json(self, content, close=False):
@@ -188,7 +197,7 @@ async def test_a_slow_socket_skips_a_beat_instead_of_holding_the_others(settings
 
 
 async def test_a_socket_whose_task_ended_without_disconnect_is_let_go():
-    class Socket:
+    class Socket(ThroughItsTask):
         async def send_json(self, content, close=False):
             pass
 
@@ -200,3 +209,39 @@ async def test_a_socket_whose_task_ended_without_disconnect_is_let_go():
         await asyncio.create_task(crashing_consumer())
     await asyncio.sleep(0)  # the task's done callbacks run on the next turn of the loop
     assert heartbeat.socket_count() == 0
+
+
+async def test_a_socket_taking_frames_at_once_gets_its_match_beat_encoded_once(settings):
+    """No task a socket: each match's beat is one message whose text its first socket encodes
+    for the others (`frame_text`), handed to each socket's `take_frame`."""
+    settings.MATCH_HEARTBEAT_MS = 10_000
+    (first, _), (second, _) = [await database_sync_to_async(two_player_match)() for _ in range(2)]
+
+    class AtOnce:
+        def __init__(self) -> None:
+            self.taken: list[dict] = []
+
+        def take_frame(self, message):
+            self.taken.append(message)
+            frame_text(message)
+            return True
+
+        async def send_json(self, content, close=False):
+            raise AssertionError("a socket taking frames at once is not sent a beat through its task")
+
+    sockets = {first.pk: [AtOnce() for _ in range(3)], second.pk: [AtOnce()]}
+    for match_id, group in sockets.items():
+        for socket in group:
+            heartbeat.register(match_id, socket)
+    try:
+        assert await heartbeat.beat() == 4
+        await heartbeat.beat()  # a socket taking at once is never left busy: it gets every beat
+    finally:
+        for match_id, group in sockets.items():
+            for socket in group:
+                heartbeat.unregister(match_id, socket)
+    for match, group in ((first, sockets[first.pk]), (second, sockets[second.pk])):
+        assert all(len(s.taken) == 2 for s in group)
+        beat = group[0].taken[0]
+        assert all(s.taken[0] is beat for s in group)  # one message, so one encoding, a match
+        assert json.loads(beat["text"]) == {"type": "heartbeat", "v": match.v, "interval_ms": 10_000}
