@@ -44,6 +44,9 @@ no worker: the matches are between people), and `--clients` client processes.
   others (steal: the same code measures slower when it is high), and the load average.  A
   board holds 42 moves: a match that fills it stops, and the report warns, since the rate
   is then the game's cap (at ~300 moves/s, 125 matches fill theirs in about 15 s: use 200).
+- Every mode first prints how fast this machine runs a plain Python loop (10 million
+  additions, before the stack starts): the machines differ by twice and more, and the CPU a
+  move costs scales with it, so figures from different machines compare through it.
 - **--stalls MS** (load and idle): the turns of each web process's event loop whose callbacks
   ran over MS ms (the wait for I/O not counted) in the measured window: while one runs, every
   move that arrived waits (`benchmarks/loop_stalls/sitecustomize.py`); and the garbage
@@ -155,6 +158,19 @@ def _comm(proc: Path) -> str:
         return (proc / "comm").read_text().strip()
     except OSError:
         return ""
+
+
+def core_speed_s() -> float:
+    """The seconds a pure-Python loop of 10 million additions takes here (the better of two), before
+    the stack starts: the machines differ by twice and more, and a web process's CPU a move
+    scales with this, so figures taken on different machines compare through it."""
+    best = float("inf")
+    for _ in range(2):
+        started, total = time.process_time(), 0
+        for i in range(10_000_000):
+            total += i
+        best = min(best, time.process_time() - started)
+    return best
 
 
 def loadavg() -> str:
@@ -651,6 +667,7 @@ def main() -> None:
     parser.add_argument("--stalls", type=float, help="load, idle: count the web's event-loop turns over this many ms")
     args = parser.parse_args()
     env = dict(e.split("=", 1) for e in args.env)
+    print(f"this machine: 10 million additions in a Python loop take {core_speed_s():.2f} s  load {loadavg()}")
     stack = Stack(args.webs, env)
     if args.stalls is not None:
         stack.env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(STALLS_DIR), stack.env.get("PYTHONPATH")]))
