@@ -17,8 +17,9 @@ arriving meanwhile waited), and that pause grew with every socket a process hold
 
 Each match's beat is encoded once, and written to each of its sockets as a relayed frame is
 (`server/config/frames_at_once.py`: at once, or after the handler under way): through the
-socket's own task, a beat cost its process about 0.19 ms, 1.6 % of a core for 1,000 sockets.
-A socket that does not take frames that way (embedded mode) gets it through its task.
+socket's own task a beat cost its process about 0.11 ms of CPU, written this way about 0.07
+(`benchmarks/README.md`).  A socket that does not take frames that way (embedded mode) gets
+it through its task, and only there can a slow reader still be busy with its last beat.
 """
 
 from __future__ import annotations
