@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -43,6 +45,26 @@ async def connect(path: str, token: str | None = None) -> tuple[WebsocketCommuni
     assert connected
     await comm.receive_json_from()  # its state
     return comm, written_at_once
+
+
+async def sync_with_its_state_read_before(
+    comm: WebsocketCommunicator, monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[..., Awaitable[Any]], *args: Any
+) -> None:
+    """`comm` asks `sync`; its state is read, then `meanwhile(*args)` runs before the state is sent."""
+    state_read, done = threading.Event(), threading.Event()
+    state_frame = consumers._state_frame
+
+    def state_read_first(match_id, player_id):
+        frame = state_frame(match_id, player_id)
+        state_read.set()
+        assert done.wait(5)
+        return frame
+
+    monkeypatch.setattr(consumers, "_state_frame", state_read_first)
+    await comm.send_json_to({"type": "sync"})
+    assert await database_sync_to_async(state_read.wait, thread_sensitive=False)(5)
+    await meanwhile(*args)
+    done.set()
 
 
 async def test_a_move_reaches_each_socket_without_its_consumer_handling_it(two_players, channel_layer, monkeypatch):
@@ -79,21 +101,10 @@ async def test_a_frame_waits_for_the_handler_under_way_and_comes_after_what_it_s
     the move's frame, handed over meanwhile, must come after that older state, or the page
     would go back a move and stay there."""
     match, alice_token, _ = two_players
-    state_read, move_sent = threading.Event(), threading.Event()
-    state_frame = consumers._state_frame
-
-    def state_read_before_the_move(match_id, player_id):
-        frame = state_frame(match_id, player_id)
-        state_read.set()
-        assert move_sent.wait(5)
-        return frame
-
     (watcher, _) = await connect(f"/ws/matches/{match.pk}/")
-    monkeypatch.setattr(consumers, "_state_frame", state_read_before_the_move)
-    await watcher.send_json_to({"type": "sync"})
-    assert await database_sync_to_async(state_read.wait, thread_sensitive=False)(5)
-    await database_sync_to_async(services.submit_move)(match.pk, 0, "4", 0)
-    move_sent.set()
+    await sync_with_its_state_read_before(
+        watcher, monkeypatch, database_sync_to_async(services.submit_move), match.pk, 0, "4", 0
+    )
     heard = [await watcher.receive_json_from(timeout=3) for _ in range(2)]
     assert [(f["type"], f.get("ply", f.get("match", {}).get("ply"))) for f in heard] == [("state", 0), ("move", 0)]
     await watcher.disconnect()
@@ -114,20 +125,7 @@ async def test_a_heartbeat_is_written_at_once_and_waits_for_the_handler_under_wa
     assert json.loads(alice_wrote[-1]) == {"type": "heartbeat", "v": match.v, "interval_ms": 10_000}
     assert (await alice.receive_json_from(timeout=3))["type"] == "heartbeat"
 
-    state_read, beaten = threading.Event(), threading.Event()
-    state_frame = consumers._state_frame
-
-    def state_read_before_the_beat(match_id, player_id):
-        frame = state_frame(match_id, player_id)
-        state_read.set()
-        assert beaten.wait(5)
-        return frame
-
-    monkeypatch.setattr(consumers, "_state_frame", state_read_before_the_beat)
-    await alice.send_json_to({"type": "sync"})
-    assert await database_sync_to_async(state_read.wait, thread_sensitive=False)(5)
-    await heartbeat.beat()
-    beaten.set()
+    await sync_with_its_state_read_before(alice, monkeypatch, heartbeat.beat)
     heard = [(await alice.receive_json_from(timeout=3))["type"] for _ in range(2)]
     assert heard == ["state", "heartbeat"]
     await alice.disconnect()
