@@ -92,6 +92,23 @@ class _Inbox:
             self.waiter.set_result(None)
 
 
+class _Send:
+    """One group send waiting for its batch (`PooledRedisChannelLayer._send_batches`)."""
+
+    __slots__ = ("group_key", "message", "here", "done")
+
+    def __init__(self, group_key: str, message: bytes, here: str) -> None:
+        self.group_key = group_key
+        self.message = message
+        self.here = here
+        self.done: asyncio.Future | None = None
+
+
+# Apart in a process queue's scores, for sends made in the same call or the same instant (a
+# score near 1.7e9 is exact to about 2.4e-7).
+_SCORE_STEP = 1e-6
+
+
 class PooledRedisChannelLayer(RedisChannelLayer):
     """channels_redis with a blocking, bounded connection pool (see POOL_SIZE), and one reader
     per process that no closing socket can interrupt (see `receive`)."""
@@ -103,6 +120,9 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         self._inboxes: dict[str, _Inbox] = {}  # this process's sockets' channels -> what was read for them
         self._takers: dict[str, Callable[[dict[str, Any]], bool]] = {}  # channels that take messages at once
         self._renewer: asyncio.Task | None = None
+        self._outgoing: list[_Send] = []  # group sends waiting for the batch under way
+        self._sender: asyncio.Task | None = None
+        self._last_score = 0.0
         # The loop this process's sockets join and receive on: the only one that may touch their inboxes.
         self._sockets_loop: asyncio.AbstractEventLoop | None = None
 
@@ -243,29 +263,78 @@ class PooledRedisChannelLayer(RedisChannelLayer):
 
     async def group_send_elsewhere(self, group: str, message: dict[str, Any], here: str) -> None:
         """`group_send` through Redis to every process but `here` (`group_send_here` delivered
-        there already; "" sends to all)."""
+        there already; "" sends to all).
+
+        On the sockets' loop the send joins the next batch (`_send_batches`): one script call
+        for every send made while the one before was under way.
+        """
         assert self.require_valid_group_name(group), "Group name not valid"
         if len(self.hosts) > 1 or self.channel_capacity:
             await self._group_send_by_host(group, message, here)
             return
+        send = _Send(self._group_key(group), self.serialize({**message, _GROUP_FIELD: group}), here)
+        if self._sockets_loop is asyncio.get_running_loop():
+            over_capacity, others = await self._in_next_batch(send)
+        else:
+            [(over_capacity, others)] = await self._queue_in_groups([send])
+        if others:  # channels of no process (none of ours): as channels_redis sends to them
+            await self._queue_by_host(group, [member.decode() for member in others], message, time.time())
+        if over_capacity:
+            log.info("%s processes over capacity in group %s", over_capacity, group)
+
+    async def _in_next_batch(self, send: _Send) -> tuple[int, list[bytes]]:
+        """What the script found for `send`, once the batch it joins has been sent."""
+        send.done = asyncio.get_running_loop().create_future()
+        self._outgoing.append(send)
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._send_batches())
+        return await send.done
+
+    async def _send_batches(self) -> None:
+        """Send what waits, one batch a round trip, until nothing does.
+
+        A group send is a Redis round trip, and its CPU is mostly the round trip's (redis-py,
+        the event loop's wake-up, the kernel's loopback), not the script's: a process alone in
+        its matches' groups still pays one per move to learn that nobody else needs it.  Sends
+        made while a batch is under way wait for it, so under load a round trip carries many
+        (and when idle, each goes alone, at once).  Each group's sends keep their order: the
+        script runs them in the order they were made.
+        """
+        while self._outgoing:
+            batch, self._outgoing = self._outgoing, []
+            try:
+                found = await self._queue_in_groups(batch)
+            except Exception as error:  # each sender reports it, as its own send would have
+                for send in batch:
+                    if not send.done.done():
+                        send.done.set_exception(error)
+                continue
+            for send, result in zip(batch, found, strict=True):
+                if not send.done.done():
+                    send.done.set_result(result)
+
+    async def _queue_in_groups(self, sends: list[_Send]) -> list[tuple[int, list[bytes]]]:
+        """One script call for `sends`: for each, in order, its group's expired members
+        dropped, and the message queued once for each other process with a member left."""
         now = time.time()
-        over_capacity, others = await self.connection(0).eval(
-            _QUEUE_ONE_PER_PROCESS_IN_GROUP,
-            1,
-            self._group_key(group),
+        # A process's queue is ordered by score: sends in one call, and calls in quick
+        # succession, must not share a score, or Redis would order them by their bytes.
+        first = max(now, self._last_score + _SCORE_STEP)
+        self._last_score = first + _SCORE_STEP * (len(sends) - 1)
+        found = await self.connection(0).eval(
+            _QUEUE_ONE_PER_PROCESS_IN_GROUPS,
+            len(sends),
+            *(send.group_key for send in sends),
             int(now) - self.group_expiry,
-            self.serialize({**message, _GROUP_FIELD: group}),
-            now,
+            first,
+            _SCORE_STEP,
             int(now) - int(self.expiry),
             self.expiry,
             self.capacity,
             self.prefix,
-            here,
+            *(part for send in sends for part in (send.message, send.here)),
         )
-        if others:  # channels of no process (none of ours): as channels_redis sends to them
-            await self._queue_by_host(group, [member.decode() for member in others], message, now)
-        if over_capacity:
-            log.info("%s processes over capacity in group %s", over_capacity, group)
+        return [(over_capacity, others) for over_capacity, others in found]
 
     def group_send_here(self, group: str, message: dict[str, Any]) -> str:
         """Hand `message` to this process's own sockets in `group` now, as its reader would;
@@ -423,33 +492,40 @@ return redis.call('ZRANGE', KEYS[1], 0, -1)
 # The message's field naming its group, for the readers (`group_send`).
 _GROUP_FIELD = "__plyground_group__"
 
-# The whole group send on one Redis host: the group's expired members dropped, then one message
-# for each process with a member (a channel name is the process's, up to its "!"), each process
-# queue's expired messages dropped first; none for the sending process (ARGV[8]), which handed
-# the message to its own sockets itself.  Returns how many queues were full, and the members
-# that are no process's channel.  The process queues are not among KEYS: a single host only.
-_QUEUE_ONE_PER_PROCESS_IN_GROUP = """
-local oldest_member, message, now, oldest, expiry = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local capacity, prefix = tonumber(ARGV[6]), ARGV[7]
-redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, oldest_member)
-local queued, over_capacity, others = {[ARGV[8]] = true}, 0, {}
-for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-    local process = string.match(member, '^[^!]*!')
-    if process == nil then
-        others[#others + 1] = member
-    elseif not queued[process] then
-        queued[process] = true
-        local key = prefix .. process
-        redis.call('ZREMRANGEBYSCORE', key, 0, oldest)
-        if redis.call('ZCARD', key) < capacity then
-            redis.call('ZADD', key, now, message)
-            redis.call('EXPIRE', key, expiry)
-        else
-            over_capacity = over_capacity + 1
+# Whole group sends on one Redis host, for each group of KEYS in order: the group's expired
+# members dropped, then its message queued once for each process with a member (a channel name
+# is the process's, up to its "!"), each process queue's expired messages dropped first; none
+# for the sending process (its `here`), which handed the message to its own sockets itself.
+# Returns, for each send, how many queues were full and the members that are no process's
+# channel.  The process queues are not among KEYS: a single host only.
+_QUEUE_ONE_PER_PROCESS_IN_GROUPS = """
+local oldest_member, first_score, score_step = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local oldest, expiry, capacity, prefix = ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
+local found = {}
+for i = 1, #KEYS do
+    local message, here = ARGV[6 + 2 * i], ARGV[7 + 2 * i]
+    local score = first_score + (i - 1) * score_step
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, oldest_member)
+    local queued, over_capacity, others = {[here] = true}, 0, {}
+    for _, member in ipairs(redis.call('ZRANGE', KEYS[i], 0, -1)) do
+        local process = string.match(member, '^[^!]*!')
+        if process == nil then
+            others[#others + 1] = member
+        elseif not queued[process] then
+            queued[process] = true
+            local key = prefix .. process
+            redis.call('ZREMRANGEBYSCORE', key, 0, oldest)
+            if redis.call('ZCARD', key) < capacity then
+                redis.call('ZADD', key, score, message)
+                redis.call('EXPIRE', key, expiry)
+            else
+                over_capacity = over_capacity + 1
+            end
         end
     end
+    found[i] = {over_capacity, others}
 end
-return {over_capacity, others}
+return found
 """
 
 # As channels_redis's group send, with each queue's expired messages dropped in the same call.

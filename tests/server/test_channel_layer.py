@@ -287,6 +287,65 @@ def test_a_group_send_is_one_round_trip_whoever_is_in_the_group(prefix):
     assert queued == [0, 0]  # one message each, already read
 
 
+def test_group_sends_made_together_go_in_one_round_trip_each_group_in_order(prefix):
+    """Sends made while one is under way, or before the batch's call starts, go together in one
+    script call: 60 moves to three groups (the second process's queue gets all 60), made at
+    once on the sockets' loop, take one call.  Each group's messages
+    reach the other process in the order they were sent, though they are queued with one
+    call: `n` counts down, so a queue ordering equal scores by their bytes would reverse them."""
+    config = redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"]
+    here, there = PooledRedisChannelLayer(**config), PooledRedisChannelLayer(**config)
+    groups = ["match.21", "match.22", "match.23"]
+
+    async def send() -> tuple[list[str], list[list[int]]]:
+        ours = await here.new_channel()
+        theirs = [await there.new_channel() for _ in groups]
+        for group, channel in zip(groups, theirs, strict=True):
+            await here.group_add(group, ours)
+            await there.group_add(group, channel)
+        sent = _commands_sent(here)
+        sends = [here.group_send(groups[n % 3], {"type": "frame", "n": 60 - n}) for n in range(60)]
+        await asyncio.gather(*sends)
+        commands = list(sent)
+        heard = [[(await asyncio.wait_for(there.receive(c), 2))["n"] for _ in range(20)] for c in theirs]
+        await here.flush()
+        await there.close_pools()
+        return commands, heard
+
+    commands, heard = asyncio.run(send())
+    assert commands == ["EVAL"]
+    assert heard == [list(range(60 - g, 0, -3)) for g in range(3)]
+
+
+def test_a_batch_of_group_sends_that_fails_fails_each_send_and_the_next_batch_goes(prefix):
+    """Each sender learns its send failed, as it would have alone (the broadcast logs it, and
+    the page's sync recovers the frame); the sends after it are not held up."""
+    config = redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"]
+    here, there = PooledRedisChannelLayer(**config), PooledRedisChannelLayer(**config)
+
+    async def send() -> tuple[list[object], int]:
+        ours, theirs = await here.new_channel(), await there.new_channel()
+        await here.group_add("match.24", ours)
+        await there.group_add("match.24", theirs)
+        client = here.connection(0)
+        execute = client.execute_command
+
+        async def redis_gone(*args, **options):
+            raise redis.ConnectionError("Redis is gone")
+
+        client.execute_command = redis_gone
+        sends = [here.group_send("match.24", {"type": "frame", "n": n}) for n in range(5)]
+        failed = await asyncio.gather(*sends, return_exceptions=True)
+        client.execute_command = execute
+        await here.group_send("match.24", {"type": "frame", "n": 5})
+        heard = (await asyncio.wait_for(there.receive(theirs), 2))["n"]
+        await here.flush()
+        await there.close_pools()
+        return [type(error) for error in failed], heard
+
+    assert asyncio.run(send()) == ([redis.ConnectionError] * 5, 5)
+
+
 def test_a_group_send_reaches_a_channel_of_no_process_as_channels_redis_does(prefix):
     config = redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"]
     layer = PooledRedisChannelLayer(**config)
