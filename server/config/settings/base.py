@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "channels",
+    "server.config",
     "server.players",
     "server.matches",
     "server.bots",
