@@ -284,10 +284,15 @@ class PooledRedisChannelLayer(RedisChannelLayer):
 
     async def _in_next_batch(self, send: _Send) -> tuple[int, list[bytes]]:
         """What the script found for `send`, once the batch it joins has been sent."""
-        send.done = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        if self._sender is not None and self._sender.get_loop() is not loop:
+            # The sockets moved to a new loop (tests do, one per test): what waited on the old
+            # one was cancelled with it.
+            self._sender, self._outgoing = None, []
+        send.done = loop.create_future()
         self._outgoing.append(send)
         if self._sender is None or self._sender.done():
-            self._sender = asyncio.get_running_loop().create_task(self._send_batches())
+            self._sender = loop.create_task(self._send_batches())
         return await send.done
 
     async def _send_batches(self) -> None:
@@ -301,7 +306,11 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         script runs them in the order they were made.
         """
         while self._outgoing:
-            batch, self._outgoing = self._outgoing, []
+            # A send whose sender gave up (cancelled: its loop closing) is not sent, as alone.
+            batch = [send for send in self._outgoing if not send.done.done()]
+            self._outgoing = []
+            if not batch:
+                continue
             try:
                 found = await self._queue_in_groups(batch)
             except Exception as error:  # each sender reports it, as its own send would have

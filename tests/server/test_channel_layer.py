@@ -346,6 +346,53 @@ def test_a_batch_of_group_sends_that_fails_fails_each_send_and_the_next_batch_go
     assert asyncio.run(send()) == ([redis.ConnectionError] * 5, 5)
 
 
+@pytest.mark.parametrize("closing", ["cancels its tasks", "leaves its tasks"])
+def test_group_sends_cut_off_by_their_loop_closing_leave_the_next_loop_sending(prefix, closing):
+    """Tests run each on a loop of its own with one layer: sends whose loop closed while they
+    waited for a batch under way (their tasks cancelled, as `asyncio.run` and asgiref do, or
+    left pending) are not sent, and do not hold up the next loop's."""
+    config = redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"]
+    here, there = PooledRedisChannelLayer(**config), PooledRedisChannelLayer(**config)
+
+    async def cut_off() -> None:
+        await here.group_add("match.25", await here.new_channel())
+
+        async def never_answered(*args, **options):
+            await asyncio.get_running_loop().create_future()
+
+        here.connection(0).execute_command = never_answered  # this loop's client: its first batch stays under way
+        for n in range(3):
+            asyncio.get_running_loop().create_task(here.group_send("match.25", {"type": "frame", "n": n}))
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)
+
+    async def next_loop() -> list[int]:
+        await here.group_add("match.25", await here.new_channel())  # the sockets' loop is this one
+        await asyncio.wait_for(here.group_send("match.25", {"type": "frame", "n": 3}), 2)
+        heard = [(await asyncio.wait_for(there.receive(theirs), 2))["n"]]
+        await asyncio.sleep(0.3)
+        queue = redis.Redis.from_url(REDIS_TEST_URL)
+        left = queue.zcard(f"{prefix}{there.non_local_name(theirs)}")
+        queue.close()
+        await here.flush()
+        await there.close_pools()
+        return heard + [left]
+
+    async def join_there() -> str:
+        channel = await there.new_channel()
+        await there.group_add("match.25", channel)
+        return channel
+
+    theirs = asyncio.run(join_there())
+    if closing == "cancels its tasks":
+        asyncio.run(cut_off())
+    else:
+        loop = asyncio.new_event_loop()
+        loop.run_until_complete(cut_off())
+        loop.close()
+    assert asyncio.run(next_loop()) == [3, 0]
+
+
 def test_a_group_send_reaches_a_channel_of_no_process_as_channels_redis_does(prefix):
     config = redis_channel_layer(REDIS_TEST_URL, prefix)["CONFIG"]
     layer = PooledRedisChannelLayer(**config)
