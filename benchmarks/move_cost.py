@@ -17,6 +17,8 @@ player id, then the move), its broadcast handed to an event loop on another thre
 web hands it to its loop (before 2026-11-29, evening, it was sent on the calling thread, 0.4-0.5
 ms more a move).  Django's health check, when it runs, is not counted as a query
 (it bypasses Django's cursor) but is in the times.  `--show-queries` prints the SQL of one move.
+Counting the queries makes each move's statements run on Django's debug cursor;
+`--uncounted` times the moves without it, as production runs them (no query count then).
 `--connect` times instead the database side of a match socket's opening, step by step, as a
 web process runs it on a database thread: the token's player (the auth middleware), the
 arrival (`socket_arrived`: seat and person online) and the opening frames (the state).
@@ -34,7 +36,9 @@ import random
 import sys
 import time
 import uuid
+from contextlib import nullcontext
 from pathlib import Path
+from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -53,6 +57,7 @@ def main() -> None:
     parser.add_argument("--show-queries", action="store_true", help="print the SQL of one move (the 10th)")
     parser.add_argument("--connect", action="store_true", help="a socket's opening instead of moves")
     parser.add_argument("--sockets", type=int, default=400)
+    parser.add_argument("--uncounted", action="store_true", help="moves: no query recorded, as production runs")
     args = parser.parse_args()
     with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{NAME}"')
@@ -89,6 +94,9 @@ def serve_broadcasts_on_a_loop() -> None:
     asyncio.run_coroutine_threadsafe(remember(), loop).result()
 
 
+NOT_COUNTED = SimpleNamespace(captured_queries=[])
+
+
 def run(args: argparse.Namespace) -> None:
     from django.core.management import call_command
     from django.db import close_old_connections, connection
@@ -117,7 +125,7 @@ def run(args: argparse.Namespace) -> None:
 
     def timed(call, *call_args) -> tuple[list[dict], float, float]:
         """Run `call` on this thread: its queries, wall and CPU seconds."""
-        with CaptureQueriesContext(connection) as captured:
+        with nullcontext(NOT_COUNTED) if args.uncounted else CaptureQueriesContext(connection) as captured:
             t0, c0 = time.perf_counter(), time.thread_time()
             if profiler:
                 profiler.enable()

@@ -281,3 +281,26 @@ def test_blocks_nest_and_the_outer_one_sends(match):
         assert outer.pk is None and inner.pk is None  # the inner block's end sent nothing
     assert outer.pk is not None and inner.pk is not None
     assert Move.objects.filter(match=match).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_statements_share_one_cursor_until_the_connection_or_the_recording_changes(match):
+    """A cursor is kept from one statement to the next (making one cost about as much as the
+    statement); a new connection gets a new one, and so does Django starting to record queries,
+    so that a test counting them, or DEBUG, still sees every statement."""
+    rows.select(Seat, "match_id", match.pk)
+    kept = rows.kept_cursor(connections["default"])
+    assert rows.select(Seat, "match_id", match.pk) and rows.kept_cursor(connections["default"]) is kept
+    with CaptureQueriesContext(connection) as captured:
+        with transaction.atomic(), rows.together():
+            locked, seats = rows.select_for_update_with(Match, match.pk, Seat, "index")
+            locked.ply += 1
+            rows.update(locked, ["ply"])
+        recording = rows.kept_cursor(connections["default"])
+    assert recording is not kept
+    statements = [q["sql"].split()[0] for q in captured.captured_queries]
+    assert [s for s in statements if s not in ("BEGIN", "COMMIT")] == ["SELECT", "UPDATE"]
+    assert rows.kept_cursor(connections["default"]) is not recording  # recording stopped: a plain cursor again
+    connection.close()
+    assert [seat.index for seat in rows.select(Seat, "match_id", match.pk, order_by="index")] == [0, 1]
+    assert Match.objects.get(pk=match.pk).ply == match.ply + 1
