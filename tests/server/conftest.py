@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 import uuid
 
+import psycopg
 import pytest
 import redis
 from rest_framework.test import APIClient
@@ -12,6 +13,7 @@ from server.bots.seed import seed_profiles
 from server.config.channel_layer import redis_channel_layer
 from server.matches import services
 from server.players.services import player_create_guest, player_create_guest_with_token
+from tests.faults.stack import POSTGRES_URL
 
 
 @pytest.fixture(autouse=True)
@@ -29,6 +31,17 @@ def seeded_bots(request):
 def _transactional(request) -> bool:
     marker = request.node.get_closest_marker("django_db")
     return bool(marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0])))
+
+
+@pytest.fixture
+def postgres():
+    """A connection of its own to the PostgreSQL the full-stack tests use (autocommit)."""
+    try:
+        conn = psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=2)
+    except psycopg.OperationalError:
+        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
+    yield conn
+    conn.close()
 
 
 @pytest.fixture

@@ -6,20 +6,9 @@ from __future__ import annotations
 import time
 
 import psycopg
-import pytest
 
 from server.config.db_threads import hung_up
 from tests.faults.stack import POSTGRES_URL
-
-
-@pytest.fixture
-def postgres():
-    try:
-        conn = psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=2)
-    except psycopg.OperationalError:
-        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
-    yield conn
-    conn.close()
 
 
 def test_an_idle_connection_is_kept_and_one_the_server_ended_is_not(postgres):

@@ -8,7 +8,6 @@ import pytest
 from django.db import connection
 
 from server.config.timestamps import UtcTimestampLoader, _DjangosLoader
-from tests.faults.stack import POSTGRES_URL
 
 VALUES = [
     "now()",
@@ -22,16 +21,6 @@ VALUES = [
     "'infinity'",
     "'-infinity'",
 ]
-
-
-@pytest.fixture
-def postgres():
-    try:
-        conn = psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=2)
-    except psycopg.OperationalError:
-        pytest.skip("no PostgreSQL on 127.0.0.1:5432")
-    yield conn
-    conn.close()
 
 
 def _read(conn: psycopg.Connection, loader: type, value: str) -> object:
