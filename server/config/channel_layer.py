@@ -104,8 +104,8 @@ class _Send:
         self.done: asyncio.Future | None = None
 
 
-# Apart in a process queue's scores, for sends made in the same call or the same instant (a
-# score near 1.7e9 is exact to about 2.4e-7).
+# The gap between the scores, in a process's queue, of sends made in one call or in the same
+# instant (a score near 1.7e9 is exact to about 2.4e-7).
 _SCORE_STEP = 1e-6
 
 
@@ -287,7 +287,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         loop = asyncio.get_running_loop()
         if self._sender is not None and self._sender.get_loop() is not loop:
             # The sockets moved to a new loop (tests do, one per test): what waited on the old
-            # one was cancelled with it.
+            # one went with it, cancelled or left pending.
             self._sender, self._outgoing = None, []
         send.done = loop.create_future()
         self._outgoing.append(send)
