@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/timestamps.py [--values 8] [--queries 3000] [--rounds 3]
 
 On a connection to 127.0.0.1:5432 (database `test`, nothing written) in UTC, as Django sets
-it: one query returning `--values` timestamps (a move reads eight, the match's and its seats'),
+it: one query returning `--values` timestamps (a move reads about five: the match's and its seats'),
 read `--queries` times with each loader, alternating for `--rounds`.  Prints the CPU time a
 query and the difference a value.  The query's own round trip is in both figures.
 """

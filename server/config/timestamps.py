@@ -31,11 +31,7 @@ class UtcTimestampLoader(Loader):
     """Django's `timestamptz` loader for a connection in UTC, with a fast path for the usual text."""
 
     timezone = UTC  # Django's cursor registers its own loader when this differs from the connection's
-
-    def __init__(self, oid: int, context: Any = None) -> None:
-        super().__init__(oid, context)
-        self._context = context
-        self._django: _DjangosLoader | None = None
+    _django: _DjangosLoader | None = None  # made for the first value off the fast path
 
     def load(self, data: Buffer) -> datetime.datetime:
         text = bytes(data)
@@ -45,7 +41,7 @@ class UtcTimestampLoader(Loader):
             except ValueError:
                 pass
         if self._django is None:
-            self._django = _DjangosLoader(self.oid, self._context)
+            self._django = _DjangosLoader(self.oid, self.connection)
         return self._django.load(data)
 
 
