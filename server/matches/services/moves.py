@@ -26,6 +26,7 @@ from server.matches.services.clocks import flag_if_out_of_time
 from server.matches.services.endings import finish
 from server.matches.services.events import announce_turn, locked_with_seats, record, save_changes
 from server.matches.services.offers import cancel_offer_on_move
+from server.matches.services.plain_moves import submit_plain_move
 
 _dice = secrets.SystemRandom()  # chance events are rolled from a secure source
 
@@ -70,8 +71,15 @@ def submit_player_move(match_id: int, player_id: int | None, move: Any, ply: Any
 
     The seat is found among the seats the move loads anyway, under the match's lock, rather
     than by reading the match, its seats, players and moves first; the errors come in the
-    same order as that (`not_found`, `not_seated`, then the move's own).
+    same order as that (`not_found`, `not_seated`, then the move's own).  A plain move on
+    PostgreSQL takes a leaner way to the same rows and frames (`plain_moves`).
     """
+    try:
+        plain = submit_plain_move(match_id, player_id, move, ply)
+    except IntegrityError:  # as below: another submission for this ply won the race
+        raise StalePly(f"ply {ply} has already been played") from None
+    if plain is not None:
+        return plain
     return _submit(match_id, lambda seats: _seat_held_by(seats, player_id), move, ply)
 
 

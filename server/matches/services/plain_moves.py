@@ -1,0 +1,218 @@
+"""A person's plain move on PostgreSQL: two round trips, no model instances.
+
+Most moves of a match between people, or of a person against a bot, are plain: the match is
+active, without a clock, an offer waiting or hints, and the move neither ends the game nor
+hands the turn to chance.  For those, `submit_move`'s work (the match locked with its seats,
+the rules, the move and its event stored, the match updated, the frame and the turn's signal
+after commit) is done here with the same lock and the same rules, in two round trips: the
+transaction opened with the locked read, then the writes with the commit.  A move's CPU on
+its database thread falls to about half (`benchmarks/move_floor.py`, "locked"): Django's
+transaction block, model instances and field conversions were most of it.
+
+Anything else (another database, a match or move that is not plain, any refusal) goes the
+general way (`moves._submit`), which reads the match again and gives the error in its order:
+this path writes nothing unless the move is plain and legal.  Inside a caller's transaction
+(a service, a test) the statements run in it, and the frame waits for its commit, as
+`submit_move`'s do.
+
+What the general path does that this one need not, for a plain move: no clock to flag or to
+charge, no offer to cancel, no chance to roll, no end of the game.  It sends no `pre_save` or
+`post_save` for the rows it writes: the only receiver of those (a hint recorded with the
+move, `server/analysis/receivers.py`) acts only in matches with hints, which are not plain;
+`tests/server/matches/test_plain_moves.py` fails when a new receiver appears.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import connections, router, transaction
+from django.utils import timezone
+
+from games import CHANCE, IllegalMove, registry
+from server.config import rows
+from server.matches import broadcast, frames
+from server.matches.models import Match, MatchEvent, Move, Seat
+from server.matches.signals import turn_started
+
+
+@dataclass(frozen=True)
+class _Locked:
+    """The columns of the match a plain move needs, read under its lock."""
+
+    game: str
+    status: str
+    state: dict[str, Any]
+    ply: int
+    to_move: int | None
+    v: int
+    turn_started_at: datetime | None
+    plain: bool  # no clock, no offer, no hints
+    seats: dict[int, tuple[int | None, str]]  # index: (player id, kind)
+
+
+@dataclass(frozen=True)
+class _Played:
+    """What a plain move writes, and sends after the commit."""
+
+    move: Move
+    match_columns: dict[str, Any]
+    event_frame: dict[str, Any]
+    next_is_bot: bool
+
+
+def submit_plain_move(match_id: int, player_id: int | None, move: Any, ply: Any) -> Move | None:
+    """Play `move` for the seat `player_id` holds, if it is a plain move (the module's doc);
+    None, with nothing written, when it is not: the caller then takes the general path."""
+    if not settings.PLAIN_MOVES or player_id is None or not _arguments_plain(move, ply):
+        return None
+    connection = connections[router.db_for_write(Move)]
+    if connection.vendor != "postgresql":
+        return None
+    if connection.in_atomic_block:  # in the caller's transaction, under a savepoint of its own
+        with transaction.atomic(using=connection.alias):
+            return _in_transaction(connection, match_id, player_id, move, ply, begin="", commit="")
+    return _in_transaction(connection, match_id, player_id, move, ply, begin="BEGIN;\n", commit=";\nCOMMIT")
+
+
+def _arguments_plain(move: Any, ply: Any) -> bool:
+    """As `moves._check_arguments` accepts them (a refusal is the general path's to give)."""
+    good_ply = isinstance(ply, int) and not isinstance(ply, bool) and ply >= 0
+    return good_ply and isinstance(move, str) and 0 < len(move) <= 200
+
+
+def _in_transaction(
+    connection: Any, match_id: int, player_id: int, move: str, ply: int, *, begin: str, commit: str
+) -> Move | None:
+    """The read under the lock, the move, the writes.  In autocommit, `begin` and `commit`
+    open and close the transaction in the same round trips as the read and the writes."""
+    cursor = rows.kept_cursor(connection)
+    ended = not begin  # inside the caller's transaction, its own end is the caller's
+    try:
+        cursor.execute(begin + _READ, [match_id])
+        if begin:
+            cursor.nextset()  # past BEGIN's result
+        found = cursor.fetchone()
+        played = None if found is None else _play(match_id, _locked(found), player_id, move, ply)
+        if played is None:
+            return None
+        _write(cursor, connection, match_id, played, commit)
+        ended = True
+    finally:
+        if not ended:
+            _roll_back(cursor)
+    _after_commit(connection, match_id, played)
+    return played.move
+
+
+def _locked(row: tuple) -> _Locked:
+    game, status, state, ply, to_move, v, turn_started_at, plain, indexes, players, kinds = row
+    seats = {i: (player, kind) for i, player, kind in zip(indexes or [], players or [], kinds or [], strict=True)}
+    # Django's PostgreSQL connections read jsonb as text, for its fields to parse.
+    state = json.loads(state) if isinstance(state, str) else state
+    return _Locked(game, status, state, ply, to_move, v, turn_started_at, plain, seats)
+
+
+def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) -> _Played | None:
+    """The plain move `move` of `player_id` on `match`, or None (not plain, or refused)."""
+    if match.status != Match.Status.ACTIVE or not match.plain or ply != match.ply:
+        return None
+    # The mover's seat as the general path finds it: the first, in index order, they hold.
+    seat = next((index for index, (player, _) in sorted(match.seats.items()) if player == player_id), None)
+    if seat is None or seat != match.to_move:
+        return None
+    game = registry.get(match.game)
+    state = game.from_json(match.state)
+    try:
+        move = game.canonical_move(state, move)
+        new_state = game.play(state, move)
+    except IllegalMove:
+        return None
+    if game.is_terminal(new_state) or game.to_move(new_state) == CHANCE:
+        return None
+    now = timezone.now()
+    think_ms = max(0, int((now - match.turn_started_at).total_seconds() * 1000)) if match.turn_started_at else 0
+    notation = game.move_notation(state, move)
+    to_move = game.to_move(new_state)
+    kind = match.seats[seat][1]
+    stored = Move(
+        match_id=match_id, ply=ply, seat=seat, move=move, notation="" if notation == move else notation,
+        created_at=now, think_ms=think_ms, stats=None, fallback="", queue_wait_ms=None,
+    )  # fmt: skip
+    state_json = game.to_json(new_state)
+    frame = frames.move(
+        ply=ply, seat=seat, move=move, notation=notation, by={"kind": kind, "is_ai": kind == Seat.Kind.BOT},
+        state=state_json, to_move=to_move, legal_moves=game.legal_moves(new_state), think_ms=think_ms,
+        fallback=None, bot=kind == Seat.Kind.BOT,
+    )  # fmt: skip
+    columns = {"state": state_json, "ply": ply + 1, "to_move": to_move, "v": match.v + 1, "turn_started_at": now}
+    next_kind = match.seats.get(to_move, (None, None))[1]
+    return _Played(stored, columns, frame, next_is_bot=next_kind == Seat.Kind.BOT)
+
+
+def _write(cursor: Any, connection: Any, match_id: int, played: _Played, commit: str) -> None:
+    """The match updated, the move and its event inserted (and the log trimmed, as `record`
+    does), then `commit`: one query text, one round trip."""
+    columns, stored = played.match_columns, played.move
+    v = columns["v"]
+    sql = _WRITE
+    params = [
+        json.dumps(columns["state"]), columns["ply"], columns["to_move"], v, columns["turn_started_at"], match_id,
+        match_id, stored.ply, stored.seat, stored.move, stored.notation, stored.created_at, stored.think_ms,
+        match_id, v, json.dumps(played.event_frame),
+    ]  # fmt: skip
+    kept = settings.MATCH_EVENTS_KEPT
+    if v % 50 == 0 and v > kept:
+        sql += _TRIM
+        params += [match_id, v - kept]
+    cursor.execute(sql + commit, params)
+    cursor.nextset()  # past the update's result, to the move's key
+    stored.pk = cursor.fetchone()[0]
+    stored._state.adding, stored._state.db = False, connection.alias
+
+
+def _roll_back(cursor: Any) -> None:
+    """End the transaction this path opened, after a refusal or a failure (a connection that
+    broke meanwhile is Django's to find unusable, and close)."""
+    with contextlib.suppress(Exception):  # the failure that brought us here is the one raised
+        cursor.execute("ROLLBACK")
+
+
+def _after_commit(connection: Any, match_id: int, played: _Played) -> None:
+    """The move's frame, then the turn's signal, as `record` and `announce_turn` send them."""
+    group, frame = broadcast.match_group(match_id), {**played.event_frame, "v": played.match_columns["v"]}
+    ply, seat, bot = played.match_columns["ply"], played.match_columns["to_move"], played.next_is_bot
+
+    def send() -> None:
+        broadcast.send_to_group(group, frame)
+        turn_started.send(sender=Match, match_id=match_id, ply=ply, seat=seat, bot=bot)
+
+    transaction.on_commit(send, using=connection.alias)  # at once in autocommit: committed already
+
+
+def _table(model: type) -> str:
+    return f'"{model._meta.db_table}"'
+
+
+_MATCH, _SEAT, _MOVE, _EVENT = _table(Match), _table(Seat), _table(Move), _table(MatchEvent)
+
+# The match's columns a plain move needs, and its seats', under the match's row lock (the
+# seats are not locked, as with `events.locked_with_seats`).
+_READ = f"""SELECT m.game, m.status, m.state, m.ply, m.to_move, m.v, m.turn_started_at,
+ m.clock IS NULL AND m.clock_ms IS NULL AND m.offer IS NULL AND NOT m.hints_allowed,
+ (SELECT array_agg(s.index ORDER BY s.index) FROM {_SEAT} s WHERE s.match_id = m.id),
+ (SELECT array_agg(s.player_id ORDER BY s.index) FROM {_SEAT} s WHERE s.match_id = m.id),
+ (SELECT array_agg(s.kind ORDER BY s.index) FROM {_SEAT} s WHERE s.match_id = m.id)
+FROM {_MATCH} m WHERE m.id = %s FOR UPDATE OF m"""
+
+_WRITE = f"""UPDATE {_MATCH} SET state = %s::jsonb, ply = %s, to_move = %s, v = %s, turn_started_at = %s WHERE id = %s;
+INSERT INTO {_MOVE} (match_id, ply, seat, move, notation, created_at, think_ms, stats, fallback, queue_wait_ms)
+ VALUES (%s, %s, %s, %s, %s, %s, %s, NULL, '', NULL) RETURNING id;
+INSERT INTO {_EVENT} (match_id, v, frame) VALUES (%s, %s, %s::jsonb)"""
+
+_TRIM = f";\nDELETE FROM {_EVENT} WHERE match_id = %s AND v <= %s"
