@@ -36,7 +36,8 @@ import random
 import sys
 import time
 import uuid
-from contextlib import nullcontext
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -59,20 +60,27 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=400)
     parser.add_argument("--uncounted", action="store_true", help="moves: no query recorded, as production runs")
     args = parser.parse_args()
+    with django_on_a_fresh_database(NAME):
+        run_connect(args) if args.connect else run(args)
+
+
+@contextmanager
+def django_on_a_fresh_database(name: str) -> Iterator[None]:
+    """Django set up on a new PostgreSQL database `name` (dropped at the end), without Redis."""
     with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{NAME}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
     try:
-        os.environ["DATABASE_URL"] = POSTGRES_URL.rsplit("/", 1)[0] + "/" + NAME
+        os.environ["DATABASE_URL"] = POSTGRES_URL.rsplit("/", 1)[0] + "/" + name
         os.environ["DJANGO_SETTINGS_MODULE"] = "server.config.settings.dev"
         os.environ.setdefault("DEBUG", "0")  # as production runs (Django's debug cursor records every query)
         os.environ.pop("REDIS_URL", None)
         import django
 
         django.setup()
-        run_connect(args) if args.connect else run(args)
+        yield
     finally:
         with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{NAME}" WITH (FORCE)')
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def serve_broadcasts_on_a_loop() -> None:

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 import time
@@ -47,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import psycopg  # noqa: E402
 
-from tests.faults.stack import POSTGRES_URL  # noqa: E402
+from benchmarks.move_cost import django_on_a_fresh_database  # noqa: E402
 
 NAME = f"plyground_movefloor_{uuid.uuid4().hex[:8]}"
 FULL_SOON = 34  # a match past this many plies is replaced: no move ends the game or fills the board
@@ -95,20 +94,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=3000, help="moves for each path")
     parser.add_argument("--block", type=int, default=250, help="moves of one path before switching")
     args = parser.parse_args()
-    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{NAME}"')
-    try:
-        os.environ["DATABASE_URL"] = POSTGRES_URL.rsplit("/", 1)[0] + "/" + NAME
-        os.environ["DJANGO_SETTINGS_MODULE"] = "server.config.settings.dev"
-        os.environ.setdefault("DEBUG", "0")
-        os.environ.pop("REDIS_URL", None)
-        import django
-
-        django.setup()
+    with django_on_a_fresh_database(NAME):
         run(args)
-    finally:
-        with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{NAME}" WITH (FORCE)')
 
 
 def run(args: argparse.Namespace) -> None:
@@ -144,19 +131,18 @@ def run(args: argparse.Namespace) -> None:
         safe = [m for m in game.legal_moves(copy.state) if not game.is_terminal(game.play(copy.state, m))]
         return rng.choice(safe) if safe else None
 
-    def now_path(copy: Copy, player_id: int, move: str) -> None:
-        close_old_connections()  # as Channels' database_sync_to_async does around each call
-        try:
-            _move(copy.match_id, player_id, move, copy.ply)
-        finally:
-            close_old_connections()
+    def as_a_socket_calls(move_of: Any) -> Any:
+        """`move_of(copy, player_id, move)` between Channels' `close_old_connections()`, as a
+        socket's `database_sync_to_async` call runs it."""
 
-    def floor_path(copy: Copy, player_id: int, move: str) -> None:
-        close_old_connections()
-        try:
-            floor_move(copy, player_id, move)
-        finally:
+        def call(copy: Copy, player_id: int, move: str) -> None:
             close_old_connections()
+            try:
+                move_of(copy, player_id, move)
+            finally:
+                close_old_connections()
+
+        return call
 
     def floor_move(copy: Copy, player_id: int, move: str, commit: Any = None) -> None:
         """The move from `copy`; with `commit` (a cursor inside a transaction) the statement
@@ -194,13 +180,6 @@ def run(args: argparse.Namespace) -> None:
         broadcast.send_to_group(broadcast.match_group(copy.match_id), {**frame, "v": v})
         copy.state, copy.ply, copy.to_move, copy.v, copy.turn_started_at = new_state, copy.ply + 1, to_move, v, now
 
-    def locked_path(copy: Copy, player_id: int, move: str) -> None:
-        close_old_connections()
-        try:
-            locked_move(copy, player_id, move)
-        finally:
-            close_old_connections()
-
     def locked_move(copy: Copy, player_id: int, move: str) -> None:
         """The floor's move, from the match read under its lock instead of a copy: two round
         trips (the transaction opened with the read; the statement with the commit)."""
@@ -226,7 +205,11 @@ def run(args: argparse.Namespace) -> None:
         path(copy, player_id, move)
         return time.perf_counter() - t0, time.thread_time() - c0
 
-    paths = {"now": now_path, "locked": locked_path, "floor": floor_path}
+    paths = {
+        "now": as_a_socket_calls(lambda copy, player_id, move: _move(copy.match_id, player_id, move, copy.ply)),
+        "locked": as_a_socket_calls(locked_move),
+        "floor": as_a_socket_calls(floor_move),
+    }
     totals = {name: [0.0, 0.0, 0] for name in paths}  # wall, CPU, moves
     copies = {name: new_match() for name in paths}
     done = 0
