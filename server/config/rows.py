@@ -242,7 +242,7 @@ def _send_waiting(connection: Any) -> None:
     if not waiting:
         return
     writes, waiting[:] = list(waiting), []  # emptied first: the sends below pass the wrapper too
-    if len(writes) == 1 or not _several_statements_at_once(connection):
+    if len(writes) == 1 or not several_statements_at_once(connection):
         for write in writes:
             _send_now(connection, write)
         return
@@ -254,7 +254,7 @@ def _send_waiting(connection: Any) -> None:
         write.done(cursor)
 
 
-def _several_statements_at_once(connection: Any) -> bool:
+def several_statements_at_once(connection: Any) -> bool:
     """psycopg's client-side binding (Django's default) sends a query as text, and PostgreSQL
     runs the statements of one query text in order, each with its own result."""
     return connection.vendor == "postgresql" and not connection.settings_dict["OPTIONS"].get("server_side_binding")

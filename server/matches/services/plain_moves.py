@@ -72,7 +72,7 @@ def submit_plain_move(match_id: int, player_id: int | None, move: Any, ply: Any)
     if not settings.PLAIN_MOVES or player_id is None or not _arguments_plain(move, ply):
         return None
     connection = connections[router.db_for_write(Move)]
-    if connection.vendor != "postgresql":
+    if not rows.several_statements_at_once(connection):  # PostgreSQL's, values bound on the client
         return None
     if connection.in_atomic_block:  # in the caller's transaction, under a savepoint of its own
         with transaction.atomic(using=connection.alias):

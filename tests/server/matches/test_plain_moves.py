@@ -174,6 +174,19 @@ def test_a_refusal_is_the_general_paths_and_writes_nothing(settings, mover, move
 
 @postgresql_only
 @pytest.mark.django_db(transaction=True)
+def test_with_values_bound_on_the_server_every_move_takes_the_general_path(settings, monkeypatch):
+    """A query text then carries one statement: the plain path's texts carry several."""
+    settings.PLAIN_MOVES = True
+    (alice, bob), match, _ = _two_matches("connect4")
+    monkeypatch.setitem(connection.settings_dict, "OPTIONS", {"server_side_binding": True})
+    with CaptureQueriesContext(connection) as captured:
+        services.submit_player_move(match.pk, alice.pk, "4", 0)
+    assert not captured.captured_queries[0]["sql"].startswith("BEGIN;")
+    assert Match.objects.get(pk=match.pk).ply == 1
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
 def test_a_move_for_no_match_is_not_found(settings):
     settings.PLAIN_MOVES = True
     alice = player_create_guest("Alice")
