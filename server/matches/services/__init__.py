@@ -2,6 +2,7 @@
 
 - `lifecycle`: creating a match, joining it, starting it; `require_seat`.
 - `moves`: `submit_move`, the one path every move takes, human or bot; dice.
+- `plain_moves`: a person's plain move on PostgreSQL, the same rows and frames in two round trips.
 - `offers`: takebacks, takeback requests and draw offers, and their answers; draw claims.
 - `clocks`: time controls and flagging a seat whose time ran out.
 - `presence`: which seated people have a socket open.
