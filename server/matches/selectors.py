@@ -54,7 +54,12 @@ def _is_bot(seat: Seat | None) -> bool:
 def by_json(seat: Seat | None) -> dict[str, Any]:
     if seat is None:  # chance
         return {"kind": "chance", "is_ai": False}
-    return {"kind": seat.kind, "is_ai": seat.kind == Seat.Kind.BOT}
+    return by_kind_json(seat.kind)
+
+
+def by_kind_json(kind: str) -> dict[str, Any]:
+    """Who played a move, from its seat's kind: every bot's move says it is an AI's."""
+    return {"kind": kind, "is_ai": kind == Seat.Kind.BOT}
 
 
 def _no_bot_turn_status(match_id: int, ply: int) -> tuple[str, datetime | None] | None:

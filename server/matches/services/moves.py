@@ -74,12 +74,13 @@ def submit_player_move(match_id: int, player_id: int | None, move: Any, ply: Any
     same order as that (`not_found`, `not_seated`, then the move's own).  A plain move on
     PostgreSQL takes a leaner way to the same rows and frames (`plain_moves`).
     """
-    try:
-        plain = submit_plain_move(match_id, player_id, move, ply)
-    except IntegrityError:  # as below: another submission for this ply won the race
-        raise StalePly(f"ply {ply} has already been played") from None
-    if plain is not None:
-        return plain
+    if _good_ply(ply) and _good_move(move):  # bad ones are refused below, after not_found and not_seated
+        try:
+            plain = submit_plain_move(match_id, player_id, move, ply)
+        except IntegrityError:  # as below: another submission for this ply won the race
+            raise StalePly(f"ply {ply} has already been played") from None
+        if plain is not None:
+            return plain
     return _submit(match_id, lambda seats: _seat_held_by(seats, player_id), move, ply)
 
 
@@ -92,10 +93,18 @@ def _seat_held_by(seats: dict[int, Seat], player_id: int | None) -> int:
 
 
 def _check_arguments(move: Any, ply: Any) -> None:
-    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+    if not _good_ply(ply):
         raise BadMessage("ply must be a non-negative integer: the number of moves already played")
-    if not isinstance(move, str) or not move or len(move) > 200:
+    if not _good_move(move):
         raise BadMessage("move must be a non-empty string in the game's notation")
+
+
+def _good_ply(ply: Any) -> bool:
+    return isinstance(ply, int) and not isinstance(ply, bool) and ply >= 0
+
+
+def _good_move(move: Any) -> bool:
+    return isinstance(move, str) and 0 < len(move) <= 200
 
 
 def _submit(

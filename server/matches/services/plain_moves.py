@@ -38,6 +38,7 @@ from games import CHANCE, IllegalMove, registry
 from server.config import rows
 from server.matches import broadcast, frames
 from server.matches.models import Match, MatchEvent, Move, Seat
+from server.matches.selectors import by_kind_json
 from server.matches.signals import turn_started
 
 
@@ -66,10 +67,11 @@ class _Played:
     next_is_bot: bool
 
 
-def submit_plain_move(match_id: int, player_id: int | None, move: Any, ply: Any) -> Move | None:
+def submit_plain_move(match_id: int, player_id: int | None, move: str, ply: int) -> Move | None:
     """Play `move` for the seat `player_id` holds, if it is a plain move (the module's doc);
-    None, with nothing written, when it is not: the caller then takes the general path."""
-    if not settings.PLAIN_MOVES or player_id is None or not _arguments_plain(move, ply):
+    None, with nothing written, when it is not: the caller then takes the general path.
+    `move` and `ply` are of the kinds `submit_move` accepts (the caller checked them)."""
+    if not settings.PLAIN_MOVES or player_id is None:
         return None
     connection = connections[router.db_for_write(Move)]
     if not rows.several_statements_at_once(connection):  # PostgreSQL's, values bound on the client
@@ -78,12 +80,6 @@ def submit_plain_move(match_id: int, player_id: int | None, move: Any, ply: Any)
         with transaction.atomic(using=connection.alias):
             return _in_transaction(connection, match_id, player_id, move, ply, begin="", commit="")
     return _in_transaction(connection, match_id, player_id, move, ply, begin="BEGIN;\n", commit=";\nCOMMIT")
-
-
-def _arguments_plain(move: Any, ply: Any) -> bool:
-    """As `moves._check_arguments` accepts them (a refusal is the general path's to give)."""
-    good_ply = isinstance(ply, int) and not isinstance(ply, bool) and ply >= 0
-    return good_ply and isinstance(move, str) and 0 < len(move) <= 200
 
 
 def _in_transaction(
@@ -122,8 +118,8 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
     """The plain move `move` of `player_id` on `match`, or None (not plain, or refused)."""
     if match.status != Match.Status.ACTIVE or not match.plain or ply != match.ply:
         return None
-    # The mover's seat as the general path finds it: the first, in index order, they hold.
-    seat = next((index for index, (player, _) in sorted(match.seats.items()) if player == player_id), None)
+    # The mover's seat as the general path finds it: the first, in index order (as read), they hold.
+    seat = next((index for index, (player, _) in match.seats.items() if player == player_id), None)
     if seat is None or seat != match.to_move:
         return None
     game = registry.get(match.game)
@@ -146,7 +142,7 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
     )  # fmt: skip
     state_json = game.to_json(new_state)
     frame = frames.move(
-        ply=ply, seat=seat, move=move, notation=notation, by={"kind": kind, "is_ai": kind == Seat.Kind.BOT},
+        ply=ply, seat=seat, move=move, notation=notation, by=by_kind_json(kind),
         state=state_json, to_move=to_move, legal_moves=game.legal_moves(new_state), think_ms=think_ms,
         fallback=None, bot=kind == Seat.Kind.BOT,
     )  # fmt: skip
