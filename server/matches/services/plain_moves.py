@@ -155,17 +155,15 @@ def _write(cursor: Any, connection: Any, match_id: int, played: _Played, commit:
     """The match updated, the move and its event inserted (and the log trimmed, as `record`
     does), then `commit`: one query text, one round trip."""
     columns, stored = played.match_columns, played.move
-    v = columns["v"]
-    sql = _WRITE
-    params = [
-        json.dumps(columns["state"]), columns["ply"], columns["to_move"], v, columns["turn_started_at"], match_id,
-        match_id, stored.ply, stored.seat, stored.move, stored.notation, stored.created_at, stored.think_ms,
-        match_id, v, json.dumps(played.event_frame),
-    ]  # fmt: skip
-    kept = settings.MATCH_EVENTS_KEPT
+    params = {
+        **columns, "match": match_id, "state": json.dumps(columns["state"]), "frame": json.dumps(played.event_frame),
+        "move_ply": stored.ply, "seat": stored.seat, "move": stored.move, "notation": stored.notation,
+        "created_at": stored.created_at, "think_ms": stored.think_ms,
+    }  # fmt: skip
+    sql, v, kept = _WRITE, columns["v"], settings.MATCH_EVENTS_KEPT
     if v % 50 == 0 and v > kept:
         sql += _TRIM
-        params += [match_id, v - kept]
+        params["trim_to"] = v - kept
     cursor.execute(sql + commit, params)
     cursor.nextset()  # past the update's result, to the move's key
     stored.pk = cursor.fetchone()[0]
@@ -206,9 +204,11 @@ _READ = f"""SELECT m.game, m.status, m.state, m.ply, m.to_move, m.v, m.turn_star
  (SELECT array_agg(s.kind ORDER BY s.index) FROM {_SEAT} s WHERE s.match_id = m.id)
 FROM {_MATCH} m WHERE m.id = %s FOR UPDATE OF m"""
 
-_WRITE = f"""UPDATE {_MATCH} SET state = %s::jsonb, ply = %s, to_move = %s, v = %s, turn_started_at = %s WHERE id = %s;
+_WRITE = f"""UPDATE {_MATCH} SET state = %(state)s::jsonb, ply = %(ply)s, to_move = %(to_move)s, v = %(v)s,
+ turn_started_at = %(turn_started_at)s WHERE id = %(match)s;
 INSERT INTO {_MOVE} (match_id, ply, seat, move, notation, created_at, think_ms, stats, fallback, queue_wait_ms)
- VALUES (%s, %s, %s, %s, %s, %s, %s, NULL, '', NULL) RETURNING id;
-INSERT INTO {_EVENT} (match_id, v, frame) VALUES (%s, %s, %s::jsonb)"""
+ VALUES (%(match)s, %(move_ply)s, %(seat)s, %(move)s, %(notation)s, %(created_at)s, %(think_ms)s, NULL, '', NULL)
+ RETURNING id;
+INSERT INTO {_EVENT} (match_id, v, frame) VALUES (%(match)s, %(v)s, %(frame)s::jsonb)"""
 
-_TRIM = f";\nDELETE FROM {_EVENT} WHERE match_id = %s AND v <= %s"
+_TRIM = f";\nDELETE FROM {_EVENT} WHERE match_id = %(match)s AND v <= %(trim_to)s"
