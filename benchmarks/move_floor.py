@@ -11,6 +11,8 @@ lock itself?
   with its seats (BEGIN, then the read), the rules, the move and its event inserted and the
   match updated in one round trip, the commit, the frame handed to an event loop on another
   thread.  Four round trips.
+- **whole**: the same call, with each statement's text sent whole (parsed and planned by
+  PostgreSQL each time) instead of prepared once a connection (`DATABASE_PREPARED_STATEMENTS`).
 - **locked**: the same lock, without Django's models or transaction block: the transaction
   opened and the match read and locked with its seats' people in one query text, the same
   rules, the frame built and encoded once (stored as the event and written to the sockets),
@@ -25,9 +27,10 @@ lock itself?
 What the two leaner paths leave out, a real one would need: clocks, offers, chance moves, the
 end of a game (these matches never end: moves that would end one are not chosen, and a match
 near a full board is replaced), the turn's signal for the bots, the event log's trimming, the
-model signals, SQLite.  All three run on the same thread and connection, on Connect Four
+model signals, SQLite.  All four run on the same thread and connection, on Connect Four
 matches between two people, alternating in blocks of `--block` moves so that they see the
-same machine.  Printed: CPU (of the database thread) and wall time a move, and the ratios.
+same machine.  Printed: CPU (of the database thread) and wall time a move, the CPU of the
+PostgreSQL backend serving it (it shares the machine's cores with the web), and the ratios.
 """
 
 from __future__ import annotations
@@ -89,6 +92,12 @@ class Copy:
     turn_started_at: Any
 
 
+def on_cpu_s(pid: int) -> float:
+    """The seconds process `pid` (a PostgreSQL backend on this machine) has run on a CPU, to
+    the nanosecond (the scheduler's own count; /proc's stat counts 10 ms ticks)."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=3000, help="moves for each path")
@@ -99,6 +108,7 @@ def main() -> None:
 
 
 def run(args: argparse.Namespace) -> None:
+    from django.conf import settings
     from django.core.management import call_command
     from django.db import close_old_connections, connection
     from django.utils import timezone
@@ -200,17 +210,29 @@ def run(args: argparse.Namespace) -> None:
                 raise
         copy.state, copy.ply, copy.to_move, copy.v = read.state, read.ply, read.to_move, read.v
 
-    def timed(path, copy: Copy, player_id: int, move: str) -> tuple[float, float]:
-        t0, c0 = time.perf_counter(), time.thread_time()
+    def timed(path, copy: Copy, player_id: int, move: str) -> tuple[float, float, float]:
+        """Wall time, this thread's CPU and the PostgreSQL backend's CPU of one move."""
+        connection.ensure_connection()
+        backend = connection.connection.info.backend_pid
+        t0, c0, b0 = time.perf_counter(), time.thread_time(), on_cpu_s(backend)
         path(copy, player_id, move)
-        return time.perf_counter() - t0, time.thread_time() - c0
+        return time.perf_counter() - t0, time.thread_time() - c0, on_cpu_s(backend) - b0
+
+    def sent_whole(copy: Copy, player_id: int, move: str) -> None:
+        """The socket's call, with the statements' text sent each time instead of prepared ones."""
+        settings.DATABASE_PREPARED_STATEMENTS = False  # not override_settings: its signals cost more than a move
+        try:
+            _move(copy.match_id, player_id, move, copy.ply)
+        finally:
+            settings.DATABASE_PREPARED_STATEMENTS = True
 
     paths = {
         "now": as_a_socket_calls(lambda copy, player_id, move: _move(copy.match_id, player_id, move, copy.ply)),
+        "whole": as_a_socket_calls(sent_whole),
         "locked": as_a_socket_calls(locked_move),
         "floor": as_a_socket_calls(floor_move),
     }
-    totals = {name: [0.0, 0.0, 0] for name in paths}  # wall, CPU, moves
+    totals = {name: [0.0, 0.0, 0.0, 0] for name in paths}  # wall, CPU, PostgreSQL's CPU, moves
     copies = {name: new_match() for name in paths}
     done = 0
     while done < args.moves:
@@ -221,21 +243,28 @@ def run(args: argparse.Namespace) -> None:
                 if move is None:
                     copy = copies[name] = new_match()
                     move = safe_move(copy)
-                wall, cpu = db_thread.submit(timed, path, copy, copy.players[copy.to_move], move).result()
-                if name == "now":  # the real path keeps no copy: the copy follows it
+                wall, cpu, database = db_thread.submit(timed, path, copy, copy.players[copy.to_move], move).result()
+                if name in ("now", "whole"):  # the real path keeps no copy: the copy follows it
                     fresh = match_get(copy.match_id)
                     copy.state, copy.ply = game.from_json(fresh.state), fresh.ply
                     copy.to_move, copy.v = fresh.to_move, fresh.v
                 totals[name][0] += wall
                 totals[name][1] += cpu
-                totals[name][2] += 1
+                totals[name][2] += database
+                totals[name][3] += 1
         done += args.block
     load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    per = {name: (w / n * 1e6, c / n * 1e6, n) for name, (w, c, n) in totals.items()}
-    for name, (wall_us, cpu_us, n) in per.items():
-        print(f"{name:>6}: {cpu_us:6.0f} µs CPU, {wall_us:6.0f} µs wall a move ({n} moves)")
-    for name in ("locked", "floor"):
-        print(f"{name} / now: CPU {per[name][1] / per['now'][1]:.2f}, wall {per[name][0] / per['now'][0]:.2f}")
+    per = {name: (w / n * 1e6, c / n * 1e6, d / n * 1e6, n) for name, (w, c, d, n) in totals.items()}
+    for name, (wall_us, cpu_us, database_us, n) in per.items():
+        print(
+            f"{name:>6}: {cpu_us:6.0f} µs CPU, {wall_us:6.0f} µs wall a move; PostgreSQL's backend "
+            f"{database_us:5.0f} µs CPU ({n} moves)"
+        )
+    for name in ("whole", "locked", "floor"):
+        print(
+            f"{name} / now: CPU {per[name][1] / per['now'][1]:.2f}, wall {per[name][0] / per['now'][0]:.2f}, "
+            f"PostgreSQL's CPU {per[name][2] / per['now'][2]:.2f}"
+        )
     print(f"load {load}")
     db_thread.submit(lambda: connection.close()).result()
     db_thread.shutdown()

@@ -133,13 +133,13 @@ class Stack(FaultStack):
         return {name: _stat_cpu_s(f"/proc/{pid}/task/{pid}/stat") for name, pid in self._web_pids().items()}
 
 
-def pids_cpu_s(pids: list[int]) -> float:
-    """User + system CPU seconds of these processes so far (those that ended count nothing)."""
-    total = 0.0
+def each_cpu_s(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds of each of these processes still running."""
+    found = {}
     for pid in pids:
         with contextlib.suppress(OSError):
-            total += _stat_cpu_s(f"/proc/{pid}/stat")
-    return total
+            found[pid] = _stat_cpu_s(f"/proc/{pid}/stat")
+    return found
 
 
 def _stat_cpu_s(stat_path: str) -> float:
@@ -583,12 +583,16 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
     for p in procs:
         p.start()
     time.sleep(max(0.0, start - time.monotonic()))
-    others = {"clients": [p.pid for p in procs], "postgres": postgres_pids()}
-    cpu0, loop0, others0 = stack.cpu_s(), stack.loop_cpu_s(), {k: pids_cpu_s(v) for k, v in others.items()}
+    others = {"clients": lambda: [p.pid for p in procs], "postgres": postgres_pids}
+    cpu0, loop0, others0 = stack.cpu_s(), stack.loop_cpu_s(), {k: each_cpu_s(f()) for k, f in others.items()}
     t0, window, ticks0 = time.monotonic(), time.time(), cpu_ticks()
     time.sleep(seconds)
     cpu1, loop1, elapsed, ticks1 = stack.cpu_s(), stack.loop_cpu_s(), time.monotonic() - t0, cpu_ticks()
-    others_pct = {k: (pids_cpu_s(v) - others0[k]) / elapsed * 100 for k, v in others.items()}
+    # Processes that started in the window (a connection opened when first used) count whole.
+    others_pct = {
+        k: sum(cpu - others0[k].get(pid, 0.0) for pid, cpu in each_cpu_s(f()).items()) / elapsed * 100
+        for k, f in others.items()
+    }
     load_during = loadavg()
     outs = [q.get(timeout=180) for _ in procs]
     for p in procs:
@@ -605,8 +609,8 @@ def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: fl
     cpu_ms = sum(cpu1[n] - cpu0[n] for n in cpu0) / max(1, moves) * 1000
     loop_ms = sum(loop1[n] - loop0[n] for n in loop0) / max(1, moves) * 1000
     print(
-        f"  web CPU {cpu_ms:.1f} ms a move relayed (event loop {loop_ms:.1f}, database threads "
-        f"{cpu_ms - loop_ms:.1f}); connects retried {sum(o['retried'] for o in outs)}"
+        f"  web CPU {cpu_ms:.2f} ms a move relayed (event loop {loop_ms:.2f}, database threads "
+        f"{cpu_ms - loop_ms:.2f}); connects retried {sum(o['retried'] for o in outs)}"
     )
     print(
         "  CPU of the rest (of one core): "

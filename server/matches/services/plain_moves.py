@@ -31,7 +31,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import connections, router, transaction
+from django.db import DatabaseError, connections, router, transaction
 from django.utils import timezone
 
 from games import CHANCE, IllegalMove, registry
@@ -76,10 +76,18 @@ def submit_plain_move(match_id: int, player_id: int | None, move: str, ply: int)
     connection = connections[router.db_for_write(Move)]
     if not rows.several_statements_at_once(connection):  # PostgreSQL's, values bound on the client
         return None
-    if connection.in_atomic_block:  # in the caller's transaction, under a savepoint of its own
-        with transaction.atomic(using=connection.alias):
-            return _in_transaction(connection, match_id, player_id, move, ply, begin="", commit="")
-    return _in_transaction(connection, match_id, player_id, move, ply, begin="BEGIN;\n", commit=";\nCOMMIT")
+    try:
+        if connection.in_atomic_block:  # in the caller's transaction, under a savepoint of its own
+            with transaction.atomic(using=connection.alias):
+                return _in_transaction(connection, match_id, player_id, move, ply, begin="", commit="")
+        return _in_transaction(connection, match_id, player_id, move, ply, begin="BEGIN;\n", commit=";\nCOMMIT")
+    except DatabaseError as exc:
+        if not rows.unknown_prepared_statement(exc):
+            raise
+        # The session lost its prepared statements (a pooler between): prepared again next
+        # time; this move, rolled back, goes the general way.
+        rows.forget_prepared(connection)
+        return None
 
 
 def _in_transaction(
@@ -88,16 +96,17 @@ def _in_transaction(
     """The read under the lock, the move, the writes.  In autocommit, `begin` and `commit`
     open and close the transaction in the same round trips as the read and the writes."""
     cursor = rows.kept_cursor(connection)
+    read, *writes = rows.prepared_texts(connection, cursor, _STATEMENTS)
     ended = not begin  # inside the caller's transaction, its own end is the caller's
     try:
-        cursor.execute(begin + _READ, [match_id])
+        cursor.execute(begin + read, {"match": match_id})
         if begin:
             cursor.nextset()  # past BEGIN's result
         found = cursor.fetchone()
         played = None if found is None else _play(match_id, _locked(found), player_id, move, ply)
         if played is None:
             return None
-        _write(cursor, connection, match_id, played, commit)
+        _write(cursor, connection, match_id, played, writes, commit)
         ended = True
     finally:
         if not ended:
@@ -151,20 +160,22 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
     return _Played(stored, columns, frame, next_is_bot=next_kind == Seat.Kind.BOT)
 
 
-def _write(cursor: Any, connection: Any, match_id: int, played: _Played, commit: str) -> None:
+def _write(cursor: Any, connection: Any, match_id: int, played: _Played, writes: list[str], commit: str) -> None:
     """The match updated, the move and its event inserted (and the log trimmed, as `record`
-    does), then `commit`: one query text, one round trip."""
+    does), then `commit`: one query text, one round trip.  `writes` are the texts of the
+    update, the two inserts and the trim (`rows.prepared_texts`)."""
     columns, stored = played.match_columns, played.move
     params = {
         **columns, "match": match_id, "state": json.dumps(columns["state"]), "frame": json.dumps(played.event_frame),
         "move_ply": stored.ply, "seat": stored.seat, "move": stored.move, "notation": stored.notation,
         "created_at": stored.created_at, "think_ms": stored.think_ms,
     }  # fmt: skip
-    sql, v, kept = _WRITE, columns["v"], settings.MATCH_EVENTS_KEPT
+    update, insert_move, insert_event, trim = writes
+    statements, v, kept = [update, insert_move, insert_event], columns["v"], settings.MATCH_EVENTS_KEPT
     if v % 50 == 0 and v > kept:
-        sql += _TRIM
+        statements.append(trim)
         params["trim_to"] = v - kept
-    cursor.execute(sql + commit, params)
+    cursor.execute(";\n".join(statements) + commit, params)
     cursor.nextset()  # past the update's result, to the move's key
     stored.pk = cursor.fetchone()[0]
     stored._state.adding, stored._state.db = False, connection.alias
@@ -197,18 +208,36 @@ _MATCH, _SEAT, _MOVE, _EVENT = _table(Match), _table(Seat), _table(Move), _table
 
 # The match's columns a plain move needs, and its seats', under the match's row lock (the
 # seats are not locked, as with `events.locked_with_seats`).
-_READ = f"""SELECT m.game, m.status, m.state, m.ply, m.to_move, m.v, m.turn_started_at,
+_READ = rows.Prepared(
+    "plyground_plain_move_read",
+    f"""SELECT m.game, m.status, m.state, m.ply, m.to_move, m.v, m.turn_started_at,
  m.clock IS NULL AND m.clock_ms IS NULL AND m.offer IS NULL AND NOT m.hints_allowed,
  (SELECT array_agg(s.index ORDER BY s.index) FROM {_SEAT} s WHERE s.match_id = m.id),
  (SELECT array_agg(s.player_id ORDER BY s.index) FROM {_SEAT} s WHERE s.match_id = m.id),
  (SELECT array_agg(s.kind ORDER BY s.index) FROM {_SEAT} s WHERE s.match_id = m.id)
-FROM {_MATCH} m WHERE m.id = %s FOR UPDATE OF m"""
+FROM {_MATCH} m WHERE m.id = %(match)s FOR UPDATE OF m""",
+)
 
-_WRITE = f"""UPDATE {_MATCH} SET state = %(state)s::jsonb, ply = %(ply)s, to_move = %(to_move)s, v = %(v)s,
- turn_started_at = %(turn_started_at)s WHERE id = %(match)s;
-INSERT INTO {_MOVE} (match_id, ply, seat, move, notation, created_at, think_ms, stats, fallback, queue_wait_ms)
+_UPDATE = rows.Prepared(
+    "plyground_plain_move_update",
+    f"""UPDATE {_MATCH} SET state = %(state)s::jsonb, ply = %(ply)s, to_move = %(to_move)s, v = %(v)s,
+ turn_started_at = %(turn_started_at)s WHERE id = %(match)s""",
+)
+
+_INSERT_MOVE = rows.Prepared(
+    "plyground_plain_move_insert",
+    f"""INSERT INTO {_MOVE} (match_id, ply, seat, move, notation, created_at, think_ms, stats, fallback, queue_wait_ms)
  VALUES (%(match)s, %(move_ply)s, %(seat)s, %(move)s, %(notation)s, %(created_at)s, %(think_ms)s, NULL, '', NULL)
- RETURNING id;
-INSERT INTO {_EVENT} (match_id, v, frame) VALUES (%(match)s, %(v)s, %(frame)s::jsonb)"""
+ RETURNING id""",
+)
 
-_TRIM = f";\nDELETE FROM {_EVENT} WHERE match_id = %(match)s AND v <= %(trim_to)s"
+_INSERT_EVENT = rows.Prepared(
+    "plyground_plain_move_event",
+    f"INSERT INTO {_EVENT} (match_id, v, frame) VALUES (%(match)s, %(v)s, %(frame)s::jsonb)",
+)
+
+_TRIM = rows.Prepared(
+    "plyground_plain_move_trim", f"DELETE FROM {_EVENT} WHERE match_id = %(match)s AND v <= %(trim_to)s"
+)
+
+_STATEMENTS = (_READ, _UPDATE, _INSERT_MOVE, _INSERT_EVENT, _TRIM)

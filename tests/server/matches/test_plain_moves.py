@@ -12,12 +12,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 
 from games import registry
 from server.bots.models import BotProfile
+from server.config import rows
 from server.matches import broadcast, services
 from server.matches.errors import MatchError
 from server.matches.models import Match, MatchEvent, Move
@@ -49,11 +50,12 @@ def play(settings, heard, plain: bool, match: Match, players, moves: list[str]) 
     """Play `moves` (people's, in turn) through the socket's service; what was written and sent."""
     settings.PLAIN_MOVES = plain
     heard["frames"].clear(), heard["turns"].clear()
-    statements = []
+    statements, texts = [], []
     for ply, move in enumerate(moves):
         with CaptureQueriesContext(connection) as captured:
             services.submit_player_move(match.pk, players[ply % 2].pk, move, ply)
         statements.append(len(captured.captured_queries))
+        texts.append([query["sql"] for query in captured.captured_queries])
     match.refresh_from_db()
     return {
         "match": {c: getattr(match, c) for c in MATCH_COLUMNS},
@@ -64,6 +66,7 @@ def play(settings, heard, plain: bool, match: Match, players, moves: list[str]) 
         ],
         "turns": [(ply, seat, bot) for match_id, ply, seat, bot in heard["turns"] if match_id == match.pk],
         "statements": statements,
+        "texts": texts,
     }
 
 
@@ -91,7 +94,9 @@ def _two_matches(game_id: str):
 @postgresql_only
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("game_id, seed", [("connect4", 1), ("connect4", 2), ("tictactoe", 3)])
-def test_a_game_to_its_end_writes_and_sends_the_same_either_way(settings, heard, game_id, seed):
+@pytest.mark.parametrize("prepared", [True, False], ids=["prepared", "sent-whole"])
+def test_a_game_to_its_end_writes_and_sends_the_same_either_way(settings, heard, game_id, seed, prepared):
+    settings.DATABASE_PREPARED_STATEMENTS = prepared
     players, plain_match, general_match = _two_matches(game_id)
     moves = random_game(game_id, 200, seed)
     plain = play(settings, heard, True, plain_match, players, moves)
@@ -99,10 +104,14 @@ def test_a_game_to_its_end_writes_and_sends_the_same_either_way(settings, heard,
     assert plain["match"]["status"] == general["match"]["status"] == Match.Status.FINISHED
     for part in ("match", "moves", "events", "frames", "turns"):
         assert plain[part] == general[part], part
-    # Taken: two queries a move (the read with BEGIN, the writes with COMMIT), but the last,
-    # which ends the game: the general path's own, after the plain one declined.
-    assert plain["statements"][:-1] == [2] * (len(moves) - 1)
+    # Taken: two queries a move (the read with BEGIN, the writes with COMMIT; the first move
+    # may prepare the statements first), but the last, which ends the game: the general
+    # path's own, after the plain one declined.
+    assert plain["statements"][1:-1] == [2] * (len(moves) - 2) and plain["statements"][0] in (2, 4)
     assert general["statements"][0] > 2 and plain["statements"][-1] > general["statements"][-1]
+    read, write = plain["texts"][1]
+    assert read.startswith("BEGIN;\nEXECUTE plyground_plain_move_read(" if prepared else "BEGIN;\nSELECT m.game")
+    assert ("EXECUTE" in write) == prepared and write.endswith("COMMIT")
 
 
 @postgresql_only
@@ -134,7 +143,7 @@ def test_a_persons_move_against_a_bot_announces_the_bots_turn(settings, heard):
         with CaptureQueriesContext(connection) as captured:
             services.submit_player_move(match.pk, alice.pk, "4", 0)
         turns = [(p, s, b) for m, p, s, b in heard["turns"] if m == match.pk]
-        results.append((turns, captured.captured_queries[0]["sql"].startswith("BEGIN;")))
+        results.append((turns, any(query["sql"].startswith("BEGIN;") for query in captured.captured_queries)))
     # The bot's turn announced (here the bot plays at once, inside that signal: its own move's
     # announcement comes first to this receiver).
     assert results[0][0] == results[1][0] and (1, 1, True) in results[0][0]
@@ -183,6 +192,53 @@ def test_with_values_bound_on_the_server_every_move_takes_the_general_path(setti
         services.submit_player_move(match.pk, alice.pk, "4", 0)
     assert not captured.captured_queries[0]["sql"].startswith("BEGIN;")
     assert Match.objects.get(pk=match.pk).ply == 1
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_the_statements_are_prepared_once_a_connection(settings, heard):
+    """A new connection: the session's prepared statements looked up, then prepared; after
+    that, two queries a move.  A process that forgot them finds them in the session."""
+    settings.PLAIN_MOVES = settings.DATABASE_PREPARED_STATEMENTS = True
+    (alice, bob), match, _ = _two_matches("connect4")
+    connection.close()
+    counts = []
+    for ply, (player, move) in enumerate([(alice, "4"), (bob, "4"), (alice, "3"), (bob, "3")]):
+        if ply == 2:
+            rows.forget_prepared(connections["default"])
+        with CaptureQueriesContext(connection) as captured:
+            services.submit_player_move(match.pk, player.pk, move, ply)
+        counts.append([query["sql"].split(None, 1)[0] for query in captured.captured_queries])
+    assert counts == [
+        ["SELECT", "PREPARE", "BEGIN;", "EXECUTE"],
+        ["BEGIN;", "EXECUTE"],
+        ["SELECT", "BEGIN;", "EXECUTE"],
+        ["BEGIN;", "EXECUTE"],
+    ]
+    assert [frame["ply"] for _, frame in heard["frames"] if frame["type"] == "move"] == [0, 1, 2, 3]
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_session_that_lost_its_statements_moves_the_general_way_then_prepares_again(settings, heard):
+    """As behind a pooler that reset the session: the move is played all the same."""
+    settings.PLAIN_MOVES = settings.DATABASE_PREPARED_STATEMENTS = True
+    (alice, bob), match, _ = _two_matches("connect4")
+    services.submit_player_move(match.pk, alice.pk, "4", 0)
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    with CaptureQueriesContext(connection) as lost:
+        services.submit_player_move(match.pk, bob.pk, "4", 1)
+    with CaptureQueriesContext(connection) as again:
+        services.submit_player_move(match.pk, alice.pk, "3", 2)
+    assert lost.captured_queries[0]["sql"].startswith("BEGIN;\nEXECUTE")  # tried, and failed
+    assert len(lost.captured_queries) > 3  # then the general path's
+    assert [query["sql"].split(None, 1)[0] for query in again.captured_queries] == [
+        "SELECT", "PREPARE", "BEGIN;", "EXECUTE"
+    ]  # fmt: skip
+    assert connection.connection.info.transaction_status == 0  # idle
+    assert [frame["ply"] for _, frame in heard["frames"] if frame["type"] == "move"] == [0, 1, 2]
+    assert Match.objects.get(pk=match.pk).ply == 3
 
 
 @postgresql_only
