@@ -161,22 +161,22 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
 
 
 def _write(cursor: Any, connection: Any, match_id: int, played: _Played, writes: list[str], commit: str) -> None:
-    """The match updated, the move and its event inserted (and the log trimmed, as `record`
-    does), then `commit`: one query text, one round trip.  `writes` are the texts of the
-    update, the two inserts and the trim (`rows.prepared_texts`)."""
+    """The match updated with the move and its event inserted, in one statement (and the log
+    trimmed, as `record` does), then `commit`: one query text, one round trip.  `writes` are
+    the texts of the statement and of the trim (`rows.prepared_texts`)."""
     columns, stored = played.match_columns, played.move
     params = {
-        **columns, "match": match_id, "state": json.dumps(columns["state"]), "frame": json.dumps(played.event_frame),
-        "move_ply": stored.ply, "seat": stored.seat, "move": stored.move, "notation": stored.notation,
-        "created_at": stored.created_at, "think_ms": stored.think_ms,
+        "match": match_id, "state": json.dumps(columns["state"]), "ply": columns["ply"], "to_move": columns["to_move"],
+        "v": columns["v"], "now": columns["turn_started_at"], "move_ply": stored.ply, "seat": stored.seat,
+        "move": stored.move, "notation": stored.notation, "think_ms": stored.think_ms,
+        "frame": json.dumps(played.event_frame),
     }  # fmt: skip
-    update, insert_move, insert_event, trim = writes
-    statements, v, kept = [update, insert_move, insert_event], columns["v"], settings.MATCH_EVENTS_KEPT
+    write, trim = writes
+    v, kept = columns["v"], settings.MATCH_EVENTS_KEPT
     if v % 50 == 0 and v > kept:
-        statements.append(trim)
+        write += ";\n" + trim
         params["trim_to"] = v - kept
-    cursor.execute(";\n".join(statements) + commit, params)
-    cursor.nextset()  # past the update's result, to the move's key
+    cursor.execute(write + commit, params)
     stored.pk = cursor.fetchone()[0]
     stored._state.adding, stored._state.db = False, connection.alias
 
@@ -218,26 +218,25 @@ _READ = rows.Prepared(
 FROM {_MATCH} m WHERE m.id = %(match)s FOR UPDATE OF m""",
 )
 
-_UPDATE = rows.Prepared(
-    "plyground_plain_move_update",
-    f"""UPDATE {_MATCH} SET state = %(state)s::jsonb, ply = %(ply)s, to_move = %(to_move)s, v = %(v)s,
- turn_started_at = %(turn_started_at)s WHERE id = %(match)s""",
+# The match updated, the move and its event inserted: one statement (PostgreSQL runs each
+# data-modifying WITH once, read or not), so each value is sent once; the move's key returned.
+_WRITE = rows.Prepared(
+    "plyground_plain_move_write",
+    f"""WITH updated AS (
+ UPDATE {_MATCH} SET state = %(state)s::jsonb, ply = %(ply)s, to_move = %(to_move)s, v = %(v)s,
+ turn_started_at = %(now)s WHERE id = %(match)s
+), moved AS (
+ INSERT INTO {_MOVE} (match_id, ply, seat, move, notation, created_at, think_ms, stats, fallback, queue_wait_ms)
+ VALUES (%(match)s, %(move_ply)s, %(seat)s, %(move)s, %(notation)s, %(now)s, %(think_ms)s, NULL, '', NULL)
+ RETURNING id
+), logged AS (
+ INSERT INTO {_EVENT} (match_id, v, frame) VALUES (%(match)s, %(v)s, %(frame)s::jsonb)
 )
-
-_INSERT_MOVE = rows.Prepared(
-    "plyground_plain_move_insert",
-    f"""INSERT INTO {_MOVE} (match_id, ply, seat, move, notation, created_at, think_ms, stats, fallback, queue_wait_ms)
- VALUES (%(match)s, %(move_ply)s, %(seat)s, %(move)s, %(notation)s, %(created_at)s, %(think_ms)s, NULL, '', NULL)
- RETURNING id""",
-)
-
-_INSERT_EVENT = rows.Prepared(
-    "plyground_plain_move_event",
-    f"INSERT INTO {_EVENT} (match_id, v, frame) VALUES (%(match)s, %(v)s, %(frame)s::jsonb)",
+SELECT id FROM moved""",
 )
 
 _TRIM = rows.Prepared(
     "plyground_plain_move_trim", f"DELETE FROM {_EVENT} WHERE match_id = %(match)s AND v <= %(trim_to)s"
 )
 
-_STATEMENTS = (_READ, _UPDATE, _INSERT_MOVE, _INSERT_EVENT, _TRIM)
+_STATEMENTS = (_READ, _WRITE, _TRIM)
