@@ -292,8 +292,9 @@ _prepared: weakref.WeakKeyDictionary[Any, tuple[Any, set[str]]] = weakref.WeakKe
 def prepared_texts(connection: Any, cursor: Any, statements: Sequence[Prepared]) -> list[str]:
     """The texts that run `statements` on `connection`: ``EXECUTE``s, each statement prepared
     on it first if it was not yet (two round trips on `cursor`, once a connection), or, where
-    prepared statements are off, the statements themselves."""
-    if not settings.DATABASE_PREPARED_STATEMENTS:
+    prepared statements are off or not PostgreSQL's, the statements themselves.  Worth it on
+    a connection that is kept (a socket's database thread's), not on one opened per request."""
+    if not settings.DATABASE_PREPARED_STATEMENTS or connection.vendor != "postgresql":
         return [statement.sql for statement in statements]
     raw, names = _prepared.get(connection, (None, set()))
     if raw is not connection.connection:  # a new connection: nothing prepared on it yet
