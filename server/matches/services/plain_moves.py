@@ -1,13 +1,15 @@
 """A person's plain move on PostgreSQL: two round trips, no model instances.
 
 Most moves of a match between people, or of a person against a bot, are plain: the match is
-active, without a clock, an offer waiting or hints, and the move neither ends the game nor
-hands the turn to chance.  For those, `submit_move`'s work (the match locked with its seats,
+active, without an offer waiting or hints, the mover's clock (if any) has not run out, and the
+move neither ends the game nor hands the turn to chance.  For those, `submit_move`'s work (the match locked with its seats,
 the rules, the move and its event stored, the match updated, the frame and the turn's signal
 after commit) is done here with the same lock and the same rules, in two round trips: the
 transaction opened with the locked read, then the writes with the commit.  A move's CPU on
 its database thread falls to about half (`benchmarks/move_floor.py`, "locked"): Django's
-transaction block, model instances and field conversions were most of it.
+transaction block, model instances and field conversions were most of it.  The statements are
+prepared once a connection (`rows.Prepared`): PostgreSQL's CPU a move falls by a third, the
+parsing and planning of each text it no longer does.
 
 Anything else (another database, a match or move that is not plain, any refusal) goes the
 general way (`moves._submit`), which reads the match again and gives the error in its order:
@@ -15,8 +17,9 @@ this path writes nothing unless the move is plain and legal.  Inside a caller's 
 (a service, a test) the statements run in it, and the frame waits for its commit, as
 `submit_move`'s do.
 
-What the general path does that this one need not, for a plain move: no clock to flag or to
-charge, no offer to cancel, no chance to roll, no end of the game.  It sends no `pre_save` or
+What the general path does that this one need not, for a plain move: no clock to flag (the
+mover's is charged, with the increment, as there), no offer to cancel, no chance to roll, no
+end of the game.  It sends no `pre_save` or
 `post_save` for the rows it writes: the only receiver of those (a hint recorded with the
 move, `server/analysis/receivers.py`) acts only in matches with hints, which are not plain;
 `tests/server/matches/test_plain_moves.py` fails when a new receiver appears.
@@ -53,7 +56,9 @@ class _Locked:
     to_move: int | None
     v: int
     turn_started_at: datetime | None
-    plain: bool  # no clock, no offer, no hints
+    plain: bool  # no offer, no hints
+    clock: dict[str, int] | None  # the time control, and each seat's time left (clocked matches)
+    clock_ms: list[int] | None
     seats: dict[int, tuple[int | None, str]]  # index: (player id, kind)
 
 
@@ -116,11 +121,15 @@ def _in_transaction(
 
 
 def _locked(row: tuple) -> _Locked:
-    game, status, state, ply, to_move, v, turn_started_at, plain, indexes, players, kinds = row
+    game, status, state, ply, to_move, v, turn_started_at, plain, clock, clock_ms, indexes, players, kinds = row
     seats = {i: (player, kind) for i, player, kind in zip(indexes or [], players or [], kinds or [], strict=True)}
-    # Django's PostgreSQL connections read jsonb as text, for its fields to parse.
-    state = json.loads(state) if isinstance(state, str) else state
-    return _Locked(game, status, state, ply, to_move, v, turn_started_at, plain, seats)
+    state, clock, clock_ms = (_json(value) for value in (state, clock, clock_ms))
+    return _Locked(game, status, state, ply, to_move, v, turn_started_at, plain, clock, clock_ms, seats)
+
+
+def _json(value: Any) -> Any:
+    """A jsonb column's value: Django's PostgreSQL connections read jsonb as text, for its fields to parse."""
+    return json.loads(value) if isinstance(value, str) else value
 
 
 def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) -> _Played | None:
@@ -141,7 +150,10 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
     if game.is_terminal(new_state) or game.to_move(new_state) == CHANCE:
         return None
     now = timezone.now()
-    think_ms = max(0, int((now - match.turn_started_at).total_seconds() * 1000)) if match.turn_started_at else 0
+    if _out_of_time(match, seat, now):
+        return None  # the general path flags the clock
+    used_ms = int((now - match.turn_started_at).total_seconds() * 1000) if match.turn_started_at else 0
+    think_ms = max(0, used_ms)
     notation = game.move_notation(state, move)
     to_move = game.to_move(new_state)
     kind = match.seats[seat][1]
@@ -150,14 +162,42 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
         created_at=now, think_ms=think_ms, stats=None, fallback="", queue_wait_ms=None,
     )  # fmt: skip
     state_json = game.to_json(new_state)
+    clock_ms = _charged(match, seat, used_ms)
     frame = frames.move(
         ply=ply, seat=seat, move=move, notation=notation, by=by_kind_json(kind),
         state=state_json, to_move=to_move, legal_moves=game.legal_moves(new_state), think_ms=think_ms,
-        fallback=None, bot=kind == Seat.Kind.BOT,
+        fallback=None, bot=kind == Seat.Kind.BOT, clock=_clock_frame(match, clock_ms, to_move),
     )  # fmt: skip
-    columns = {"state": state_json, "ply": ply + 1, "to_move": to_move, "v": match.v + 1, "turn_started_at": now}
+    columns = {
+        "state": state_json, "ply": ply + 1, "to_move": to_move, "v": match.v + 1, "turn_started_at": now,
+        "clock_ms": clock_ms,
+    }  # fmt: skip
     next_kind = match.seats.get(to_move, (None, None))[1]
     return _Played(stored, columns, frame, next_is_bot=next_kind == Seat.Kind.BOT)
+
+
+def _out_of_time(match: _Locked, seat: int, now: datetime) -> bool:
+    """Whether the person to move has used their time and the grace (`flag_if_out_of_time`)."""
+    if match.clock_ms is None or match.turn_started_at is None:
+        return False
+    used_ms = (now - match.turn_started_at).total_seconds() * 1000
+    return used_ms > match.clock_ms[seat] + settings.CLOCK_FLAG_GRACE_MS
+
+
+def _charged(match: _Locked, seat: int, used_ms: int) -> list[int] | None:
+    """Each seat's time left once the mover is charged the turn and given the increment, as
+    `_store_move` charges it."""
+    if match.clock_ms is None:
+        return None
+    left = max(0, match.clock_ms[seat] - used_ms) + match.clock["increment_ms"]
+    return [left if i == seat else ms for i, ms in enumerate(match.clock_ms)]
+
+
+def _clock_frame(match: _Locked, clock_ms: list[int] | None, to_move: int) -> dict[str, Any] | None:
+    """The frame's clocks as `selectors.clock_json` gives them the moment the turn starts."""
+    if clock_ms is None:
+        return None
+    return {**match.clock, "remaining_ms": list(clock_ms), "running": to_move, "elapsed_ms": 0}
 
 
 def _write(cursor: Any, connection: Any, match_id: int, played: _Played, writes: list[str], commit: str) -> None:
@@ -167,7 +207,8 @@ def _write(cursor: Any, connection: Any, match_id: int, played: _Played, writes:
     columns, stored = played.match_columns, played.move
     params = {
         "match": match_id, "state": json.dumps(columns["state"]), "ply": columns["ply"], "to_move": columns["to_move"],
-        "v": columns["v"], "now": columns["turn_started_at"], "move_ply": stored.ply, "seat": stored.seat,
+        "v": columns["v"], "now": columns["turn_started_at"], "clock_ms": _json_or_null(columns["clock_ms"]),
+        "move_ply": stored.ply, "seat": stored.seat,
         "move": stored.move, "notation": stored.notation, "think_ms": stored.think_ms,
         "frame": json.dumps(played.event_frame),
     }  # fmt: skip
@@ -179,6 +220,10 @@ def _write(cursor: Any, connection: Any, match_id: int, played: _Played, writes:
     cursor.execute(write + commit, params)
     stored.pk = cursor.fetchone()[0]
     stored._state.adding, stored._state.db = False, connection.alias
+
+
+def _json_or_null(value: Any) -> str | None:
+    return None if value is None else json.dumps(value)
 
 
 def _roll_back(cursor: Any) -> None:
@@ -211,7 +256,7 @@ _MATCH, _SEAT, _MOVE, _EVENT = _table(Match), _table(Seat), _table(Move), _table
 _READ = rows.Prepared(
     "plyground_plain_move_read",
     f"""SELECT m.game, m.status, m.state, m.ply, m.to_move, m.v, m.turn_started_at,
- m.clock IS NULL AND m.clock_ms IS NULL AND m.offer IS NULL AND NOT m.hints_allowed,
+ m.offer IS NULL AND NOT m.hints_allowed AND (m.clock IS NULL) = (m.clock_ms IS NULL), m.clock, m.clock_ms,
  (SELECT array_agg(s.index ORDER BY s.index) FROM {_SEAT} s WHERE s.match_id = m.id),
  (SELECT array_agg(s.player_id ORDER BY s.index) FROM {_SEAT} s WHERE s.match_id = m.id),
  (SELECT array_agg(s.kind ORDER BY s.index) FROM {_SEAT} s WHERE s.match_id = m.id)
@@ -224,7 +269,7 @@ _WRITE = rows.Prepared(
     "plyground_plain_move_write",
     f"""WITH updated AS (
  UPDATE {_MATCH} SET state = %(state)s::jsonb, ply = %(ply)s, to_move = %(to_move)s, v = %(v)s,
- turn_started_at = %(now)s WHERE id = %(match)s
+ turn_started_at = %(now)s, clock_ms = %(clock_ms)s::jsonb WHERE id = %(match)s
 ), moved AS (
  INSERT INTO {_MOVE} (match_id, ply, seat, move, notation, created_at, think_ms, stats, fallback, queue_wait_ms)
  VALUES (%(match)s, %(move_ply)s, %(seat)s, %(move)s, %(notation)s, %(now)s, %(think_ms)s, NULL, '', NULL)

@@ -10,11 +10,13 @@ elsewhere every move takes the general path.
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection, connections
 from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games import registry
 from server.bots.models import BotProfile
@@ -46,12 +48,15 @@ def heard(monkeypatch):
     turn_started.disconnect(dispatch_uid="test_plain_moves")
 
 
-def play(settings, heard, plain: bool, match: Match, players, moves: list[str]) -> dict:
-    """Play `moves` (people's, in turn) through the socket's service; what was written and sent."""
+def play(settings, heard, plain: bool, match: Match, players, moves: list[str], before_move=None) -> dict:
+    """Play `moves` (people's, in turn) through the socket's service; what was written and
+    sent.  `before_move(ply)` runs before each (a clock moved on)."""
     settings.PLAIN_MOVES = plain
     heard["frames"].clear(), heard["turns"].clear()
     statements, texts = [], []
     for ply, move in enumerate(moves):
+        if before_move is not None:
+            before_move(ply)
         with CaptureQueriesContext(connection) as captured:
             services.submit_player_move(match.pk, players[ply % 2].pk, move, ply)
         statements.append(len(captured.captured_queries))
@@ -127,6 +132,72 @@ def test_notation_and_the_trimmed_event_log_are_the_same(settings, heard):
         assert plain[part] == general[part], part
     assert any(notation for _ply, _seat, _move, notation, *_ in plain["moves"])  # SAN where it differs
     assert min(e["v"] for e in plain["events"]) > 1  # trimmed
+
+
+class FrozenTime:
+    """`timezone.now()` for both paths: it moves only when the test moves it."""
+
+    def __init__(self) -> None:
+        self.at = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self.at
+
+
+@pytest.fixture
+def frozen(monkeypatch) -> FrozenTime:
+    time = FrozenTime()
+    monkeypatch.setattr(timezone, "now", time.now)
+    return time
+
+
+def clocked_match(game_id: str, alice, bob, minutes: float, increment: int) -> Match:
+    human = services.SeatRequest("human")
+    match = services.match_create(game_id, [human, human], alice, clock=services.Clock(minutes, increment))
+    services.match_join(match.pk, bob)
+    match.refresh_from_db()
+    return match
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game_id, seed", [("connect4", 5), ("chess", 6)])
+def test_a_clocked_game_charges_and_sends_the_same_clocks_either_way(settings, heard, frozen, game_id, seed):
+    """Each turn takes its own time (some past the time left, but within the grace): the
+    clocks charged, the increment given, the frames' clocks, the same either way."""
+    alice, bob = player_create_guest("Alice"), player_create_guest("Bob")
+    plain_match, general_match = (clocked_match(game_id, alice, bob, 1, 2) for _ in range(2))
+    moves = random_game(game_id, 40, seed)
+    think = [random.Random(seed + ply).uniform(0, 9) for ply in range(len(moves))]
+
+    def thinking(ply: int) -> None:
+        frozen.at += timedelta(seconds=think[ply])
+
+    start = frozen.at
+    plain = play(settings, heard, True, plain_match, (alice, bob), moves, thinking)
+    frozen.at = start
+    general = play(settings, heard, False, general_match, (alice, bob), moves, thinking)
+    for part in ("match", "moves", "events", "frames", "turns"):
+        assert plain[part] == general[part], part
+    assert plain["statements"][1:-1] == [2] * (len(moves) - 2)  # the plain path, but the last move
+    assert plain["frames"][0]["clock"]["remaining_ms"] == [60_000 - round(think[0] * 1000) + 2000, 60_000]
+    assert plain["match"]["clock_ms"] != [60_000, 60_000]
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_move_after_the_time_and_the_grace_flags_the_clock_either_way(settings, heard, frozen):
+    alice, bob = player_create_guest("Alice"), player_create_guest("Bob")
+    ended = []
+    for plain in (True, False):
+        settings.PLAIN_MOVES = plain
+        match = clocked_match("connect4", alice, bob, 1, 0)
+        frozen.at += timedelta(milliseconds=60_000 + settings.CLOCK_FLAG_GRACE_MS + 1)
+        with pytest.raises(MatchError) as refused:
+            services.submit_player_move(match.pk, alice.pk, "4", 0)
+        match.refresh_from_db()
+        ended.append((refused.value.code, match.status, match.result, match.clock_ms, match.ply))
+    assert ended[0] == ended[1] and ended[0][1] == Match.Status.FINISHED and ended[0][4] == 0
 
 
 @postgresql_only
