@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/sockets.py storm [--sockets 500] [--close 300] [--webs 1] [--restart]
     .venv/bin/python benchmarks/sockets.py load [--matches 200] [--spectators 3] [--rate 500] [--seconds 15]
-        [--ramp 0] [--webs 1]
+        [--ramp 0] [--webs 1] [--clock 5+3]
     .venv/bin/python benchmarks/sockets.py lobby [--sockets 500] [--webs 1]
     .venv/bin/python benchmarks/sockets.py idle [--sockets 1000] [--spread 10] [--seconds 20] [--webs 1]
 
@@ -80,12 +80,12 @@ from tests.faults.stack import POSTGRES_URL, FaultStack  # noqa: E402
 
 MAKE_MATCHES = """
 import json
-from server.matches.services import SeatRequest, match_create, match_join
+from server.matches.services import Clock, SeatRequest, match_create, match_join
 from server.players.services import player_create_guest_with_token
 out = []
 for i in range({n}):
     (a, ta), (b, tb) = player_create_guest_with_token(), player_create_guest_with_token()
-    m = match_create("connect4", [SeatRequest("human"), SeatRequest("human")], a)
+    m = match_create("connect4", [SeatRequest("human"), SeatRequest("human")], a, clock={clock})
     match_join(m.pk, b)
     out.append([m.pk, ta, tb])
 print(json.dumps(out))
@@ -116,8 +116,11 @@ class Stack(FaultStack):
     def web_names(self) -> list[str]:
         return ["web" if i == 0 else f"web{i + 1}" for i in range(self.n_webs)]
 
-    def make_matches(self, n: int) -> list[list]:
-        out = self.manage("shell", "-c", MAKE_MATCHES.format(n=n))
+    def make_matches(self, n: int, clock: str | None = None) -> list[list]:
+        """`n` matches between two people, each with a token; `clock` "minutes+increment" or none."""
+        minutes, increment = clock.split("+") if clock else (None, None)
+        control = f"Clock({float(minutes)}, {int(increment)})" if clock else "None"
+        out = self.manage("shell", "-c", MAKE_MATCHES.format(n=n, clock=control))
         return json.loads(out.strip().splitlines()[-1])
 
     def _web_pids(self) -> dict[str, int]:
@@ -562,14 +565,24 @@ def client_process(
     q.put(out)
 
 
-def load(stack: Stack, n_matches: int, spectators: int, rate: float, seconds: float, clients: int, ramp: float) -> None:
-    matches = stack.make_matches(n_matches)
+def load(
+    stack: Stack,
+    n_matches: int,
+    spectators: int,
+    rate: float,
+    seconds: float,
+    clients: int,
+    ramp: float,
+    clock: str | None = None,
+) -> None:
+    matches = stack.make_matches(n_matches, clock)
     webs = [stack.ws_url_of(n) for n in stack.web_names()]
     sockets = n_matches * (2 + spectators)
     interval = n_matches / rate  # seconds between two moves of one match
     print(
         f"load: {n_matches} matches x (2 players + {spectators} spectators) = {sockets} sockets on "
-        f"{len(webs)} web process(es); target {rate:.0f} moves/s ({interval * 1000:.0f} ms a move per match), "
+        f"{len(webs)} web process(es){', clocks ' + clock if clock else ''}; target {rate:.0f} moves/s "
+        f"({interval * 1000:.0f} ms a move per match), "
         f"{seconds:.0f} s, {clients} client processes, sockets opened over {ramp:.0f} s  load {loadavg()}"
     )
     start = time.monotonic() + 8 + ramp + sockets / 150  # everyone connected first
@@ -670,6 +683,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--clients", type=int, default=2)
     parser.add_argument("--ramp", type=float, default=0.0, help="load: open the sockets over this many seconds")
+    parser.add_argument("--clock", help='load: matches with this clock, "minutes+increment" (e.g. 5+3)')
     parser.add_argument("--env", action="append", default=[], help="NAME=value for the web processes")
     parser.add_argument("--restart", action="store_true", help="storm: the web restarts under open sockets")
     parser.add_argument("--stalls", type=float, help="load, idle: count the web's event-loop turns over this many ms")
@@ -689,7 +703,7 @@ def main() -> None:
             elif args.mode == "lobby":
                 asyncio.run(lobby_storm(stack, args.sockets, args.spread))
             else:
-                load(stack, args.matches, args.spectators, args.rate, args.seconds, args.clients, args.ramp)
+                load(stack, args.matches, args.spectators, args.rate, args.seconds, args.clients, args.ramp, args.clock)
         finally:
             errors = [line for n in stack.web_names() for line in stack.log(n).splitlines() if "Error" in line]
             if errors:
