@@ -267,12 +267,13 @@ class Prepared:
     name (``EXECUTE``) in query texts of several statements.
 
     PostgreSQL parses and plans every statement of every query text it receives: for a
-    person's plain move, about a quarter of the database server's CPU (`benchmarks/
+    person's plain move, about a third of the database server's CPU (`benchmarks/
     move_floor.py`).  A connection that shares its server sessions between transactions
     (PgBouncer in transaction mode) cannot keep them: `DATABASE_PREPARED_STATEMENTS = False`
     then sends the statement's own text each time.
 
-    `sql` names its values (``%(match)s``); `run` is the text to execute with them.
+    `sql` names its values (``%(match)s``); `prepare` is the text that prepares it, and
+    `execute` the text that runs it with the same named values.
     """
 
     def __init__(self, name: str, sql: str) -> None:

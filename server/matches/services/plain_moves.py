@@ -20,10 +20,10 @@ this path writes nothing unless the move is plain and legal.  Inside a caller's 
 
 What the general path does that this one need not, for a plain move: no clock to flag (the
 mover's is charged, with the increment, as there), no offer to cancel, no chance to roll, no
-end of the game.  It sends no `pre_save` or
-`post_save` for the rows it writes: the only receiver of those (a hint recorded with the
-move, `server/analysis/receivers.py`) acts only in matches with hints, which are not plain;
-`tests/server/matches/test_plain_moves.py` fails when a new receiver appears.
+end of the game.  It sends no `pre_save` or `post_save` for the rows it writes: the only
+receiver of those (a hint recorded with the move, `server/analysis/receivers.py`) acts only in
+matches with hints, which are not plain; `tests/server/matches/test_plain_moves.py` fails when
+a new receiver appears.
 """
 
 from __future__ import annotations
@@ -209,9 +209,8 @@ def _write(cursor: Any, connection: Any, match_id: int, played: _Played, writes:
     params = {
         "match": match_id, "state": json.dumps(columns["state"]), "ply": columns["ply"], "to_move": columns["to_move"],
         "v": columns["v"], "now": columns["turn_started_at"], "clock_ms": _json_or_null(columns["clock_ms"]),
-        "move_ply": stored.ply, "seat": stored.seat,
-        "move": stored.move, "notation": stored.notation, "think_ms": stored.think_ms,
-        "frame": json.dumps(played.event_frame),
+        "move_ply": stored.ply, "seat": stored.seat, "move": stored.move, "notation": stored.notation,
+        "think_ms": stored.think_ms, "frame": json.dumps(played.event_frame),
     }  # fmt: skip
     write, trim = writes
     v, kept = columns["v"], settings.MATCH_EVENTS_KEPT
