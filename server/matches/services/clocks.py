@@ -9,6 +9,7 @@ loses on time, since its level's time budget, not the clock, bounds how long it 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
@@ -43,14 +44,24 @@ def flag_if_out_of_time(match: Match, now=None, seats: dict[int, Seat] | None = 
         return False
     if _bot_seat(match, match.to_move, seats):
         return False
-    now = now or timezone.now()
-    used_ms = (now - match.turn_started_at).total_seconds() * 1000
-    if used_ms <= match.clock_ms[match.to_move] + settings.CLOCK_FLAG_GRACE_MS:
+    if not out_of_time(match.clock_ms, match.to_move, match.turn_started_at, now or timezone.now()):
         return False
     seat = match.to_move
     match.clock_ms = [0 if i == seat else ms for i, ms in enumerate(match.clock_ms)]
     forfeit(match, seat, "out of time")
     return True
+
+
+def out_of_time(clock_ms: list[int], seat: int, turn_started_at: datetime, now: datetime) -> bool:
+    """Whether `seat`, to move since `turn_started_at`, has used its time left and the grace."""
+    used_ms = (now - turn_started_at).total_seconds() * 1000
+    return used_ms > clock_ms[seat] + settings.CLOCK_FLAG_GRACE_MS
+
+
+def charged(clock_ms: list[int], seat: int, used_ms: int, increment_ms: int) -> list[int]:
+    """Each seat's time left once `seat` is charged the `used_ms` of its move and given the increment."""
+    left = max(0, clock_ms[seat] - used_ms) + increment_ms
+    return [left if i == seat else ms for i, ms in enumerate(clock_ms)]
 
 
 def flag_fallen_clocks(now=None) -> int:

@@ -22,7 +22,7 @@ from server.matches import frames
 from server.matches.errors import BadMessage, GameOver, IllegalMoveError, NotSeated, NotYourTurn, StalePly
 from server.matches.models import Match, Move, Seat
 from server.matches.selectors import by_json, clock_json
-from server.matches.services.clocks import flag_if_out_of_time
+from server.matches.services.clocks import charged, flag_if_out_of_time
 from server.matches.services.endings import finish
 from server.matches.services.events import announce_turn, locked_with_seats, record, save_changes
 from server.matches.services.offers import cancel_offer_on_move
@@ -198,8 +198,7 @@ def _store_move(
     )
     rows.insert(stored)
     if match.clock_ms is not None and seat != CHANCE:
-        left = max(0, match.clock_ms[seat] - think_ms) + match.clock["increment_ms"]
-        match.clock_ms = [left if i == seat else ms for i, ms in enumerate(match.clock_ms)]
+        match.clock_ms = charged(match.clock_ms, seat, think_ms, match.clock["increment_ms"])
     match.ply += 1
     match.state = game.to_json(new_state)
     match.turn_started_at = now

@@ -43,6 +43,7 @@ from server.config import rows
 from server.matches import broadcast, frames
 from server.matches.models import Match, MatchEvent, Move, Seat
 from server.matches.selectors import by_kind_json
+from server.matches.services.clocks import charged, out_of_time
 from server.matches.signals import turn_started
 
 
@@ -151,7 +152,8 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
     if game.is_terminal(new_state) or game.to_move(new_state) == CHANCE:
         return None
     now = timezone.now()
-    if _out_of_time(match, seat, now):
+    clocked = match.clock_ms is not None and match.turn_started_at is not None
+    if clocked and out_of_time(match.clock_ms, seat, match.turn_started_at, now):
         return None  # the general path flags the clock
     used_ms = int((now - match.turn_started_at).total_seconds() * 1000) if match.turn_started_at else 0
     think_ms = max(0, used_ms)
@@ -163,7 +165,7 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
         created_at=now, think_ms=think_ms, stats=None, fallback="", queue_wait_ms=None,
     )  # fmt: skip
     state_json = game.to_json(new_state)
-    clock_ms = _charged(match, seat, used_ms)
+    clock_ms = None if match.clock_ms is None else charged(match.clock_ms, seat, used_ms, match.clock["increment_ms"])
     frame = frames.move(
         ply=ply, seat=seat, move=move, notation=notation, by=by_kind_json(kind),
         state=state_json, to_move=to_move, legal_moves=game.legal_moves(new_state), think_ms=think_ms,
@@ -175,23 +177,6 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
     }  # fmt: skip
     next_kind = match.seats.get(to_move, (None, None))[1]
     return _Played(stored, columns, frame, next_is_bot=next_kind == Seat.Kind.BOT)
-
-
-def _out_of_time(match: _Locked, seat: int, now: datetime) -> bool:
-    """Whether the person to move has used their time and the grace (`flag_if_out_of_time`)."""
-    if match.clock_ms is None or match.turn_started_at is None:
-        return False
-    used_ms = (now - match.turn_started_at).total_seconds() * 1000
-    return used_ms > match.clock_ms[seat] + settings.CLOCK_FLAG_GRACE_MS
-
-
-def _charged(match: _Locked, seat: int, used_ms: int) -> list[int] | None:
-    """Each seat's time left once the mover is charged the turn and given the increment, as
-    `_store_move` charges it."""
-    if match.clock_ms is None:
-        return None
-    left = max(0, match.clock_ms[seat] - used_ms) + match.clock["increment_ms"]
-    return [left if i == seat else ms for i, ms in enumerate(match.clock_ms)]
 
 
 def _clock_frame(match: _Locked, clock_ms: list[int] | None, to_move: int) -> dict[str, Any] | None:
