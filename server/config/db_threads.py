@@ -53,6 +53,11 @@ class PersistentConnectionThread(ThreadPoolExecutor):
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
         return super().submit(_keeping_connections, fn, *args, **kwargs)
 
+    def close_connections(self) -> None:
+        """Close the thread's connections now (they are otherwise kept for the process's life):
+        a test run's database cannot be dropped while they are open."""
+        super().submit(connections.close_all).result()
+
 
 def _keeping_connections(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Open the thread's connection if needed and mark it as never too old (`close_at` None):
@@ -94,6 +99,10 @@ class DatabaseThreads:
         self.executors = [PersistentConnectionThread(f"db-{i}") for i in range(threads or thread_count())]
         self._next = itertools.cycle(self.executors)
         self._lock = threading.Lock()
+
+    def close_connections(self) -> None:
+        for executor in self.executors:
+            executor.close_connections()
 
     async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> Any:
         if scope["type"] != "websocket":

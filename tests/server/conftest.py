@@ -6,6 +6,8 @@ import uuid
 import psycopg
 import pytest
 import redis
+from asgiref.sync import SyncToAsync
+from django.db import connections
 from rest_framework.test import APIClient
 
 from server.bots.models import BotProfile
@@ -14,6 +16,18 @@ from server.config.channel_layer import redis_channel_layer
 from server.matches import services
 from server.players.services import player_create_guest, player_create_guest_with_token
 from tests.faults.stack import POSTGRES_URL
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """The test database, whose end waits for the connections kept by the sockets' database
+    threads and Channels' own thread to close: PostgreSQL will not drop a database that
+    sessions are using, and pytest-django only warns, leaving it behind."""
+    yield
+    from server.config.asgi import router  # Django is set up by now
+
+    router.application_mapping["websocket"].close_connections()
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
 
 
 @pytest.fixture(autouse=True)
