@@ -68,11 +68,10 @@ def flag_fallen_clocks(now=None) -> int:
     """End every clocked match whose seat to move ran out of time; how many ended."""
     now = now or timezone.now()
     live = Match.objects.filter(status=Match.Status.ACTIVE, clock_ms__isnull=False, turn_started_at__isnull=False)
-    grace = settings.CLOCK_FLAG_GRACE_MS
     overdue = [
         pk
         for pk, clock_ms, seat, started in live.values_list("pk", "clock_ms", "to_move", "turn_started_at")
-        if seat is not None and seat >= 0 and (now - started).total_seconds() * 1000 > clock_ms[seat] + grace
+        if seat is not None and seat >= 0 and out_of_time(clock_ms, seat, started, now)
     ]
     # A bot to move never flags: its seat is left out here and again under the lock.
     bots_to_move = set(
