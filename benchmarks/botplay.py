@@ -9,8 +9,10 @@ move gets its own seed and MCTS keeps its tree between the moves of a game.
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,17 +24,40 @@ from server.bots.seed import PROFILES
 Record = dict[str, Any]  # one finished game, as a line of a ``--log`` file
 
 
+def _log_lines(path: Path) -> tuple[list[str], bool]:
+    """A log's lines, and whether it read to its end (a gzip member a killed run cut short does not)."""
+    if path.suffix != ".gz":
+        return path.read_text().splitlines(), True
+    lines: list[str] = []
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as file:
+            lines.extend(line.rstrip("\n") for line in file)
+    except (EOFError, OSError, zlib.error):
+        return lines, False
+    return lines, True
+
+
 def read_log(path: Path | None) -> list[Record]:
-    """The games of a log; a line cut short by a killed run is left out (and played again)."""
+    """The games of a log; a line cut short by a killed run is left out (and played again).
+
+    A log whose name ends in ``.gz`` is read and appended to compressed (one gzip member an
+    append), so a long run's log can be kept in the repository and resumed from as it is.
+    """
     if path is None or not path.exists():
         return []
     records = []
-    for line in path.read_text().splitlines():
+    for line in _log_lines(path)[0]:
         try:
             records.append(json.loads(line))
         except json.JSONDecodeError:
             continue
     return records
+
+
+def append_line(path: Path, line: str) -> None:
+    """One line appended to a log, compressed when its name ends in ``.gz``."""
+    with gzip.open(path, "at", encoding="utf-8") if path.suffix == ".gz" else path.open("a") as file:
+        file.write(line + "\n")
 
 
 class GameLog:
@@ -44,14 +69,20 @@ class GameLog:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        if path and path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
+        if not (path and path.exists() and path.stat().st_size):
+            return
+        if path.suffix == ".gz":
+            lines, whole = _log_lines(path)
+            if not whole:  # a member cut short would hide every game appended after it
+                with gzip.open(path, "wt", encoding="utf-8") as file:
+                    file.writelines(line + "\n" for line in lines)
+        elif not path.read_bytes().endswith(b"\n"):
             with path.open("a") as file:
                 file.write("\n")  # after a line cut short
 
     def append(self, record: Record) -> None:
         if self.path:
-            with self.path.open("a") as file:
-                file.write(json.dumps(record) + "\n")
+            append_line(self.path, json.dumps(record))
 
 
 SEARCH_FIELDS = ("algorithm", "max_depth", "max_iterations", "error_rate", "temperature", "style")

@@ -29,15 +29,16 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import random
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import botplay
 from botplay import ProfileBot, ladder
 from gnubg_bridge import PRESETS, Gnubg
 from logistic_evaluation import logistic_evaluate
@@ -162,10 +163,7 @@ def summary(games: list[dict[str, Any]]) -> None:
 
 
 def read_log(path: str) -> list[dict[str, Any]]:
-    if not path or not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return botplay.read_log(Path(path)) if path else []
 
 
 def main() -> None:
@@ -182,7 +180,9 @@ def main() -> None:
     parser.add_argument("--budget-cap-ms", type=int, default=None)
     parser.add_argument("--max-depth", type=int, default=None, help="limit the profile's search depth")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--log", default="", help="JSON lines, one per game (appended; games in it are skipped)")
+    parser.add_argument(
+        "--log", default="", help="JSON lines, one per game, .gz for gzipped (appended; games in it are skipped)"
+    )
     parser.add_argument("--summary", action="store_true", help="only summarise --log")
     args = parser.parse_args()
     done = [game for path in args.log.split(",") for game in read_log(path)]
@@ -210,8 +210,7 @@ def main() -> None:
                         game = play_game(gnubg, bot, preset, seat, dice_seed, name)
                         games.append(game)
                         if args.log:
-                            with open(args.log, "a") as f:
-                                f.write(json.dumps(game) + "\n")
+                            botplay.append_line(Path(args.log), json.dumps(game))
             print(f"pair {pair + 1}/{args.pairs}, {time.time() - started:.0f} s", file=sys.stderr, flush=True)
     print(
         f"{bot.name}: {spec['algorithm']} depth {spec.get('max_depth')},"

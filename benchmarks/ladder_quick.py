@@ -142,7 +142,7 @@ def main() -> None:
     parser.add_argument(
         "--log",
         type=Path,
-        help="append each finished game to this file (JSON lines); games already in it are not played again",
+        help="append each finished game to this file (JSON lines, .gz for gzipped); games in it are not played again",
     )
     parser.add_argument("--summary", action="store_true", help="print the table of the --log file's games, play none")
     args = parser.parse_args()

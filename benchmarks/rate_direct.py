@@ -113,7 +113,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2, help="games per seating (default 2)")
     parser.add_argument("--budget-cap-ms", type=int, default=None, help="cap every profile's budget")
     parser.add_argument("--jobs", type=int, default=2, help="games played at once (default 2)")
-    parser.add_argument("--log", type=Path, help="append each game to this JSON-lines file; resume from it")
+    parser.add_argument(
+        "--log", type=Path, help="append each game to this JSON-lines file (.gz: gzipped); resume from it"
+    )
     parser.add_argument("--minutes", type=float, default=0, help="start no game after this long (0: no limit)")
     parser.add_argument("--write-ratings", action="store_true", help=f"write into {measured.DATA_PATH}")
     args = parser.parse_args()
