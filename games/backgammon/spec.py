@@ -15,10 +15,10 @@ SPEC = GameSpec(
     # are far apart: slips (another play in the better half of the root values) on every move
     # it can, 88%, 59% and 34% of the moves below a Master that never slips, spaced by what
     # each costs head to head (benchmarks/bg_slip_curve.py).  Dice's slips are drawn evenly
-    # among its second choices (temperature 5) where the others' lean to the closest: that
-    # alone is worth ~80 Elo, room the slip rates did not have.  The Master looks no further
-    # than its own play: looking one roll ahead lost to that (38% over 100 games), as the
-    # network's small errors add up over the replies (benchmarks/README.md).
+    # among its second choices (temperature 5) where the others' lean to the closest: room
+    # the slip rates did not have.  The Master looks no further than its own play: looking
+    # one roll ahead lost to that, as the network's small errors add up over the replies
+    # (benchmarks/README.md, "Bot ladder and measured ratings").
     random_bot(ID),
     bot(ID, 1, "Dice", "expectimax", 200, "Knows which play leaves the best position, but plays "
          "another of its better plays whenever it has one, picked nearly at random.", max_depth=1,

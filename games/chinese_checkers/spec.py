@@ -17,7 +17,7 @@ SPEC = GameSpec(
     ),
     ladder=(
     # --- chinese checkers (three players): with two others moving in between, looking
-    # deeper does not pay (max^n or paranoid depth 2 against depth 1: 40%); playouts do ---
+    # deeper does not pay, playouts do (benchmarks/README.md, "Bot ladder and measured ratings") ---
     random_bot(ID),
     bot(ID, 1, "Hop", "maxn", 200, "Takes the move that gains the most ground half of "
          "the time; otherwise some other move.", max_depth=1, error_rate=0.5),
@@ -40,8 +40,8 @@ SPEC_2 = GameSpec(
     board="chinese-checkers.js",
     seats=(SeatSpec("blue (dot)", "blue"), SeatSpec("orange (diamond)", "orange")),
     ladder=(
-    # --- chinese checkers for two: alpha-beta.  Depth pays at odd depths (3 over 2: 95%,
-    # 4 over 3: 60%), and slips at depth 3 are costly, so slips space the middle levels ---
+    # --- chinese checkers for two: alpha-beta.  Depth pays at odd depths, and slips at depth
+    # 3 are costly, so slips space the middle levels (benchmarks/README.md, "Bot ladder") ---
     random_bot(ID_2),
     bot(ID_2, 1, "Hop", "alphabeta", 200, "Takes the move that gains the most ground "
          "half of the time; otherwise some other move.", max_depth=1, error_rate=0.5),

@@ -51,9 +51,10 @@ from games.connect4.rules import COLUMNS, Connect4State
 
 # Entries per table before it is cleared, so that a long-lived process (a bot worker
 # serving match after match) stays small: a bound entry costs about 100 bytes, a move
-# order about 500, so the three tables hold at most ~75 MB.  At 4 M entries each they
-# reached 1.4 GB after 36 exact endgames from 14 stones, and solved no more of them
-# within the Master's time than these limits do (benchmarks/README.md, "Bot capacity").
+# order about 500, so the three tables hold at most ~75 MB.  Bounded only at millions of
+# entries they grew past a gigabyte over a few dozen exact endgames, and solved no more of
+# them within the Master's time than these limits do (benchmarks/README.md, "Server: bot
+# capacity of one worker").
 TT_LIMIT: Final = 250_000  # entries per bound table (lower, upper)
 ORDERS_LIMIT: Final = 50_000  # move orders kept by position (`search`)
 CLOCK_MASK: Final = 1023  # with a deadline, look at the clock every 1024 nodes

@@ -126,18 +126,17 @@ if settings.BOT_RUNNER == "embedded":
 
 # Everything loaded so far (Django, the apps, the games) lives as long as the process: moved out
 # of the collector's sight, so that a full collection walks only what serving created.  Without
-# it each full collection of a web process with 300 sockets took 110-120 ms, all of it with the
-# event loop stopped: the moves in flight waited for it, which was the p99 of move-to-peers at
-# a light load (60 moves/s: p99 median 189 ms over 11 runs, 80 ms frozen; benchmarks/README.md).
+# it each full collection walked all of it with the event loop stopped: the moves in flight
+# waited for it, which was the tail of move-to-peers at a light load (benchmarks/README.md,
+# history: "The channel layer's round trips, and a collector that stopped the loop").
 gc.freeze()
 
 # A young collection every YOUNG_COLLECTION_AFTER objects, not Python's 700.  Serving allocates
 # in bursts (a move's frames, rows and futures), most of it freed at once by reference counting
-# and little of it in cycles.  At 700, under 150 moves/s on 1,000 sockets, the collector ran 8
-# times a second, walking the same short-lived objects again and again, and every hundredth
-# young collection could become a full one (one in each 15 s window: 170-198 ms, every thread
-# stopped).  Measured by the collections themselves (`sockets.py load --stalls`): ~6 % of the
-# web's CPU at 700; under 1 % here, and no full collection in the measured windows.  Only this
-# process is affected: the search processes are spawned, with Python's own thresholds.
+# and little of it in cycles.  At 700, under load, the collector ran several times a second,
+# walking the same short-lived objects again and again, and every hundredth young collection
+# could become a full one, every thread stopped.  `sockets.py load --stalls` counts the
+# collections (benchmarks/README.md, history: "The collector's share, and a host that steals").
+# Only this process is affected: the search processes are spawned, with Python's own thresholds.
 YOUNG_COLLECTION_AFTER = 10_000
 gc.set_threshold(YOUNG_COLLECTION_AFTER, *gc.get_threshold()[1:])

@@ -2,8 +2,8 @@
 
 Channels runs every ``database_sync_to_async`` call on one thread per process (asgiref's
 thread-sensitive executor), and with ``CONN_MAX_AGE = 0`` each call opened and closed its
-own PostgreSQL connection (~5 ms on loopback).  So one process did one database call at a
-time, each paying a connection: ~30 moves/s, and a burst of connects queued for seconds.
+own PostgreSQL connection.  So one process did one database call at a time, each paying a
+new connection, and a burst of connects queued for seconds.
 
 Here each socket is given one of `DB_THREADS` threads for its whole life, round robin,
 through asgiref's ``ThreadSensitiveContext(executor=...)``:

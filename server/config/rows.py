@@ -2,11 +2,9 @@
 
 Django's ORM builds every statement afresh from a queryset: for the few statements of a
 move (the match locked, its seats, the move and its event inserted, the match updated) that
-building was most of the web process's CPU for the move.  Measured on PostgreSQL: 0.84 ms to
-lock the match through `select_for_update().filter(pk=...).first()` and 0.90 ms to read its
-seats, against 0.20-0.22 ms each for the same statements built once; 0.41-0.45 ms an insert
-or an update through `save()`, against 0.19-0.20 ms (`benchmarks/README.md`, "A move's
-statements built once").
+building was most of the web process's CPU for the move; built once, each statement costs a
+fraction of that (`benchmarks/README.md`, "Server: sockets and moves", history: "A move's and
+a socket's statements built once").
 
 These helpers keep what the ORM gives those rows: model instances, every field's conversion
 both ways (JSON, datetimes on SQLite), `auto_now_add`, the database router, and the model's
@@ -55,9 +53,9 @@ _kept: weakref.WeakKeyDictionary[Any, _Kept] = weakref.WeakKeyDictionary()
 def kept_cursor(connection: Any) -> Any:
     """A cursor of `connection` for these statements, kept from one to the next.
 
-    A new cursor for each statement cost about 40 µs of CPU on PostgreSQL (psycopg's cursor,
-    a loader for each column of its result, Django's wrapper and its time-zone check) against
-    a statement's 60-80 µs: a move makes two, a socket's opening twelve.  It is made again
+    A new cursor for each statement (psycopg's cursor, a loader for each column of its result,
+    Django's wrapper and its time-zone check) cost CPU comparable to the statement's own on
+    PostgreSQL, and a move makes two, a socket's opening twelve.  It is made again
     when the connection is not the one it was made on (closed and opened again, or replaced
     after a failed health check), or when Django starts or stops recording queries.  Each use
     reads its results before the next statement, so one cursor serves them all; it is the
@@ -267,8 +265,8 @@ class Prepared:
     name (``EXECUTE``) in query texts of several statements.
 
     PostgreSQL parses and plans every statement of every query text it receives: for a
-    person's plain move, about a third of the database server's CPU (`benchmarks/
-    move_floor.py`).  A connection that shares its server sessions between transactions
+    person's plain move, a large share of the database server's CPU (`benchmarks/
+    move_floor.py` measures it).  A connection that shares its server sessions between transactions
     (PgBouncer in transaction mode) cannot keep them: `DATABASE_PREPARED_STATEMENTS = False`
     then sends the statement's own text each time.
 

@@ -3,9 +3,9 @@
 Django registers, on each PostgreSQL connection, a `timestamptz` loader of its own: a Python
 subclass of psycopg's pure-Python loader (psycopg's C one cannot be subclassed), there only
 to set the time zone.  So each timestamp a query returns was parsed by a regular expression
-in Python, and each result's loaders built with a look at the connection's date style: 3.7 µs
-of CPU more a value (`benchmarks/timestamps.py`).  A move reads about five (the match's and
-its seats'), a socket's opening one for each move played.  With the session in UTC, as
+in Python, and each result's loaders built with a look at the connection's date style: CPU
+on every value (`benchmarks/timestamps.py` measures it).  A move reads about five (the match's
+and its seats'), a socket's opening one for each move played.  With the session in UTC, as
 Django sets it when USE_TZ is on, PostgreSQL writes `2026-12-06 01:17:07.301278+00`, which
 `datetime.fromisoformat` reads in well under a microsecond, already in UTC.  Anything else
 (another zone's offset, BC dates, years past 9999, infinity, another date style) goes to

@@ -290,8 +290,8 @@ def _move(match_id: int, player_id: int | None, move: Any, ply: Any) -> None:
     services.submit_player_move(match_id, player_id, move, ply)
 
 
-# Wrapped once rather than on every move: asgiref builds its wrapper in about 7 µs, a share of
-# the event loop's work for a move worth saving.  (It runs on the calling socket's thread.)
+# Wrapped once rather than on every move: asgiref's wrapper is work the event loop need not do
+# again for each move.  (It runs on the calling socket's thread.)
 _move_on_its_thread = database_sync_to_async(_move)
 
 

@@ -12,14 +12,15 @@ of every match this process has sockets for, however many sockets there are; a s
 whose previous heartbeat is still being written (a slow reader) skips a beat.
 
 A beat is sent in slices of `SLICE` sockets with the event loop free between them: sent all
-at once, 1,000 idle sockets' heartbeats held the loop for about 30 ms every interval (moves
-arriving meanwhile waited), and that pause grew with every socket a process holds.
+at once, the heartbeats held the loop every interval (moves arriving meanwhile waited), for
+longer with every socket a process holds.
 
 Each match's beat is encoded once, and written to each of its sockets as a relayed frame is
-(`server/config/frames_at_once.py`: at once, or after the handler under way): through the
-socket's own task a beat cost its process about 0.11 ms of CPU, written this way about 0.07
-(`benchmarks/README.md`).  A socket that does not take frames that way (embedded mode) gets
-it through its task, and only there can a slow reader still be busy with its last beat.
+(`server/config/frames_at_once.py`: at once, or after the handler under way), which costs the
+process less CPU than a beat through each socket's own task (`benchmarks/README.md`, history:
+"A slower machine again; the heartbeat written at once").  A socket that does not take
+frames that way (embedded mode) gets it through its task, and only there can a slow reader
+still be busy with its last beat.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ _sockets: dict[int, set[Socket]] = defaultdict(set)  # match id -> this process'
 _busy: set[Socket] = set()  # sockets whose last heartbeat is still being sent
 _task: asyncio.Task | None = None
 
-SLICE = 100  # heartbeats sent in one turn of the event loop (~3 ms of it)
+SLICE = 100  # heartbeats sent in one turn of the event loop (a few ms of it)
 SLICE_PAUSE_S = 0.02  # between slices: 1,000 sockets' beat spread over ~0.2 s
 
 

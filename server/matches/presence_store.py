@@ -170,7 +170,7 @@ class RedisStore:
 
     def refresh(self, members: Iterable[str], now: float, ttl: float) -> set[str]:
         """One script call per `REFRESH_CHUNK` members: Redis does the work, not this process's
-        Python (a pipeline of three commands a member cost ~2 % of a core for 400 sockets)."""
+        Python (a pipeline of three commands a member cost this process's CPU for every socket)."""
         members, arrived = list(members), set()
         for start in range(0, len(members), REFRESH_CHUNK):
             chunk = members[start : start + REFRESH_CHUNK]

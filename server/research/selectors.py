@@ -360,7 +360,7 @@ def _by_match(model, fields: dict[str, Any], ids: list[int], order: str) -> dict
     found: dict[int, list[tuple]] = defaultdict(list)
     # The range tells the planner what the IN list does not: the rows sit in one stretch
     # of the match_id index.  Without it PostgreSQL, short of statistics, guesses 500 ids
-    # at over a million moves and JIT-compiles the query (0.1 s a chunk) or scans the table.
+    # at over a million moves and JIT-compiles the query (for every chunk) or scans the table.
     chunk = model.objects.filter(match_id__gte=ids[0], match_id__lte=ids[-1], match_id__in=ids)
     rows = chunk.order_by("match_id", order).values_list(*fields.values())
     for row in rows:

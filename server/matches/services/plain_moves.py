@@ -6,11 +6,10 @@ move neither ends the game nor hands the turn to chance.  For those, `submit_mov
 match locked with its seats, the rules, the move and its event stored, the match and its
 clocks updated, the frame and the turn's signal after commit) is done here with the same lock
 and the same rules, in two round trips: the transaction opened with the locked read, then the
-writes with the commit.  A move's CPU on its database thread falls to about half
-(`benchmarks/move_floor.py`, "locked"): Django's transaction block, model instances and field
-conversions were most of it.  The statements are prepared once a connection
-(`rows.Prepared`): PostgreSQL's CPU a move falls by a third, the parsing and planning of each
-text it no longer does.
+writes with the commit.  Django's transaction block, model instances and field conversions
+were most of a move's CPU on its database thread (`benchmarks/move_floor.py` compares the
+paths, "locked" being this one).  The statements are prepared once a connection
+(`rows.Prepared`), so PostgreSQL no longer parses and plans each text.
 
 Anything else (another database, a match or move that is not plain, any refusal) goes the
 general way (`moves._submit`), which reads the match again and gives the error in its order:
