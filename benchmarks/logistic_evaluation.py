@@ -90,7 +90,8 @@ BACKGAMMON_FEATURES: Final = (
     "bias", "loser trapped", "loser escape pips/100", "loser bar", "winner home points", "winner pips/100",
 )  # fmt: skip
 
-# Fitted by benchmarks/bg_fit.py (240 games, 28,039 contact positions; see benchmarks/README.md).
+# Fitted by benchmarks/bg_fit.py (240 games, 28,039 contact positions; the run: `git show
+# 2c4d750:benchmarks/README.md`, "Shots in the contact model").
 WIN_ON_ROLL: Final = 0.0847
 WIN_LEAD: Final = 0.7201  # on race_lead
 WIN_THREAT: Final = 0.6953  # on hit_threat
