@@ -14,8 +14,7 @@ the shot counts left out: ``no gammon threat``, ``no threat``, ``no shots``).  T
 games, for the weights as they stand in the module and for each refit: the mean
 absolute error of each output and of the equity, race and contact apart; and the
 equity a one-ply choice gives away per decision against gnubg's best 0-ply play,
-judged by gnubg, on the same decisions for every evaluation (``old``, the tanh the
-game used before, too).  Needs ``apt-get install -y gnubg``.
+judged by gnubg, on the same decisions for every evaluation.  Needs ``apt-get install -y gnubg``.
 
     PYTHONPATH=. nice -n 19 .venv/bin/python benchmarks/bg_fit.py [--games 200] [--extra 4] [--seed 1] \\
         [--cache FILE] [--judge-games 40] [--variants "all features,no shots"]
@@ -36,7 +35,6 @@ from typing import TypeVar
 
 import logistic_evaluation as lg
 from gnubg_bridge import PRESETS, Gnubg, Outputs
-from old_evaluation import old_evaluate
 
 from games.backgammon import BACKGAMMON, BackgammonState, legal_plays, sides
 from games.backgammon import evaluation as ev
@@ -324,7 +322,6 @@ def main() -> None:
         judge = [i for i in range(args.games) if i % 2 == 1][: args.judge_games]
         if judge:
             decisions = pool.map(lambda g, i: game_decisions(g, i, args.seed), judge)
-            choice_loss(decisions, len(judge), "old", old_evaluate)
             for name, weights in candidates.items():
                 install(weights)
                 choice_loss(decisions, len(judge), name, lg.logistic_evaluate)

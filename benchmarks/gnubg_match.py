@@ -2,11 +2,11 @@
 
 Cubeless money games (a single game pays 1, a gammon 2, a backgammon 3; no cube, no
 Jacoby rule).  Each pair of games uses one dice sequence twice, the bot in seat 0 and
-then in seat 1, so luck cancels in the pair; with ``--evaluations old,new`` the bot
-plays those same pairs once with each backgammon evaluation (``old``: the tanh in
-(-1, 1) the game used before, `benchmarks/old_evaluation.py`; ``logistic``: the
-contact model before the network; ``new``: the equity of `games.backgammon.evaluation`
-as it stands), and the difference new - other is reported per pair too.  ``--part i/n``
+then in seat 1, so luck cancels in the pair; with ``--evaluations logistic,new`` the bot
+plays those same pairs once with each backgammon evaluation (``logistic``: the contact
+model before the network, `benchmarks/logistic_evaluation.py`; ``new``: the equity of
+`games.backgammon.evaluation` as it stands), and the difference new - logistic is
+reported per pair too.  ``--part i/n``
 plays every n-th pair, so n processes can share a run (each with its own ``--log``;
 ``--summary`` reads several, comma-separated).
 
@@ -20,7 +20,7 @@ and summarised, or resumed: games already in the log are not played again).
 Needs ``apt-get install -y gnubg`` (Debian's 1.07).  CPU: run it niced, one at a time:
 
     PYTHONPATH=. nice -n 19 .venv/bin/python benchmarks/gnubg_match.py \\
-        --presets beginner,casual,intermediate --pairs 50 --evaluations old,new \\
+        --presets beginner,casual,intermediate --pairs 50 --evaluations logistic,new \\
         [--level 5] [--budget-cap-ms MS] [--max-depth D] [--seed 1] [--log FILE] [--summary]
 """
 
@@ -42,7 +42,6 @@ import botplay
 from botplay import ProfileBot, ladder
 from gnubg_bridge import PRESETS, Gnubg
 from logistic_evaluation import logistic_evaluate
-from old_evaluation import old_evaluate
 
 import games.backgammon.rules as rules
 from games.backgammon import BACKGAMMON, BackgammonState
@@ -55,7 +54,7 @@ def evaluation(name: str) -> Iterator[None]:
         yield
         return
     kept = rules._evaluate
-    rules._evaluate = logistic_evaluate if name == "logistic" else old_evaluate  # type: ignore[assignment]
+    rules._evaluate = logistic_evaluate  # type: ignore[assignment]
     try:
         yield
     finally:
@@ -145,7 +144,7 @@ def summary(games: list[dict[str, Any]]) -> None:
         print(f"| {preset} | {name} | {line.row()} |")
     for preset in PRESETS:
         new = lines.get((preset, "new"))
-        for other in ("old", "logistic"):
+        for other in ("logistic",):
             old = lines.get((preset, other))
             if old is None or new is None:
                 continue
@@ -173,7 +172,7 @@ def main() -> None:
     parser.add_argument(
         "--evaluations",
         default="new",
-        help="any of new (the game's, as it stands), logistic (the contact model before the network), old (the tanh)",
+        help="any of new (the game's, as it stands), logistic (the contact model before the network)",
     )
     parser.add_argument("--part", default="0/1", help="i/n: play only the pairs whose index is i modulo n")
     parser.add_argument("--level", type=int, default=5, help="the seeded backgammon level that plays (default 5)")
@@ -191,6 +190,8 @@ def main() -> None:
         return
     if "," in args.log:
         parser.error("--log names one file when playing")
+    if unknown := set(args.evaluations.split(",")) - {"new", "logistic"}:
+        parser.error(f"unknown evaluations: {', '.join(sorted(unknown))} (new, logistic)")
     spec = dict(ladder("backgammon")[args.level])
     if args.max_depth is not None:
         spec["max_depth"] = args.max_depth
