@@ -336,6 +336,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 12}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # zxcvbn's estimate, score 0-4: 3 is its authors' "safely unguessable" (server/players/passwords.py).
+    {"NAME": "server.players.passwords.StrengthValidator", "OPTIONS": {"min_score": 3}},
 ]
 INSTALLED_APPS += ["axes"]
 MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as axes asks
