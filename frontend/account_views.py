@@ -24,7 +24,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from frontend.views import _player
 from games import registry
 from server.matches.models import Match
-from server.players import accounts, history
+from server.players import accounts, history, lockout
 from server.players.forms import AccountForm, LoginForm, SignupForm
 from server.players.models import Player
 from server.players.throttles import address_allowed
@@ -170,8 +170,24 @@ password_reset = _auth_page(
 password_reset_done = _auth_page(
     auth_views.PasswordResetDoneView, "password_reset_done", template_name="frontend/account/password_reset_done.html"
 )
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's; a reset also ends the account's login pause and makes this browser a known one.
+
+    Whoever follows the link owns the mailbox, so the account's failed logins (a guesser's,
+    server/players/lockout.py) no longer hold them back here or anywhere.
+    """
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        lockout.forget_failures(form.user)
+        lockout.remember_device(self.request, form.user)
+        return response
+
+
 password_reset_confirm = _auth_page(
-    auth_views.PasswordResetConfirmView,
+    PasswordResetConfirmView,
     "password_reset_confirm",
     template_name="frontend/account/password_reset_confirm.html",
     success_url=reverse_lazy("frontend:password_reset_complete"),

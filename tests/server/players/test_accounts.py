@@ -17,6 +17,7 @@ from server.players.models import Player
 from server.players.names import name_skeleton, validate_account_name
 from server.players.selectors import SESSION_KEY
 from tests.server.conftest import human_match
+from tests.server.staff import admin_login
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-enough-secret-9"
@@ -174,7 +175,7 @@ def test_a_wrong_password_is_refused_and_the_lockout_stops_guessing(client, sett
     accounts.account_create("Zoe", "zoe@example.org", PASSWORD)
     answer = client.post("/login/", {"username": "Zoe", "password": "wrong"})
     assert answer.status_code == 200 and "do not match" in answer.content.decode()
-    for _ in range(settings.AXES_FAILURE_LIMIT):
+    for _ in range(settings.LOGIN_FAILURE_LIMIT):
         client.post("/login/", {"username": "Zoe", "password": "wrong"})
     locked = client.post("/login/", {"username": "Zoe", "password": PASSWORD})
     assert locked.status_code == 429 and "Too many attempts" in locked.content.decode()
@@ -296,7 +297,7 @@ def test_staff_renaming_an_account_keeps_its_look_and_login_name(client):
     accounts.account_create("Other", "o@example.org", PASSWORD)
     accounts.account_create("Zoe", "zoe@example.org", PASSWORD)
     zoe = Player.objects.get(name="Zoe")
-    client.force_login(get_user_model().objects.create_superuser("root", password=PASSWORD))
+    admin_login(client, get_user_model().objects.create_superuser("root", password=PASSWORD), PASSWORD)
     page = f"/admin/players/player/{zoe.pk}/change/"
     form = {"name": "0THER", "user": zoe.user_id, "is_guest": ""}
     assert client.post(page, form).status_code == 200  # refused: looks like Other

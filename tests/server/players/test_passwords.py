@@ -12,7 +12,10 @@ from tests.server.players.test_accounts import signup
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("password", ["aaaaaaaaaaaa", "qwertyuiopasdf", "Password2024!", "iloveyou2024", "abcdefghijkl"])
+WEAK = ["aaaaaaaaaaaa", "qwertyuiopasdf", "Password2024!", "iloveyou2024", "abcdefghijkl"]
+
+
+@pytest.mark.parametrize("password", WEAK)
 def test_passwords_that_pass_djangos_validators_but_are_guessed_early_are_refused(client, password):
     answer = signup(client, "Zoe Quinn", password=password)
     assert answer.status_code == 200
