@@ -9,6 +9,8 @@ password, so the form does not tell a guesser that the password was right.
 
 from __future__ import annotations
 
+from itertools import islice
+
 from django.contrib.auth.signals import user_login_failed
 from django.core.exceptions import ValidationError
 from django_otp import devices_for_user
@@ -16,11 +18,17 @@ from django_otp.admin import OTPAdminAuthenticationForm, OTPAdminSite
 
 
 class StaffLoginForm(OTPAdminAuthenticationForm):
+    # One answer for a wrong password, a wrong code and no code.
+    error_messages = {
+        **OTPAdminAuthenticationForm.error_messages,
+        "invalid_login": "Please enter the correct username, password and code of a staff account.",
+    }
+
     def _chosen_device(self, user):
         """The device picked in the form, else the user's only one (the usual case: one phone)."""
         device = super()._chosen_device(user)
         if device is None:
-            devices = list(devices_for_user(user, confirmed=True)[:2])
+            devices = list(islice(devices_for_user(user, confirmed=True), 2))
             device = devices[0] if len(devices) == 1 else None
         return device
 
@@ -30,9 +38,7 @@ class StaffLoginForm(OTPAdminAuthenticationForm):
         except ValidationError as error:
             credentials = {"username": self.cleaned_data.get("username")}
             user_login_failed.send(sender=__name__, credentials=credentials, request=self.request)
-            raise ValidationError(
-                "Please enter the correct username, password and code of a staff account.", code="invalid_login"
-            ) from error
+            raise ValidationError(self.error_messages["invalid_login"], code="invalid_login") from error
 
 
 class StaffAdminSite(OTPAdminSite):
