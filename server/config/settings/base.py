@@ -311,6 +311,7 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "export_estimate": "60/minute",  # export size estimates (a page asks as its filters change), per player
     "signup": "20/hour",  # sign-up forms posted, per client address
     "password_reset": "10/hour",  # password-reset forms posted, per client address
+    "email_change": "10/hour",  # new addresses asked for on the account page (each mails one), per client address
 }
 # Analyses waiting or running at once, over the installation; one more is refused (503) until
 # one ends.  One that has not ended after ANALYSIS_STALE_MINUTES no longer counts (its worker died).
@@ -391,6 +392,8 @@ LOGIN_URL = "frontend:login"
 LOGIN_REDIRECT_URL = "frontend:lobby"
 LOGOUT_REDIRECT_URL = "frontend:lobby"
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600  # a reset link works for three days
+# A link that attaches an e-mail address to an account (server/players/emails.py) works as long.
+EMAIL_CONFIRM_TIMEOUT = PASSWORD_RESET_TIMEOUT
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"  # production: SMTP (prod.py)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Plyground <noreply@localhost>")
 # --- end of accounts ---
