@@ -13,6 +13,9 @@ it works once (the address it replaces is gone after) and for ``EMAIL_CONFIRM_TI
 
 from __future__ import annotations
 
+import logging
+import smtplib
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -27,6 +30,7 @@ from django.urls import reverse
 from server.players.accounts import email_taken
 
 SALT = "plyground.email-confirm"
+log = logging.getLogger("plyground.emails")
 
 
 def email_confirmation_send(request: HttpRequest, user: AbstractBaseUser, address: str) -> None:
@@ -45,10 +49,15 @@ def email_confirmation_send(request: HttpRequest, user: AbstractBaseUser, addres
     _send("email_confirm", address, context)
 
 
-def _send(template: str, address: str, context: dict) -> None:
+def _send(template: str, address: str, context: dict[str, str | AbstractBaseUser]) -> None:
+    """Mail one message; a mail server that fails is logged, and the page says the same as ever
+    (the account is made already; a new address can be asked for again on the account page)."""
     subject = render_to_string(f"frontend/account/{template}_subject.txt", context).strip()
     body = render_to_string(f"frontend/account/{template}_email.txt", context)
-    send_mail(subject, body, None, [address])
+    try:
+        send_mail(subject, body, None, [address])
+    except (smtplib.SMTPException, OSError):
+        log.exception("could not mail %s", template)
 
 
 def email_to_confirm(token: str, lock: bool = False) -> tuple[AbstractBaseUser, str]:

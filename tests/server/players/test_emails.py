@@ -107,3 +107,18 @@ def test_new_addresses_on_the_account_page_are_throttled_per_address(monkeypatch
     assert client.post("/account/", {"name": "Xena", "email": "a@example.org"}).status_code == 302
     assert client.post("/account/", {"name": "Xena", "email": "b@example.org"}).status_code == 429
     assert [m.to for m in mail.outbox][-1] == ["a@example.org"]
+
+
+def test_a_mail_server_that_fails_does_not_fail_the_sign_up(monkeypatch, caplog):
+    import smtplib
+
+    from server.players import emails
+
+    def refuse(*args, **kwargs):
+        raise smtplib.SMTPServerDisconnected("gone")
+
+    monkeypatch.setattr(emails, "send_mail", refuse)
+    client = Client()
+    assert signup(client, "Xena", email="xena@example.org").status_code == 302
+    assert get_user_model().objects.filter(username="Xena").exists()
+    assert "could not mail email_confirm" in caplog.text
