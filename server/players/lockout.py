@@ -104,21 +104,21 @@ def failure_limit(request: HttpRequest | None, credentials: dict[str, Any] | Non
 # --- known devices ------------------------------------------------------------------
 
 
-def known_keys(request: HttpRequest) -> list[str]:
-    """The accounts this browser has logged in to (newest first), from its signed cookie."""
+def known_accounts(request: HttpRequest) -> list[int]:
+    """The users this browser has logged in as (newest first), from its signed cookie."""
     value = request.COOKIES.get(settings.KNOWN_DEVICE_COOKIE)
     if not value:
         return []
     try:
-        keys = signing.loads(value, salt=DEVICE_SALT, max_age=settings.KNOWN_DEVICE_DAYS * 86400)
+        ids = signing.loads(value, salt=DEVICE_SALT, max_age=settings.KNOWN_DEVICE_DAYS * 86400)
     except signing.BadSignature:
         return []
-    return [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
+    return [i for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
 
 
 def remember_device(request: HttpRequest, user: AbstractBaseUser) -> None:
     """Mark this browser as one `user` logs in from (the cookie is set on the way out)."""
-    request.known_device_key = account_key(user)  # type: ignore[attr-defined]
+    request.known_device_user = user.pk  # type: ignore[attr-defined]
 
 
 def remember_device_on_login(sender: Any, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any) -> None:
@@ -135,12 +135,12 @@ class KnownDeviceMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        key = getattr(request, "known_device_key", None)
-        if key:
-            keys = [key, *(k for k in known_keys(request) if k != key)][:DEVICE_ACCOUNTS]
+        user_id = getattr(request, "known_device_user", None)
+        if user_id is not None:
+            ids = [user_id, *(i for i in known_accounts(request) if i != user_id)][:DEVICE_ACCOUNTS]
             response.set_cookie(
                 settings.KNOWN_DEVICE_COOKIE,
-                signing.dumps(keys, salt=DEVICE_SALT, compress=True),
+                signing.dumps(ids, salt=DEVICE_SALT),
                 max_age=settings.KNOWN_DEVICE_DAYS * 86400,
                 secure=settings.SESSION_COOKIE_SECURE,
                 httponly=True,
@@ -175,7 +175,8 @@ class LoginLockoutHandler(AxesDatabaseHandler):
 
         if failures(username=key, ip_address=address) >= failure_limit(request, credentials):
             return PAIR
-        if key in known_keys(request):
+        user = _resolved(request, _identifier(request, credentials))[1]
+        if user is not None and user.pk in known_accounts(request):
             return None
         strict = _strict(request, credentials)
         account_limit = settings.STAFF_ACCOUNT_FAILURE_LIMIT if strict else settings.LOGIN_ACCOUNT_FAILURE_LIMIT

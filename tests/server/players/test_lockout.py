@@ -132,7 +132,7 @@ def test_a_forged_device_cookie_is_ignored(zoe):
     for i in range(settings.LOGIN_ACCOUNT_FAILURE_LIMIT):
         login(browser(f"203.0.113.{i + 1}"), NAME, "wrong")
     forger = browser("192.0.2.50")
-    forger.cookies[settings.KNOWN_DEVICE_COOKIE] = '["zoequlnn"]'
+    forger.cookies[settings.KNOWN_DEVICE_COOKIE] = f"[{zoe.pk}]"  # unsigned
     assert lock(login(forger, NAME, PASSWORD)) == "account"
 
 
@@ -141,3 +141,13 @@ def test_a_few_typos_do_not_lock_anyone_out(zoe):
     for i in range(settings.LOGIN_FAILURE_LIMIT - 1):
         assert login(client, NAME, f"typo {i}").status_code == 200
     assert login(client, NAME, PASSWORD).status_code == 302
+
+
+def test_a_browser_known_to_another_account_is_new_to_this_one(zoe):
+    accounts.account_create("Mallory", "m@example.org", PASSWORD)
+    mallory = browser("192.0.2.50")
+    assert login(mallory, "Mallory", PASSWORD).status_code == 302
+    mallory.post("/logout/")
+    for i in range(settings.LOGIN_ACCOUNT_FAILURE_LIMIT):
+        login(browser(f"203.0.113.{i + 1}"), NAME, "wrong")
+    assert lock(login(mallory, NAME, PASSWORD)) == "account"
