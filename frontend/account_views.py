@@ -24,7 +24,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from frontend.views import _player
 from games import registry
 from server.matches.models import Match
-from server.players import accounts, history
+from server.players import accounts, emails, history, lockout
 from server.players.forms import AccountForm, LoginForm, SignupForm
 from server.players.models import Player
 from server.players.throttles import address_allowed
@@ -66,13 +66,14 @@ def signup(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             with transaction.atomic():
-                user = accounts.account_create(data["name"], data["email"], data["password1"], guest=guest)
+                user = accounts.account_create(data["name"], "", data["password1"], guest=guest)
         except ValidationError as error:
             form.add_error("name", error)
         else:
             auth_login(request, user, backend=BACKEND)
             accounts.session_take_player(request.session, user)
-            messages.success(request, f"Welcome, {data['name']}: your account is ready.")
+            emails.email_confirmation_send(request, user, data["email"])
+            messages.success(request, f"Welcome, {data['name']}: your account is ready. {_mailed(data['email'])}")
             return redirect(_next_url(request, reverse("frontend:profile", args=[data["name"]])))
     return render(
         request,
@@ -108,19 +109,47 @@ def account(request: HttpRequest) -> HttpResponse:
     player = accounts.account_player(request.user)
     form = AccountForm(request.POST or None, player=player, initial={"name": player.name, "email": request.user.email})
     if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data["email"]
+        new_email = bool(email) and email.casefold() != request.user.email.casefold()
+        if new_email and not address_allowed(request, "email_change"):
+            return _too_many(request)
         try:
             with transaction.atomic():
                 if form.cleaned_data["name"] != player.name:
                     accounts.account_rename(player, form.cleaned_data["name"])
-                request.user.email = form.cleaned_data["email"]
-                request.user.save(update_fields=["email"])
         except ValidationError as error:
             form.add_error("name", error)
         else:
-            messages.success(request, "Saved.")
+            if new_email:
+                emails.email_confirmation_send(request, request.user, email)
+            messages.success(request, f"Saved. {_mailed(email)}" if new_email else "Saved.")
             return redirect("frontend:account")
     context = _context(request, "account", form=form, is_researcher=user_is_researcher(request.user))
     return render(request, "frontend/account/account.html", context)
+
+
+def _mailed(address: str) -> str:
+    """What a sign-up or a new address is told, whether or not the address is in use already."""
+    return f"We have sent a message to {address}: follow its link to make the address yours."
+
+
+@ensure_csrf_cookie
+def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """A link from a confirmation mail: shows what it attaches, and attaches it on POST.
+
+    A POST, not the link itself: mail scanners open links, and only the owner should confirm.
+    """
+    try:
+        user, address = emails.email_to_confirm(token)
+        if request.method == "POST":
+            emails.email_confirm(token)
+            messages.success(request, f"{address} is now your account's address.")
+            return redirect("frontend:account" if request.user.is_authenticated else "frontend:login")
+    except ValidationError as error:
+        context = _context(request, "email_confirm", error=error.messages[0])
+        return render(request, "frontend/account/email_confirm.html", context, status=400)
+    context = _context(request, "email_confirm", address=address, account_name=user.get_username())
+    return render(request, "frontend/account/email_confirm.html", context)
 
 
 def _auth_page(view, page: str, **kwargs):
@@ -170,8 +199,24 @@ password_reset = _auth_page(
 password_reset_done = _auth_page(
     auth_views.PasswordResetDoneView, "password_reset_done", template_name="frontend/account/password_reset_done.html"
 )
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's; a reset also ends the account's login pause and makes this browser a known one.
+
+    Whoever follows the link owns the mailbox, so the account's failed logins (a guesser's,
+    server/players/lockout.py) no longer hold them back here or anywhere.
+    """
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        lockout.forget_failures(form.user)
+        lockout.remember_device(self.request, form.user)
+        return response
+
+
 password_reset_confirm = _auth_page(
-    auth_views.PasswordResetConfirmView,
+    PasswordResetConfirmView,
     "password_reset_confirm",
     template_name="frontend/account/password_reset_confirm.html",
     success_url=reverse_lazy("frontend:password_reset_complete"),

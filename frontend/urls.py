@@ -11,6 +11,7 @@ account_views_urls = [
     path("logout/", account_views.LogoutView.as_view(), name="logout"),
     path("account/", account_views.account, name="account"),
     path("account/password/", account_views.password_change, name="password_change"),
+    path("account/email/<str:token>/", account_views.email_confirm, name="email_confirm"),
     path("account/research/", research_views.research, name="research"),
     path("account/password/done/", account_views.password_change_done, name="password_change_done"),
     path("password-reset/", account_views.password_reset, name="password_reset"),

@@ -1,7 +1,8 @@
 """Logging in with a display name or an e-mail address (docs/design.md §5).
 
 Django's `ModelBackend` checks the password and whether the user may log in; this one
-only finds the user the way people type who they are: an e-mail address, or a name
+only finds the user the way people type who they are: an e-mail address (``User.email``
+holds confirmed ones only, server/players/emails.py), or a name
 written as they see it (``alice`` for ``Alice``, by the name's look), else Django's own
 username (staff made in a shell).  The lockout (`server.players.lockout`) runs first.
 """

@@ -1,7 +1,8 @@
 """The account forms: sign up, log in, the account page (docs/design.md §5).
 
 Passwords are checked by Django's validators (settings.AUTH_PASSWORD_VALIDATORS), names by
-`accounts.check_account_name`: one rule each, for every form that takes one.
+`accounts.check_account_name`: one rule each, for every form that takes one.  No form says
+whether an e-mail address is in use: the address is mailed instead (server/players/emails.py).
 """
 
 from __future__ import annotations
@@ -29,10 +30,12 @@ def name_field() -> forms.CharField:
     )
 
 
-def email_field() -> forms.EmailField:
+def email_field(required: bool = True) -> forms.EmailField:
     return forms.EmailField(
         label="E-mail address",
-        help_text="Only for resetting your password; never shown to anyone.",
+        required=required,
+        help_text="For resetting your password and logging in; never shown to anyone. "
+        "We mail it a link: it is yours once you follow it.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
@@ -61,12 +64,6 @@ class SignupForm(forms.Form):
         accounts.check_account_name(name, self.guest)
         return name
 
-    def clean_email(self) -> str:
-        email = self.cleaned_data["email"]
-        if accounts.email_taken(email):
-            raise forms.ValidationError("an account already uses this address: log in, or reset its password")
-        return email
-
     def clean(self):
         data = super().clean()
         first, second = data.get("password1"), data.get("password2")
@@ -93,8 +90,10 @@ class LoginForm(AuthenticationForm):
 
 
 class AccountForm(forms.Form):
+    """A new name, and maybe a new address (attached once confirmed; blank keeps the one there is)."""
+
     name = name_field()
-    email = email_field()
+    email = email_field(required=False)
 
     def __init__(self, *args, player: Player, **kwargs):
         super().__init__(*args, **kwargs)
@@ -105,9 +104,3 @@ class AccountForm(forms.Form):
         if name != self.player.name:
             accounts.check_account_name(name, self.player)
         return name
-
-    def clean_email(self) -> str:
-        email = self.cleaned_data["email"]
-        if accounts.email_taken(email, self.player.user_id):
-            raise forms.ValidationError("another account uses this address")
-        return email

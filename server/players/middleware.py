@@ -7,11 +7,13 @@ a match, a hint, an analysis, a token (`SessionPlayerAuthentication`).
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from server.players.selectors import player_by_session
 from server.players.services import player_seen
 
 # API clients authenticate with tokens; a socket notes its player itself.
-NOT_A_VISIT_PREFIXES = ("/api/", "/static/", "/admin/", "/ws/", "/favicon")
+NOT_A_VISIT_PREFIXES = ("/api/", "/static/", f"/{settings.ADMIN_PATH}", "/ws/", "/favicon")
 
 
 class PlayerMiddleware:

@@ -61,7 +61,7 @@ def test_a_researcher_makes_a_token_builds_a_url_downloads_and_revokes(plyground
         "shell",
         "-c",
         "from django.contrib.auth.models import Group, User; "
-        "User.objects.get(email='rita.research@example.org').groups.add(Group.objects.get_or_create(name='researcher')[0])",
+        "User.objects.get(username='Rita Research').groups.add(Group.objects.get_or_create(name='researcher')[0])",
     )
     page.goto("/account/")
     page.get_by_test_id("research-link").click()

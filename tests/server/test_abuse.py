@@ -22,7 +22,9 @@ from server.players import throttles
 from server.players.models import Player
 from server.players.names import claims_to_be_ai
 from server.players.services import player_create_guest
+from tests.server import staff
 from tests.server.conftest import human_match
+from tests.server.staff import second_factor as a_code
 
 BOT = {"kind": "bot", "profile": "tictactoe-random"}
 HUMAN = {"kind": "human"}
@@ -245,34 +247,38 @@ def test_an_analysis_needs_a_player():
 # --- the admin login ------------------------------------------------------------------
 
 
-def admin_login(client, password, **extra):
-    return client.post(
-        "/admin/login/?next=/admin/", {"username": "root", "password": password, "next": "/admin/"}, **extra
-    )
+def admin_login(client, password, otp=None, **extra):
+    form = {"username": "root", "password": password, **(otp or {}), "next": "/admin/"}
+    return client.post("/admin/login/?next=/admin/", form, **extra)
 
 
 @pytest.mark.django_db
 def test_the_admin_login_locks_out_after_repeated_wrong_passwords():
-    get_user_model().objects.create_superuser("root", password="a long and right passphrase")
+    root = get_user_model().objects.create_superuser("root", password="a long and right passphrase")
+    own = Client(REMOTE_ADDR="192.0.2.1")  # the admin's own browser, which logged in before
+    assert admin_login(own, "a long and right passphrase", a_code(root)).status_code == 302
+    own.post("/admin/logout/")
     guesser = Client()
     for i in range(20):
         admin_login(guesser, f"wrong {i}", HTTP_X_FORWARDED_FOR=f"10.1.{i}.1")  # forged addresses do not help
-    locked = admin_login(guesser, "a long and right passphrase")
+    locked = admin_login(guesser, "a long and right passphrase", a_code(root))
     assert locked.status_code == 429
     assert "_auth_user_id" not in guesser.session
     assert guesser.get("/admin/").status_code == 302  # still not in
-    # The admin at another address is not locked out by someone else's guesses.
-    elsewhere = admin_login(Client(REMOTE_ADDR="192.0.2.7"), "a long and right passphrase")
+    # From elsewhere a new browser is paused too, but the admin's own browser gets in.
+    assert admin_login(Client(REMOTE_ADDR="192.0.2.7"), "a long and right passphrase", a_code(root)).status_code == 429
+    own.defaults["REMOTE_ADDR"] = "192.0.2.7"
+    elsewhere = admin_login(own, "a long and right passphrase", a_code(root))
     assert elsewhere.status_code == 302 and elsewhere["Location"] == "/admin/"
 
 
 @pytest.mark.django_db
-def test_a_few_typos_do_not_lock_the_admin_out():
-    get_user_model().objects.create_superuser("root", password="a long and right passphrase")
+def test_a_few_typos_do_not_lock_the_admin_out(settings):
+    root = get_user_model().objects.create_superuser("root", password="a long and right passphrase")
     client = Client()
-    for i in range(3):
-        assert admin_login(client, f"typo {i}").status_code == 200  # the form again, with an error
-    assert admin_login(client, "a long and right passphrase").status_code == 302
+    for i in range(settings.STAFF_LOGIN_FAILURE_LIMIT - 1):
+        assert admin_login(client, f"typo {i}", a_code(root)).status_code == 200  # the form again, with an error
+    assert admin_login(client, "a long and right passphrase", a_code(root)).status_code == 302
 
 
 @pytest.mark.parametrize("password", ["a", "password", "12345678901234", "short2"])
@@ -288,7 +294,7 @@ def test_a_long_uncommon_password_is_accepted():
 @pytest.mark.django_db
 def test_the_admin_refuses_to_set_a_weak_password(client):
     user = get_user_model().objects.create_superuser("root", password="a long and right passphrase")
-    client.force_login(user)
+    staff.admin_login(client, user, "a long and right passphrase")
     url = f"/admin/auth/user/{user.pk}/password/"
     response = client.post(url, {"password1": "a", "password2": "a"})
     assert response.status_code == 200  # the form again
@@ -327,7 +333,8 @@ def test_a_guest_cannot_name_itself_as_a_bot():
 
 @pytest.mark.django_db
 def test_the_admin_cannot_name_a_person_as_a_bot(client):
-    client.force_login(get_user_model().objects.create_superuser("root", password="a long and right passphrase"))
+    root = get_user_model().objects.create_superuser("root", password="a long and right passphrase")
+    staff.admin_login(client, root, "a long and right passphrase")
     refused = client.post("/admin/players/player/add/", {"name": "Rook AI", "is_guest": "on"})
     assert refused.status_code == 200 and not Player.objects.filter(name="Rook AI").exists()
     person = player_create_guest("Rook")

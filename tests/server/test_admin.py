@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from tests.server.conftest import human_match
+from tests.server.staff import staff_client
 
 pytestmark = pytest.mark.django_db
 
@@ -21,9 +22,7 @@ def test_admin_needs_staff(alice):
 
 def test_staff_see_bot_profiles_and_matches(alice, bob):
     match = human_match("connect4", alice, bob)
-    User.objects.create_superuser("root", password="pw")
-    client = Client()
-    client.login(username="root", password="pw")
+    client = staff_client()
     bots = client.get("/admin/bots/botprofile/")
     assert bots.status_code == 200 and b"connect4" in bots.content
     assert client.get(f"/admin/matches/match/{match.pk}/change/").status_code == 200

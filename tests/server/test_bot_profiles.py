@@ -5,15 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.test import Client
 
 from games import registry
 from server.bots import adaptive
 from server.bots.models import AdaptiveStrength, BotProfile
 from server.bots.selectors import bot_record
 from server.matches import services
+from tests.server.staff import staff_client
 
 pytestmark = pytest.mark.django_db
 
@@ -70,9 +69,7 @@ def test_good_settings_pass():
 
 
 def test_the_admin_form_shows_the_error_and_the_measured_record(alice):
-    User.objects.create_superuser("root", password="pw")
-    client = Client()
-    client.login(username="root", password="pw")
+    client = staff_client()
     bot = BotProfile.objects.get(slug="connect4-shallow")
     page = client.get(f"/admin/bots/botprofile/{bot.pk}/change/")
     assert b"Games played" in page.content and b"no games against people yet" in page.content

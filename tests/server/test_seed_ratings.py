@@ -114,12 +114,9 @@ def test_changing_how_a_bot_plays_clears_its_rating_and_reseeding_brings_it_back
 
 
 def admin_client() -> Client:
-    from django.contrib.auth.models import User
+    from tests.server.staff import staff_client
 
-    User.objects.create_superuser("root", password="pw")
-    client = Client()
-    client.login(username="root", password="pw")
-    return client
+    return staff_client()
 
 
 def change_form(profile: BotProfile, **changes) -> dict:

@@ -311,6 +311,7 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "export_estimate": "60/minute",  # export size estimates (a page asks as its filters change), per player
     "signup": "20/hour",  # sign-up forms posted, per client address
     "password_reset": "10/hour",  # password-reset forms posted, per client address
+    "email_change": "10/hour",  # new addresses asked for on the account page (each mails one), per client address
 }
 # Analyses waiting or running at once, over the installation; one more is refused (503) until
 # one ends.  One that has not ended after ANALYSIS_STALE_MINUTES no longer counts (its worker died).
@@ -329,28 +330,61 @@ HINT_PENDING_S = int(os.environ.get("HINT_PENDING_S", "30"))
 API_TOKEN_DAYS = int(os.environ.get("API_TOKEN_DAYS", "90"))
 API_TOKENS_PER_PLAYER = int(os.environ.get("API_TOKENS_PER_PLAYER", "10"))
 
-# Logins (the site's and the admin's): Django's password validators, and django-axes locking out
-# a login name from an address after AXES_FAILURE_LIMIT failures, for AXES_COOLOFF_HOURS.
+# Logins (the site's and the admin's; server/players/lockout.py): Django's password validators
+# and zxcvbn's estimate, and django-axes counting failed logins per account (every spelling of
+# it is one) and per client address over the last AXES_COOLOFF_HOURS, in the database.
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 12}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # zxcvbn's estimate, score 0-4: 3 is its authors' "safely unguessable" (server/players/passwords.py).
+    {"NAME": "server.players.passwords.StrengthValidator", "OPTIONS": {"min_score": 3}},
 ]
-INSTALLED_APPS += ["axes"]
-MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as axes asks
+INSTALLED_APPS += ["axes", "django_otp", "django_otp.plugins.otp_totp"]
+# The admin asks staff for a TOTP code too (server/players/staff.py).
+INSTALLED_APPS[INSTALLED_APPS.index("django.contrib.admin")] = "server.players.apps.StaffAdminConfig"
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
+    "django_otp.middleware.OTPMiddleware",
+)
+MIDDLEWARE += [
+    "server.players.lockout.KnownDeviceMiddleware",  # the cookie of browsers that logged in to an account
+    "axes.middleware.AxesMiddleware",  # last, as axes asks
+]
 AUTHENTICATION_BACKENDS = [
     "server.players.lockout.LoginLockoutBackend",  # refuses a locked-out login before any password check
-    "server.players.backends.NameOrEmailBackend",  # a display name or an e-mail address, then the password
+    "server.players.backends.NameOrEmailBackend",  # a display name or a confirmed e-mail address, then the password
 ]
-AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "1"))  # hours
-# A username from one address: an attacker cannot lock the real admin out from elsewhere.
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
+AXES_HANDLER = "server.players.lockout.LoginLockoutHandler"
+AXES_USERNAME_CALLABLE = "server.players.lockout.login_key"  # the account the spelling resolves to
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # axes' own count: one account from one address
+AXES_FAILURE_LIMIT = "server.players.lockout.failure_limit"  # LOGIN_ or STAFF_LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "1"))  # hours: the window of every limit below
+# One account from one address: a few typos never reach it.
+LOGIN_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+# One account from every address but the browsers that logged in to it before: at most this many
+# guesses an hour whatever the number of addresses (a botnet's), while the owner's own browser
+# still gets in.  Costs someone on a new device, while the account is under attack, the wait
+# or a password reset.
+LOGIN_ACCOUNT_FAILURE_LIMIT = int(os.environ.get("LOGIN_ACCOUNT_FAILURE_LIMIT", "20"))
+# One address over every account (one password tried on many): a school or office behind one
+# NAT shares it, so it is generous; known browsers are not held by it.
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "50"))
+# Staff accounts and anyone at the admin's login: the strictest limits, and a second factor.
+STAFF_LOGIN_FAILURE_LIMIT = 3
+STAFF_ACCOUNT_FAILURE_LIMIT = 10
+KNOWN_DEVICE_COOKIE = "plyground_device"  # signed: which accounts this browser logged in to
+KNOWN_DEVICE_DAYS = 365
+AXES_RESET_ON_SUCCESS = True  # the account's failures from that address, not the others'
 AXES_CLIENT_IP_CALLABLE = "server.players.throttles.client_ip"  # NUM_PROXIES' rule, not X-Forwarded-For
 AXES_LOCKOUT_TEMPLATE = "frontend/account/locked_out.html"  # the site's page, status 429
+AXES_LOCKOUT_CALLABLE = "server.players.lockout.lockout_response"  # ...saying which limit and what still works
 AXES_HTTP_RESPONSE_CODE = 429
+# The admin: at ADMIN_PATH (an address guessers do not find in every scanner's list), for
+# staff with a verified TOTP device (django-otp; `manage.py enrol_totp <user>`).
+ADMIN_PATH = os.environ.get("ADMIN_PATH", "admin/").strip("/") + "/"
+OTP_TOTP_ISSUER = "Plyground"  # the name authenticator apps show
 # --- end of abuse and exhaustion ------------------------------------------------------
 
 # --- Accounts (server/players/accounts.py): the site's own pages; mail printed in development ---
@@ -358,6 +392,8 @@ LOGIN_URL = "frontend:login"
 LOGIN_REDIRECT_URL = "frontend:lobby"
 LOGOUT_REDIRECT_URL = "frontend:lobby"
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600  # a reset link works for three days
+# A link that attaches an e-mail address to an account (server/players/emails.py) works as long.
+EMAIL_CONFIRM_TIMEOUT = PASSWORD_RESET_TIMEOUT
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"  # production: SMTP (prod.py)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Plyground <noreply@localhost>")
 # --- end of accounts ---

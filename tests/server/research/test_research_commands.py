@@ -10,9 +10,8 @@ from importlib import import_module
 import jsonschema
 import pytest
 from django.apps import apps
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
-from django.test import Client
 
 from server.bots.models import BotProfile
 from server.matches.models import Match
@@ -20,6 +19,7 @@ from server.research.formats import CSV_COLUMNS
 from server.research.permissions import RESEARCHER_GROUP
 from server.research.pseudonyms import Pseudonyms
 from tests.server.research.helpers import SCHEMA, SECRET_NAME
+from tests.server.staff import staff_client
 
 
 def run(*args: str) -> tuple[str, str]:
@@ -64,9 +64,7 @@ def test_export_games_takes_every_filter_and_refuses_bad_ones(dataset):
 
 @pytest.mark.django_db
 def test_the_admin_exports_the_selected_matches(dataset):
-    User.objects.create_superuser("root", password="pw")
-    admin = Client()
-    admin.login(username="root", password="pw")
+    admin = staff_client()
     chosen = [dataset.matches["dice"].pk, dataset.matches["hh"].pk]
     response = admin.post(
         "/admin/matches/match/", {"action": "export_selected_matches", "_selected_action": [str(pk) for pk in chosen]}
