@@ -239,6 +239,12 @@ BOT_GAMES_RATED_FOR_HUMANS = (
 RATING_PROVISIONAL_DEVIATION = float(os.environ.get("RATING_PROVISIONAL_DEVIATION", "110"))
 RATING_PERIODS_PER_DAY = 0.21436
 RATING_TAU = 0.5
+# Farming (docs/security.md): a rated match changes no rating before its people made this many
+# moves between them (two each in a two-player game: an instant resignation counts for nothing),
+# and one pair of people moves each other's ratings in at most this many matches in any 24 hours
+# (friends playing a long evening's series still play rated; only the first few count).
+RATING_MIN_PLIES = int(os.environ.get("RATING_MIN_PLIES", "4"))
+RATING_PAIR_MATCHES_PER_DAY = int(os.environ.get("RATING_PAIR_MATCHES_PER_DAY", "3"))
 BOT_RATING_DEVIATION = 60.0  # a bot's measured rating as an opponent, where bot games are rated
 LEADERBOARD_ACTIVE_DAYS = int(os.environ.get("LEADERBOARD_ACTIVE_DAYS", "30"))  # who played since
 LEADERBOARD_SIZE = 100
