@@ -314,7 +314,7 @@ REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES  # the dict above
 # so is one whose body takes longer than HTTP_BODY_TIMEOUT_S (the site's bodies are small
 # JSON); a kept-alive connection idle between requests is closed after HTTP_IDLE_TIMEOUT_S.
 # Headers fit one packet: 10 s is ample for a phone on a poor link.  WebSockets are not bound
-# by these once upgraded (daphne's ping timeout closes dead ones).
+# by these once upgraded (daphne's ping timeout closes dead ones).  0 turns a bound off.
 HTTP_HEADER_TIMEOUT_S = float(os.environ.get("HTTP_HEADER_TIMEOUT_S", "10"))
 HTTP_BODY_TIMEOUT_S = float(os.environ.get("HTTP_BODY_TIMEOUT_S", "30"))
 HTTP_IDLE_TIMEOUT_S = float(os.environ.get("HTTP_IDLE_TIMEOUT_S", "60"))
