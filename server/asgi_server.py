@@ -218,7 +218,7 @@ class ReadDeadlineHTTPFactory(HTTPFactory):
 
     def __init__(self, server: Any) -> None:
         super().__init__(server)
-        self.timeOut = settings.HTTP_IDLE_TIMEOUT_S
+        self.timeOut = settings.HTTP_IDLE_TIMEOUT_S or None  # 0: none (Twisted would time out at once)
         header_timeout, body_timeout = settings.HTTP_HEADER_TIMEOUT_S, settings.HTTP_BODY_TIMEOUT_S
 
         def channel() -> Any:
