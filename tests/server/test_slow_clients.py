@@ -39,7 +39,7 @@ BODY_TIMEOUT_S = 1
 IDLE_TIMEOUT_S = 2
 
 
-def wait_until_serving(url: str, proc: subprocess.Popen, log: Path, tries: int = 200) -> None:
+def wait_until_serving(url: str, proc: subprocess.Popen, log: Path, tries: int = 600) -> None:
     for _ in range(tries):
         if proc.poll() is not None:
             raise RuntimeError(f"{proc.args[0]} exited early:\n{log.read_text()}")
