@@ -15,6 +15,14 @@ unregisters it (two changes to the loop's selector and a callback a write).  A r
 is one WebSocket frame to each of its match's sockets, so that was a large share of the
 loop's work; a frame now goes to the socket when it is sent, unless something is still
 waiting before it (`written_now`).
+
+Slow clients: Twisted's HTTP channel times a connection out only after a minute with no byte
+at all, so a client trickling its headers a byte at a time (slowloris) held its connection for
+good, and a few hundred such held the server.  Here a request's headers must be complete
+within ``HTTP_HEADER_TIMEOUT_S`` and its body within ``HTTP_BODY_TIMEOUT_S``, however slowly
+bytes keep coming (`ReadDeadlineChannel`); a kept-alive connection idle between requests is
+closed after ``HTTP_IDLE_TIMEOUT_S`` (Twisted's own idle timeout).  An upgraded WebSocket is
+past its headers and left alone.
 """
 
 from __future__ import annotations
@@ -25,10 +33,15 @@ from functools import partial
 from typing import Any, Final
 
 import autobahn.websocket.protocol
+import daphne.server
 from autobahn.exception import Disconnected
 from daphne.cli import CommandLineInterface
+from daphne.http_protocol import HTTPFactory
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+from django.conf import settings
+from twisted.internet.base import DelayedCall
+from twisted.web import http
 
 from server.config.frames_at_once import SEND_TEXT_NOW
 
@@ -138,6 +151,87 @@ class ImmediateWebSocketProtocol(WebSocketProtocol):
 
 # daphne builds its WebSocket factory in `Server.run`; the factory builds this protocol.
 WebSocketFactory.protocol = ImmediateWebSocketProtocol
+
+
+REQUEST_TIMEOUT_RESPONSE: Final = b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+
+
+class ReadDeadlineChannel(http.HTTPChannel):
+    """An HTTP/1.1 channel that gives each request a deadline to arrive, not just to go quiet.
+
+    The headers' deadline starts when the connection opens, or with the first byte of the next
+    request on a kept-alive one; the body's when the headers are in.  Bytes arriving do not
+    move it (Twisted's idle timeout, which they do reset, still closes a silent connection).
+    Past it, the client hears 408 and the connection closes, aborted if it does not go.
+    """
+
+    header_timeout: float | None = None
+    body_timeout: float | None = None
+    _deadline: DelayedCall | None = None
+    _between_requests = False
+
+    def connectionMade(self) -> None:  # noqa: N802
+        super().connectionMade()
+        self._set_deadline(self.header_timeout)
+
+    def dataReceived(self, data: bytes) -> None:  # noqa: N802
+        if self._between_requests and data:  # the next request's first byte: its headers' time starts
+            self._between_requests = False
+            self._set_deadline(self.header_timeout)
+        super().dataReceived(data)
+
+    def allHeadersReceived(self) -> None:  # noqa: N802
+        super().allHeadersReceived()
+        self._set_deadline(self.body_timeout)
+
+    def allContentReceived(self) -> None:  # noqa: N802
+        self._set_deadline(None)  # the request is in: how long it takes to answer is the application's
+        super().allContentReceived()
+
+    def requestDone(self, request: http.Request) -> None:  # noqa: N802
+        pipelined = bool(self._dataBuffer)  # the next request began arriving during this one
+        super().requestDone(request)
+        if self.persistent and self.transport is not None and not self._deadline:
+            self._between_requests = not pipelined
+            if pipelined:
+                self._set_deadline(self.header_timeout)
+
+    def connectionLost(self, reason: Any) -> None:  # noqa: N802
+        self._set_deadline(None)
+        super().connectionLost(reason)
+
+    def _set_deadline(self, seconds: float | None) -> None:
+        if self._deadline is not None and self._deadline.active():
+            self._deadline.cancel()
+        self._deadline = self.callLater(seconds, self._too_slow) if seconds else None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if self.transport is None or self.transport.disconnecting:
+            return
+        self.transport.write(REQUEST_TIMEOUT_RESPONSE)
+        self.timeoutConnection()  # closes it, and aborts it after `abortTimeout` if the client holds on
+
+
+class ReadDeadlineHTTPFactory(HTTPFactory):
+    """daphne's HTTP factory with `ReadDeadlineChannel`s and the settings' idle timeout."""
+
+    def __init__(self, server: Any) -> None:
+        super().__init__(server)
+        self.timeOut = settings.HTTP_IDLE_TIMEOUT_S or None  # 0: none (Twisted would time out at once)
+        header_timeout, body_timeout = settings.HTTP_HEADER_TIMEOUT_S, settings.HTTP_BODY_TIMEOUT_S
+
+        def channel() -> Any:
+            inner = ReadDeadlineChannel()
+            inner.header_timeout, inner.body_timeout = header_timeout, body_timeout
+            # Twisted's HTTP/1.1-or-HTTP/2 switch, as `http.HTTPFactory.protocol` builds it.
+            return http._GenericHTTPChannelProtocol(inner)
+
+        self.protocol = channel
+
+
+# daphne builds its HTTP factory in `Server.run`, by this name.
+daphne.server.HTTPFactory = ReadDeadlineHTTPFactory
 
 
 class BackpressureCommandLine(CommandLineInterface):

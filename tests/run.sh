@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test the project has: lint, types (mypy, strict on ai/ and games/), the
 # doctests, the fast suite with the full-stack and browser tests, then the slow marker.  What those need from the system (redis-server, Debian's
-# chromium) is installed with apt-get when missing and we can (root, or sudo without a
+# chromium, caddy for deploy/Caddyfile) is installed with apt-get when missing and we can (root, or sudo without a
 # password); otherwise it stops and says what to install.  It never runs with tests skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,7 @@ redis_up() {
 missing=()
 redis_up || command -v redis-server >/dev/null || missing+=(redis-server)
 [ -x "$CHROMIUM" ] || missing+=(chromium)
+command -v caddy >/dev/null || missing+=(caddy)  # tests/server/test_slow_clients.py runs deploy/Caddyfile
 if [ ${#missing[@]} -gt 0 ]; then
   as_root=()
   [ "$(id -u)" -eq 0 ] || as_root=(sudo -n)

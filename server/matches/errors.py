@@ -87,3 +87,13 @@ class NotRatable(MatchError):
     """A rated match asked with a bot seat (unless the installation rates those) or with hints."""
 
     code = "not_ratable"
+
+
+class RatedNeedsAccount(NotRatable):
+    """A guest in a rated match or seek: rated games are between accounts, so a rating costs an account."""
+
+    code = "rated_needs_account"
+    http_status = 403
+
+
+RATED_NEEDS_ACCOUNT = "rated games are between accounts: sign up (free) or log in, or play this one casual"

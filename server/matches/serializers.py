@@ -231,7 +231,8 @@ class MatchCreateScheme(OpenApiSerializerExtension):
             "human seat), an optional clock (a bot's is charged its search time and never flags), and hints "
             "(only for one person against "
             "bots, in an unrated match). `rated` (default false) makes the result count for the people's "
-            "ratings: never with hints, nor with bots unless the installation rates bot games.",
+            "ratings: never with hints, nor with bots unless the installation rates bot games, and only between "
+            "accounts (a guest is refused with 403 rated_needs_account).",
         }
 
 

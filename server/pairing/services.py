@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games import registry
 from server.matches import broadcast, frames
-from server.matches.errors import BadMessage
+from server.matches.errors import RATED_NEEDS_ACCOUNT, BadMessage, RatedNeedsAccount
 from server.matches.models import Match
 from server.matches.services import Clock, SeatRequest, match_create, match_join
 from server.pairing.errors import SeekUnavailable
@@ -49,6 +49,8 @@ def seek_place(player: Player, channel: str, request: SeekRequest) -> int | None
 @transaction.atomic
 def _seek_store(player: Player, channel: str, request: SeekRequest) -> Seek:
     _validate(request)
+    if request.rated and player.is_guest:
+        raise RatedNeedsAccount(RATED_NEEDS_ACCOUNT)
     _sweep()
     seek_cancel(player.pk)
     seek = Seek.objects.create(
@@ -93,6 +95,8 @@ def seek_accept(seek_id: int, player: Player) -> int:
         raise SeekUnavailable("this seek is no longer open: someone took it, or its player left")
     if seek.player_id == player.pk:
         raise SeekUnavailable("this is your own seek: wait for an opponent, or cancel it")
+    if seek.rated and player.is_guest:
+        raise RatedNeedsAccount(RATED_NEEDS_ACCOUNT)
     if not seek.accepts(rating_of(player.pk, seek.game)):
         raise SeekUnavailable("your rating is outside the range this player asked for")
     own = [s for s in locked if s.pk != seek_id]

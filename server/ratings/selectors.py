@@ -37,11 +37,16 @@ def rating_history(player_id: int, game: str) -> list[dict[str, Any]]:
 
 
 def leaderboard(game: str, now: datetime | None = None) -> list[dict[str, Any]]:
-    """The best established ratings in `game` among people who played a rated match lately."""
+    """The best established ratings in `game` among people who played a rated match lately.
+
+    Accounts only: a guest's rating (from before rated games needed accounts) was free to farm."""
     since = (now or timezone.now()) - timedelta(days=settings.LEADERBOARD_ACTIVE_DAYS)
     rows = (
         PlayerRating.objects.filter(
-            game=game, deviation__lte=settings.RATING_PROVISIONAL_DEVIATION, updated_at__gte=since
+            game=game,
+            deviation__lte=settings.RATING_PROVISIONAL_DEVIATION,
+            updated_at__gte=since,
+            player__is_guest=False,
         )
         .select_related("player")
         .order_by("-rating", "deviation", "player_id")[: settings.LEADERBOARD_SIZE]

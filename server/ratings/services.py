@@ -13,6 +13,15 @@ Glickman's step 6 once.  Time without rated games widens it further before the m
 0.21436, about one period every 4.7 days), never past the starting deviation.  Nothing is
 written for idle time: the stored deviation is the one after the last match.
 
+Farming (docs/security.md, "Farming ratings"): rated matches are between accounts
+(server/matches/services/lifecycle.py, server/pairing/services.py).  A match that ends before
+its people made `RATING_MIN_PLIES` moves between them changes no rating (an instant
+resignation, a flag or an abandonment at the first move says nothing about strength).  And
+one pair of people moves each other's ratings in at most `RATING_PAIR_MATCHES_PER_DAY`
+matches in any 24 hours: past that their results against each other are left out (the match
+stays rated and is listed; it changes nothing, and a log line says so for an admin), so two
+accounts trading wins cannot pump one of them.
+
 Several seats: each person is rated against every other seat at once, the higher return
 winning the pair (a draw when equal).  A bot seat counts as an opponent only where
 `BOT_GAMES_RATED_FOR_HUMANS` allows rated bot games, at its measured rating with
@@ -21,16 +30,21 @@ winning the pair (a draw when equal).  A bot seat counts as an opponent only whe
 
 from __future__ import annotations
 
-from datetime import datetime
+import logging
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from server.matches.models import Match, Seat
 from server.ratings import glicko2
 from server.ratings.models import PlayerRating, RatingChange
 
 SECONDS_PER_DAY = 86400.0
+PAIR_WINDOW = timedelta(days=1)  # `RATING_PAIR_MATCHES_PER_DAY` counts in any window this long
+
+log = logging.getLogger("plyground.ratings")
 
 
 def rate_match(match: Match) -> list[RatingChange]:
@@ -42,6 +56,7 @@ def rate_match(match: Match) -> list[RatingChange]:
     rows = _locked_ratings(match.game, sorted({s.player_id for s in seats if s.player_id}))
     now = {pid: _current(row, at) for pid, row in rows.items()}
     returns = match.result["returns"]
+    spent = _spent_pairs(match, seats)
     changes = []
     for seat in seats:
         if seat.player_id is None:
@@ -49,7 +64,9 @@ def rate_match(match: Match) -> list[RatingChange]:
         results = [
             glicko2.Result(opponent, _score(returns[seat.index], returns[other.index]))
             for other in seats
-            if other.index != seat.index and (opponent := _opponent(other, now)) is not None
+            if other.index != seat.index
+            and frozenset((seat.player_id, other.player_id)) not in spent
+            and (opponent := _opponent(other, now)) is not None
         ]
         if results:
             changes.append(_apply(match, rows[seat.player_id], now[seat.player_id], results, at))
@@ -58,7 +75,36 @@ def rate_match(match: Match) -> list[RatingChange]:
 
 def _ratable(match: Match) -> bool:
     result = match.result or {}
-    return match.rated and match.status == Match.Status.FINISHED and bool(result.get("returns"))
+    if not (match.rated and match.status == Match.Status.FINISHED and result.get("returns")):
+        return False
+    # The people's own moves: chance (dice, seat -1) is no one's.
+    return match.moves.filter(seat__gte=0).count() >= settings.RATING_MIN_PLIES
+
+
+def _spent_pairs(match: Match, seats: list[Seat]) -> set[frozenset[int]]:
+    """The pairs of this match's people who already moved each other's ratings in
+    `RATING_PAIR_MATCHES_PER_DAY` matches in the 24 hours before it ended: not rated together again."""
+    people = sorted({s.player_id for s in seats if s.player_id is not None})
+    since = (match.finished_at or timezone.now()) - PAIR_WINDOW
+    spent = set()
+    for i, first in enumerate(people):
+        for second in people[i + 1 :]:
+            together = (
+                RatingChange.objects.filter(player_id=first, game=match.game, at__gt=since)
+                .filter(match__seats__player_id=second)
+                .exclude(match=match)
+                .count()
+            )
+            if together >= settings.RATING_PAIR_MATCHES_PER_DAY:
+                spent.add(frozenset((first, second)))
+                log.warning(
+                    "rating: match %s left out between players %s and %s: %d rated matches together in 24 h",
+                    match.pk,
+                    first,
+                    second,
+                    together,
+                )
+    return spent
 
 
 def _locked_ratings(game: str, player_ids: list[int]) -> dict[int, PlayerRating]:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+import uuid
 
 from playwright.sync_api import Page, expect
+
+from tests.browser.test_ratings import sign_up
 
 MEANINGS = {"Rated": "the result changes the players' ratings", "Casual": "ratings do not change"}
 
@@ -28,6 +31,8 @@ def test_a_rated_match_between_two_people_says_so_everywhere(new_page, screensho
     lobby = new_page("/")
     expect(lobby.locator("#games .game-card").first).to_be_visible()
     host = new_page("/")
+    tag = uuid.uuid4().hex[:6]
+    sign_up(host, f"Host{tag}")  # rated games are between accounts
     host.locator('[data-testid="rated-tictactoe"]').select_option("rated")
     host.locator('[data-testid="play-friend-tictactoe"]').click()
     host.wait_for_url(re.compile(r"/matches/\d+/$"))
@@ -36,7 +41,9 @@ def test_a_rated_match_between_two_people_says_so_everywhere(new_page, screensho
     expect_room_tag(host, "Rated")
     expect_lobby_tag(lobby, "open-matches", match_id, "Rated")
 
-    friend = new_page(host.locator("#invite-link").input_value(), viewport={"width": 390, "height": 844})
+    friend = new_page("/", viewport={"width": 390, "height": 844})
+    sign_up(friend, f"Friend{tag}")
+    friend.goto(host.locator("#invite-link").input_value())
     friend.locator('[data-testid="join-button"]').click()
     expect(friend.locator("#match-room")).to_have_attribute("data-your-seat", "1")
     expect_room_tag(friend, "Rated")

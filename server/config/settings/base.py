@@ -239,6 +239,12 @@ BOT_GAMES_RATED_FOR_HUMANS = (
 RATING_PROVISIONAL_DEVIATION = float(os.environ.get("RATING_PROVISIONAL_DEVIATION", "110"))
 RATING_PERIODS_PER_DAY = 0.21436
 RATING_TAU = 0.5
+# Farming (docs/security.md): a rated match changes no rating before its people made this many
+# moves between them (two each in a two-player game: an instant resignation counts for nothing),
+# and one pair of people moves each other's ratings in at most this many matches in any 24 hours
+# (friends playing a long evening's series still play rated; only the first few count).
+RATING_MIN_PLIES = int(os.environ.get("RATING_MIN_PLIES", "4"))
+RATING_PAIR_MATCHES_PER_DAY = int(os.environ.get("RATING_PAIR_MATCHES_PER_DAY", "3"))
 BOT_RATING_DEVIATION = 60.0  # a bot's measured rating as an opponent, where bot games are rated
 LEADERBOARD_ACTIVE_DAYS = int(os.environ.get("LEADERBOARD_ACTIVE_DAYS", "30"))  # who played since
 LEADERBOARD_SIZE = 100
@@ -302,6 +308,16 @@ RESEARCH_PSEUDONYM_SECRET_FILE = os.environ.get(
 # trusted proxy saw.  DRF's throttles and the login lockout use the same rule.
 NUM_PROXIES = int(os.environ.get("NUM_PROXIES") or os.environ.get("TRUSTED_PROXIES") or "0")
 REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES  # the dict above
+# Slow clients (server/asgi_server.py; deploy/Caddyfile bounds the same in front): a connection
+# whose request headers are not all in within HTTP_HEADER_TIMEOUT_S of its opening (or of the
+# first byte of its next request) is answered 408 and closed, whatever it trickles meanwhile;
+# so is one whose body takes longer than HTTP_BODY_TIMEOUT_S (the site's bodies are small
+# JSON); a kept-alive connection idle between requests is closed after HTTP_IDLE_TIMEOUT_S.
+# Headers fit one packet: 10 s is ample for a phone on a poor link.  WebSockets are not bound
+# by these once upgraded (daphne's ping timeout closes dead ones).  0 turns a bound off.
+HTTP_HEADER_TIMEOUT_S = float(os.environ.get("HTTP_HEADER_TIMEOUT_S", "10"))
+HTTP_BODY_TIMEOUT_S = float(os.environ.get("HTTP_BODY_TIMEOUT_S", "30"))
+HTTP_IDLE_TIMEOUT_S = float(os.environ.get("HTTP_IDLE_TIMEOUT_S", "60"))
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "guest": "30/minute",  # POST /api/players/guest/, per client address
     "guest_session": "60/minute",  # a browser's first action that makes it a guest, per client address

@@ -12,7 +12,15 @@ from django.utils import timezone
 from games import registry
 from games.base import Game
 from server.matches import frames
-from server.matches.errors import BadMessage, GameOver, NotRatable, NotSeated, SeatTaken
+from server.matches.errors import (
+    RATED_NEEDS_ACCOUNT,
+    BadMessage,
+    GameOver,
+    NotRatable,
+    NotSeated,
+    RatedNeedsAccount,
+    SeatTaken,
+)
 from server.matches.models import Match, Seat
 from server.matches.selectors import seat_json
 from server.matches.services.clocks import Clock
@@ -43,7 +51,8 @@ def match_create(
     `clock` runs for every seat; a bot's is charged its search time and never flags
     (services/clocks.py).  `hints` are for one person against bots, unrated.
     `rated`: the result changes the people's ratings (server/ratings); never with hints, nor
-    with a bot seat unless `BOT_GAMES_RATED_FOR_HUMANS`.
+    with a bot seat unless `BOT_GAMES_RATED_FOR_HUMANS`, and only between accounts (a guest
+    costs nothing, so rated games against guests would farm ratings).
     """
     game = registry.get(game_id)
     if len(seats) != game.num_players:
@@ -55,6 +64,8 @@ def match_create(
         raise NotRatable("rated games never allow hints")
     if rated and has_bot and not settings.BOT_GAMES_RATED_FOR_HUMANS:
         raise NotRatable("games against bots are casual: only games between people are rated")
+    if rated and creator is not None and creator.is_guest and any(r.kind == Seat.Kind.HUMAN for r in seats):
+        raise RatedNeedsAccount(RATED_NEEDS_ACCOUNT)
     match = Match.objects.create(
         game=game_id,
         state=game.to_json(game.initial_state()),
@@ -92,6 +103,8 @@ def match_join(match_id: int, player: Player, seat_index: int | None = None) -> 
     open_seats = [s for s in seats if s.is_open and (seat_index is None or s.index == seat_index)]
     if not open_seats:
         raise SeatTaken("no open seat" if seat_index is None else f"seat {seat_index} is not open")
+    if match.rated and player.is_guest:
+        raise RatedNeedsAccount(RATED_NEEDS_ACCOUNT)
     seat = open_seats[0]
     seat.player = player
     seat.save(update_fields=["player"])

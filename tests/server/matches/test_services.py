@@ -137,6 +137,9 @@ def test_games_against_bots_are_unrated_for_people_unless_the_policy_says_so(ali
     bot = BotProfile.objects.get(slug="connect4-shallow")
     with_bot = [services.SeatRequest("human"), services.SeatRequest("bot", bot)]
     assert human_match("connect4", alice, bob).rated is False  # casual unless asked
+    for person in (alice, bob):  # rated games are between accounts
+        person.is_guest = False
+        person.save()
     people = [services.SeatRequest("human")] * 2
     assert services.match_create("connect4", people, alice, rated=True).rated is True
     with pytest.raises(NotRatable):

@@ -29,8 +29,17 @@ async def until(comm: WebsocketCommunicator, kind: str) -> dict:
             return frame
 
 
-async def person() -> WebsocketCommunicator:
-    _, token = await database_sync_to_async(player_create_guest_with_token)()
+def person_token(guest: bool = False) -> str:
+    """A bearer token of a new person: an account unless `guest` (rated seeks need accounts)."""
+    player, token = player_create_guest_with_token()
+    if not guest:
+        player.is_guest = False
+        player.save()
+    return token
+
+
+async def person(guest: bool = False) -> WebsocketCommunicator:
+    token = await database_sync_to_async(person_token)(guest)
     comm = await lobby(token)
     assert (await until(comm, "lobby"))["type"] == "lobby"
     return comm
@@ -72,8 +81,7 @@ async def test_a_socket_opening_hears_the_open_seeks_after_the_lobby():
     alice = await person()
     await alice.send_json_to(SEEK)
     await until(alice, "seek")
-    _, token = await database_sync_to_async(player_create_guest_with_token)()
-    bob = await lobby(token)
+    bob = await lobby(await database_sync_to_async(person_token)())
     assert (await bob.receive_json_from())["type"] == "lobby"
     seeks = (await bob.receive_json_from())["seeks"]
     assert [s["game"] for s in seeks] == ["connect4"]
@@ -88,3 +96,14 @@ async def test_a_malformed_seek_is_a_bad_message():
     await alice.send_json_to({"type": "seek_accept", "id": "1"})
     assert (await until(alice, "error"))["code"] == "bad_message"
     await alice.disconnect()
+
+
+async def test_a_guests_rated_seek_is_refused_with_what_to_do():
+    guest = await person(guest=True)
+    await guest.send_json_to(SEEK)
+    refused = await until(guest, "error")
+    assert refused["code"] == "rated_needs_account" and "sign up" in refused["message"]
+    assert not await database_sync_to_async(Seek.objects.exists)()
+    await guest.send_json_to({**SEEK, "rated": False})
+    assert (await until(guest, "seek"))["seek"]["rated"] is False
+    await guest.disconnect()

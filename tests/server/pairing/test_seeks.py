@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.matches.errors import BadMessage
+from server.matches.errors import BadMessage, RatedNeedsAccount
 from server.matches.models import Match
 from server.matches.presence import ONLINE
 from server.pairing import services
@@ -17,9 +17,11 @@ from server.ratings.models import PlayerRating
 from tests.support import race
 
 
-def person(name: str) -> Player:
+def person(name: str, guest: bool = False) -> Player:
+    """Someone with a lobby socket open; an account unless `guest` (rated seeks need accounts)."""
     player = player_create_guest(name)
-    Player.objects.filter(pk=player.pk).update(online_until=ONLINE)  # a lobby socket open
+    player.online_until, player.is_guest = ONLINE, guest
+    player.save()
     return player
 
 
@@ -123,6 +125,20 @@ def test_a_seek_goes_with_its_socket_with_cancel_and_with_its_person():
     Player.objects.filter(pk=alice.pk).update(online_until=None)  # her web process died: presence expired
     assert seek_place(bob, "chan-b", SeekRequest("connect4")) is None
     assert list(Seek.objects.values_list("player_id", flat=True)) == [bob.pk]
+
+
+@pytest.mark.django_db
+def test_a_guest_neither_places_nor_takes_a_rated_seek():
+    guest, alice = person("Drifter", guest=True), person("Alice")
+    with pytest.raises(RatedNeedsAccount) as refused:
+        seek_place(guest, "g", SeekRequest("connect4", rated=True))
+    assert refused.value.code == "rated_needs_account" and not Seek.objects.exists()
+    seek_place(alice, "a", SeekRequest("connect4", rated=True))
+    with pytest.raises(RatedNeedsAccount):
+        seek_accept(Seek.objects.get(player=alice).pk, guest)
+    assert not Match.objects.exists()
+    assert seek_place(guest, "g", SeekRequest("connect4", rated=False)) is None  # casual: welcome
+    assert Seek.objects.count() == 2 and not Match.objects.exists()  # rated and casual never pair
 
 
 @pytest.mark.django_db

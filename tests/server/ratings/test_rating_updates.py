@@ -16,6 +16,7 @@ from server.ratings.selectors import rating_history, ratings_for
 HUMAN = services.SeatRequest("human")
 X_WINS = ["1", "4", "2", "5", "3"]  # tic-tac-toe: seat 0 takes the top row
 DRAWN = ["5", "1", "9", "3", "2", "8", "4", "6", "7"]
+OPENING = ["5", "1", "9", "3"]  # two moves each: enough for a rated ending to count (RATING_MIN_PLIES)
 
 
 def rated_match(first, second, game="tictactoe", rated=True, **kwargs) -> Match:
@@ -58,7 +59,7 @@ def test_a_draw_leaves_equal_ratings_equal(alice, bob):
 @pytest.mark.django_db
 def test_resignation_rates_the_resigner_as_the_loser(alice, bob):
     match = rated_match(alice, bob)
-    services.submit_move(match.pk, 0, "5", 0)
+    play(match, OPENING)
     services.match_resign(match.pk, 0)
     assert rating(alice).rating < 1500 < rating(bob).rating
 
@@ -66,7 +67,7 @@ def test_resignation_rates_the_resigner_as_the_loser(alice, bob):
 @pytest.mark.django_db
 def test_a_fallen_clock_is_rated(alice, bob, settings):
     match = rated_match(alice, bob, game="connect4", clock=services.Clock(1, 0))
-    services.submit_move(match.pk, 0, "4", 0)
+    play(match, ["4", "4", "3", "3", "5"])
     Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(seconds=70))
     assert services.flag_fallen_clocks() == 1
     assert rating(alice, "connect4").rating > 1500 > rating(bob, "connect4").rating
@@ -75,6 +76,7 @@ def test_a_fallen_clock_is_rated(alice, bob, settings):
 @pytest.mark.django_db
 def test_abandonment_is_rated(alice, bob, settings):
     match = rated_match(alice, bob, game="connect4")
+    play(match, ["4", "4", "3", "3"])
     services.seat_presence(match.pk, 0, True)
     services.seat_presence(match.pk, 1, True)
     services.seat_presence(match.pk, 1, False)

@@ -12,12 +12,19 @@ from server.matches import services
 from server.players.services import player_create_guest
 from server.ratings.models import PlayerRating
 from server.ratings.selectors import leaderboard
+from tests.server.ratings.conftest import account
 
 HUMAN = {"kind": "human"}
+OPENING = ["5", "1", "9", "3"]  # two moves each: enough for an ending to be rated (RATING_MIN_PLIES)
 
 
-def established(name: str, rating: float, game="connect4", days_ago=1, deviation=60.0):
-    player = player_create_guest(name)
+def play_opening(match_id: int) -> None:
+    for ply, cell in enumerate(OPENING):
+        services.submit_move(match_id, ply % 2, cell, ply)
+
+
+def established(name: str, rating: float, game="connect4", days_ago=1, deviation=60.0, guest=False):
+    player = player_create_guest(name) if guest else account(name)
     when = timezone.now() - timedelta(days=days_ago)
     PlayerRating.objects.create(player=player, game=game, rating=rating, deviation=deviation, games=30, updated_at=when)
     return player
@@ -31,6 +38,7 @@ def test_the_leaderboard_lists_established_active_people_best_first(settings):
     established("Provisional", 2100, deviation=200)  # not established yet
     established("Gone", 2000, days_ago=45)  # not active
     established("Othergame", 2200, game="othello")
+    established("FarmedGuest", 2300, guest=True)  # rated as a guest before rated games needed accounts
     body = APIClient().get("/api/leaderboards/connect4/").json()
     assert body["active_days"] == 30
     assert [(r["rank"], r["player"]["name"]) for r in body["leaders"]] == [(1, "Strong"), (2, "Steady")]
@@ -47,6 +55,7 @@ def test_a_rated_match_through_the_api_shows_in_the_players_ratings(token_client
     assert created.status_code == 201 and created.json()["rated"] is True
     match_id = created.json()["id"]
     services.match_join(match_id, bob)
+    play_opening(match_id)
     services.match_resign(match_id, 1)
     body = APIClient().get(f"/api/players/{token_client.player.name}/ratings/").json()
     assert body["player"]["name"] == token_client.player.name and body["provisional_deviation"] == 110
@@ -103,6 +112,7 @@ def test_a_match_shows_its_peoples_ratings_and_after_a_rated_end_what_it_changed
             {"seat": 1, "rating": 1720.0, "deviation": 80.0, "provisional": False, "change": None},
         ],
     }
+    play_opening(match_id)
     services.match_resign(match_id, 1)
     alice, bob_after = APIClient().get(f"/api/matches/{match_id}/ratings/").json()["seats"]
     assert alice["change"]["before"] == 1500 and alice["change"]["after"] == alice["rating"] > 1500
