@@ -7,14 +7,15 @@ sees them:
 
 - case and compatibility forms folded (``ＡＩ``, ``𝐀𝐈`` and ``ai`` are one word), accents
   dropped, invisible format characters removed;
-- look-alike letters of other scripts (Cyrillic ``АІ``, Greek ``ΑΙ``) and digits used as
+- look-alike letters of other scripts (Cyrillic ``АІ``, Greek ``ΑΙ``, and every letter
+  Unicode's confusables read as Latin ones), small capitals (``ᴀɪ``) and digits used as
   letters (``B0T``, ``R0B0T``) read as the Latin letters they imitate;
 - words split at anything that is not a letter or a digit and at case changes
   (``RookAI``, ``rook_bot``, ``Rook.Engine``), and runs of single letters joined
   (``A.I.``, ``B O T``).
 
->>> claims_to_be_ai("Rook AI"), claims_to_be_ai("RookBot"), claims_to_be_ai("A.I. Rook")
-(True, True, True)
+>>> claims_to_be_ai("Rook AI"), claims_to_be_ai("RookBot"), claims_to_be_ai("A.I. Rook"), claims_to_be_ai("Rook ᴀɪ")
+(True, True, True, True)
 >>> claims_to_be_ai("Abbott"), claims_to_be_ai("Aidan"), claims_to_be_ai("QuietOtter042")
 (False, False, False)
 
