@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from channels.testing import WebsocketCommunicator
+from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -91,3 +92,14 @@ async def test_every_socket_frame_that_shows_a_person_says_whether_a_guest(scene
     assert_marked(seeks, {GUEST})
     await room.disconnect()
     await lobby.disconnect()
+
+
+def test_the_leaderboard_and_profile_pages_mark_the_guest_and_not_the_account(scene):
+    match, _, _ = scene
+    rows = Client().get("/leaderboards/").content.decode().split("<tr")
+    (dana,) = [row for row in rows if f">{GUEST}</a>" in row]
+    (erin,) = [row for row in rows if f">{ACCOUNT}</a>" in row]
+    assert 'class="guest-badge"' in dana and 'class="guest-badge"' not in erin
+    assert 'class="guest-badge"' in Client().get(f"/players/{GUEST}/").content.decode()
+    erin_page = Client().get(f"/players/{ACCOUNT}/").content.decode()  # its history shows Dana, a guest
+    assert erin_page.count('class="guest-badge"') == 1 and f'>{GUEST}</a> <span class="guest-badge"' in erin_page
