@@ -12,6 +12,8 @@ import ai
 from ai import opponents, traps
 from games import registry
 from server.bots import measured
+from server.players.models import Player
+from server.players.names import bot_name_problems, name_skeleton
 
 OPPONENT_MODEL_PATTERN = r"^(optimal|uniform|adaptive|epsilon:(0(\.\d+)?|1(\.0+)?)|softmax:\d+(\.\d+)?)$"
 OPPONENT_MODEL_HELP = (
@@ -172,6 +174,15 @@ class AdaptiveStrength(models.Model):
         return f"{self.profile.slug} vs {self.player_id}: {self.strength:.2f}"
 
 
+def bot_name_problem(name: str) -> str | None:
+    """What is wrong with a bot's name: invisible characters, or an account's look (bots and people never share one)."""
+    if problems := bot_name_problems(name):
+        return problems[0]
+    if Player.objects.filter(is_guest=False, name_key=name_skeleton(name)).exists():
+        return "an account has this name, or one that looks like it: a bot and a person never share a name"
+    return None
+
+
 def profile_problems(profile: BotProfile) -> dict[str, str]:
     """What is wrong with a profile's settings, by field, in words an admin can act on.
 
@@ -179,13 +190,15 @@ def profile_problems(profile: BotProfile) -> dict[str, str]:
     the options are parsed as a search would parse them (`ai.SearchConfig`).
     """
     errors: dict[str, str] = {}
+    if problem := bot_name_problem(profile.name):
+        errors["name"] = problem
     try:
         game = registry.get(profile.game)
     except KeyError as exc:
-        return {"game": str(exc.args[0])}
+        return {**errors, "game": str(exc.args[0])}
     algorithm = ai.CATALOGUE.get(profile.algorithm)
     if algorithm is None:
-        return {"algorithm": f"unknown algorithm {profile.algorithm!r}; known: {', '.join(ai.CATALOGUE)}"}
+        return {**errors, "algorithm": f"unknown algorithm {profile.algorithm!r}; known: {', '.join(ai.CATALOGUE)}"}
     if problem := algorithm.problem(game):
         errors["algorithm"] = problem
     if algorithm.uses_opponent_model and not profile.opponent_model and not game.has_chance:

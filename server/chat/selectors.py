@@ -13,6 +13,7 @@ from server.chat.models import ChatMessage, ChatMute
 from server.config import rows
 from server.matches.errors import MatchError
 from server.matches.models import Match, Seat
+from server.players.selectors import person_json
 
 PLAYERS, SPECTATORS = ChatMessage.Room.PLAYERS.value, ChatMessage.Room.SPECTATORS.value
 
@@ -71,18 +72,19 @@ def _other_people(match: Match, player_id: int) -> bool:
 def message_json(message: ChatMessage) -> dict[str, Any]:
     """A message as the wire shows it; the author is always a person (`is_ai` false)."""
     seats = {s.player_id: s.index for s in message.match.seats.all() if s.player_id is not None}
+    author = message.author
     return _line(
-        message.pk, message.room, message.author_id, message.author.name, message.text, message.created_at, seats
+        message.pk, message.room, author.pk, author.name, author.is_guest, message.text, message.created_at, seats
     )
 
 
 def _line(
-    pk: int, room: str, author_id: int, name: str, text: str, at: datetime, seats: dict[int, int]
+    pk: int, room: str, author_id: int, name: str, is_guest: bool, text: str, at: datetime, seats: dict[int, int]
 ) -> dict[str, Any]:
     return {
         "id": pk,
         "room": room,
-        "author": {"id": author_id, "name": name, "is_ai": False},
+        "author": person_json(author_id, name, is_guest),
         "seat": seats.get(author_id) if room == PLAYERS else None,  # the author's seat in the players' room
         "text": text,
         "at": at.isoformat(),
@@ -94,13 +96,14 @@ def recent_messages(match: Match, room: str) -> list[dict[str, Any]]:
 
     Read as plain rows: the state frame carries them on every connect and `sync`.
     """
+    columns = ("id", "author_id", "author__name", "author__is_guest", "text", "created_at")
     rows = (
         ChatMessage.objects.filter(match=match, room=room, deleted=False)
         .order_by("-id")
-        .values_list("id", "author_id", "author__name", "text", "created_at")[: settings.CHAT_HISTORY]
+        .values_list(*columns)[: settings.CHAT_HISTORY]
     )
     seats = {s.player_id: s.index for s in match.seats.all() if s.player_id is not None}
-    return [_line(pk, room, author, name, text, at, seats) for pk, author, name, text, at in reversed(list(rows))]
+    return [_line(pk, room, *person, text, at, seats) for pk, *person, text, at in reversed(list(rows))]
 
 
 def chat_json(match: Match, player_id: int | None) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from games import CHANCE, registry
 from server.config import rows
 from server.matches.models import Match, MatchEvent, Move, Seat
+from server.players.selectors import person_json
 
 
 def seat_player_json(seat: Seat) -> dict[str, Any] | None:
@@ -24,7 +25,7 @@ def seat_player_json(seat: Seat) -> dict[str, Any] | None:
         return {"name": snap.get("name", "Bot"), "kind": "bot", "is_ai": True, "profile": profile}
     if seat.player_id is None:
         return None
-    return {"id": seat.player_id, "name": seat.player.name, "kind": "human", "is_ai": False}
+    return person_json(seat.player_id, seat.player.name, seat.player.is_guest)
 
 
 def seat_json(seat: Seat) -> dict[str, Any]:

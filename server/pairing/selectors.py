@@ -8,6 +8,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from server.pairing.models import Seek
+from server.players.selectors import person_json
 
 SEEKS_SHOWN = 100
 
@@ -25,7 +26,7 @@ def seek_json(seek: Seek) -> dict[str, Any]:
         "rated": seek.rated,
         "rating": seek.rating,
         "range": seek.rating_range,
-        "player": {"id": seek.player_id, "name": seek.player.name, "is_ai": False},
+        "player": person_json(seek.player_id, seek.player.name, seek.player.is_guest),
         "created_at": seek.created_at.isoformat(),
     }
 

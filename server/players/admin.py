@@ -4,11 +4,11 @@ from django.core.exceptions import ValidationError
 
 from server.players import accounts
 from server.players.models import ApiToken, Player
-from server.players.names import name_skeleton
+from server.players.names import name_skeleton, validate_guest_name
 
 
 class PlayerAdminForm(forms.ModelForm):
-    """An account's new name passes the sign-up's rules; its look (`name_key`) follows it."""
+    """A new name passes the sign-up's rules (an account) or the names' policy (a guest); its look follows it."""
 
     class Meta:
         model = Player
@@ -20,6 +20,11 @@ class PlayerAdminForm(forms.ModelForm):
         if name and not guest and (name != self.instance.name or self.instance.is_guest):
             try:
                 accounts.check_account_name(name, self.instance if self.instance.pk else None)
+            except ValidationError as error:
+                self.add_error("name", error)
+        elif name and guest and name != self.instance.name:
+            try:
+                validate_guest_name(name)
             except ValidationError as error:
                 self.add_error("name", error)
         return data

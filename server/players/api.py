@@ -7,8 +7,9 @@ from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from server.config.openapi import errors
+from server.players.accounts import NAME_TAKEN, name_taken
 from server.players.models import Player
-from server.players.names import validate_person_name
+from server.players.names import NAME_MAX, NAME_MIN, validate_guest_name
 from server.players.services import player_create_guest_with_token
 
 
@@ -28,12 +29,18 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 
 class GuestRequestSerializer(serializers.Serializer):
-    name = serializers.RegexField(
-        r"^[\w .-]{2,40}$",
+    name = serializers.CharField(
         required=False,
-        validators=[validate_person_name],
-        help_text="2 to 40 letters, digits, . or -; no word that claims to be an AI or a bot (AI, bot, engine...)",
+        trim_whitespace=False,  # the policy says what is wrong with a space at either end
+        validators=[validate_guest_name],
+        help_text=f"{NAME_MIN} to {NAME_MAX} letters, digits, spaces, - or _; no invisible characters, no word that "
+        "claims to be an AI or a bot (AI, bot, engine...), no bot's name, and none that looks like an account's",
     )
+
+    def validate_name(self, name: str) -> str:
+        if name_taken(name):
+            raise serializers.ValidationError(NAME_TAKEN, code="name_taken")
+        return name
 
 
 class GuestThrottle(AnonRateThrottle):

@@ -10,15 +10,16 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from server.players.names import name_skeleton, validate_person_name
+from server.players.names import NAME_KEY_MAX, name_skeleton, validate_person_name
 
 
 class Player(models.Model):
     """A person at the board.  Bots are not players: they are bot profiles seated in a match."""
 
     name = models.CharField(max_length=40, validators=[validate_person_name])  # never claims to be an AI
-    # An account's name as it looks (names.name_skeleton): one account per look; blank for guests.
-    name_key = models.CharField(max_length=80, blank=True, default="", db_index=True)
+    # An account's name as it looks (names.name_skeleton, Unicode's confusables): one account per
+    # look; blank for guests.
+    name_key = models.CharField(max_length=NAME_KEY_MAX, blank=True, default="", db_index=True)
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     is_guest = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import auth
 from django.utils import timezone
@@ -74,3 +75,12 @@ def players_online(now=None) -> int:
     for (server/matches/presence.py), and moves it to now when their last socket there closes.
     """
     return Player.objects.filter(online_until__gt=now or timezone.now()).count()
+
+
+def person_json(player_id: int, name: str, is_guest: bool) -> dict[str, Any]:
+    """A person wherever a frame or the API shows one: never an AI, and a guest marked as one.
+
+    Accounts' names are unique by their look and guests' are not, so the marker is what tells a
+    guest from the account whose name it took first (docs/security.md, "names").
+    """
+    return {"id": player_id, "name": name, "kind": "human", "is_ai": False, "is_guest": is_guest}

@@ -2,31 +2,47 @@
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from server.players.accounts import NAME_TAKEN, name_taken
 from server.players.models import ApiToken, Player
-from server.players.names import validate_person_name
+from server.players.names import bot_name_skeletons, guest_name, name_skeleton, validate_guest_name
 from server.players.selectors import SESSION_KEY
 
-ADJECTIVES = ("Bold", "Calm", "Clever", "Eager", "Gentle", "Quick", "Quiet", "Brave", "Lucky", "Witty")
-ANIMALS = ("Otter", "Heron", "Fox", "Lynx", "Badger", "Falcon", "Hare", "Wren", "Marten", "Ibex")
+# Automatic names drawn per guest before one is free; all of them taken means accounts and bots
+# hold nearly all of the 100,000 names, which the sign-up form's refusal of their look prevents.
+GUEST_NAME_DRAWS = 20
 
 
-def guest_name() -> str:
-    return f"{secrets.choice(ADJECTIVES)}{secrets.choice(ANIMALS)}{secrets.randbelow(1000):03d}"
+def free_guest_name() -> str:
+    """An automatic guest name whose look is no account's and no bot's."""
+    drawn = {name_skeleton(name): name for name in (guest_name() for _ in range(GUEST_NAME_DRAWS))}
+    taken = bot_name_skeletons() | set(
+        Player.objects.filter(is_guest=False, name_key__in=drawn).values_list("name_key", flat=True)
+    )
+    free = [name for key, name in drawn.items() if key not in taken]
+    if not free:
+        raise RuntimeError(f"no free guest name in {GUEST_NAME_DRAWS} draws")
+    return free[0]
 
 
 @transaction.atomic
 def player_create_guest(name: str | None = None) -> Player:
-    """A new guest; a chosen `name` may not claim to be an AI (django ValidationError)."""
+    """A new guest; a chosen `name` follows the names' policy and looks like no account's
+    (django ValidationError), an automatic one looks like nobody's.
+
+    An account may later take a name a guest has: the guest's marker tells them apart.
+    """
     if name:
-        validate_person_name(name)
-    return Player.objects.create(name=name or guest_name(), is_guest=True)
+        validate_guest_name(name)
+        if name_taken(name):
+            raise ValidationError(NAME_TAKEN, code="name_taken")
+    return Player.objects.create(name=name or free_guest_name(), is_guest=True)
 
 
 def player_create_for_session(session) -> Player:

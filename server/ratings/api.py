@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from games import registry
 from server.config.openapi import errors
 from server.players.history import player_by_name
+from server.players.selectors import person_json
 from server.ratings import selectors
 
 
@@ -31,7 +32,7 @@ class HistoryPointSerializer(serializers.Serializer):
 
 
 class PlayerRatingsSerializer(serializers.Serializer):
-    player = serializers.DictField(help_text='{"id", "name"}')
+    player = serializers.DictField(help_text='{"id", "name", "kind": "human", "is_ai": false, "is_guest"}')
     ratings = RatingSerializer(many=True)
     history = serializers.DictField(
         child=HistoryPointSerializer(many=True), help_text="per game id: the rating after each rated match"
@@ -42,6 +43,9 @@ class PlayerRatingsSerializer(serializers.Serializer):
 class LeaderPlayerSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
+    kind = serializers.CharField(help_text='always "human": bots have no rating here')
+    is_ai = serializers.BooleanField()
+    is_guest = serializers.BooleanField(help_text="a guest, shown with the Guest marker")
 
 
 class LeaderSerializer(serializers.Serializer):
@@ -119,7 +123,7 @@ class PlayerRatingsView(APIView):
             return not_found(f"no player named {name!r}")
         ratings = selectors.ratings_for(player.pk)
         body = {
-            "player": {"id": player.pk, "name": player.name},
+            "player": person_json(player.pk, player.name, player.is_guest),
             "ratings": ratings,
             "history": {r["game"]: selectors.rating_history(player.pk, r["game"]) for r in ratings},
             "provisional_deviation": selectors.provisional_deviation(),

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games import registry
 from server.matches.models import Match, Seat
+from server.players.selectors import person_json
 from server.ratings import glicko2
 from server.ratings.models import PlayerRating, RatingChange
 
@@ -54,7 +55,7 @@ def leaderboard(game: str, now: datetime | None = None) -> list[dict[str, Any]]:
     return [
         {
             "rank": rank,
-            "player": {"id": row.player_id, "name": row.player.name},
+            "player": person_json(row.player_id, row.player.name, row.player.is_guest),
             "rating": row.rating,
             "deviation": row.deviation,
             "games": row.games,

@@ -31,7 +31,7 @@ def test_two_players_chat_live_spectators_have_their_own_room_and_a_reload_keeps
     expect(lines(friend)).to_have_count(1)
     expect(lines(friend).first).to_contain_text("good luck!")
     host_name = host.locator("#seats li").first.locator(".player-name").inner_text()
-    expect(lines(friend).first.locator(".chat-author")).to_have_text(f"{host_name}:")
+    expect(lines(friend).first.locator(".chat-author")).to_have_text(f"{host_name} Guest:")  # the host is a guest
     expect(lines(host).first.locator(".chat-author")).to_have_text("You:")
     # Announced politely to screen readers: the log is a polite live region.
     expect(friend.locator('[data-testid="chat-log"]')).to_have_attribute("role", "log")

@@ -10,14 +10,14 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from server.chat import services
-from server.chat.text import BIDI_CONTROLS, REFUSED_CATEGORIES
+from server.chat.text import BIDI_CONTROLS, JOINERS, REFUSED_CATEGORIES
 from server.matches.errors import MatchError
 from tests.server.conftest import human_match
 
 CHAT_CODES = {"chat_invalid", "chat_too_long"}
 texts = st.one_of(
     st.text(max_size=300),
-    st.text(st.sampled_from(" \t\n\r\x00\x07\u202e\u2066\u2028a😀é"), max_size=12),
+    st.text(st.sampled_from(" \t\n\r\x00\x07\u202e\u2066\u2028\u200b\u200d\u200f\ufeffa😀é"), max_size=12),
     st.integers(),
     st.none(),
     st.lists(st.text(max_size=3), max_size=2),
@@ -42,3 +42,4 @@ def test_any_text_is_stored_as_one_clean_line_or_refused_with_a_chat_code(match,
     stored = said.text
     assert stored == stored.strip() and 0 < len(stored) <= 280
     assert not any(unicodedata.category(c) in REFUSED_CATEGORIES or c in BIDI_CONTROLS for c in stored)
+    assert not any(unicodedata.category(c) == "Cf" and c not in JOINERS for c in stored)  # invisible ones stripped

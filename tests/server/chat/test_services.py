@@ -40,7 +40,8 @@ def test_seated_people_post_in_the_players_room_spectators_in_theirs(match, alic
     watched = services.chat_post(match.pk, carol.pk, "who wins?")
     assert (said.room, said.text, watched.room) == ("players", "good luck", "spectators")
     row = selectors.message_json(said)
-    assert row["author"] == {"id": alice.pk, "name": "Alice", "is_ai": False} and row["seat"] == 0
+    assert row["author"] == {"id": alice.pk, "name": "Alice", "kind": "human", "is_ai": False, "is_guest": True}
+    assert row["seat"] == 0
     assert selectors.message_json(watched)["seat"] is None
 
 

@@ -50,3 +50,30 @@ def test_too_long_is_refused_after_stripping():
     with pytest.raises(ChatTooLong) as refused:
         clean_text("a" * 281, 280)
     assert refused.value.code == "chat_too_long" and "281" in refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        ("gg\u200f", "gg"),  # right-to-left mark
+        ("g\u200bg", "gg"),  # zero-width space
+        ("\ufeffgg", "gg"),  # byte-order mark
+        ("g\u2060g\u00ad", "gg"),  # word joiner, soft hyphen
+        ("gg \u3164", "gg"),  # Hangul filler, then stripped
+        ("\U0001f469\u200d\U0001f4bb", "\U0001f469\u200d\U0001f4bb"),  # an emoji sequence keeps its joiner
+        (
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+        ),  # Persian
+        ("a\u200d", "a"),  # a joiner with nothing after it
+    ],
+)
+def test_invisible_format_characters_are_stripped_but_joiners_between_visible_ones_kept(raw, kept):
+    assert clean_text(raw, 280) == kept
+
+
+@pytest.mark.parametrize("raw", ["\u200f", "\u200b\u200d\ufeff", " \u3164 "])
+def test_a_message_of_invisible_characters_only_is_empty(raw):
+    with pytest.raises(ChatInvalid) as refused:
+        clean_text(raw, 280)
+    assert refused.value.message == "the message is empty"

@@ -125,7 +125,8 @@ def test_match_json_follows_the_wire_contract(alice, bob):
     services.submit_move(match.pk, 0, "4", 0)
     data = match_json(match_get(match.pk))
     assert set(data) >= {"id", "game", "status", "seats", "ply", "to_move", "state", "legal_moves", "moves", "result"}
-    assert data["seats"][0]["player"] == {"id": alice.pk, "name": "Alice", "kind": "human", "is_ai": False}
+    player = {"id": alice.pk, "name": "Alice", "kind": "human", "is_ai": False, "is_guest": True}
+    assert data["seats"][0]["player"] == player
     assert data["legal_moves"] == [str(c) for c in range(1, 8)]
     assert data["moves"][0]["move"] == "4" and data["moves"][0]["by"] == {"kind": "human", "is_ai": False}
 

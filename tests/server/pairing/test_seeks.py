@@ -158,7 +158,7 @@ def test_bad_seeks_are_refused(request_):
 
 @pytest.mark.django_db(transaction=True)
 def test_seeks_placed_at_once_are_paired_exactly_once():
-    people = [person(f"P{i}") for i in range(6)]
+    people = [person(f"Seeker {i}") for i in range(6)]
     results = race(lambda i: seek_place(people[i], f"chan-{people[i].pk}", SeekRequest("connect4", "3+2")), len(people))
     errors = [r for r in results if isinstance(r, Exception)]
     assert errors == []

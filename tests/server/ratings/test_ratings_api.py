@@ -97,7 +97,7 @@ def test_the_leaderboards_page_renders_every_game_without_scripts(client):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_match_shows_its_peoples_ratings_and_after_a_rated_end_what_it_changed(token_client, bob):
-    established("Bob's rival", 1800)  # someone else's rating is not in this match
+    established("Bobs rival", 1800)  # someone else's rating is not in this match
     PlayerRating.objects.create(player=bob, game="tictactoe", rating=1720, deviation=80, games=40)
     rated = {"game": "tictactoe", "seats": [HUMAN, HUMAN], "rated": True}
     created = token_client.post("/api/matches/", rated, format="json")

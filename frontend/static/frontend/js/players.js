@@ -1,5 +1,6 @@
 // How players are shown.  A bot is never presented as a person (docs/design.md §6.1):
-// wherever a bot appears it carries an AI badge with its level and algorithm.
+// wherever a bot appears it carries an AI badge with its level and algorithm.  A guest
+// carries a Guest marker: accounts' names are theirs alone, guests' are not.
 
 import { h, pageData, s } from "./dom.js";
 
@@ -46,6 +47,16 @@ export function aiBadge(profile, { compact = false } = {}) {
   return badge;
 }
 
+export function isGuest(player) {
+  return Boolean(player && !isBot(player) && player.is_guest);
+}
+
+/** The Guest marker: a person playing without an account, whose name is not reserved to them. */
+export function guestBadge() {
+  const title = "Guest: playing without an account; another person may use the same name";
+  return h("span", { class: "guest-badge", title, "data-testid": "guest-badge" }, "Guest");
+}
+
 /** The small mark of a seat (X / O, or a disc with its symbol) used in lists. */
 export function seatMark(game, seat) {
   const svg = s("svg", { class: `seat-mark seat-${seat}`, viewBox: "0 0 20 20", "aria-hidden": "true" });
@@ -83,23 +94,24 @@ export function markName(game, seat) {
   return ["blue (dot)", "orange (diamond)", "purple (square)", "green (triangle)"][seat % 4];
 }
 
-/** A player's name with the AI badge when it is a bot; "Open seat" when empty. */
+/** A player's name with the AI badge when it is a bot, the Guest marker when a guest; "Open seat" when empty. */
 export function playerLabel(player, { compact = false } = {}) {
   if (!player) return h("span", { class: "player open-seat" }, "Open seat");
   const bot = isBot(player);
+  const badge = bot ? aiBadge(player.profile, { compact }) : isGuest(player) ? guestBadge() : null;
   return h(
     "span",
     { class: `player ${bot ? "player-bot" : "player-human"}`, "data-kind": bot ? "bot" : "human" },
     h("span", { class: "player-name" }, player.name || (bot ? "Computer" : "Player")),
-    bot ? " " : null,
-    bot ? aiBadge(player.profile, { compact }) : null,
+    badge ? " " : null,
+    badge,
   );
 }
 
 /** Plain words for screen readers and the status line. */
 export function playerWords(player) {
   if (!player) return "an open seat";
-  if (!isBot(player)) return player.name || "a player";
+  if (!isBot(player)) return `${player.name || "a player"}${isGuest(player) ? " (guest)" : ""}`;
   const p = player.profile;
   return `${player.name || "the computer"} (AI${p && p.level !== undefined ? `, level ${p.level}` : ""})`;
 }

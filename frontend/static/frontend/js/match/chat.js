@@ -11,6 +11,7 @@
 
 import { ApiError, api } from "../api.js";
 import { announce, h } from "../dom.js";
+import { guestBadge, isGuest } from "../players.js";
 
 const NARROW = "(max-width: 860px)"; // one column: the chat sits below the board, folded
 const ROOM_NOTES = {
@@ -92,7 +93,7 @@ export function createChat({ store, socket }) {
     if (body.hidden && !mine(message)) {
       // A folded log is hidden from screen readers too: the page's polite region says the line.
       unread += 1;
-      announce(`Chat: ${message.author.name} says: ${message.text}`);
+      announce(`Chat: ${message.author.name}${isGuest(message.author) ? " (guest)" : ""} says: ${message.text}`);
     }
     render();
   }
@@ -122,7 +123,9 @@ export function createChat({ store, socket }) {
     li.dataset.id = String(message.id);
     const author = document.createElement("span");
     author.className = "chat-author";
-    author.textContent = `${mine(message) ? "You" : message.author.name}:`;
+    author.textContent = mine(message) ? "You" : message.author.name;
+    if (!mine(message) && isGuest(message.author)) author.append(" ", guestBadge());
+    author.append(":");
     const text = document.createElement("span");
     text.className = "chat-text";
     text.textContent = message.text; // text, never HTML
