@@ -48,7 +48,7 @@ def assert_marked(payload: Any, expected: set[str]) -> None:
 
 @pytest.fixture
 def scene(db):
-    """Guest Dana and account Erin in a match, both chatting, Dana seeking, both on the leaderboard."""
+    """Guest Dana and account Erin in a match, both chatting, Dana seeking, both rated (only Erin listed)."""
     dana, dana_token = player_create_guest_with_token(GUEST)
     accounts.account_create(ACCOUNT, "erin@example.org", "a-long-enough-secret-9")
     erin = Player.objects.get(name=ACCOUNT)
@@ -67,7 +67,9 @@ def test_every_http_answer_that_shows_a_person_says_whether_a_guest(scene):
     match, dana_token, _ = scene
     api = APIClient()
     assert_marked(api.get(f"/api/matches/{match.pk}/").json(), {GUEST, ACCOUNT})
-    assert_marked(api.get("/api/leaderboards/connect4/").json(), {GUEST, ACCOUNT})
+    leaders = api.get("/api/leaderboards/connect4/").json()
+    assert_marked(leaders, {ACCOUNT})
+    assert GUEST not in {p["name"] for p in people(leaders)}  # leaderboards list accounts only
     assert_marked(api.get(f"/api/players/{GUEST}/ratings/").json(), {GUEST})
     assert_marked(api.get(f"/api/players/{ACCOUNT}/").json(), {ACCOUNT})
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {dana_token}")
@@ -97,9 +99,9 @@ async def test_every_socket_frame_that_shows_a_person_says_whether_a_guest(scene
 def test_the_leaderboard_and_profile_pages_mark_the_guest_and_not_the_account(scene):
     match, _, _ = scene
     rows = Client().get("/leaderboards/").content.decode().split("<tr")
-    (dana,) = [row for row in rows if f">{GUEST}</a>" in row]
+    assert not [row for row in rows if f">{GUEST}</a>" in row]  # leaderboards list accounts only
     (erin,) = [row for row in rows if f">{ACCOUNT}</a>" in row]
-    assert 'class="guest-badge"' in dana and 'class="guest-badge"' not in erin
+    assert 'class="guest-badge"' not in erin
     assert 'class="guest-badge"' in Client().get(f"/players/{GUEST}/").content.decode()
     erin_page = Client().get(f"/players/{ACCOUNT}/").content.decode()  # its history shows Dana, a guest
     assert erin_page.count('class="guest-badge"') == 1 and f'>{GUEST}</a> <span class="guest-badge"' in erin_page
