@@ -55,12 +55,12 @@ def caps_of(scope: dict[str, Any]) -> list[Cap]:
     visitor = f"p{player.pk}" if player is not None else session_digest(getattr(session, "session_key", None))
     limit = settings.SOCKETS_PER_VISITOR
     if visitor is not None and limit > 0:
-        caps.append(Cap(f"visitor:{visitor}", limit, f"you have {limit} sockets open: close some tabs, then reload"))
+        reason = f"you have {limit} live connections open: close some tabs, then reload"
+        caps.append(Cap(f"visitor:{visitor}", limit, reason))
     address, limit = client_address(scope), settings.SOCKETS_PER_ADDRESS
     if address is not None and limit > 0:
-        caps.append(
-            Cap(f"address:{address}", limit, f"{limit} sockets are open from your address: close some, then reload")
-        )
+        reason = f"{limit} live connections are open from your address (a shared network?): close some, then reload"
+        caps.append(Cap(f"address:{address}", limit, reason))
     return caps
 
 
@@ -198,7 +198,7 @@ class Leases:
 
     async def give_back(self, lease: str | None) -> None:
         keys = self.held.pop(lease, None) if lease is not None else None
-        if keys is None:
+        if lease is None or keys is None:
             return
         try:
             await self.store.give_back(lease, keys)

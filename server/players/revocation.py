@@ -89,6 +89,5 @@ def _user_saved(sender: Any, instance: Any, created: bool, update_fields: Any = 
 @receiver(user_logged_out, dispatch_uid="revocation.logged_out")
 def _logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     session = getattr(request, "session", None)
-    player_id = session.get(SESSION_KEY) if session is not None else None
-    if player_id is not None:
-        credentials_changed(player_id, ended_session=session_digest(session.session_key))
+    if session is not None and session.get(SESSION_KEY) is not None:
+        credentials_changed(session[SESSION_KEY], ended_session=session_digest(session.session_key))

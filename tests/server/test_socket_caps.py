@@ -45,7 +45,7 @@ async def test_one_visitor_holds_at_most_its_cap_of_sockets(settings):
 
     one_more = await opened("/ws/lobby/", token)
     code, reason = await refusal(one_more)
-    assert code == CLOSE_TOO_MANY_SOCKETS == 4429 and "you have 3 sockets open" in reason
+    assert code == CLOSE_TOO_MANY_SOCKETS == 4429 and "you have 3 live connections open" in reason
 
     await held.pop().disconnect()  # a tab closed: its place is free again
     again = await opened("/ws/lobby/", token)

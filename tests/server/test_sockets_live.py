@@ -48,7 +48,7 @@ def test_the_sockets_of_a_visitor_and_of_an_address_are_capped(stack):
             assert json.loads(await ws.recv())["type"] == "lobby"
         async with websockets.connect(f"{lobby}?token={token}") as one_more:
             code, reason = await close_of(one_more)
-            assert code == 4429 and f"you have {PER_VISITOR} sockets open" in reason
+            assert code == 4429 and f"you have {PER_VISITOR} live connections open" in reason
 
         others = [await websockets.connect(lobby) for _ in range(PER_ADDRESS - PER_VISITOR)]  # no player
         for ws in others:
