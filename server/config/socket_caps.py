@@ -138,7 +138,18 @@ for i, key in ipairs(KEYS) do
 end
 return 0
 """
-RENEW_CHUNK = 500  # leases per pipeline: each holds Redis for about a millisecond
+# Each lease (ARGV[2 + i]) held until ARGV[1] under KEYS[i], unless it lapsed already (XX): a
+# lease that lapsed while Redis was away is not counted again (the caps fail open meanwhile).
+_RENEW = """
+for i, key in ipairs(KEYS) do
+    redis.call('ZADD', key, 'XX', ARGV[1], ARGV[2 + i])
+    redis.call('PEXPIRE', key, ARGV[2])
+end
+"""
+_GIVE_BACK = """
+for i, key in ipairs(KEYS) do redis.call('ZREM', key, ARGV[1]) end
+"""
+RENEW_CHUNK = 1000  # leases per script call: each holds Redis for about a millisecond
 
 
 class RedisLeases:
@@ -148,6 +159,8 @@ class RedisLeases:
         self.client = client
         self.prefix = f"{prefix}:sockets:"
         self._take = client.register_script(_TAKE)
+        self._renew = client.register_script(_RENEW)
+        self._give_back = client.register_script(_GIVE_BACK)
 
     async def take(self, caps: list[Cap], lease: str, now: float, ttl: float) -> Cap | None:
         keys = [self.prefix + cap.key for cap in caps]
@@ -155,20 +168,14 @@ class RedisLeases:
         return caps[int(full) - 1] if int(full) else None
 
     async def renew(self, held: dict[str, list[str]], now: float, ttl: float) -> None:
-        items = list(held.items())
-        for start in range(0, len(items), RENEW_CHUNK):
-            async with self.client.pipeline(transaction=False) as pipe:
-                for lease, keys in items[start : start + RENEW_CHUNK]:
-                    for key in keys:
-                        pipe.zadd(self.prefix + key, {lease: now + ttl}, xx=True)
-                        pipe.pexpire(self.prefix + key, int(ttl))
-                await pipe.execute()
+        pairs = [(key, lease) for lease, keys in held.items() for key in keys]
+        for start in range(0, len(pairs), RENEW_CHUNK):
+            chunk = pairs[start : start + RENEW_CHUNK]
+            keys = [self.prefix + key for key, _ in chunk]
+            await self._renew(keys=keys, args=[now + ttl, int(ttl), *(lease for _, lease in chunk)])
 
     async def give_back(self, lease: str, keys: list[str]) -> None:
-        async with self.client.pipeline(transaction=False) as pipe:
-            for key in keys:
-                pipe.zrem(self.prefix + key, lease)
-            await pipe.execute()
+        await self._give_back(keys=[self.prefix + key for key in keys], args=[lease])
 
 
 class Leases:
@@ -234,9 +241,21 @@ def leases() -> Leases:
     key = (url, config.get("prefix", ""), id(asyncio.get_running_loop()))
     found = _leases.get(key)
     if found is None:
-        client = redis.asyncio.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2) if url else None
-        found = _leases[key] = Leases(RedisLeases(client, key[1]) if client is not None else MemoryLeases())
+        found = _leases[key] = Leases(RedisLeases(leases_client(url), key[1]) if url else MemoryLeases())
     return found
+
+
+# Connections to Redis for the leases, per web process: a reconnect storm's openings wait for
+# one (as the channel layer's commands do) rather than opening a connection each.
+POOL_SIZE = 10
+POOL_WAIT_S = 5
+
+
+def leases_client(url: str) -> redis.asyncio.Redis:
+    pool = redis.asyncio.BlockingConnectionPool.from_url(
+        url, max_connections=POOL_SIZE, timeout=POOL_WAIT_S, socket_timeout=2, socket_connect_timeout=2
+    )
+    return redis.asyncio.Redis(connection_pool=pool)
 
 
 class SocketCapMiddleware:
