@@ -105,23 +105,41 @@ class Browser:
         request.add_header("Referer", self.stack.url + page)
         self.opener.open(request, timeout=10).read()
 
+    def post_json(self, path: str, body: dict) -> dict:
+        """An API request as the site's scripts send it: the session, and the CSRF cookie's value."""
+        request = urllib.request.Request(self.stack.url + path, data=json.dumps(body).encode())
+        request.add_header("Content-Type", "application/json")
+        request.add_header("X-CSRFToken", self.cookie("csrftoken"))
+        request.add_header("Referer", self.stack.url + "/")
+        return json.loads(self.opener.open(request, timeout=10).read())
+
     def socket_headers(self) -> dict[str, str]:
         return {"Cookie": f"sessionid={self.cookie('sessionid')}", "Origin": self.stack.url}
 
 
-def test_logging_out_closes_the_sessions_lobby_socket(stack):
+def test_logging_out_closes_the_sessions_sockets_and_they_move_no_more(stack):
     browser = Browser(stack)
     fields = {"name": "Zoe", "email": "zoe@example.org", "password1": PASSWORD, "password2": PASSWORD}
     browser.post_form("/signup/", fields)
+    seats = [{"kind": "human"}, {"kind": "bot", "profile": "connect4-shallow"}]
+    match = browser.post_json("/api/matches/", {"game": "connect4", "seats": seats})
 
     async def scenario() -> None:
-        async with websockets.connect(f"{stack.ws_url}/ws/lobby/", additional_headers=browser.socket_headers()) as ws:
-            assert json.loads(await ws.recv())["type"] == "lobby"
+        headers = browser.socket_headers()
+        async with (
+            websockets.connect(f"{stack.ws_url}/ws/lobby/", additional_headers=headers) as lobby,
+            websockets.connect(f"{stack.ws_url}/ws/matches/{match['id']}/", additional_headers=headers) as room,
+        ):
+            assert json.loads(await lobby.recv())["type"] == "lobby"
+            state = json.loads(await room.recv())
+            assert state["you"] == {"seat": 0}
             await asyncio.to_thread(browser.post_form, "/", {}, "/logout/")  # the page's "Log out" button
-            code, _ = await close_of(ws)
-            assert code == 4401
+            assert (await close_of(lobby))[0] == (await close_of(room))[0] == 4401
+            with pytest.raises(ConnectionClosed):
+                await room.send(json.dumps({"type": "move", "move": state["match"]["legal_moves"][0], "ply": 0}))
 
     asyncio.run(scenario())
+    assert stack.api("GET", f"/api/matches/{match['id']}/")["ply"] == 0
 
 
 def test_an_unknown_socket_path_is_closed_with_4404_not_answered_500(stack):
