@@ -223,6 +223,8 @@ class Leases:
                 await self.store.renew(dict(self.held), _now_ms(), settings.SOCKET_LEASE_MS)
             except (RedisError, OSError) as exc:
                 log.warning("socket leases not renewed: Redis unavailable (%s)", exc)
+            except Exception:  # the loop goes on: stopped, every lease here would lapse and go uncounted
+                log.exception("socket leases not renewed")
 
 
 def _now_ms() -> float:

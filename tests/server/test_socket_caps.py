@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import pytest
@@ -10,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from server.config.asgi import application
-from server.config.socket_caps import CLOSE_TOO_MANY_SOCKETS, Cap, MemoryLeases, RedisLeases, client_address
+from server.config.socket_caps import CLOSE_TOO_MANY_SOCKETS, Cap, Leases, MemoryLeases, RedisLeases, client_address
 from server.players.services import player_create_guest_with_token
 from tests.server.conftest import REDIS_TEST_URL
 
@@ -131,3 +132,36 @@ async def test_an_unknown_socket_path_is_closed_with_4404_not_a_server_error(pat
     comm = await opened(path)
     code, reason = await refusal(comm)
     assert code == 4404 and "/ws/lobby/" in reason
+
+
+async def test_a_process_renews_the_leases_it_holds_until_it_holds_none(settings):
+    """What keeps an open socket counted past SOCKET_LEASE_MS (a dead process's lapse instead)."""
+    settings.SOCKET_LEASE_MS = 30  # renewed every 10 ms
+
+    class Recording(MemoryLeases):
+        def __init__(self) -> None:
+            super().__init__()
+            self.renewed: list[set[str]] = []
+
+        async def renew(self, held, now, ttl):
+            self.renewed.append(set(held))
+            await super().renew(held, now, ttl)
+
+    async def renewed(leases: set[str]) -> None:
+        for _ in range(500):
+            if store.renewed and store.renewed[-1] == leases:
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"never renewed {leases}: {store.renewed[-3:]}")
+
+    store = Recording()
+    held = Leases(store)
+    cap = Cap("visitor:p1", 5, "")
+    first, _ = await held.take([cap])
+    second, _ = await held.take([cap])
+    await renewed({first, second})
+    await held.give_back(first)
+    await renewed({second})
+    await held.give_back(second)
+    await asyncio.wait_for(held._renewing, timeout=5)  # nothing held: the renewal stops
+    assert store.keys == {}
