@@ -156,3 +156,4 @@ async def test_a_socket_reads_no_frame_once_its_credential_ended():
     await on_match.send_json_to({"type": "sync"})  # sent as the revocation lands: not answered
     output = await on_match.receive_output(timeout=5)
     assert output["type"] == "websocket.close" and output["code"] == CLOSE_SIGNED_OUT, output
+    assert await on_match.receive_nothing(timeout=0.5)  # no state frame after the close either
