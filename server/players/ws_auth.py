@@ -39,7 +39,8 @@ class Credential:
 
 
 class PlayerWebSocketMiddleware:
-    """Sets ``scope["player"]`` (a Player or None) after the session middleware ran.
+    """Sets ``scope["player"]`` (a Player or None) and ``scope["credential"]`` (what named
+    it, asked again when it may have ended) after the session middleware ran.
 
     A socket with ``?token=`` is that token's player or nobody: an unknown token is closed
     with `CLOSE_BAD_TOKEN`, never served without one.
