@@ -140,6 +140,16 @@ class ImmediateWebSocketProtocol(WebSocketProtocol):
     its own way.  Bytes written here are not in autobahn's `trafficStats`, which nothing reads.
     """
 
+    def handle_reply(self, message: dict[str, Any]) -> None:
+        """daphne's, but a close keeps its reason (daphne 4.2 drops it): a page shows why it was
+        closed (a token revoked, too many sockets), and the reason stays within the 123 bytes a
+        close frame holds."""
+        reason = message.get("reason")
+        if message.get("type") != "websocket.close" or not reason or self.state == self.STATE_CONNECTING:
+            super().handle_reply(message)
+            return
+        self.sendClose(code=message.get("code") or 1000, reason=reason.encode()[:123].decode(errors="ignore"))
+
     def sendData(self, data: bytes, sync: bool = False, chopsize: int | None = None) -> None:  # noqa: N802
         if sync or chopsize or self.send_queue:
             super().sendData(data, sync, chopsize)

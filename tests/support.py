@@ -26,6 +26,9 @@ STACK_ID_ENV = "PLYGROUND_STACK_ID"
 # Every process of every LiveStack of this test run carries PLYGROUND_STACK_ID=<this>-<port>,
 # so the run can find what it started (and only that: other runs share the machine).
 SESSION_STACK_PREFIX = f"pytest-{os.getpid()}-{uuid.uuid4().hex[:8]}-"
+# The full-stack and load tests open hundreds of sockets from 127.0.0.1, standing for as many
+# clients: the per-address socket cap is off there unless a test sets it (extra_env).
+ONE_ADDRESS_FOR_MANY = {"SOCKETS_PER_ADDRESS": "0"}
 
 
 def stack_processes(stack_id: str, prefix: bool = False) -> list[int]:
@@ -102,6 +105,7 @@ class LiveStack(StackClient):
             "DATABASE_URL": f"sqlite:///{self.tmp.name}/db.sqlite3",
             "PYTHONUNBUFFERED": "1",
             STACK_ID_ENV: self.stack_id,
+            **ONE_ADDRESS_FOR_MANY,
             **(extra_env or {}),
         }
         for name in ("CHANNEL_PREFIX", "CELERY_QUEUE", "PLYGROUND_INSTALLATION"):

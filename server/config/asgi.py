@@ -9,18 +9,22 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.config.settings.dev")
 django_asgi_app = get_asgi_application()
 
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator, WebsocketDenier  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
+from django.urls import re_path  # noqa: E402
 from django.utils.http import is_same_domain  # noqa: E402
 
 from server.analysis.watchdog import start_analysis_watch  # noqa: E402
 from server.bots.watchdog import start_watchdog  # noqa: E402
 from server.config.db_threads import DatabaseThreads  # noqa: E402
+from server.config.socket_caps import SocketCapMiddleware  # noqa: E402
 from server.lobby.routing import websocket_urlpatterns as lobby_ws  # noqa: E402
 from server.matches.broadcast import remember_server_loop  # noqa: E402
+from server.matches.consumers import CLOSE_NOT_FOUND  # noqa: E402
 from server.matches.heartbeat import start_heartbeat  # noqa: E402
 from server.matches.routing import websocket_urlpatterns as match_ws  # noqa: E402
 from server.matches.watch import start_match_watch  # noqa: E402
@@ -95,13 +99,31 @@ def _trusted(sent: tuple[str, str, int], pattern: str) -> bool:
     return is_same_domain(sent[1], "." + trusted[1]) if wildcard else sent[1] == trusted[1]
 
 
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """A socket at a path that serves nothing: accepted, then closed with 4404 and the paths that do.
+
+    Without it Channels' router raises for an unknown path and daphne answers the handshake with
+    a 500, logged as a server error, for what is the client's mistake.  Accepted first, so that a
+    browser sees the code (a close before accepting reaches it as 1006, which it retries for ever).
+    """
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_NOT_FOUND, reason="no socket here: they are /ws/lobby/ and /ws/matches/{id}/")
+
+
+unknown_ws = [re_path(r"", NoSuchSocket.as_asgi())]  # last: any path the others did not take
+
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Each socket's database calls on one of a few threads that keep their connections.
+        # Each socket's database calls on one of a few threads that keep their connections;
+        # counted against its visitor's and address's caps once its player is known.
         "websocket": DatabaseThreads(
             BrowserOriginValidator(
-                SessionMiddlewareStack(PlayerWebSocketMiddleware(URLRouter(match_ws + lobby_ws))),
+                SessionMiddlewareStack(
+                    PlayerWebSocketMiddleware(SocketCapMiddleware(URLRouter(match_ws + lobby_ws + unknown_ws)))
+                ),
                 settings.ALLOWED_HOSTS,
             )
         ),

@@ -28,12 +28,15 @@ from server.matches.errors import BadMessage, MatchError
 from server.pairing import services as pairing
 from server.pairing.selectors import seeks_json
 from server.players.services import player_seen
+from server.players.ws_auth import CredentialWatch
 
 FRAME_TYPES = "sync, seek, seek_cancel, seek_accept"
 SEEK_SHAPE = 'a seek is {"type": "seek", "game": "connect4", "clock": "5+3" or null, "rated": true, "range": 200}'
 
 
-class LobbyConsumer(DisconnectsWhenItFails, FramesWrittenAtOnce, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
+class LobbyConsumer(
+    DisconnectsWhenItFails, CredentialWatch, FramesWrittenAtOnce, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer
+):
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
@@ -46,15 +49,18 @@ class LobbyConsumer(DisconnectsWhenItFails, FramesWrittenAtOnce, NoDatabaseHopPe
         presence.hold(0, None, player.pk if player is not None else None)
         await self.send_json(lobby)
         await self.send_seeks()
+        self.watch_expiry()
         online.count_changed()  # everyone in the lobby hears the new count, once for a burst of arrivals
 
     def own_groups(self) -> list[str]:
-        """The lobby's group, and the person's own (a seek paired is told there).  Not `groups`,
-        which Channels joins and leaves one by one itself."""
+        """The lobby's group, and the person's own (a seek paired is told there) and their
+        credentials'.  Not `groups`, which Channels joins and leaves one by one itself."""
         player = self.scope.get("player")
-        return [broadcast.LOBBY_GROUP] + ([pairing.person_group(player.pk)] if player is not None else [])
+        person = [pairing.person_group(player.pk)] if player is not None else []
+        return [broadcast.LOBBY_GROUP, *person, *self.credential_groups()]
 
     async def disconnect(self, code: int) -> None:
+        self.stop_watching()
         self.stop_taking_frames()
         await leave_groups(self.channel_layer, self.own_groups(), self.channel_name)
         if getattr(self, "seeked", False):  # only a socket that placed a seek costs a query on leaving
@@ -108,6 +114,8 @@ class LobbyConsumer(DisconnectsWhenItFails, FramesWrittenAtOnce, NoDatabaseHopPe
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Every frame counts against the rate limit, then is parsed within bounds (as on the match socket)."""
+        if self.signed_out:  # closing: nothing more is read from a client whose credential ended
+            return
         if not self.limiter.allow():
             await self.send_json(RATE_LIMITED)
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 from typing import Any
@@ -22,6 +23,7 @@ from server.config.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, frames, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
 from server.matches.services import rematch
+from server.players.ws_auth import CredentialWatch
 
 CLOSE_NOT_FOUND = 4404
 FRAME_TYPES = (
@@ -64,7 +66,9 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> Any:
         raise BadMessage(f'frames are JSON objects such as {{"type": "sync"}}: {exc}'[:200]) from None
 
 
-class MatchConsumer(DisconnectsWhenItFails, FramesWrittenAtOnce, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer):
+class MatchConsumer(
+    DisconnectsWhenItFails, CredentialWatch, FramesWrittenAtOnce, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer
+):
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -75,9 +79,9 @@ class MatchConsumer(DisconnectsWhenItFails, FramesWrittenAtOnce, NoDatabaseHopPe
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
         self.move_limiter = RateLimiter(*settings.SOCKET_MOVE_RATE_LIMIT)
         self.group = broadcast.match_group(self.match_id)
-        # The match's group, then its chat room's and the person's (not `groups`, which Channels
-        # joins and leaves one by one itself).
-        self.joined = [self.group]
+        # The match's group, then its chat room's, the person's and their credentials' (not
+        # `groups`, which Channels joins and leaves one by one itself).
+        self.joined = [self.group, *self.credential_groups()]
         # Accepted before any database call: daphne drops a handshake not accepted within 5 s,
         # and in a connect storm (a restart reconnects everyone) sockets queued for the database
         # would time out and retry, each retry queued again behind the others.
@@ -94,9 +98,10 @@ class MatchConsumer(DisconnectsWhenItFails, FramesWrittenAtOnce, NoDatabaseHopPe
         # The arrival's own `presence` frame went to the others before this socket joins.
         await broadcast.sent(self.group)
         # One chat room per socket: a seated person's socket hears the players, any other the
-        # spectators (taking a seat reconnects the page, which moves it to the players' room).
+        # spectators (until its person takes a seat: `frame_written`).
         room = chat_selectors.PLAYERS if self.seat is not None else chat_selectors.SPECTATORS
-        self.joined.append(chat_selectors.chat_group(self.match_id, room))
+        self.room_group = chat_selectors.chat_group(self.match_id, room)
+        self.joined.append(self.room_group)
         if self.player_id is not None:  # staff muting or unmuting this person is told here live
             self.joined.append(chat_selectors.person_group(self.player_id))
         self.take_frames_at_once()  # held until this opening ends, then written as they come
@@ -107,6 +112,7 @@ class MatchConsumer(DisconnectsWhenItFails, FramesWrittenAtOnce, NoDatabaseHopPe
         for frame in await opening(self.match_id, self.player_id, since, room):
             await self.send_frame(frame)
         heartbeat.register(self.match_id, self)
+        self.watch_expiry()
 
     async def refuse(self, code: int) -> None:
         """Accept, then close with `code`: a close before accepting reaches a browser as 1006,
@@ -115,9 +121,12 @@ class MatchConsumer(DisconnectsWhenItFails, FramesWrittenAtOnce, NoDatabaseHopPe
         await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
+        self.stop_watching()
         if hasattr(self, "match_id"):
             heartbeat.unregister(self.match_id, self)
         if hasattr(self, "joined"):
+            if getattr(self, "_room_move", None) is not None:  # the new room joined before all is left
+                await asyncio.wait([self._room_move])
             self.stop_taking_frames()
             await leave_groups(self.channel_layer, self.joined, self.channel_name)
         if getattr(self, "seat", None) is not None:
@@ -126,6 +135,8 @@ class MatchConsumer(DisconnectsWhenItFails, FramesWrittenAtOnce, NoDatabaseHopPe
                 rematch.rematch_leaving(self.match_id, self.seat)  # off after a grace, unless a reload
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.signed_out:  # closing: what the client sent after its credential ended is not played
+            return
         try:
             content = parse_frame(text_data, bytes_data)
         except BadMessage as exc:
@@ -229,8 +240,33 @@ class MatchConsumer(DisconnectsWhenItFails, FramesWrittenAtOnce, NoDatabaseHopPe
         await self.send(text_data=text if text is not None else await self.encode_json(frame))
 
     def frame_written(self, frame: dict[str, Any]) -> None:
-        """Note whether a rematch offer waits (leaving then withdraws it)."""
+        """Note whether a rematch offer waits (leaving then withdraws it), and whether this
+        socket's person just took a seat (its chat moves to the players' room)."""
         self.rematch_pending = rematch.pending_after(frame, getattr(self, "rematch_pending", False))
+        if frame.get("type") == "seat" and self.player_id is not None and _seated_player(frame) == self.player_id:
+            self.move_to_room(chat_selectors.PLAYERS)
+
+    def move_to_room(self, room: str) -> None:
+        """Hear `room` of the match's chat instead of the one this socket hears now: a spectator
+        who takes a seat leaves the spectators' room (players never read it, docs/wire.md)."""
+        group = chat_selectors.chat_group(self.match_id, room)
+        if getattr(self, "room_group", group) == group:
+            return
+        old, self.room_group = self.room_group, group
+        self.joined = [group if g == old else g for g in self.joined]
+        # Left before this returns, as far as this process's sockets go: the next frame of the
+        # spectators' room relayed here no longer reaches this socket.
+        self._room_move = asyncio.ensure_future(self._switch_groups(old, group))
+
+    async def _switch_groups(self, old: str, new: str) -> None:
+        await leave_groups(self.channel_layer, [old], self.channel_name)
+        await join_groups(self.channel_layer, [new], self.channel_name)
+
+
+def _seated_player(frame: dict[str, Any]) -> int | None:
+    """The person a `seat` frame seats (None for a bot)."""
+    player = (frame.get("seat") or {}).get("player") or {}
+    return player.get("id") if player.get("kind") == "human" else None
 
 
 def _is_move(content: Any) -> bool:

@@ -9,6 +9,7 @@ class PlayersConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
+        from server.players import revocation  # noqa: F401  (its signal receivers: a credential ended closes its sockets)
         from server.players.lockout import remember_device_on_login
 
         user_logged_in.connect(remember_device_on_login, dispatch_uid="remember_device_on_login")

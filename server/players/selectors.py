@@ -24,7 +24,8 @@ TOKEN_USE_RESOLUTION = timedelta(minutes=1)  # a token's `last_used_at` is writt
 
 
 def token_by_secret(token: str) -> ApiToken | None:
-    """The live (not expired) token row of a bearer token, noted as used now."""
+    """The live (not expired) token row of a bearer token, noted as used now; None for a
+    deactivated account's token (it works again if the account is reactivated)."""
     if not token or len(token) > 200:
         return None
     now = timezone.now()
@@ -33,12 +34,18 @@ def token_by_secret(token: str) -> ApiToken | None:
     found = next(iter(rows.select(ApiToken, "digest", hash_token(token), related="player")), None)
     if found is None or found.expires_at <= now:
         return None
+    if found.player.user_id is not None and not _account_active(found.player.user_id):
+        return None
     # Noted to the minute: a write (and a commit) on every socket's open made a reconnect
     # storm pay one more round trip a socket for a figure nobody reads to the second.
     if found.last_used_at is None or now - found.last_used_at >= TOKEN_USE_RESOLUTION:
         found.last_used_at = now
         rows.update(found, ["last_used_at"])
     return found
+
+
+def _account_active(user_id: int) -> bool:
+    return auth.get_user_model().objects.filter(pk=user_id, is_active=True).exists()
 
 
 def tokens_of(player_id: int):

@@ -24,7 +24,7 @@ from typing import Any
 import psycopg
 import redis
 
-from tests.support import ROOT, StackClient, free_port
+from tests.support import ONE_ADDRESS_FOR_MANY, ROOT, StackClient, free_port
 
 POSTGRES_URL = os.environ.get("FAULTS_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 CELERY = str(Path(sys.executable).with_name("celery"))
@@ -60,6 +60,7 @@ class FaultStack(StackClient):
             "CHANNEL_PREFIX": f"faults-{self.port}",
             "CELERY_QUEUE": f"faults-{self.port}",
             "PYTHONUNBUFFERED": "1",
+            **ONE_ADDRESS_FOR_MANY,
         }
 
     # --- the whole stack -------------------------------------------------------------

@@ -264,6 +264,17 @@ MATCH_EVENTS_KEPT = 500  # events replayed to a client reconnecting with ?v=
 PLAIN_MOVES = True
 SOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 frames per 5 seconds per connection, moves apart
 SOCKET_MOVE_RATE_LIMIT = (50, 5.0)  # move frames: 10 a second, beyond any human's clicking
+# Sockets open at once, match and lobby together, counted across every web process
+# (server/config/socket_caps.py): per visitor (a player, else a browser session), and per
+# client address (NUM_PROXIES' rule; an IPv6 /64).  A page holds one socket, so 50 is 50 tabs
+# (or a bot account's 50 matches at once); 200 is a household or an office behind one NAT
+# address, each person with several tabs.  0 turns a cap off (e.g. behind a proxy that hides
+# the clients' addresses while NUM_PROXIES is not set yet).
+SOCKETS_PER_VISITOR = int(os.environ.get("SOCKETS_PER_VISITOR", "50"))
+SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
+# A socket's place in those counts lapses this long after its web process stops renewing it
+# (every third of it): a crashed process's sockets are counted no longer than this.
+SOCKET_LEASE_MS = int(os.environ.get("SOCKET_LEASE_MS", "30000"))
 # Chat in the match room (server/chat): a message's length after stripping, how many a person
 # may post (over all matches) in a window of seconds, and how many the state frame carries.
 CHAT_MAX_CHARS = 280

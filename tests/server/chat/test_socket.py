@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from server.chat import services
 from server.chat.models import ChatMessage, ChatMute
+from server.matches.services import match_join
 from server.players.models import Player
 from server.players.services import player_create_guest_with_token
 from tests.server.conftest import human_match
@@ -183,3 +184,28 @@ async def test_a_mute_and_its_lifting_reach_the_muted_persons_sockets_live(two_p
     assert await next_text(sockets[0]) == "sorry"
     for comm in (*sockets, bob):
         await comm.disconnect()
+
+
+async def test_a_spectator_who_takes_a_seat_leaves_the_spectators_room(spectator_token):
+    """The socket moves to the players' room when its person takes a seat, without reconnecting."""
+
+    @database_sync_to_async
+    def waiting_match():
+        alice, alice_token = player_create_guest_with_token("Alice")
+        dave, dave_token = player_create_guest_with_token("Dave")
+        return human_match("connect4", alice), alice_token, dave, dave_token
+
+    match, alice_token, dave, dave_token = await waiting_match()
+    path = f"/ws/matches/{match.pk}/"
+    alice, dave_socket, carol = [await connect(path, t) for t in (alice_token, dave_token, spectator_token)]
+    assert (await receive_type(dave_socket, "state"))["chat"]["room"] == "spectators"
+
+    await database_sync_to_async(match_join)(match.pk, dave)
+    await receive_type(dave_socket, "seat")
+
+    await carol.send_json_to({"type": "chat", "text": "Dave should play 4"})  # the spectators' room
+    assert await next_text(carol) == "Dave should play 4"
+    await alice.send_json_to({"type": "chat", "text": "welcome"})  # the players' room
+    # The first chat Dave hears is the players' line: the spectators' one, sent before, never came.
+    frame = await receive_type(dave_socket, "chat")
+    assert frame["message"]["text"] == "welcome" and frame["message"]["room"] == "players"

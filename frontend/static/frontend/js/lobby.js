@@ -491,6 +491,10 @@ const lobbySocket = new LiveSocket("/ws/lobby/", {
       onSeekFrame(frame);
     }
   },
+  // Refused for good (signed out, too many sockets open): say why, as the match page does.
+  onFatal: (event) => {
+    $("lobby-error").textContent = event.reason || "The live lobby has stopped: reload the page.";
+  },
 });
 
 async function loadHistory() {
