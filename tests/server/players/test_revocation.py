@@ -18,6 +18,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from server.config.asgi import application
+from server.matches import presence
 from server.matches.models import Match
 from server.players import accounts, services
 from server.players.models import ApiToken, Player
@@ -40,10 +41,16 @@ async def open_socket(path: str, token: str | None = None, cookie: str | None = 
 
 
 async def closed_with(comm: WebsocketCommunicator) -> tuple[int, str]:
-    """The close this socket gets next, skipping the frames before it."""
+    """The close this socket gets next, skipping the frames before it; then the client goes.
+
+    The client's side of the close lets the consumer end, and its seat's offline write is
+    awaited here, in this test's event loop (left pending, it would break the next test's).
+    """
     while True:
         output = await comm.receive_output(timeout=5)
         if output["type"] == "websocket.close":
+            await comm.disconnect()
+            await presence.settled()
             return output.get("code"), output.get("reason", "")
 
 
@@ -157,3 +164,5 @@ async def test_a_socket_reads_no_frame_once_its_credential_ended():
     output = await on_match.receive_output(timeout=5)
     assert output["type"] == "websocket.close" and output["code"] == CLOSE_SIGNED_OUT, output
     assert await on_match.receive_nothing(timeout=0.5)  # no state frame after the close either
+    await on_match.disconnect()
+    await presence.settled()
