@@ -157,7 +157,7 @@ def test_a_hint_is_searched_on_a_worker_not_in_the_request(token_client, setting
     assert queued.status_code == 202 and queued.json() == {"status": "queued", "seat": 0, "ply": 0}
     assert not searched  # nothing searched in the request
     ((args, options),) = sent
-    assert args == (match["id"], 0, 0) and options["queue"] == f"{settings.CELERY_TASK_DEFAULT_QUEUE}.bots"
+    assert args == (match["id"], 0, 0) and options["queue"] == f"{settings.CELERY_TASK_DEFAULT_QUEUE}.hints"
     assert options["expires"] == settings.HINT_PENDING_S
     assert token_client.post(f"/api/matches/{match['id']}/hint/").status_code == 202 and len(sent) == 1
     assert token_client.get(f"/api/matches/{match['id']}/hint/").json()["status"] == "queued"

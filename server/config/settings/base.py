@@ -185,12 +185,17 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # One queue per kind of work, named after the installation's base queue.  A worker
 # started without -Q consumes them all, and kombu's Redis transport with the "priority"
 # order strategy pops them in the order listed (one BRPOP over the keys in this order,
-# never rotated), so a free worker process always takes a waiting bot move before an
-# analysis step, a calibration game's move or a self-play move.  The base queue itself
-# comes last, for anything not routed.
+# never rotated), so a free worker process always takes a waiting bot move of a match a
+# person plays before a hint, a bot-vs-bot match's move, an analysis step, a calibration
+# game's move or a self-play move.  The base queue itself comes last, for anything not routed.
 from kombu import Queue  # noqa: E402 - kept inside this block
 
-BOT_QUEUE_KINDS = ("bots", "analysis", "calibration", "selfplay")
+BOT_QUEUE_KINDS = ("bots", "hints", "botmatches", "analysis", "calibration", "selfplay")
+# Worker time shared fairly (server/bots/queues.py, server/bots/fair_share.py): hints and
+# bot-vs-bot turns below people's bot turns, a reserved worker for people (server/run.py,
+# WORKER_RESERVED_CONCURRENCY), caps per player and address.  Off (0): the old first come,
+# first served on one queue, no reserved worker, no caps; kept for the benchmark's reference.
+BOT_FAIR_SHARE = os.environ.get("BOT_FAIR_SHARE", "1") != "0"
 # Each queue its own routing key: sharing the default one would copy a message to all of them.
 CELERY_TASK_QUEUES = [
     Queue(name, routing_key=name)
