@@ -227,6 +227,7 @@ def test_analyses_waiting_at_once_are_capped(alice, bob, token_client, settings,
 
     settings.BOT_RUNNER = "celery"
     settings.ANALYSIS_MAX_PENDING = 2
+    settings.FAIR_SHARE_ANALYSES = (10, 10)  # the installation's cap, not the visitor's
     monkeypatch.setattr(tasks.analyse_position, "delay", lambda *args: None)  # no worker takes them
     matches = [finished(alice, bob) for _ in range(3)]
     assert [token_client.post(f"/api/matches/{m.pk}/analysis/").status_code for m in matches[:2]] == [202, 202]

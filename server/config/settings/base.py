@@ -317,6 +317,15 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "signup": "20/hour",  # sign-up forms posted, per client address
     "password_reset": "10/hour",  # password-reset forms posted, per client address
 }
+# Worker time one visitor may hold at once (server/bots/fair_share.py), as (per player, per
+# client address): 429 with a Retry-After beyond.  One person watches two or three bot-vs-bot
+# matches at most; an address is often a household or a school behind one NAT, hence twice
+# that.  A hint is pending for well under a second, so 2 at once is any player's honest most.
+# Bot-vs-bot matches are for accounts unless BOT_MATCHES_ACCOUNTS_ONLY=0.
+BOT_MATCHES_ACCOUNTS_ONLY = os.environ.get("BOT_MATCHES_ACCOUNTS_ONLY", "1") != "0"
+FAIR_SHARE_BOT_MATCHES = tuple(int(n) for n in os.environ.get("FAIR_SHARE_BOT_MATCHES", "3,6").split(","))
+FAIR_SHARE_ANALYSES = tuple(int(n) for n in os.environ.get("FAIR_SHARE_ANALYSES", "2,4").split(","))
+FAIR_SHARE_HINTS = tuple(int(n) for n in os.environ.get("FAIR_SHARE_HINTS", "2,8").split(","))
 # Analyses waiting or running at once, over the installation; one more is refused (503) until
 # one ends.  One that has not ended after ANALYSIS_STALE_MINUTES no longer counts (its worker died).
 ANALYSIS_MAX_PENDING = int(os.environ.get("ANALYSIS_MAX_PENDING", "8"))
