@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -156,12 +157,12 @@ def _key(cap: Cap, ident: str) -> str:
     return f"plyground:fair-share:{cap.kind}:{ident}"
 
 
-def _leases(key: str) -> list[list]:
+def _leases(key: str) -> list[list[Any]]:
     now = time.time()
     return [lease for lease in cache.get(key) or [] if lease[1] > now]
 
 
-def _live_leases(cap: Cap, ident: str) -> list[list]:
+def _live_leases(cap: Cap, ident: str) -> list[list[Any]]:
     """The ident's leases whose work is still under way; the others are dropped from the cache."""
     key = _key(cap, ident)
     leases = _leases(key)
