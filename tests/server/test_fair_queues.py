@@ -6,6 +6,9 @@ Each test starts ``python -m server.worker`` processes with the installation's s
 test queues work while the worker is busy, releases the running probes one at a time and
 reads the start order: no timing anywhere.
 
+The last test does the same on the whole stack (`LiveStack`) with real bot turns, reading
+the order from the turns' records.
+
 K, the tasks that run ahead of a person's bot turn once it is queued, is the number of
 processes busy at that moment that may take it: nothing queued after or before it of a
 lower kind starts first.  With the reserved worker, K is the reserved worker's processes
@@ -14,7 +17,10 @@ lower kind starts first.  With the reserved worker, K is the reserved worker's p
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -27,9 +33,10 @@ from pathlib import Path
 import kombu
 import pytest
 import redis
+import websockets
 from celery import Celery
 
-from tests.support import REDIS_TEST_URL, ROOT
+from tests.support import REDIS_TEST_URL, ROOT, LiveStack
 
 pytestmark = pytest.mark.fullstack
 
@@ -200,3 +207,47 @@ def test_the_reserved_worker_takes_a_persons_bot_turn_while_long_searches_run_el
         (main,) = by_worker.values()
         searches = [label for label in main if label != "hint-2"]
         assert searches == ["long-search", "botmatch-1", "botmatch-2", "botmatch-3"], main
+
+
+# --- the same on the whole stack, with real bots ----------------------------------------
+
+
+def person_moves(stack: LiveStack, match: dict, token: str) -> None:
+    """Play the first legal move for seat 0 over the match socket and wait for the bot's reply."""
+
+    async def move() -> None:
+        async with websockets.connect(f"{stack.ws_url}/ws/matches/{match['id']}/?token={token}") as ws:
+            state = json.loads(await ws.recv())["match"]
+            await ws.send(json.dumps({"type": "move", "move": state["legal_moves"][0], "ply": state["ply"]}))
+            async with asyncio.timeout(WAIT_S):
+                while not ((frame := json.loads(await ws.recv()))["type"] == "move" and frame["ply"] == 1):
+                    pass
+
+    asyncio.run(move())
+
+
+def test_on_the_whole_stack_a_persons_bot_turn_starts_before_every_queued_bot_vs_bot_turn():
+    """One worker process, no reserved worker, 6 Master-vs-Master matches: K = 1, the search it was running."""
+    env = {
+        "FAIR_SHARE_BOT_MATCHES": "100,100",  # the caps raised: the queues alone
+        "BOT_MATCHES_ACCOUNTS_ONLY": "0",
+        "WORKER_CONCURRENCY": "1",
+        "WORKER_RESERVED_CONCURRENCY": "0",
+    }
+    with LiveStack(extra_env=env) as stack:
+        _, flood = stack.guest()
+        masters = {"game": "connect4", "seats": [{"kind": "bot", "profile": "connect4-master"}] * 2}
+        flooded = {stack.api("POST", "/api/matches/", masters, flood)["id"] for _ in range(6)}
+        _, token = stack.guest()
+        seats = [{"kind": "human"}, {"kind": "bot", "profile": "connect4-casual"}]
+        match = stack.api("POST", "/api/matches/", {"game": "connect4", "seats": seats}, token)
+        person_moves(stack, match, token)
+        with sqlite3.connect(f"{stack.tmp.name}/db.sqlite3") as db:
+            rows = db.execute("SELECT match_id, ply, queued_at, started_at FROM bots_botturnrecord").fetchall()
+    ((_, _, queued, started),) = [row for row in rows if row[0] == match["id"]]
+    flood_turns = [row for row in rows if row[0] in flooded]
+    # Queued before the person's turn, started after it (or not yet): it went first all the same.
+    overtaken = [row for row in flood_turns if row[2] < queued and (row[3] is None or row[3] > started)]
+    assert len(overtaken) >= 4, flood_turns
+    ahead = [row for row in flood_turns if row[3] is not None and queued < row[3] < started]
+    assert ahead == [], f"bot-vs-bot searches started while the person's turn waited: {ahead}"
