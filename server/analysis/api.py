@@ -38,6 +38,23 @@ BUSY = OpenApiResponse(
 BUSY_RETRY_S = 60
 
 
+def _live_analyses(refs: list[str]) -> set[str]:
+    pending = [Analysis.Status.QUEUED, Analysis.Status.RUNNING]
+    live = Analysis.objects.filter(pk__in=[int(r) for r in refs], status__in=pending)
+    return {str(pk) for pk in live.values_list("pk", flat=True)}
+
+
+def _live_hints(refs: list[str]) -> set[str]:
+    """A hint's ref is "match:ply:seat"; it is under way until found (or its lease runs out)."""
+    return {r for r in refs if selectors.hint_found(*(int(n) for n in r.split(":"))) is None}
+
+
+# What one visitor may have under way at once (server/bots/fair_share.py): an analysis is
+# asked again in a minute or so, a hint's search is over in well under a second.
+ANALYSES = fair_share.Cap("analyses", "analyses", "FAIR_SHARE_ANALYSES", 3600, 60, _live_analyses)
+HINTS = fair_share.Cap("hints", "hints", "FAIR_SHARE_HINTS", 60, 2, _live_hints)
+
+
 class HintDoneSerializer(HintSerializer):
     status = serializers.ChoiceField(choices=["done"])
 
@@ -76,7 +93,7 @@ class AnalysisView(APIView):
                 raise Throttled(throttle.wait())
         try:
             if existing is None or existing.status == Analysis.Status.FAILED:
-                with fair_share.claim(fair_share.ANALYSES, request, player) as claim:
+                with fair_share.claim(ANALYSES, request, player) as claim:
                     analysis, started = services.analysis_request(match_id, player)
                     if started:
                         claim.hold(analysis.pk)
@@ -118,7 +135,7 @@ class HintView(APIView):
         try:
             if (asked := services.hint_of(match_id, player)) is not None:  # asked again: costs nothing
                 return Response(asked, status=200 if asked["status"] == "done" else 202)
-            with fair_share.claim(fair_share.HINTS, request, player) as claim:
+            with fair_share.claim(HINTS, request, player) as claim:
                 answer = services.hint_request(match_id, player)
                 if answer["status"] == "queued":
                     claim.hold(f"{match_id}:{answer['ply']}:{answer['seat']}")

@@ -73,23 +73,8 @@ def _live_matches(refs: list[str]) -> set[str]:
     return {str(pk) for pk in live.values_list("pk", flat=True)}
 
 
-def _live_analyses(refs: list[str]) -> set[str]:
-    from server.analysis.models import Analysis
-
-    pending = [Analysis.Status.QUEUED, Analysis.Status.RUNNING]
-    live = Analysis.objects.filter(pk__in=[int(r) for r in refs], status__in=pending)
-    return {str(pk) for pk in live.values_list("pk", flat=True)}
-
-
-def _live_hints(refs: list[str]) -> set[str]:
-    from server.analysis.selectors import hint_found
-
-    return {r for r in refs if hint_found(*(int(n) for n in r.split(":"))) is None}
-
-
 BOT_MATCHES = Cap("bot_matches", "bot-vs-bot matches", "FAIR_SHARE_BOT_MATCHES", 4 * 3600, 60, _live_matches)
-ANALYSES = Cap("analyses", "analyses", "FAIR_SHARE_ANALYSES", 3600, 60, _live_analyses)
-HINTS = Cap("hints", "hints", "FAIR_SHARE_HINTS", 60, 2, _live_hints)
+# The caps on analyses and hints are declared with them (server/analysis/api.py): bots never import analysis.
 
 
 class Claim:
