@@ -187,7 +187,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # order strategy pops them in the order listed (one BRPOP over the keys in this order,
 # never rotated), so a free worker process always takes a waiting bot move of a match a
 # person plays before a hint, a bot-vs-bot match's move, an analysis step, a calibration
-# game's move or a self-play move.  The base queue itself comes last, for anything not routed.
+# game's move or a self-play move (tests/server/test_fair_queues.py, on real workers).  The
+# base queue itself comes last, for anything not routed.
 from kombu import Queue  # noqa: E402 - kept inside this block
 
 BOT_QUEUE_KINDS = ("bots", "hints", "botmatches", "analysis", "calibration", "selfplay")
