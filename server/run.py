@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         daphne = [sys.executable, "-m", "server.asgi_server", "-b", args.host, "-p", str(args.port)]
         if full:
             env["REDIS_URL"] = redis_url
-            log.info("full stack: daphne, a Celery worker and the Redis channel layer at %s", redis_url)
+            log.info("full stack: daphne, the Celery workers and the Redis channel layer at %s", redis_url)
             stack.spawn("celery worker", worker_argv(env), env)
             if (reserved := reserved_worker_argv(env)) is not None:
                 stack.spawn("reserved celery worker", reserved, env)

@@ -21,6 +21,7 @@ from server.matches.errors import MatchError
 from server.matches.models import Match
 from server.matches.serializers import GameSerializer, MatchSerializer, MatchSummarySerializer, PositionsSerializer
 from server.players.auth import acting_player
+from server.players.models import Player
 
 MAX_SEATS = 6
 
@@ -159,7 +160,7 @@ class MatchListView(APIView):
         return Response(selectors.match_json(selectors.match_get(match.pk)), status=status.HTTP_201_CREATED)
 
     @staticmethod
-    def create(data: dict[str, Any], player) -> Match:
+    def create(data: dict[str, Any], player: Player) -> Match:
         return services.match_create(
             data["game"], data["seat_requests"], player, clock=data["clock"], hints=data["hints"], rated=data["rated"]
         )
