@@ -195,6 +195,20 @@ def worker_argv(env: dict[str, str]) -> list[str]:
     ]
 
 
+def reserved_worker_argv(env: dict[str, str]) -> list[str] | None:
+    """The reserved worker: only people's bot turns and hints (``server.worker --reserved``).
+
+    However many long bot-vs-bot searches or analyses keep the other worker busy, one of
+    its processes comes free within a hint's budget for a person's bot turn.  None when
+    ``WORKER_RESERVED_CONCURRENCY`` is 0 or ``BOT_FAIR_SHARE`` is off.
+    """
+    concurrency = env.get("WORKER_RESERVED_CONCURRENCY", "1")
+    if concurrency == "0" or env.get("BOT_FAIR_SHARE", "1") == "0":
+        return None
+    argv = worker_argv({**env, "WORKER_CONCURRENCY": concurrency})
+    return [*argv[:3], "--reserved", *argv[3:]]
+
+
 def install_stop_handlers(stop: Callable[[], None]) -> None:
     """Ctrl-C, SIGTERM and SIGHUP stop the stack (set explicitly: a background start may ignore SIGINT)."""
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -233,8 +247,10 @@ def main(argv: list[str] | None = None) -> int:
         daphne = [sys.executable, "-m", "server.asgi_server", "-b", args.host, "-p", str(args.port)]
         if full:
             env["REDIS_URL"] = redis_url
-            log.info("full stack: daphne, a Celery worker and the Redis channel layer at %s", redis_url)
+            log.info("full stack: daphne, the Celery workers and the Redis channel layer at %s", redis_url)
             stack.spawn("celery worker", worker_argv(env), env)
+            if (reserved := reserved_worker_argv(env)) is not None:
+                stack.spawn("reserved celery worker", reserved, env)
         else:
             env.pop("REDIS_URL", None)
             log.warning(

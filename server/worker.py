@@ -4,7 +4,8 @@
 from ``server.run``; its pool processes are forked by billiard, which clears that signal,
 so each arms its own here: if the worker's main process dies, SIGKILLed included, its
 pool processes die with it instead of searching on as orphans.  Options are those of
-``celery -A server.config worker``.
+``celery -A server.config worker``, and ``--reserved`` for the worker that takes only
+people's bot turns and hints (`server.bots.queues`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 
 from celery.signals import worker_process_init
 
+from server.bots.queues import RESERVED_KINDS, queue_name
 from server.config import celery_app
 from server.run import die_with_parent
 
@@ -24,6 +26,11 @@ def _pool_process_dies_with_worker(**_: object) -> None:
 
 
 def main(argv: list[str]) -> None:
+    """``--reserved``: the reserved worker, consuming only `RESERVED_KINDS`' queues under its own name."""
+    if "--reserved" in argv:
+        argv = [a for a in argv if a != "--reserved"]
+        queues = ",".join(queue_name(kind) for kind in RESERVED_KINDS)
+        argv = [*argv, "--queues", queues, "--hostname", "reserved@%h"]
     celery_app.worker_main(["worker", *argv])
 
 

@@ -17,7 +17,7 @@ import yaml
 
 from tests.support import ROOT
 
-LONG_RUNNING = {"postgres", "redis", "web", "proxy", "worker"}
+LONG_RUNNING = {"postgres", "redis", "web", "proxy", "worker", "worker-reserved"}
 ONE_SHOT = {"migrate"}
 
 
@@ -47,6 +47,8 @@ def test_each_command_exists(compose):
     assert (ROOT / "server/config/asgi.py").exists() and (ROOT / "manage.py").exists()
     worker = compose["services"]["worker"]["command"]
     assert worker[:3] == ["celery", "-A", "server.config"]
+    reserved = compose["services"]["worker-reserved"]["command"]
+    assert reserved[:4] == ["python", "-m", "server.worker", "--reserved"], "people's turns and hints only"
     import server.config
 
     assert server.config.celery_app.main == "plyground"

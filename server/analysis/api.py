@@ -6,10 +6,13 @@ request, and both are bounded:
 - an analysis: anyone with a player (a guest included) may start the analysis of a
   finished match, like a spectator asking for the computer's view of a game they watched;
   there is one per match (asking again returns it, queued, running or done, and costs
-  nothing), each player starts at most ``analysis`` (10/hour) of them, and at most
-  ``ANALYSIS_MAX_PENDING`` wait or run at once over the installation (503 beyond);
+  nothing), each player starts at most ``analysis`` (10/hour) of them, a player and a
+  client address have at most ``FAIR_SHARE_ANALYSES`` under way (429 beyond,
+  `server.bots.fair_share`), and at most ``ANALYSIS_MAX_PENDING`` wait or run at once over
+  the installation (503 beyond);
 - a hint: only the seated player to move, in a match created with hints; one search per
-  ply, and at most ``hint`` (20/minute) asks per player.
+  ply, at most ``hint`` (20/minute) asks per player, and ``FAIR_SHARE_HINTS`` searching at
+  once per player and per client address.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from rest_framework.views import APIView
 from server.analysis import selectors, services
 from server.analysis.models import Analysis
 from server.analysis.serializers import AnalysisSerializer, HintSerializer
+from server.bots import fair_share
 from server.config.openapi import ErrorSerializer, errors
 from server.matches.api import acting_player, error_response
 from server.matches.errors import MatchError
@@ -32,6 +36,23 @@ BUSY = OpenApiResponse(
     ErrorSerializer, description="analysis_busy: as many analyses as the server runs at once; try again later"
 )
 BUSY_RETRY_S = 60
+
+
+def _live_analyses(refs: list[str]) -> set[str]:
+    pending = [Analysis.Status.QUEUED, Analysis.Status.RUNNING]
+    live = Analysis.objects.filter(pk__in=[int(r) for r in refs], status__in=pending)
+    return {str(pk) for pk in live.values_list("pk", flat=True)}
+
+
+def _live_hints(refs: list[str]) -> set[str]:
+    """A hint's ref is "match:ply:seat"; it is under way until found (or its lease runs out)."""
+    return {r for r in refs if selectors.hint_found(*(int(n) for n in r.split(":"))) is None}
+
+
+# What one visitor may have under way at once (server/bots/fair_share.py): an analysis is
+# asked again in a minute or so, a hint's search is over in well under a second.
+ANALYSES = fair_share.Cap("analyses", "analyses", "FAIR_SHARE_ANALYSES", 3600, 60, _live_analyses)
+HINTS = fair_share.Cap("hints", "hints", "FAIR_SHARE_HINTS", 60, 2, _live_hints)
 
 
 class HintDoneSerializer(HintSerializer):
@@ -71,7 +92,13 @@ class AnalysisView(APIView):
             if not throttle.allow_request(request, self):
                 raise Throttled(throttle.wait())
         try:
-            analysis, started = services.analysis_request(match_id, player)
+            if existing is None or existing.status == Analysis.Status.FAILED:
+                with fair_share.claim(ANALYSES, request, player) as claim:
+                    analysis, started = services.analysis_request(match_id, player)
+                    if started:
+                        claim.hold(analysis.pk)
+            else:
+                analysis, started = services.analysis_request(match_id, player)
         except MatchError as exc:
             response = error_response(exc)
             if response.status_code == 503:
@@ -106,7 +133,12 @@ class HintView(APIView):
     def post(self, request, match_id: int):
         player = acting_player(request)
         try:
-            answer = services.hint_request(match_id, player)
+            if (asked := services.hint_of(match_id, player)) is not None:  # asked again: costs nothing
+                return Response(asked, status=200 if asked["status"] == "done" else 202)
+            with fair_share.claim(HINTS, request, player) as claim:
+                answer = services.hint_request(match_id, player)
+                if answer["status"] == "queued":
+                    claim.hold(f"{match_id}:{answer['ply']}:{answer['seat']}")
         except MatchError as exc:
             return error_response(exc)
         return Response(answer, status=200 if answer["status"] == "done" else 202)

@@ -2,9 +2,10 @@
 
 - "celery": an analysis is one task per position (`tasks.analyse_position`, on the analysis
   queue), each queuing the next, so the workers keep taking bot turns between two
-  positions; a hint is one task (`tasks.hint`) on the bots queue, because a person is
-  waiting for it as for a bot's move, and it is short (`HINT_TIME_BUDGET_MS`), once per ply,
-  and throttled per player, so it cannot crowd bot moves out;
+  positions; a hint is one task (`tasks.hint`) on the hints queue, right below people's
+  bot turns and served by the reserved worker too (`server.bots.queues`), because a person
+  is waiting for it; it is short (`HINT_TIME_BUDGET_MS`), once per ply, throttled and capped
+  per player and address (`server.bots.fair_share`), so it cannot crowd bot moves out;
 - "embedded": a thread of this process searches in the search pool shared with bot
   turns (`server.search.pool`), never on the event loop nor in the request;
 - "inline": now, in this thread (unit tests).
@@ -22,7 +23,7 @@ from django.db import close_old_connections
 from server.analysis import tasks
 from server.analysis.jobs import analysis_run, hint_search
 from server.analysis.positions import search_position
-from server.bots.queues import queue_name
+from server.bots.queues import hint_queue
 from server.search.pool import SearchPool
 
 log = logging.getLogger("plyground.analysis")
@@ -43,7 +44,7 @@ def queue_analysis(analysis_id: int, index: int = 0) -> None:
 def queue_hint(match_id: int, ply: int, seat: int) -> None:
     runner = settings.BOT_RUNNER
     if runner == "celery":
-        tasks.hint.apply_async((match_id, ply, seat), queue=queue_name("bots"), expires=settings.HINT_PENDING_S)
+        tasks.hint.apply_async((match_id, ply, seat), queue=hint_queue(), expires=settings.HINT_PENDING_S)
     elif runner == "embedded":
         threading.Thread(
             target=_hint_embedded, args=(match_id, ply, seat), name=f"hint-{match_id}-{ply}", daemon=True

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.dispatch import receiver
 
-from server.bots.queues import bot_queue_for
+from server.bots.queues import bot_queue_of
 from server.bots.runners import queue_bot_turn
 from server.bots.services import adaptive_strengths_update, bot_turn_announce, bot_turn_queued, budget_ms_of
 from server.matches.models import Match, Seat
@@ -20,7 +20,7 @@ def queue_when_bot_to_move(sender, match_id: int, ply: int, seat: int, bot: bool
         return
     bot_turn_queued(match_id, ply, budget_ms_of(bot))
     bot_turn_announce(match_id, bot.index, ply)
-    queue_bot_turn(match_id, ply, bot_queue_for(bot.match.source))
+    queue_bot_turn(match_id, ply, bot_queue_of(match_id, bot.match.source))
 
 
 @receiver(match_finished, sender=Match, dispatch_uid="bots.adapt_on_finish")

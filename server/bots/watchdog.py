@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from server.bots.queues import bot_queue_for
+from server.bots.queues import bot_queue_of
 from server.bots.runners import queue_bot_turn
 from server.bots.services import (
     bot_seat_to_move,
@@ -57,7 +57,7 @@ def rescue_overdue_bots(now=None) -> int:
             bot_turn_requeued(*key, now)
         if rescue.lost_search or rescue.action == "queue":
             bot_turn_announce(rescue.match_id, rescue.seat, rescue.ply)  # waiting again, not thinking
-        queue_bot_turn(*key, bot_queue_for(rescue.source))
+        queue_bot_turn(*key, bot_queue_of(rescue.match_id, rescue.source))
     return played
 
 

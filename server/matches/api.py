@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import Game, registry
+from server.bots import fair_share
 from server.bots.models import BotProfile
 from server.config.openapi import errors
 from server.matches import records, selectors, services
@@ -20,6 +21,7 @@ from server.matches.errors import MatchError
 from server.matches.models import Match
 from server.matches.serializers import GameSerializer, MatchSerializer, MatchSummarySerializer, PositionsSerializer
 from server.players.auth import acting_player
+from server.players.models import Player
 
 MAX_SEATS = 6
 
@@ -101,8 +103,11 @@ class JoinSerializer(serializers.Serializer):
 
 
 def error_response(exc: MatchError) -> Response:
-    """A match rule's refusal as the API answers it: its message, code and HTTP status."""
-    return Response({"detail": exc.message, "code": exc.code}, status=exc.http_status)
+    """A match rule's refusal as the API answers it: its message, code and HTTP status (and when to retry)."""
+    response = Response({"detail": exc.message, "code": exc.code}, status=exc.http_status)
+    if retry_after_s := getattr(exc, "retry_after_s", None):
+        response["Retry-After"] = str(retry_after_s)
+    return response
 
 
 STATUS_FILTERS = ("open", *Match.Status.values)
@@ -135,24 +140,30 @@ class MatchListView(APIView):
         matches = selectors.match_list(wanted, request.query_params.get("game"), player_id=player_id)
         return Response([selectors.match_summary_json(m) for m in matches])
 
-    @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer, **errors(400, 401, 403)})
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer, **errors(400, 401, 403, 429)})
     def post(self, request):
         player = acting_player(request)
         body = MatchCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
+        data = body.validated_data
         try:
-            data = body.validated_data
-            match = services.match_create(
-                data["game"],
-                data["seat_requests"],
-                player,
-                clock=data["clock"],
-                hints=data["hints"],
-                rated=data["rated"],
-            )
+            if all(seat.kind == "bot" for seat in data["seat_requests"]):
+                # Worker time nobody plays in: for accounts, a few at once (server/bots/fair_share.py).
+                fair_share.bot_match_allowed(player)
+                with fair_share.claim(fair_share.BOT_MATCHES, request, player) as claim:
+                    match = self.create(data, player)
+                    claim.hold(match.pk)
+            else:
+                match = self.create(data, player)
         except MatchError as exc:
             return error_response(exc)
         return Response(selectors.match_json(selectors.match_get(match.pk)), status=status.HTTP_201_CREATED)
+
+    @staticmethod
+    def create(data: dict[str, Any], player: Player) -> Match:
+        return services.match_create(
+            data["game"], data["seat_requests"], player, clock=data["clock"], hints=data["hints"], rated=data["rated"]
+        )
 
 
 class MatchDetailView(APIView):

@@ -159,7 +159,7 @@ def test_a_hint_is_searched_on_a_worker_not_in_the_request(token_client, setting
     assert queued.status_code == 202 and queued.json() == {"status": "queued", "seat": 0, "ply": 0}
     assert not searched  # nothing searched in the request
     ((args, options),) = sent
-    assert args == (match["id"], 0, 0) and options["queue"] == f"{settings.CELERY_TASK_DEFAULT_QUEUE}.bots"
+    assert args == (match["id"], 0, 0) and options["queue"] == f"{settings.CELERY_TASK_DEFAULT_QUEUE}.hints"
     assert options["expires"] == settings.HINT_PENDING_S
     assert token_client.post(f"/api/matches/{match['id']}/hint/").status_code == 202 and len(sent) == 1
     assert token_client.get(f"/api/matches/{match['id']}/hint/").json()["status"] == "queued"
@@ -229,6 +229,7 @@ def test_analyses_waiting_at_once_are_capped(alice, bob, token_client, settings,
 
     settings.BOT_RUNNER = "celery"
     settings.ANALYSIS_MAX_PENDING = 2
+    settings.FAIR_SHARE_ANALYSES = (10, 10)  # the installation's cap, not the visitor's
     monkeypatch.setattr(tasks.analyse_position, "delay", lambda *args: None)  # no worker takes them
     matches = [finished(alice, bob) for _ in range(3)]
     assert [token_client.post(f"/api/matches/{m.pk}/analysis/").status_code for m in matches[:2]] == [202, 202]

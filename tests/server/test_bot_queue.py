@@ -37,7 +37,7 @@ from tests.server.test_bot_thinking import drain, listen
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ORDER = ["bots", "analysis", "calibration", "selfplay"]
+ORDER = ["bots", "hints", "botmatches", "analysis", "calibration", "selfplay"]
 
 
 # --- queues ---------------------------------------------------------------------------
@@ -62,7 +62,7 @@ def test_a_bot_turn_goes_to_the_queue_of_its_matchs_source(alice, fast_bot, sett
     settings.BOT_RUNNER = "celery"
     base = django_settings.CELERY_TASK_DEFAULT_QUEUE
     for source, kind in (
-        ("play", "bots"),
+        ("play", "botmatches"),  # nobody plays in it: below people's matches and hints
         ("calibration", "calibration"),
         ("selfplay", "selfplay"),
         ("ds-1", "selfplay"),
@@ -70,7 +70,12 @@ def test_a_bot_turn_goes_to_the_queue_of_its_matchs_source(alice, fast_bot, sett
         seats = [services.SeatRequest("bot", fast_bot), services.SeatRequest("bot", fast_bot)]
         match = services.match_create(fast_bot.game, seats, None, source=source)
         assert sent[-1]["queue"] == f"{base}.{kind}" and sent[-1]["args"][:2] == [match.pk, 0]
+    seats = [services.SeatRequest("bot", fast_bot), services.SeatRequest("human")]
+    match = services.match_create(fast_bot.game, seats, alice)
+    assert sent[-1]["queue"] == f"{base}.bots" and sent[-1]["args"][:2] == [match.pk, 0]  # a person waits
     assert queues.bot_queue_for("play") == f"{base}.bots"
+    settings.BOT_FAIR_SHARE = False  # the old way: every bot turn on the site first come, first served
+    assert queues.bot_queue_for("play", person_seated=False) == f"{base}.bots"
 
 
 def test_a_free_worker_takes_the_bot_move_before_analysis_calibration_and_selfplay():

@@ -38,13 +38,26 @@ def worker_pids(stack: LiveStack) -> list[int]:
     return [pid for pid in stack.processes() if "server.worker" in cmdline(pid)]
 
 
+def parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().split()[3])
+
+
+def test_the_reserved_worker_takes_only_peoples_turns_and_hints_unless_turned_off():
+    argv = run.reserved_worker_argv({"WORKER_CONCURRENCY": "4"})
+    assert argv is not None and argv[1:4] == ["-m", "server.worker", "--reserved"]
+    assert argv[argv.index("--concurrency") + 1] == "1"  # WORKER_RESERVED_CONCURRENCY's default
+    assert run.worker_argv({"WORKER_CONCURRENCY": "4"})[-3] == "4"  # the other worker keeps its own
+    assert run.reserved_worker_argv({"WORKER_RESERVED_CONCURRENCY": "0"}) is None
+    assert run.reserved_worker_argv({"BOT_FAIR_SHARE": "0"}) is None
+
+
 @pytest.mark.fullstack
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["ctrl-c", "sigterm", "sigkill"])
 def test_stopping_server_run_ends_every_process_of_its_stack(sig):
     with LiveStack() as stack:
         pids = stack.processes()
-        # server.run, daphne, the worker and its two pool processes
-        assert stack.proc.pid in pids and len(pids) >= 5 and len(worker_pids(stack)) == 3, pids
+        # server.run, daphne, the worker and its two pool processes, the reserved worker and its one
+        assert stack.proc.pid in pids and len(pids) >= 7 and len(worker_pids(stack)) == 5, pids
         os.kill(stack.proc.pid, sig)
         assert wait_until(lambda: not stack_processes(stack.stack_id), timeout=10), [
             cmdline(pid) for pid in stack.processes()
@@ -56,13 +69,15 @@ def test_a_worker_that_dies_is_started_again_and_its_pool_dies_with_it():
     with LiveStack() as stack:
         time.sleep(run.STABLE_AFTER_S + 1)  # the worker has started, so its death is a crash
         main = next(
-            pid for pid in worker_pids(stack) if Path(f"/proc/{pid}/stat").read_text().split()[3] == str(stack.proc.pid)
+            pid for pid in worker_pids(stack) if parent(pid) == stack.proc.pid and "--reserved" not in cmdline(pid)
         )
-        pool = [pid for pid in worker_pids(stack) if pid != main]
+        pool = [pid for pid in worker_pids(stack) if parent(pid) == main]
+        assert len(pool) == 2
         os.kill(main, signal.SIGKILL)
         assert wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in pool), timeout=3), "pool orphaned"
         assert wait_until(lambda: "celery worker: starting again" in stack.server_log(), timeout=5)
-        assert wait_until(lambda: stack.server_log().count("ready.") >= 2, timeout=30), stack.server_log()[-2000:]
+        # Two workers were ready; the third "ready." is the restarted one's.
+        assert wait_until(lambda: stack.server_log().count("ready.") >= 3, timeout=30), stack.server_log()[-2000:]
         assert stack.proc.poll() is None and "exited with code -9" in stack.server_log()
 
 

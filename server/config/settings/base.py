@@ -185,12 +185,18 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # One queue per kind of work, named after the installation's base queue.  A worker
 # started without -Q consumes them all, and kombu's Redis transport with the "priority"
 # order strategy pops them in the order listed (one BRPOP over the keys in this order,
-# never rotated), so a free worker process always takes a waiting bot move before an
-# analysis step, a calibration game's move or a self-play move.  The base queue itself
-# comes last, for anything not routed.
+# never rotated), so a free worker process always takes a waiting bot move of a match a
+# person plays before a hint, a bot-vs-bot match's move, an analysis step, a calibration
+# game's move or a self-play move (tests/server/test_fair_queues.py, on real workers).  The
+# base queue itself comes last, for anything not routed.
 from kombu import Queue  # noqa: E402 - kept inside this block
 
-BOT_QUEUE_KINDS = ("bots", "analysis", "calibration", "selfplay")
+BOT_QUEUE_KINDS = ("bots", "hints", "botmatches", "analysis", "calibration", "selfplay")
+# Worker time shared fairly (server/bots/queues.py, server/bots/fair_share.py): hints and
+# bot-vs-bot turns below people's bot turns, a reserved worker for people (server/run.py,
+# WORKER_RESERVED_CONCURRENCY), caps per player and address.  Off (0): the old first come,
+# first served on one queue, no reserved worker, no caps; kept for the benchmark's reference.
+BOT_FAIR_SHARE = os.environ.get("BOT_FAIR_SHARE", "1") != "0"
 # Each queue its own routing key: sharing the default one would copy a message to all of them.
 CELERY_TASK_QUEUES = [
     Queue(name, routing_key=name)
@@ -340,6 +346,15 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "password_reset": "10/hour",  # password-reset forms posted, per client address
     "email_change": "10/hour",  # new addresses asked for on the account page (each mails one), per client address
 }
+# Worker time one visitor may hold at once (server/bots/fair_share.py), as (per player, per
+# client address): 429 with a Retry-After beyond.  One person watches two or three bot-vs-bot
+# matches at most; an address is often a household or a school behind one NAT, hence twice
+# that.  A hint is pending for well under a second, so 2 at once is any player's honest most.
+# Bot-vs-bot matches are for accounts unless BOT_MATCHES_ACCOUNTS_ONLY=0.
+BOT_MATCHES_ACCOUNTS_ONLY = os.environ.get("BOT_MATCHES_ACCOUNTS_ONLY", "1") != "0"
+FAIR_SHARE_BOT_MATCHES = tuple(int(n) for n in os.environ.get("FAIR_SHARE_BOT_MATCHES", "3,6").split(","))
+FAIR_SHARE_ANALYSES = tuple(int(n) for n in os.environ.get("FAIR_SHARE_ANALYSES", "2,4").split(","))
+FAIR_SHARE_HINTS = tuple(int(n) for n in os.environ.get("FAIR_SHARE_HINTS", "2,8").split(","))
 # Analyses waiting or running at once, over the installation; one more is refused (503) until
 # one ends.  One that has not ended after ANALYSIS_STALE_MINUTES no longer counts (its worker died).
 ANALYSIS_MAX_PENDING = int(os.environ.get("ANALYSIS_MAX_PENDING", "8"))
