@@ -55,8 +55,8 @@ def run_search(request: SearchRequest, on_progress: OnProgress | None = None) ->
 
     The budget runs from the search's start: a wait for a process of a local pool after
     the worker took the request moves the deadline too, and so does the collection of the
-    garbage earlier searches left (`ai.budget.collect_between_searches`).  `on_progress` hears the search's
-    figures while it runs (`ai.progress`), never its move.
+    garbage earlier searches left (`ai.budget.collect_between_searches`).  `on_progress`
+    hears the search's figures while it runs (`ai.progress`), never its move.
     """
     # What earlier searches left for the collector, collected now that it costs this search
     # none of its time: its budget starts below (and its deadline moves by the wait).
