@@ -45,7 +45,13 @@ def search(
     deadline: float | None = None,
     on_progress: OnProgress | None = None,
 ) -> ai.SearchResult:
-    """`ai.choose_move` on a position given as JSON."""
+    """`ai.choose_move` on a position given as JSON.
+
+    Without a `deadline` (analyses, hints) the budget starts in `ai.choose_move`: the
+    garbage earlier searches left is collected before it (`run_search` does so for a turn).
+    """
+    if deadline is None:
+        collect_between_searches()
     game = registry.get(game_id)
     return ai.choose_move(game, game.from_json(state), config, deadline=deadline, on_progress=on_progress)
 

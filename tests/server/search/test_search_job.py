@@ -6,6 +6,8 @@ import gc
 import time
 import weakref
 
+import pytest
+
 import ai
 from games import registry
 from server.search.job import SEARCH_VERSION, SearchRequest, run_search, search
@@ -59,7 +61,8 @@ class Cycle:
         self.parts = [[] for _ in range(objects)]
 
 
-def test_cycles_left_during_searches_are_collected_before_a_later_search_starts():
+@pytest.mark.parametrize("entry", ["bot turn", "analysis"])
+def test_cycles_left_during_searches_are_collected_before_a_later_search_starts(entry):
     # Each report of each search leaves a cycle, with the collector off and what is left
     # frozen (`ai.budget.collector_paused`): only a collection outside a search frees them.
     # Together they hold as many objects as the process did before: a collection falls due.
@@ -70,8 +73,11 @@ def test_cycles_left_during_searches_are_collected_before_a_later_search_starts(
     def leave_a_cycle(figures: dict) -> None:
         made.append(weakref.ref(Cycle(size)))
 
-    request = SearchRequest("connect4", start(), {**CONFIG, "max_depth": 3})
+    config = {**CONFIG, "max_depth": 3}
     for _ in range(40):
-        run_search(request, leave_a_cycle)
+        if entry == "bot turn":
+            run_search(SearchRequest("connect4", start(), config), leave_a_cycle)
+        else:  # an analysis's or a hint's search: its budget starts in `ai.choose_move`
+            search("connect4", start(), ai.SearchConfig(**config), on_progress=leave_a_cycle)
     alive = sum(ref() is not None for ref in made)
     assert len(made) == reports and alive < reports / 2
