@@ -61,10 +61,13 @@ def collector_paused() -> Iterator[None]:
     two clock checks.  The collector is off while a search runs (the searchers' own
     structures have no cycles: reference counting frees them).  Leaving, what the search
     left alive is frozen (`gc.freeze`), so the young collection that would otherwise come
-    with the next allocation, after the deadline, has nothing to scan; the next search
-    unfreezes it again (into the oldest generation, collected as usual), so nothing is
-    kept from the collector for longer than one move.  A process that relies on
-    `gc.freeze` itself (copy-on-write after a fork) should not run searches.
+    with the next allocation, after the deadline, has nothing to scan.  The next search
+    unfreezes it, but with the collector off until it freezes it again: a cycle that
+    became garbage by then (the caller's, made during a search or just before it) would
+    never be collected.  So a process that searches move after move calls
+    `collect_between_searches` where no budget runs (`server.search.job` does, before a
+    search's clock starts).  A process that relies on `gc.freeze` itself (copy-on-write
+    after a fork) should not run searches.
     """
     enabled = gc.isenabled()
     gc.unfreeze()
@@ -75,3 +78,29 @@ def collector_paused() -> Iterator[None]:
         if enabled:
             gc.freeze()
             gc.enable()
+
+
+# A full collection once what searches froze has grown by this share since the last one:
+# CPython's own rule for its oldest generation (a quarter), so the collections' cost (a
+# full collection scans every object: benchmarks/README.md, "A worker's memory") follows
+# what was allocated, not the number of moves.
+FROZEN_GROWTH_SHARE: Final = 0.25
+
+_frozen_after_collection = 0  # objects alive (then frozen) after this process's last full collection
+
+
+def collect_between_searches() -> bool:
+    """A full collection of what searches froze, once it has grown by `FROZEN_GROWTH_SHARE`.
+
+    Call it where a pause costs no search its time: before a search's clock starts.
+    What survives is frozen again, as `collector_paused` leaves it.  Returns whether it
+    collected.
+    """
+    global _frozen_after_collection
+    if gc.get_freeze_count() <= _frozen_after_collection * (1 + FROZEN_GROWTH_SHARE):
+        return False
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    _frozen_after_collection = gc.get_freeze_count()
+    return True

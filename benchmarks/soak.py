@@ -7,8 +7,10 @@ a free loopback port with a fresh database, then keeps `--matches` games going a
 each scripted person plays a random legal move 0.3-1.5 s after the bot's reply and starts a
 new game (a random seeded bot of the listed games, levels 1-4) when one ends.  Prints games
 finished, bot moves, fallback moves, moves sent but never seen played (lost), queue wait and
-think time percentiles, and the RSS of the web and worker processes at the start and the
-end, with the load average.  Every request goes to 127.0.0.1; the run stops by itself.
+think time percentiles, and the RSS of the web and worker processes at the start, every
+`--every` seconds (each of the worker's pool processes too, by pid: a replaced one shows
+as a new pid) and at the end, with the load average.  Every request goes to 127.0.0.1;
+the run stops by itself.
 """
 
 from __future__ import annotations
@@ -96,8 +98,9 @@ async def wait_for_change(ws, v: int) -> dict:
             return frame
 
 
-def rss_mb(root_pid: int) -> dict[str, float]:
-    """RSS in MB of the stack's web process and of its Celery worker (with its pool children)."""
+def rss_mb(root_pid: int) -> dict[str, object]:
+    """RSS in MB of the stack's web process and of its Celery worker (with its pool children),
+    and of each pool process by pid (``pool``)."""
     children: dict[int, list[int]] = {}
     cmd: dict[int, str] = {}
     for entry in Path("/proc").iterdir():
@@ -111,8 +114,9 @@ def rss_mb(root_pid: int) -> dict[str, float]:
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
         children.setdefault(ppid, []).append(int(entry.name))
     totals = {"web": 0.0, "worker": 0.0}
+    pool: dict[int, float] = {}
 
-    def walk(pid: int, kind: str | None) -> None:
+    def walk(pid: int, kind: str | None, in_worker: bool) -> None:
         line = cmd.get(pid, "")
         if kind is None:
             kind = "worker" if "server.worker" in line or "celery" in line else "web" if "asgi_server" in line else None
@@ -120,13 +124,15 @@ def rss_mb(root_pid: int) -> dict[str, float]:
             try:
                 rss = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith("VmRSS"))
                 totals[kind] += int(rss.split()[1]) / 1024
+                if in_worker:
+                    pool[pid] = round(int(rss.split()[1]) / 1024, 1)
             except (OSError, StopIteration):
                 pass
         for child in children.get(pid, []):
-            walk(child, kind)
+            walk(child, kind, kind == "worker")
 
-    walk(root_pid, None)
-    return {k: round(v, 1) for k, v in totals.items()}
+    walk(root_pid, None, False)
+    return {**{k: round(v, 1) for k, v in totals.items()}, "pool": pool}
 
 
 def bot_move_figures(stack: LiveStack) -> dict[str, object]:
@@ -150,23 +156,23 @@ def bot_move_figures(stack: LiveStack) -> dict[str, object]:
     }
 
 
-async def soak(stack: LiveStack, matches: int, seconds: float, seed: int) -> Tally:
+async def soak(stack: LiveStack, matches: int, seconds: float, seed: int, every_s: float) -> Tally:
     tally = Tally()
     deadline = time.monotonic() + seconds
-    sampler = asyncio.create_task(sample_rss(stack))
+    sampler = asyncio.create_task(sample_rss(stack, every_s))
     await asyncio.gather(*(play_one(stack, random.Random(seed + i), deadline, tally) for i in range(matches)))
     sampler.cancel()
     return tally
 
 
-async def sample_rss(stack: LiveStack, every_s: float = 60) -> None:
-    """RSS once a minute, so growth that levels off (caches filling) tells itself from a leak."""
+async def sample_rss(stack: LiveStack, every_s: float) -> None:
+    """RSS every `every_s`, so growth that levels off (caches filling) tells itself from a leak."""
     started = time.monotonic()
     while True:
         await asyncio.sleep(every_s)
         rss = await asyncio.to_thread(rss_mb, stack.proc.pid)
-        minutes = round((time.monotonic() - started) / 60)
-        print(f"  {minutes} min: RSS {rss} MB, load {os.getloadavg()[0]:.1f}", flush=True)
+        minutes = (time.monotonic() - started) / 60
+        print(f"  {minutes:.1f} min: RSS {rss} MB, load {os.getloadavg()[0]:.1f}", flush=True)
 
 
 def main() -> None:
@@ -174,12 +180,13 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--minutes", type=float, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--every", type=float, default=60, help="seconds between two RSS samples")
     args = parser.parse_args()
     with LiveStack() as stack:
         stack.manage("seed_bots")
         start = rss_mb(stack.proc.pid)
         print(f"start: RSS {start} MB, load {os.getloadavg()[0]:.1f}", flush=True)
-        tally = asyncio.run(soak(stack, args.matches, args.minutes * 60, args.seed))
+        tally = asyncio.run(soak(stack, args.matches, args.minutes * 60, args.seed, args.every))
         end = rss_mb(stack.proc.pid)
         figures = bot_move_figures(stack)
     print(f"end:   RSS {end} MB, load {os.getloadavg()[0]:.1f}")

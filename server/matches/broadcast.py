@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import threading
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
 
 from server.config.channel_layer import PooledRedisChannelLayer
 from server.config.frames_at_once import FRAME_SEND
@@ -50,9 +53,34 @@ def send_to_group(group: str, frame: dict[str, Any]) -> None:
         if loop is not None and loop.is_running() and not _running_on(loop):
             loop.call_soon_threadsafe(_send_in_order, layer, group, message)
         else:
-            async_to_sync(layer.group_send)(group, message)
+            _send_from_own_loop(layer, group, message)
     except Exception:  # a lost frame is recovered by the client's sync; the move is already stored
         log.exception("broadcast to %s failed", group)
+
+
+# A process without a server loop (a Celery worker, a command) sends to Redis from one loop
+# of its own, run by a thread.  asgiref's async_to_sync would make an event loop per frame,
+# and channels_redis a connection pool and a connection to Redis on it: a connect per frame,
+# each loop left in a reference cycle (channels_redis wraps its close()) that a searching
+# worker never collected (ai/budget.py).  Per process: a forked pool process makes its own.
+_own_loop: tuple[int, asyncio.AbstractEventLoop] | None = None
+_own_loop_lock = threading.Lock()
+OWN_LOOP_SEND_TIMEOUT_S = 30.0  # the layer's own socket timeouts end a send to a Redis that is away sooner
+
+
+def _send_from_own_loop(layer: Any, group: str, message: dict[str, Any]) -> None:
+    """Send on this process's sending loop (a Redis layer), or on a loop made for it (in-memory)."""
+    if not isinstance(layer, RedisChannelLayer):
+        async_to_sync(layer.group_send)(group, message)  # the in-memory layer lives on its caller's loop
+        return
+    global _own_loop
+    with _own_loop_lock:
+        if _own_loop is None or _own_loop[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="broadcast-sender", daemon=True).start()
+            _own_loop = (os.getpid(), loop)
+        loop = _own_loop[1]
+    asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(OWN_LOOP_SEND_TIMEOUT_S)
 
 
 # The last send handed to the server loop for each group: the next one waits for it, so a

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import ai  # every searcher loaded now, not inside the first search's budget
+from ai.budget import collect_between_searches
 from games import registry
 
 # Recorded with every bot move as its stats' ``engine`` field (an export field: the name stays).
@@ -44,7 +45,13 @@ def search(
     deadline: float | None = None,
     on_progress: OnProgress | None = None,
 ) -> ai.SearchResult:
-    """`ai.choose_move` on a position given as JSON."""
+    """`ai.choose_move` on a position given as JSON.
+
+    Without a `deadline` (analyses, hints) the budget starts in `ai.choose_move`: the
+    garbage earlier searches left is collected before it (`run_search` does so for a turn).
+    """
+    if deadline is None:
+        collect_between_searches()
     game = registry.get(game_id)
     return ai.choose_move(game, game.from_json(state), config, deadline=deadline, on_progress=on_progress)
 
@@ -53,9 +60,13 @@ def run_search(request: SearchRequest, on_progress: OnProgress | None = None) ->
     """Search `request` under the budget rules; the result and its figures (JSON-safe).
 
     The budget runs from the search's start: a wait for a process of a local pool after
-    the worker took the request moves the deadline too.  `on_progress` hears the search's
-    figures while it runs (`ai.progress`), never its move.
+    the worker took the request moves the deadline too, and so does the collection of the
+    garbage earlier searches left (`ai.budget.collect_between_searches`).  `on_progress`
+    hears the search's figures while it runs (`ai.progress`), never its move.
     """
+    # What earlier searches left for the collector, collected now that it costs this search
+    # none of its time: its budget starts below (and its deadline moves by the wait).
+    collect_between_searches()
     started = time.time()
     deadline = request.deadline
     since = request.started_at or request.queued_at

@@ -10,7 +10,7 @@ import weakref
 import pytest
 
 import ai
-from ai import alphabeta
+from ai import alphabeta, budget
 from ai.budget import collector_paused
 from ai.kernel_search import KernelAlphaBeta
 from games import registry
@@ -121,3 +121,23 @@ def test_deadline_keeps_back_the_longest_step_seen_up_to_a_quarter_of_the_budget
     now[0] += 0.09  # a 90 ms step counts for at most 25 ms of a 100 ms budget
     short.expired()
     assert short.margin == pytest.approx(0.025)
+
+
+def test_what_searches_froze_is_collected_once_it_has_grown_by_a_quarter():
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    budget.collect_between_searches()  # this process's last full collection: now
+    frozen = gc.get_freeze_count()
+    share = budget.FROZEN_GROWTH_SHARE
+    left = []
+    with collector_paused():  # a search's caller leaving cycles: 3 tracked objects each, with the weakref
+        left += [weakref.ref(Cycle()) for _ in range(int(frozen * share / 10))]
+    assert not budget.collect_between_searches() and all(ref() is not None for ref in left)  # not due yet
+    with collector_paused():
+        left += [weakref.ref(Cycle()) for _ in range(int(frozen * share / 2))]
+    grown = gc.get_freeze_count()
+    assert budget.collect_between_searches()
+    assert all(ref() is None for ref in left)
+    assert gc.get_freeze_count() < grown - len(left)

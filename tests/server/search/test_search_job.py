@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import time
+import weakref
+
+import pytest
 
 import ai
 from games import registry
@@ -47,3 +51,33 @@ def test_the_pause_keeps_a_quick_move_from_showing_sooner():
     request = SearchRequest("connect4", start(), {**CONFIG, "max_depth": 1}, deadline=time.time() + 5, min_think_ms=300)
     _, stats = run_search(request)
     assert stats["think_ms"] >= 300
+
+
+class Cycle:
+    """Garbage only the collector frees: what a caller's event loop left during a search."""
+
+    def __init__(self, objects: int) -> None:
+        self.me = self
+        self.parts = [[] for _ in range(objects)]
+
+
+@pytest.mark.parametrize("entry", ["bot turn", "analysis"])
+def test_cycles_left_during_searches_are_collected_before_a_later_search_starts(entry):
+    # Each report of each search leaves a cycle, with the collector off and what is left
+    # frozen (`ai.budget.collector_paused`): only a collection outside a search frees them.
+    # Together they hold as many objects as the process did before: a collection falls due.
+    made: list[weakref.ref] = []
+    reports = 40 * 3  # 3 iterations a search
+    size = (len(gc.get_objects()) + gc.get_freeze_count()) // reports
+
+    def leave_a_cycle(figures: dict) -> None:
+        made.append(weakref.ref(Cycle(size)))
+
+    config = {**CONFIG, "max_depth": 3}
+    for _ in range(40):
+        if entry == "bot turn":
+            run_search(SearchRequest("connect4", start(), config), leave_a_cycle)
+        else:  # an analysis's or a hint's search: its budget starts in `ai.choose_move`
+            search("connect4", start(), ai.SearchConfig(**config), on_progress=leave_a_cycle)
+    alive = sum(ref() is not None for ref in made)
+    assert len(made) == reports and alive < reports / 2
