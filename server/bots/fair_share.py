@@ -1,4 +1,4 @@
-"""How much worker time one visitor may hold at once: bot-vs-bot matches, analyses, hints.
+"""How much worker time one visitor may hold at once: matches with bots, analyses, hints.
 
 Throttles (`server.players.throttles`) bound how often a player asks; these caps bound how
 much of it is under way at the same time, per player and per client address (so fresh
@@ -6,7 +6,9 @@ guests from one address share one allowance).  Each started piece of work holds 
 in the installation's cache until it ends (the match or analysis is over, the hint is
 found) or its lease runs out; asking beyond a cap is a 429 with a stable code and a
 ``Retry-After``.  Bot-vs-bot matches are for accounts: a guest costs nothing to make, an
-account a sign-up (throttled per address), and a guest may still play any bot itself.
+account a sign-up (throttled per address), and a guest may still play any bot itself, in
+as many matches at once as `MATCHES_VS_BOTS` allows: each of those bot turns goes on the
+people's top queue, so without that cap one visitor's many matches would take its workers.
 
 Like the throttles, the caps fail open while Redis is away (`server.config.cache`): the
 work is still bounded by the queues' order and the reserved worker (`server.bots.queues`).
@@ -51,7 +53,11 @@ class AccountNeeded(MatchError):
 
 @dataclass(frozen=True)
 class Cap:
-    """One kind of work: its caps (a pair from settings), how to tell a lease still live, how long one lasts."""
+    """One kind of work: its caps (a pair from settings), how to tell a lease still live, how long one lasts.
+
+    `held_by`, where given, counts a player's work from the database rather than from their
+    leases: exact whatever became of the cache, and needing no expiry.
+    """
 
     kind: str
     what: str  # in the players' words, plural
@@ -59,6 +65,8 @@ class Cap:
     lease_s: int  # a lease counts this long at most, whatever became of its work
     retry_after_s: int
     live: Callable[[list[str]], set[str]]  # the refs among these whose work is still under way
+    held_by: Callable[[Player], int] | None = None
+    ended: str = "one has ended"  # what frees a place, in the players' words
 
     @property
     def limits(self) -> tuple[int, int]:
@@ -74,6 +82,41 @@ def _live_matches(refs: list[str]) -> set[str]:
 
 
 BOT_MATCHES = Cap("bot_matches", "bot-vs-bot matches", "FAIR_SHARE_BOT_MATCHES", 4 * 3600, 60, _live_matches)
+
+# A person's match against bots is under way until it is over: finished (won, lost, resigned,
+# out of time, abandoned) or aborted.  An adjourned one counts too: its person resumes it by
+# opening it, and it asks for bot turns again at once.
+UNDER_WAY = ("waiting", "active", "adjourned")
+
+
+def _live_matches_vs_bots(refs: list[str]) -> set[str]:
+    from server.matches.models import Match
+
+    live = Match.objects.filter(pk__in=[int(r) for r in refs], status__in=UNDER_WAY)
+    return {str(pk) for pk in live.values_list("pk", flat=True)}
+
+
+def _matches_vs_bots_of(player: Player) -> int:
+    """How many matches with a bot seat `player` holds a seat in, under way: the rows, exactly."""
+    from server.matches.models import Match, Seat
+
+    under_way = Match.objects.filter(status__in=UNDER_WAY, seats__player=player).filter(seats__kind=Seat.Kind.BOT)
+    return int(under_way.distinct().count())
+
+
+# Matches where a person plays bots.  The player's count is the database's (an adjourned match
+# may wait for its person for days); the address's is leases (the database keeps no address),
+# each checked against its match's row, so an ended match frees its place at once.
+MATCHES_VS_BOTS = Cap(
+    "matches_vs_bots",
+    "matches against bots",
+    "FAIR_SHARE_MATCHES_VS_BOTS",
+    7 * 24 * 3600,
+    60,
+    _live_matches_vs_bots,
+    held_by=_matches_vs_bots_of,
+    ended="one has ended (adjourned ones count: finish or resign one from Your matches)",
+)
 # The caps on analyses and hints are declared with them (server/analysis/api.py): bots never import analysis.
 
 
@@ -113,7 +156,8 @@ def claim(cap: Cap, request: HttpRequest, player: Player) -> Iterator[Claim]:
         yield Claim(cap, [])
         return
     per_player, per_address = cap.limits
-    idents = [(f"player-{player.pk}", per_player)]
+    player_ident = f"player-{player.pk}"
+    idents = [(player_ident, per_player)]
     address = client_ip(request)
     if address:
         idents.append((f"address-{address}", per_address))
@@ -125,11 +169,15 @@ def claim(cap: Cap, request: HttpRequest, player: Player) -> Iterator[Claim]:
         )
     try:
         for (ident, limit), whose in zip(idents, ("you have", "your address has"), strict=False):
-            if len(_live_leases(cap, ident)) >= limit:
+            if cap.held_by is not None and ident == player_ident:
+                held = cap.held_by(player)
+            else:
+                held = len(_live_leases(cap, ident))
+            if held >= limit:
                 raise WorkCapped(
                     f"too_many_{cap.kind}",
                     f"{whose} {limit} {cap.what} under way, as many as the server runs for one visitor at once: "
-                    f"try again when one has ended (in about {cap.retry_after_s} s)",
+                    f"try again when {cap.ended} (in about {cap.retry_after_s} s)",
                     cap.retry_after_s,
                 )
         yield Claim(cap, idents)

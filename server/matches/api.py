@@ -18,7 +18,7 @@ from server.bots.models import BotProfile
 from server.config.openapi import errors
 from server.matches import records, selectors, services
 from server.matches.errors import MatchError
-from server.matches.models import Match
+from server.matches.models import Match, Seat
 from server.matches.serializers import GameSerializer, MatchSerializer, MatchSummarySerializer, PositionsSerializer
 from server.players.auth import acting_player
 from server.players.models import Player
@@ -153,6 +153,11 @@ class MatchListView(APIView):
                 with fair_share.claim(fair_share.BOT_MATCHES, request, player) as claim:
                     match = self.create(data, player)
                     claim.hold(match.pk)
+            elif any(seat.kind == "bot" for seat in data["seat_requests"]):
+                # Each of its bot turns is a person's, on the top queue: a few at once (fair_share).
+                with fair_share.claim(fair_share.MATCHES_VS_BOTS, request, player) as claim:
+                    match = self.create(data, player)
+                    claim.hold(match.pk)
             else:
                 match = self.create(data, player)
         except MatchError as exc:
@@ -211,13 +216,20 @@ class MatchPgnView(APIView):
 class MatchJoinView(APIView):
     """``POST /api/matches/{id}/join/``: take an open seat."""
 
-    @extend_schema(request=JoinSerializer, responses={200: MatchSerializer, **errors(400, 401, 403, 404, 409)})
+    @extend_schema(request=JoinSerializer, responses={200: MatchSerializer, **errors(400, 401, 403, 404, 409, 429)})
     def post(self, request, match_id: int):
         player = acting_player(request)
         body = JoinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
+        seat = body.validated_data.get("seat")
         try:
-            services.match_join(match_id, player, body.validated_data.get("seat"))
+            if Seat.objects.filter(match_id=match_id, kind=Seat.Kind.BOT).exists():
+                # A seat against bots counts as creating one does (fair_share.MATCHES_VS_BOTS).
+                with fair_share.claim(fair_share.MATCHES_VS_BOTS, request, player) as claim:
+                    services.match_join(match_id, player, seat)
+                    claim.hold(match_id)
+            else:
+                services.match_join(match_id, player, seat)
         except MatchError as exc:
             return error_response(exc)
         return Response(selectors.match_json(selectors.match_get(match_id)))

@@ -1,6 +1,7 @@
 """Worker time one visitor may hold at once (docs/security.md, "Worker time"): bot-vs-bot
 matches for accounts, and caps per player and per client address on bot-vs-bot matches,
-analyses and hints, refused with 429, a stable code and a Retry-After."""
+a person's matches against bots, analyses and hints, refused with 429, a stable code and a
+Retry-After."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from rest_framework.test import APIClient
 from server.analysis import tasks
 from server.analysis.models import Analysis
 from server.bots import receivers
+from server.bots.models import BotProfile
 from server.matches import services
 from server.matches.models import Match
+from server.matches.services import SeatRequest
 from server.players.services import player_create_guest_with_token
 from tests.server.conftest import human_match
 from tests.support import race
@@ -153,3 +156,87 @@ def test_hints_searching_at_once_are_capped_per_player_until_one_is_found(settin
 
     hint_search(*sent[0])  # a worker finds the first one
     assert player.post(f"/api/matches/{matches[2]['id']}/hint/").status_code == 202
+
+
+# --- a person's matches against bots -------------------------------------------------------
+
+VS_BOT = {"game": "tictactoe", "seats": [HUMAN, BOT]}
+
+
+def open_vs_bot() -> int:
+    """A match against a bot whose person's seat is still open (made on the server, nobody seated)."""
+    profile = BotProfile.objects.get(slug=BOT["profile"])
+    match = services.match_create("tictactoe", [SeatRequest("human"), SeatRequest("bot", profile)], None)
+    return match.pk
+
+
+def test_a_person_plays_a_few_matches_against_bots_at_once_and_another_when_one_ends(held, settings):
+    settings.FAIR_SHARE_MATCHES_VS_BOTS = (3, 6)
+    guest = client_for()
+    codes = [create(guest, VS_BOT).status_code for _ in range(4)]
+    assert codes == [201, 201, 201, 429]
+    refused = create(guest, VS_BOT)
+    assert refused.json()["code"] == "too_many_matches_vs_bots" and refused["Retry-After"] == "60"
+    assert "resign" in refused.json()["detail"]
+    assert create(guest, {"game": "tictactoe", "seats": [HUMAN, HUMAN]}).status_code == 201  # people: no cap
+    first = Match.objects.filter(created_by=guest.player, seats__kind="bot").order_by("pk").first()
+    assert guest.post(f"/api/matches/{first.pk}/resign/").status_code == 200
+    assert create(guest, VS_BOT).status_code == 201  # one ended: its place is free
+    assert create(guest, VS_BOT).status_code == 429
+
+
+def test_every_ending_frees_a_place_and_an_adjourned_match_holds_its_own(held, settings):
+    settings.FAIR_SHARE_MATCHES_VS_BOTS = (1, 10)
+    settings.ADJOURN_AFTER_MS = 0
+    guest = client_for()
+    ends = {
+        "finished": lambda pk: services.match_resign(pk, 0),
+        "aborted": lambda pk: services.match_abort(pk, "the server was stopped"),
+        "adjourned, then resigned": lambda pk: (services.adjourn_gone_matches(), services.match_resign(pk, 0)),
+    }
+    for how, end in ends.items():
+        match = create(guest, VS_BOT).json()
+        assert create(guest, VS_BOT).status_code == 429, how
+        end(match["id"])
+        assert Match.objects.get(pk=match["id"]).is_over, how
+    adjourned = create(guest, VS_BOT).json()
+    assert services.adjourn_gone_matches() == 1
+    assert Match.objects.get(pk=adjourned["id"]).status == Match.Status.ADJOURNED
+    assert create(guest, VS_BOT).status_code == 429  # resumable at any moment: it still counts
+
+
+def test_fresh_guests_from_one_address_share_its_matches_against_bots(held, settings):
+    settings.FAIR_SHARE_MATCHES_VS_BOTS = (3, 6)
+    guests = [client_for() for _ in range(4)]
+    codes = [create(guest, VS_BOT).status_code for guest in guests for _ in range(2)]
+    assert codes == [201] * 6 + [429] * 2
+    assert create(guests[0], VS_BOT).json()["detail"].startswith("your address has 6 matches against bots")
+    assert create(client_for("198.51.100.9"), VS_BOT).status_code == 201  # another address
+
+
+def test_joining_a_seat_against_bots_is_refused_past_the_cap(held, settings):
+    settings.FAIR_SHARE_MATCHES_VS_BOTS = (2, 4)
+    guest = client_for()
+    assert [create(guest, VS_BOT).status_code for _ in range(2)] == [201, 201]
+    waiting = open_vs_bot()
+    refused = guest.post(f"/api/matches/{waiting}/join/")
+    assert refused.status_code == 429 and refused.json()["code"] == "too_many_matches_vs_bots"
+    assert refused["Retry-After"] == "60"
+    assert Match.objects.get(pk=waiting).status == Match.Status.WAITING  # the seat is still open
+    other = client_for()  # the same address: 2 of its 4 places left
+    assert other.post(f"/api/matches/{waiting}/join/").status_code == 200
+    assert [create(other, VS_BOT).status_code for _ in range(2)] == [201, 429]  # the address is full
+    people = human_match_open(guest)
+    assert client_for().post(f"/api/matches/{people}/join/").status_code == 200  # between people: no cap
+
+
+def human_match_open(creator: APIClient) -> int:
+    return create(creator, {"game": "tictactoe", "seats": [HUMAN, HUMAN]}).json()["id"]
+
+
+def test_requests_at_once_cannot_all_take_the_last_places_against_bots(held, settings):
+    settings.FAIR_SHARE_MATCHES_VS_BOTS = (3, 20)
+    guest = client_for()
+    answers = race(lambda i: create(guest, VS_BOT).status_code, workers=8)
+    assert sorted(answers) == [201] * 3 + [429] * 5, answers
+    assert Match.objects.filter(created_by=guest.player).count() == 3

@@ -350,9 +350,12 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
 # client address): 429 with a Retry-After beyond.  One person watches two or three bot-vs-bot
 # matches at most; an address is often a household or a school behind one NAT, hence twice
 # that.  A hint is pending for well under a second, so 2 at once is any player's honest most.
+# A person plays a handful of games against bots at once at most (adjourned ones count until
+# finished or resigned); an address holds 20, a school class playing bots together.
 # Bot-vs-bot matches are for accounts unless BOT_MATCHES_ACCOUNTS_ONLY=0.
 BOT_MATCHES_ACCOUNTS_ONLY = os.environ.get("BOT_MATCHES_ACCOUNTS_ONLY", "1") != "0"
 FAIR_SHARE_BOT_MATCHES = tuple(int(n) for n in os.environ.get("FAIR_SHARE_BOT_MATCHES", "3,6").split(","))
+FAIR_SHARE_MATCHES_VS_BOTS = tuple(int(n) for n in os.environ.get("FAIR_SHARE_MATCHES_VS_BOTS", "5,20").split(","))
 FAIR_SHARE_ANALYSES = tuple(int(n) for n in os.environ.get("FAIR_SHARE_ANALYSES", "2,4").split(","))
 FAIR_SHARE_HINTS = tuple(int(n) for n in os.environ.get("FAIR_SHARE_HINTS", "2,8").split(","))
 # Analyses waiting or running at once, over the installation; one more is refused (503) until
