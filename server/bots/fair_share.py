@@ -66,7 +66,7 @@ class Cap:
     retry_after_s: int
     live: Callable[[list[str]], set[str]]  # the refs among these whose work is still under way
     held_by: Callable[[Player], int] | None = None
-    ended: str = "one has ended"  # what frees a place, in the players' words
+    advice: str = ""  # said after the refusal: what else frees a place, in the players' words
 
     @property
     def limits(self) -> tuple[int, int]:
@@ -90,10 +90,10 @@ UNDER_WAY = ("waiting", "active", "adjourned")
 
 
 def _live_matches_vs_bots(refs: list[str]) -> set[str]:
-    from server.matches.models import Match
+    from server.matches.models import Match, Seat
 
-    live = Match.objects.filter(pk__in=[int(r) for r in refs], status__in=UNDER_WAY)
-    return {str(pk) for pk in live.values_list("pk", flat=True)}
+    live = Match.objects.filter(pk__in=[int(r) for r in refs], status__in=UNDER_WAY, seats__kind=Seat.Kind.BOT)
+    return {str(pk) for pk in live.distinct().values_list("pk", flat=True)}
 
 
 def _matches_vs_bots_of(player: Player) -> int:
@@ -115,7 +115,7 @@ MATCHES_VS_BOTS = Cap(
     60,
     _live_matches_vs_bots,
     held_by=_matches_vs_bots_of,
-    ended="one has ended (adjourned ones count: finish or resign one from Your matches)",
+    advice=". Adjourned ones count: finish or resign one from Your matches",
 )
 # The caps on analyses and hints are declared with them (server/analysis/api.py): bots never import analysis.
 
@@ -177,7 +177,7 @@ def claim(cap: Cap, request: HttpRequest, player: Player) -> Iterator[Claim]:
                 raise WorkCapped(
                     f"too_many_{cap.kind}",
                     f"{whose} {limit} {cap.what} under way, as many as the server runs for one visitor at once: "
-                    f"try again when {cap.ended} (in about {cap.retry_after_s} s)",
+                    f"try again when one has ended (in about {cap.retry_after_s} s){cap.advice}",
                     cap.retry_after_s,
                 )
         yield Claim(cap, idents)
