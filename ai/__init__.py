@@ -8,28 +8,27 @@
 True
 """
 
-# The one warm-up: every searcher imported (and each game's fast paths built) with `import ai`,
+# The one warm-up: every searcher imported (the catalogue lists them) and each game's fast paths built with `import ai`,
 # not inside the first search's budget.
-from ai import expectimax, maxn, mcts  # noqa: F401
 from ai.budget import Deadline, Timeout
 from ai.catalogue import ALGORITHMS as CATALOGUE
-from ai.catalogue import Algorithm
 from ai.search import choose_move
+from ai.searcher import Capability, Searcher
 from ai.solve import solve
-from ai.types import ALGORITHMS, SearchConfig, SearchOptions, SearchResult, SearchStats
+from ai.types import SearchConfig, SearchOptions, SearchResult, SearchStats
 from games import registry as _registry
 
 for _game in _registry.all():
     _game.search_kernel(), _game.fast_playout()
 
 __all__ = [
-    "ALGORITHMS",
     "CATALOGUE",
-    "Algorithm",
+    "Capability",
     "Deadline",
     "SearchConfig",
     "SearchOptions",
     "SearchResult",
+    "Searcher",
     "SearchStats",
     "Timeout",
     "choose_move",

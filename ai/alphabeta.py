@@ -15,7 +15,7 @@
 - Games where a seat may move twice in a row (a forced pass) are handled: a
   child whose mover is the same seat is not negated.
 
-Options: `ai.types.AlphaBetaOptions` (``fast``: a game that offers a search kernel on its own
+Options: `AlphaBetaOptions` (``fast``: a game that offers a search kernel on its own
 encoding is searched with it, `ai.kernel_search`, with the same results; it needs ``ordering``
 and ``pvs``).
 """
@@ -24,16 +24,45 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Final
 
+from ai import endgame, traps
 from ai.budget import Deadline, Timeout, collector_paused
 from ai.deepening import by_value, deepen
 from ai.evaluation import Evaluator
 from ai.kernel_search import KernelAlphaBeta
 from ai.scores import COMPLETE, DECISIVE, INF, MAX_PLY, NULL_WIDTH, WIN
+from ai.searcher import Capability, Searcher
 from ai.tt import EXACT, LOWER, UPPER, TranspositionTable
-from ai.types import AlphaBetaOptions, SearchConfig, SearchResult
+from ai.types import SearchConfig, SearchOptions, SearchResult
+from ai.weakening import is_weakened, weaken
 from games.base import Game, Move, Seat, State
+
+
+@dataclass(frozen=True)
+class AlphaBetaOptions(SearchOptions):
+    tt: bool = True  # a transposition table
+    tt_size: int = 1 << 18  # its entries
+    iterative: bool = True  # iterative deepening; otherwise one search at max_depth
+    ordering: bool = True  # killer moves and the history heuristic
+    pvs: bool = True  # principal variation search (null windows after the first move)
+    fast: bool = True  # a game's own search kernel where it has one, with the same results
+    opening_book: bool = False  # a book move where the game has a book (proven, or weighted by practice)
+    tablebases: bool = False  # the endgame tables' best move where the game has tables holding the position
+    exact_endgame: int | None = None  # solve exactly once this many stones are on the board
+    trap_model: str | None = None  # among equal moves, the one an opponent so modelled is likeliest to get wrong
+    # Chess-style refinements, each off by default (other searches stay node for node the same);
+    # they read the optional Game hooks `in_check`, `null_move`, `is_tactical`, `capture_gain`, `exchange_value`,
+    # `gives_check`.
+    quiescence: bool = True  # search the game's noisy moves past the depth limit (where it says is_quiet is false)
+    check_extension: bool = False  # a side in check is searched one ply deeper
+    null_move: bool = False  # null-move pruning: pass, search shallower; still >= beta means cut
+    lmr: bool = False  # late-move reductions: quiet moves late in the order get a shallower probe first
+    delta_pruning: bool = False  # quiescence skips captures that cannot lift the evaluation to alpha
+    see_pruning: bool = False  # quiescence skips captures that lose material in the exchange (out of check)
+    tactical_first: bool = False  # tactical moves (captures) right after the table's move, before killers
+
 
 QUIESCENCE_PLIES: Final = 8
 NULL_MOVE_R: Final = 2  # a null move is searched this many plies shallower than a real one
@@ -474,3 +503,54 @@ def _search(
         result.stats["tt_hit_rate"] = round(tt.hits / tt.probes, 4) if tt.probes else 0.0
         _DISCARDED.append(tt)
     return result
+
+
+def play(game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+    """A bot's alpha-beta: its book, tables or exact endgame first, then the search, its traps, its slips."""
+    options = config.options.carried_to(AlphaBetaOptions)
+    weakened = is_weakened(config.error_rate, config.temperature)
+    if not weakened:
+        exact = endgame.book_move(game, state, rng) if options.opening_book else None
+        if not exact and options.tablebases:
+            exact = endgame.table_move(game, state)
+        if not exact and options.exact_endgame is not None:
+            exact = endgame.exact_move(game, state, deadline, options.exact_endgame)
+        if exact:
+            return exact
+    trap_model = options.trap_model if traps.applies(game) else None
+    result = search(game, state, config, deadline, rng, exact_root=weakened or bool(trap_model))
+    if not weakened and options.exact_endgame is not None:
+        endgame.keep_proven(game, state, result)  # a draw the unfinished solve proved is not thrown
+    if trap_model and not weakened:
+        traps.prefer_traps(game, state, result, trap_model, deadline, rng)
+    immediate_win = result.stats.get("plies_to_end") == 1
+    weaken(result, config, result.stats.get("root_values", {}), game.max_utility, rng, immediate_win)
+    return result
+
+
+def _problem(game: Game[Any]) -> str:
+    if game.num_players > 2:
+        return f"alpha-beta is for two players; use max^n (or paranoid) for {game.name}"
+    if game.has_chance:
+        return f"{game.name} has dice: use expectimax or MCTS"
+    return ""
+
+
+SEARCHER = Searcher(
+    id="alphabeta",
+    label="alpha-beta",
+    summary="Looks a fixed number of moves ahead, assuming the best reply (two players, no dice).",
+    run=play,
+    options=AlphaBetaOptions,
+    capabilities=frozenset({Capability.LOOKS_AHEAD, Capability.FULL_WIDTH}),
+    fit=_problem,
+    how=(
+        "It searches the tree of moves and replies (minimax) and prunes lines that cannot change its choice "
+        "(alpha-beta pruning).",
+        "It deepens the search one ply at a time until its time budget runs out, and plays the best move of the "
+        "deepest search it finished.",
+        "Where the search stops it scores positions with a heuristic evaluation: open lines, threats and the like.",
+    ),
+    words="searches the game tree with alpha-beta pruning, deepening one ply at a time while its "
+    "time lasts, and assumes you answer with your best move",
+)

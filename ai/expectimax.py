@@ -19,6 +19,7 @@ much the played move lost against the best.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any, Final
 
 from ai import opponents
@@ -26,13 +27,19 @@ from ai.budget import Deadline, Timeout, collector_paused
 from ai.deepening import deepen
 from ai.evaluation import Evaluator
 from ai.opponents import OpponentModel, softmax_weights
-from ai.types import SearchConfig, SearchResult
+from ai.searcher import Capability, Searcher
+from ai.types import SearchConfig, SearchOptions, SearchResult
 from ai.weakening import is_weakened, weaken
 from games.base import CHANCE, Game, Move, State
 
 INF: Final = float("inf")
 SOONER: Final = 1e-3  # a terminal utility shrinks by this fraction per ply: wins sooner, losses later
 CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a node with dice can take ms)
+
+
+@dataclass(frozen=True)
+class ExpectimaxOptions(SearchOptions):
+    pass
 
 
 class Expectimax:
@@ -173,3 +180,27 @@ def _search(
     weaken(result, config, values, game.max_utility, rng)
     opponents.remember_move(game, state, result.move, options)
     return result
+
+
+SEARCHER = Searcher(
+    id="expectimax",
+    label="expectimax",
+    summary="Looks ahead through the dice, weighing each roll by its chance and the opponent by a model.",
+    run=search,
+    options=ExpectimaxOptions,
+    capabilities=frozenset(
+        {
+            Capability.LOOKS_AHEAD,
+            Capability.FULL_WIDTH,
+            Capability.EXACT_ROOT,
+            Capability.OPPONENT_MODEL,
+            Capability.CHANCE,
+        }
+    ),
+    how=(
+        "It searches moves and replies, and at dice rolls it averages over every outcome, weighted by its "
+        "probability (expectimax).",
+    ),
+    words="searches with expectiminimax: it averages over the dice (or over the replies it expects "
+    "from you) instead of assuming the worst",
+)

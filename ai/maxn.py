@@ -10,7 +10,7 @@ Shallow pruning (Korf): the components are bounded below by ``-max_utility`` and
 parent's seat can get at most ``SUM - x - (n - 2) * low`` there; when that is no better
 than what the parent already has, the child's other moves cannot matter.
 
-Paranoid (`ai.types.MaxnOptions` ``paranoid``): every other seat is assumed to play against
+Paranoid (`MaxnOptions` ``paranoid``): every other seat is assumed to play against
 the searching seat, so the tree is a two-sided one on the searcher's component and
 ordinary alpha-beta applies (deeper search, pessimistic play).
 
@@ -23,18 +23,25 @@ seat's prospects.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any, Final
 
 from ai.budget import Deadline, Timeout, collector_paused
 from ai.deepening import deepen
 from ai.evaluation import Evaluator
-from ai.types import MaxnOptions, SearchConfig, SearchResult
+from ai.searcher import Capability, Searcher
+from ai.types import SearchConfig, SearchOptions, SearchResult
 from ai.weakening import is_weakened, weaken
 from games.base import CHANCE, Game, Move, State
 
 INF: Final = float("inf")
 CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a node with dice can take ms)
 SOONER: Final = 1e-3
+
+
+@dataclass(frozen=True)
+class MaxnOptions(SearchOptions):
+    paranoid: bool = False  # everyone else plays against the searching seat (alpha-beta on its value)
 
 
 class MaxN:
@@ -174,3 +181,34 @@ def _search(
         result.stats["root_vectors"] = {m: [round(x, 6) for x in v] for m, v in searcher.root_vectors.items()}
     weaken(result, config, values, game.max_utility, rng)
     return result
+
+
+def _problem(game: Game[Any]) -> str:
+    if game.num_players < 3:
+        return f"max^n is for games of three or more players; {game.name} has {game.num_players}"
+    return ""
+
+
+SEARCHER = Searcher(
+    id="maxn",
+    label="max^n",
+    summary="With three or more players, each assumed to play for their own score.",
+    run=search,
+    options=MaxnOptions,
+    capabilities=frozenset(
+        {
+            Capability.LOOKS_AHEAD,
+            Capability.FULL_WIDTH,
+            Capability.EXACT_ROOT,
+            Capability.CHANCE,
+            Capability.MANY_PLAYERS,
+        }
+    ),
+    fit=_problem,
+    how=(
+        "With more than two players, each assumed to maximise their own score, it searches the tree keeping one "
+        "value per player (max^n).",
+    ),
+    words="searches with max^n: every player is assumed to pursue their own score",
+    option_words={"paranoid": "searches paranoid: it assumes all other players play against it"},
+)

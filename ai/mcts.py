@@ -22,15 +22,26 @@ import math
 import random
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, Final, Literal
 
 from ai import progress
 from ai.budget import Deadline, collector_paused
 from ai.evaluation import Evaluator
-from ai.types import MctsOptions, SearchConfig, SearchResult
+from ai.searcher import Capability, Searcher
+from ai.types import SearchConfig, SearchOptions, SearchResult
 from ai.weakening import weaken
 from games.base import CHANCE, Game, Move, State
 from games.hooks import Playout
+
+
+@dataclass(frozen=True)
+class MctsOptions(SearchOptions):
+    c: float = 1.4  # UCT exploration constant
+    progressive_bias: float = 0.5  # weight of the evaluation in selection; 0 turns it off
+    rollout: Literal["random", "heuristic"] = "random"
+    rollout_depth: int | None = None  # plies before a rollout is cut off and scored by the evaluation
+
 
 DEFAULT_C: Final = MctsOptions.c
 DEFAULT_BIAS: Final = MctsOptions.progressive_bias
@@ -276,3 +287,22 @@ def principal_variation(root: Node, first: Move) -> list[Move]:
         pv.append(nxt)
         node = children[nxt]
     return pv
+
+
+SEARCHER = Searcher(
+    id="mcts",
+    label="MCTS",
+    summary="Plays many quick random games from the position and picks the move that wins most.",
+    run=search,
+    options=MctsOptions,
+    capabilities=frozenset(
+        {Capability.LOOKS_AHEAD, Capability.COUNTS_ITERATIONS, Capability.CHANCE, Capability.MANY_PLAYERS}
+    ),
+    how=(
+        "It plays many quick random games from the current position and grows a tree towards the moves that win "
+        "most often (Monte Carlo tree search).",
+        "The more time it has, the more games it plays and the stronger its choice.",
+    ),
+    words="uses Monte Carlo tree search: it plays thousands of quick games from the position and "
+    "prefers the moves that win most often",
+)

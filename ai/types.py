@@ -1,7 +1,7 @@
 """Plain data passed into and out of every searcher (docs/design.md §3).
 
 `SearchConfig` says how to search; its ``options`` are the chosen algorithm's option
-dataclass (`AlphaBetaOptions`, `ExpectimaxOptions`, `MaxnOptions`, `MctsOptions`).  The
+dataclass, a `SearchOptions` subclass its searcher module declares (`ai.catalogue`).  The
 JSON form kept with a bot profile (a dict of option names) is parsed where a config
 is built, with a clear error for a name or value the algorithm does not take:
 
@@ -31,8 +31,6 @@ from typing import Any, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from games.base import Move, Seat, State
 
-AlgorithmId = Literal["alphabeta", "expectimax", "mcts", "maxn", "random"]  # an entry of `ai.catalogue`
-ALGORITHMS: tuple[str, ...] = ("alphabeta", "expectimax", "mcts", "maxn", "random")
 STYLES: tuple[str, ...] = ("balanced", "aggressive", "defensive")
 
 Options = TypeVar("Options", bound="SearchOptions")
@@ -72,7 +70,9 @@ class SearchOptions:
 
     @classmethod
     def algorithm(cls) -> str:
-        return next((a for a, c in OPTIONS.items() if c is cls), "every searcher")
+        from ai.catalogue import SEARCHERS  # the searchers declare their options (they import this module)
+
+        return next((s.id for s in SEARCHERS if s.options is cls), "every searcher")
 
     def to_json(self) -> dict[str, Any]:
         """The options set to something other than their default, as JSON."""
@@ -89,57 +89,6 @@ class SearchOptions:
             return self
         common = {f.name: getattr(self, f.name) for f in dataclasses.fields(SearchOptions)}
         return cls(**common)
-
-
-@dataclass(frozen=True)
-class AlphaBetaOptions(SearchOptions):
-    tt: bool = True  # a transposition table
-    tt_size: int = 1 << 18  # its entries
-    iterative: bool = True  # iterative deepening; otherwise one search at max_depth
-    ordering: bool = True  # killer moves and the history heuristic
-    pvs: bool = True  # principal variation search (null windows after the first move)
-    fast: bool = True  # a game's own search kernel where it has one, with the same results
-    opening_book: bool = False  # a book move where the game has a book (proven, or weighted by practice)
-    tablebases: bool = False  # the endgame tables' best move where the game has tables holding the position
-    exact_endgame: int | None = None  # solve exactly once this many stones are on the board
-    trap_model: str | None = None  # among equal moves, the one an opponent so modelled is likeliest to get wrong
-    # Chess-style refinements, each off by default (other searches stay node for node the same);
-    # they read the optional Game hooks `in_check`, `null_move`, `is_tactical`, `capture_gain`, `exchange_value`,
-    # `gives_check`.
-    quiescence: bool = True  # search the game's noisy moves past the depth limit (where it says is_quiet is false)
-    check_extension: bool = False  # a side in check is searched one ply deeper
-    null_move: bool = False  # null-move pruning: pass, search shallower; still >= beta means cut
-    lmr: bool = False  # late-move reductions: quiet moves late in the order get a shallower probe first
-    delta_pruning: bool = False  # quiescence skips captures that cannot lift the evaluation to alpha
-    see_pruning: bool = False  # quiescence skips captures that lose material in the exchange (out of check)
-    tactical_first: bool = False  # tactical moves (captures) right after the table's move, before killers
-
-
-@dataclass(frozen=True)
-class ExpectimaxOptions(SearchOptions):
-    pass
-
-
-@dataclass(frozen=True)
-class MaxnOptions(SearchOptions):
-    paranoid: bool = False  # everyone else plays against the searching seat (alpha-beta on its value)
-
-
-@dataclass(frozen=True)
-class MctsOptions(SearchOptions):
-    c: float = 1.4  # UCT exploration constant
-    progressive_bias: float = 0.5  # weight of the evaluation in selection; 0 turns it off
-    rollout: Literal["random", "heuristic"] = "random"
-    rollout_depth: int | None = None  # plies before a rollout is cut off and scored by the evaluation
-
-
-OPTIONS: dict[str, type[SearchOptions]] = {
-    "alphabeta": AlphaBetaOptions,
-    "expectimax": ExpectimaxOptions,
-    "mcts": MctsOptions,
-    "maxn": MaxnOptions,
-    "random": SearchOptions,
-}
 
 
 def _checked(name: str, value: Any, hint: Any) -> Any:
@@ -189,13 +138,14 @@ class SearchConfig:
     options: SearchOptions = field(default_factory=SearchOptions)
 
     def __post_init__(self) -> None:
-        if self.algorithm not in ALGORITHMS:
-            raise ValueError(f"unknown algorithm {self.algorithm!r}; known: {', '.join(ALGORITHMS)}")
+        from ai import catalogue  # the searchers declare their options (they import this module)
+
+        options_type = catalogue.get(self.algorithm).options
         if self.style not in STYLES:
             raise ValueError(f"unknown style {self.style!r}; known: {', '.join(STYLES)}")
         if self.time_budget_ms <= 0:
             raise ValueError("time_budget_ms must be positive")
-        object.__setattr__(self, "options", _parsed_options(self.algorithm, self.options))
+        object.__setattr__(self, "options", _parsed_options(self.algorithm, options_type, self.options))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SearchConfig:
@@ -212,8 +162,9 @@ class SearchConfig:
         return out
 
 
-def _parsed_options(algorithm: str, options: SearchOptions | Mapping[str, Any] | None) -> SearchOptions:
-    cls = OPTIONS[algorithm]
+def _parsed_options(
+    algorithm: str, cls: type[SearchOptions], options: SearchOptions | Mapping[str, Any] | None
+) -> SearchOptions:
     if options is None or isinstance(options, Mapping):
         return cls.from_json(options or {})
     if type(options) is SearchOptions:

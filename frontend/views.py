@@ -1,7 +1,7 @@
 """Page views render shells; the pages load matches over the API and sockets.
 
-Each page gets a small JSON blob (`page-data`) with what it needs to start:
-the current player, the search algorithms' names and, for a match room, the match id.  The CSRF cookie is
+Each page gets a small JSON blob (`page-data`) with what it needs to start: the current player, the
+search algorithms' names, stories and capabilities and, for a match room, the match id.  The CSRF cookie is
 always set so the modules can POST with the `X-CSRFToken` header.
 """
 
@@ -24,9 +24,12 @@ def _player(request: HttpRequest) -> dict[str, Any] | None:
     return {"id": str(player.id), "name": player.name, "is_guest": bool(player.is_guest)}
 
 
-def _algorithms() -> dict[str, dict[str, str]]:
-    """The search algorithms as players read them, from the one catalogue (`ai.catalogue`)."""
-    return {a.id: {"label": a.label, "summary": a.summary} for a in CATALOGUE.values()}
+def _algorithms() -> dict[str, dict[str, Any]]:
+    """The search algorithms as players read them, and what each can do, from the one catalogue (`ai.catalogue`)."""
+    return {
+        a.id: {"label": a.label, "summary": a.summary, "how": list(a.how), "capabilities": sorted(a.capabilities)}
+        for a in CATALOGUE.values()
+    }
 
 
 def _render(request: HttpRequest, template: str, page: dict[str, Any]) -> HttpResponse:

@@ -176,7 +176,7 @@ class Game(ABC, Generic[S]):
         """Moves quiescence search examines in a position that is not quiet."""
         return []
 
-    # Hooks of alpha-beta's optional refinements (`ai.types.AlphaBetaOptions`), off unless asked for.
+    # Hooks of alpha-beta's optional refinements (`ai.alphabeta.AlphaBetaOptions`), off unless asked for.
     def in_check(self, state: S) -> bool:
         """The seat to move is under a threat that must be answered now: quiescence searches every reply
         instead of standing pat; with the refinements, check extension and no null move."""

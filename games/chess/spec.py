@@ -13,7 +13,7 @@ from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "chess"
 
-# Refinements of alpha-beta (`ai.types.AlphaBetaOptions`; measured in benchmarks/chess_search.py):
+# Refinements of alpha-beta (`ai.alphabeta.AlphaBetaOptions`; measured in benchmarks/chess_search.py):
 # the Advanced level's make quiescence cheaper (they prune and order captures only);
 # the Master's add the forward pruning and extension that let it search deeper.
 QUIESCENCE_SEARCH = {"delta_pruning": True, "see_pruning": True, "tactical_first": True}

@@ -74,10 +74,6 @@ def classify(loss: float, max_utility: float) -> str | None:
     return None
 
 
-# Searchers that give every root move an exact value when asked (``options["exact_root"]``).
-ROOT_VALUED = ("expectimax", "maxn")
-
-
 def search_position(
     game_id: str, state: dict[str, Any], config: dict[str, Any], played: str | None = None
 ) -> dict[str, Any]:
@@ -104,7 +100,8 @@ def search_position(
     if result.stats.get("forced"):
         found["forced"] = True  # one legal move: nothing was searched, the value is unknown here
     values = result.stats.get("root_values") if (config.get("options") or {}).get("exact_root") else None
-    if values and result.algorithm in ROOT_VALUED:
+    # The searcher that ran gave every root move an exact value when asked (``options["exact_root"]``).
+    if values and ai.CATALOGUE[result.algorithm].can(ai.Capability.EXACT_ROOT):
         best = max(values, key=lambda m: (values[m], m == result.move))
         found.update(best_move=best, value=values[best])
         if played in values:

@@ -10,7 +10,8 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
-from ai.search import algorithm_for
+from ai import catalogue
+from ai.searcher import Capability
 from games import registry
 from server.analysis import positions
 from server.analysis.models import Analysis
@@ -112,15 +113,15 @@ def analysis_settings(game_id: str, budget_ms: int | None = None) -> dict[str, A
     """The strongest profile's search, made to value every root move (the loss compares the played move with the best).
 
     MCTS knows a rarely visited move from a handful of playouts, so where the strongest
-    profile runs MCTS the game's full-width searcher (max^n, expectiminimax or
+    profile's searcher is not full-width (MCTS, random) the game's full-width searcher (max^n, expectiminimax or
     alpha-beta) searches instead, with the same budget.  ``exact_root`` makes
     expectiminimax and max^n search every root move with a full window; alpha-beta
     ignores it (its played move is valued from the next position).
     """
     chosen = search_settings(game_id, budget_ms)
     config = chosen["config"]
-    if config["algorithm"] in ("mcts", "random"):
-        config.update(algorithm=algorithm_for(registry.get(game_id), "alphabeta"), max_iterations=None, options={})
+    if not catalogue.get(config["algorithm"]).can(Capability.FULL_WIDTH):
+        config.update(algorithm=catalogue.full_width_for(registry.get(game_id)).id, max_iterations=None, options={})
     config["options"] = {**config["options"], "exact_root": True}
     return chosen
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import ai
+
 STEP = 0.1  # strength change per match result
 IN_MATCH_SHIFT = 0.2  # strength change while the bot's own evaluation is decisive
 DECISIVE = 0.3  # |value| / max_utility beyond which the bot "knows" who is winning
@@ -47,7 +49,8 @@ def config_for(base: dict[str, Any], strength: float) -> dict[str, Any]:
     config = dict(base)
     depth = base.get("max_depth") or DEFAULT_DEPTH
     config["max_depth"] = max(1, round(strength * depth))
-    if base.get("algorithm") == "mcts":
+    searcher = ai.CATALOGUE.get(base.get("algorithm") or "")
+    if searcher is not None and searcher.can(ai.Capability.COUNTS_ITERATIONS):  # capped by playouts, not depth
         iterations = base.get("max_iterations") or DEFAULT_ITERATIONS
         config["max_iterations"] = max(10, round(strength**2 * iterations))
         config["max_depth"] = base.get("max_depth")

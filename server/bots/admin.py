@@ -1,13 +1,30 @@
+from django import forms
 from django.contrib import admin
 
+import ai
 from server.bots import measured
 from server.bots.models import AdaptiveStrength, BotProfile
 from server.bots.selectors import bot_record
 
 
+def _algorithm_choices() -> list[tuple[str, str]]:
+    return [(a.id, a.label) for a in ai.CATALOGUE.values()]
+
+
+class BotProfileForm(forms.ModelForm):
+    # The searchers of the catalogue, read when the form is drawn (the model field has no choices).
+    algorithm = forms.ChoiceField(choices=_algorithm_choices)
+
+    class Meta:
+        model = BotProfile
+        fields = ["algorithm"]  # the admin adds the rest from its fieldsets
+
+
 @admin.register(BotProfile)
 class BotProfileAdmin(admin.ModelAdmin):
     """Admins configure difficulty here; `BotProfile.clean` explains every refused setting."""
+
+    form = BotProfileForm
 
     list_display = ["name", "game", "level", "algorithm", "time_budget_ms", "max_depth", "error_rate",
                     "rating_with_interval", "listed"]  # fmt: skip

@@ -142,6 +142,9 @@ class AlgorithmSerializer(serializers.Serializer):
     options = AlgorithmOptionSerializer(many=True, help_text="the search options a profile may set")
     uses_opponent_model = serializers.BooleanField()
     counts_iterations = serializers.BooleanField(help_text="capped by max_iterations rather than max_depth")
+    capabilities = serializers.ListField(
+        child=serializers.CharField(), help_text="what it can do (`ai.Capability`): full_width, exact_root, chance, ..."
+    )
     games = serializers.ListField(child=serializers.CharField(), help_text="ids of the games it fits")
 
 

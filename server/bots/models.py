@@ -32,7 +32,6 @@ def validate_game_id(value: str) -> None:
 class BotProfile(models.Model):
     """An AI opponent.  It is always disclosed as one: `is_ai` is a constant, not a field."""
 
-    ALGORITHMS = [(name, name) for name in ai.ALGORITHMS]
     STYLES = [("balanced", "balanced"), ("aggressive", "aggressive"), ("defensive", "defensive")]
 
     slug = models.SlugField(max_length=60, unique=True)
@@ -41,7 +40,8 @@ class BotProfile(models.Model):
     level = models.PositiveSmallIntegerField(
         validators=[MaxValueValidator(10)], help_text="0 is the random mover; 1 Beginner to 5 Master"
     )
-    algorithm = models.CharField(max_length=20, choices=ALGORITHMS)
+    # An id of `ai.CATALOGUE`, checked there (`profile_problems`), not by choices: a new searcher needs no migration.
+    algorithm = models.CharField(max_length=20)
     time_budget_ms = models.PositiveIntegerField(
         default=1000, validators=[MinValueValidator(50), MaxValueValidator(30_000)]
     )
@@ -201,19 +201,20 @@ def profile_problems(profile: BotProfile) -> dict[str, str]:
         return {**errors, "algorithm": f"unknown algorithm {profile.algorithm!r}; known: {', '.join(ai.CATALOGUE)}"}
     if problem := algorithm.problem(game):
         errors["algorithm"] = problem
-    if algorithm.uses_opponent_model and not profile.opponent_model and not game.has_chance:
+    modelled = algorithm.can(ai.Capability.OPPONENT_MODEL)
+    if modelled and not profile.opponent_model and not game.has_chance:
         errors["opponent_model"] = f"{algorithm.label} needs an opponent model (or a game with chance)"
-    if profile.opponent_model and not algorithm.uses_opponent_model:
-        users = " and ".join(a.label for a in ai.CATALOGUE.values() if a.uses_opponent_model)
+    if profile.opponent_model and not modelled:
+        users = " and ".join(a.label for a in ai.CATALOGUE.values() if a.can(ai.Capability.OPPONENT_MODEL))
         errors["opponent_model"] = f"only {users} uses an opponent model"
-    if profile.max_iterations and not algorithm.counts_iterations:
-        counters = " and ".join(a.label for a in ai.CATALOGUE.values() if a.counts_iterations)
+    if profile.max_iterations and not algorithm.can(ai.Capability.COUNTS_ITERATIONS):
+        counters = " and ".join(a.label for a in ai.CATALOGUE.values() if a.can(ai.Capability.COUNTS_ITERATIONS))
         errors["max_iterations"] = f"only {counters} counts iterations; cap other searchers by depth"
     if profile.min_think_ms > profile.time_budget_ms:
         errors["min_think_ms"] = "the minimum think time cannot exceed the time budget"
     if not isinstance(profile.search_options, dict):
         errors["search_options"] = "a JSON object, such as {}"
-    elif problem := trap_model_problem(game, algorithm.id, profile.search_options.get("trap_model")):
+    elif problem := trap_model_problem(game, algorithm, profile.search_options.get("trap_model")):
         errors["search_options"] = problem
     if not errors:
         try:
@@ -224,11 +225,11 @@ def profile_problems(profile: BotProfile) -> dict[str, str]:
     return errors
 
 
-def trap_model_problem(game: Any, algorithm: str, spec: Any) -> str:
+def trap_model_problem(game: Any, algorithm: ai.Searcher, spec: Any) -> str:
     """Why a `trap_model` search option cannot work here, or "" (see `ai.traps`)."""
     if spec is None:
         return ""
-    if algorithm != "alphabeta" or not traps.applies(game):
+    if not algorithm.takes_option("trap_model") or not traps.applies(game):
         return "trap_model is for alpha-beta in two-player games without dice"
     try:
         opponents.parse(spec)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+import ai
 from ai.weakening import SLIP_TEMPERATURE
 from games import registry
 from games.base import Game
@@ -38,16 +39,6 @@ def bot_record(profile: BotProfile) -> BotRecord:
     return BotRecord(games, human_games, human_points / human_games if human_games else None)
 
 
-ALGORITHM_WORDS = {
-    "random": "does not search: it picks a random legal move",
-    "alphabeta": "searches the game tree with alpha-beta pruning, deepening one ply at a time while its "
-    "time lasts, and assumes you answer with your best move",
-    "expectimax": "searches with expectiminimax: it averages over the dice (or over the replies it expects "
-    "from you) instead of assuming the worst",
-    "mcts": "uses Monte Carlo tree search: it plays thousands of quick games from the position and "
-    "prefers the moves that win most often",
-    "maxn": "searches with max^n: every player is assumed to pursue their own score",
-}
 STYLE_WORDS = {
     "balanced": "a balanced evaluation",
     "aggressive": "an aggressive evaluation that values its own threats over safety",
@@ -66,13 +57,10 @@ def _has_hook(game_id: str, hook: str) -> bool:
 
 def how_it_plays(profile: BotProfile) -> list[str]:
     """The bot's settings in plain words, for its public page and the API."""
-    algorithm = profile.algorithm
-    if algorithm == "maxn" and (profile.search_options or {}).get("paranoid"):
-        words = "searches paranoid: it assumes all other players play against it"
-    else:
-        words = ALGORITHM_WORDS.get(algorithm, algorithm)
+    searcher = ai.CATALOGUE.get(profile.algorithm)
+    words = searcher.describe(profile.search_options or {}) if searcher else profile.algorithm
     lines = [f"{profile.name} is an AI, not a person. It {words}."]
-    if algorithm != "random":
+    if searcher is None or searcher.can(ai.Capability.LOOKS_AHEAD):
         plies = "ply" if profile.max_depth == 1 else "plies"
         depth = f"at most {profile.max_depth} {plies} deep" if profile.max_depth else "as deep as its time allows"
         lines.append(

@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 import ai
-from ai.types import AlphaBetaOptions, MaxnOptions, MctsOptions, SearchOptions
+from ai.alphabeta import AlphaBetaOptions
+from ai.maxn import MaxnOptions
+from ai.mcts import MctsOptions
+from ai.types import SearchOptions
 
 
 def test_stored_options_become_the_algorithms_dataclass_and_back():

@@ -2,31 +2,8 @@
 
 import { ApiError, api, createMatch, getGames, items } from "./api.js";
 import { h, pageData } from "./dom.js";
-import { aiBadge, algorithmName, algorithmSummary, formatMs } from "./players.js";
+import { aiBadge, algorithmCan, algorithmHow, algorithmName, algorithmSummary, formatMs } from "./players.js";
 import { publicRatingText, ratingCaveat, ratingText } from "./bot-rating.js";
-
-// The longer story for the algorithms the seeds use; another algorithm gets the catalogue's summary.
-const HOW = {
-  random: [
-    "It picks one of the legal moves at random, with no look-ahead at all.",
-    "A first opponent for learning the rules: it never sets a trap and rarely stops one.",
-  ],
-  alphabeta: [
-    "It searches the tree of moves and replies (minimax) and prunes lines that cannot change its choice (alpha-beta pruning).",
-    "It deepens the search one ply at a time until its time budget runs out, and plays the best move of the deepest search it finished.",
-    "Where the search stops it scores positions with a heuristic evaluation: open lines, threats and the like.",
-  ],
-  expectimax: [
-    "It searches moves and replies, and at dice rolls it averages over every outcome, weighted by its probability (expectimax).",
-  ],
-  mcts: [
-    "It plays many quick random games from the current position and grows a tree towards the moves that win most often (Monte Carlo tree search).",
-    "The more time it has, the more games it plays and the stronger its choice.",
-  ],
-  maxn: [
-    "With more than two players, each assumed to maximise their own score, it searches the tree keeping one value per player (max^n).",
-  ],
-};
 
 // A search capped at one ply looks at its own moves only: no replies, no dice, whatever the algorithm.
 const ONE_PLY = [
@@ -37,10 +14,12 @@ const ONE_PLY = [
 const SLIPS = "It does not always play that best move: it slips (Slips, below), playing another of its better moves instead.";
 
 function howItPlays(bot) {
-  const onePly = bot.max_depth === 1 && (bot.algorithm === "alphabeta" || bot.algorithm === "expectimax");
+  // The story of each algorithm is the catalogue's (`ai.catalogue`, in the page data); another gets its summary.
+  const onePly = bot.max_depth === 1 && algorithmCan(bot.algorithm, "full_width");
+  const story = algorithmHow(bot.algorithm);
   const how = onePly ? ONE_PLY
-    : HOW[bot.algorithm] || [algorithmSummary(bot.algorithm) || `It uses ${algorithmName(bot.algorithm)} search.`];
-  return bot.error_rate && bot.algorithm !== "random" ? [...how, SLIPS] : how;
+    : story.length ? story : [algorithmSummary(bot.algorithm) || `It uses ${algorithmName(bot.algorithm)} search.`];
+  return bot.error_rate && algorithmCan(bot.algorithm, "looks_ahead") ? [...how, SLIPS] : how;
 }
 
 // A slip: a plausible second choice instead of its best (the profile's `error_rate`); a temperature of 1
@@ -85,7 +64,7 @@ async function main() {
     ...fact("Level", bot.level),
     ...fact("Search", algorithmName(bot.algorithm)),
     ...fact("Time per move", bot.time_budget_ms ? formatMs(bot.time_budget_ms) : null),
-    ...fact("Depth limit", bot.max_depth ?? (bot.algorithm === "alphabeta" ? "none: as deep as the time allows" : null)),
+    ...fact("Depth limit", bot.max_depth ?? (algorithmCan(bot.algorithm, "full_width") ? "none: as deep as the time allows" : null)),
     ...fact("Slips", slipsText(bot)),
     ...fact("Style", bot.style),
     ...fact("Rating", typeof bot.rating === "number" ? ratingText(bot) : "not measured yet"),

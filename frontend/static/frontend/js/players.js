@@ -4,11 +4,21 @@
 
 import { h, pageData, s } from "./dom.js";
 
-// The algorithm catalogue (`ai.catalogue`), as every page receives it: {id: {label, summary}}.
+// The algorithm catalogue (`ai.catalogue`), as every page receives it: {id: {label, summary, how, capabilities}}.
 const ALGORITHMS = pageData().algorithms || {};
 
 export function algorithmName(algorithm) {
   return ALGORITHMS[algorithm]?.label || algorithm || "";
+}
+
+/** Whether the catalogue says the algorithm can do `capability` (`ai.Capability`: "full_width", "looks_ahead", ...). */
+export function algorithmCan(algorithm, capability) {
+  return (ALGORITHMS[algorithm]?.capabilities || []).includes(capability);
+}
+
+/** The catalogue's longer story of an algorithm, a paragraph each, for a bot's page. */
+export function algorithmHow(algorithm) {
+  return ALGORITHMS[algorithm]?.how || [];
 }
 
 /** The catalogue's one-line summary of an algorithm, for players. */
