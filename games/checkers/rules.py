@@ -304,13 +304,14 @@ class Checkers(Game[CheckersState]):
 
     # --- search hooks -----------------------------------------------------------
     def evaluate(self, state: CheckersState, seat: Seat) -> float:
-        """Material (a king worth 1.5 men), men's advance, the centre and the back row kept; in (-1, 1)."""
-        mine, theirs = self.evaluate_terms(state, seat)
-        return max(-0.95, min(0.95, mine - theirs))
+        """Material (a king worth 1.5 men), men's advance, the centre and the back row kept; in (-1, 1).
 
-    def evaluate_terms(self, state: CheckersState, seat: Seat) -> tuple[float, float]:
-        """Each side's score, squashed so the difference stays inside (-1, 1)."""
-        return _side_score(state, seat), _side_score(state, 1 - seat)
+        The difference counts for more as the board empties (a man up in an endgame wins, so the
+        side ahead likes to trade); a man up in the opening is worth about 0.2 of a win.
+        """
+        mine, theirs = _side_score(state, seat), _side_score(state, 1 - seat)
+        pieces = (state.black | state.white).bit_count()
+        return 0.95 * math.tanh((mine - theirs) * 32 / (pieces + 16) / 3)
 
     def order_moves(self, state: CheckersState, moves: Sequence[Move]) -> list[Move]:
         """Longer captures first, then crowning moves, then the rest as given."""
@@ -376,7 +377,7 @@ def _side_score(state: CheckersState, seat: Seat) -> float:
         score += 0.04 * (row if seat == BLACK else 7 - row)
     score += 0.05 * (pieces & CENTRE).bit_count()
     score += 0.05 * (men & KING_ROW[1 - seat]).bit_count()  # the back row kept stops the other side crowning
-    return 0.5 * math.tanh(score / 8)
+    return score
 
 
 def _board_text(black: Bitboard, white: Bitboard, kings: Bitboard) -> str:
