@@ -32,7 +32,7 @@ def main() -> None:
         "--budget-cap-ms", type=int, default=None, help="cap every bot's budget (say so with the figures)"
     )
     parser.add_argument(
-        "--write-ratings", action="store_true", help="write the ratings into server/bots/seed_ratings.json"
+        "--write-ratings", action="store_true", help="write the ratings into the game's games/<id>/seed_ratings.json"
     )
     args = parser.parse_args()
     started = time.monotonic()

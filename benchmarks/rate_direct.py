@@ -117,7 +117,7 @@ def main() -> None:
         "--log", type=Path, help="append each game to this JSON-lines file (.gz: gzipped); resume from it"
     )
     parser.add_argument("--minutes", type=float, default=0, help="start no game after this long (0: no limit)")
-    parser.add_argument("--write-ratings", action="store_true", help=f"write into {measured.DATA_PATH}")
+    parser.add_argument("--write-ratings", action="store_true", help=f"write into the game's {measured.DATA_FILE}")
     args = parser.parse_args()
     game = registry.get(args.game)
     specs = sorted(
@@ -165,8 +165,8 @@ def main() -> None:
         today = datetime.now(UTC).date()
         entries = {r.player: measured.entry_for(by_slug[r.player], r.elo, r.low, r.high, games[r.player], method, today,
                                                 args.budget_cap_ms) for r in ratings}  # fmt: skip
-        measured.write(entries)
-        print(f"{len(entries)} ratings written to {measured.DATA_PATH}")
+        written = measured.write(entries)
+        print(f"{len(entries)} ratings written to {', '.join(map(str, written))}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
-"""Measured bot ratings kept as data next to the code (`seed_ratings.json`), keyed by slug.
+"""Measured bot ratings kept as data next to the code, keyed by slug.
 
-`manage.py calibrate --write-ratings` writes an entry per rated profile: the Elo and its
+Each game's figures sit in its package beside the spec that declares its ladder
+(``games/<id>/seed_ratings.json``), so a new game brings its own and touches no shared
+file.  `manage.py calibrate --write-ratings` writes an entry per rated profile: the Elo and its
 95% interval, the games behind it, the date, the method (the command, and a budget cap if
 one was used) and a fingerprint of the playing settings it was measured with.
 `manage.py seed_bots` copies an entry onto its profile only while the profile still plays
@@ -11,13 +13,18 @@ shows none ("rating not measured yet") until it is calibrated again.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-DATA_PATH = Path(__file__).with_name("seed_ratings.json")
+from games import registry
+
+DATA_FILE = "seed_ratings.json"
+DATA_PATH: Path | None = None  # one file for every game instead of each package's own (tests)
 
 # What decides how a profile plays.  The name, description, listing and the human-like
 # minimum think time (a delay, not a search setting) do not.
@@ -63,12 +70,23 @@ def profile_fingerprint(profile: Any) -> str:
     return fingerprint({f: getattr(profile, f) for f in PLAYING_FIELDS})
 
 
+def data_path(game_id: str) -> Path:
+    """The file that holds a game's measured ratings: `DATA_FILE` in the game's package."""
+    return DATA_PATH or Path(inspect.getfile(type(registry.get(game_id)))).with_name(DATA_FILE)
+
+
+def data_paths() -> list[Path]:
+    """Every registered game's file, once (two ids may share a package)."""
+    return list(dict.fromkeys(data_path(game_id) for game_id in registry.ids()))
+
+
 def load(path: Path | None = None) -> dict[str, dict[str, Any]]:
-    """The entries by slug; none when the file does not exist."""
-    path = path or DATA_PATH
-    if not path.exists():
-        return {}
-    return dict(json.loads(path.read_text())["ratings"])
+    """The entries by slug, of `path` or of every game; none from a file that does not exist."""
+    entries: dict[str, dict[str, Any]] = {}
+    for each in [path] if path else data_paths():
+        if each.exists():
+            entries.update(json.loads(each.read_text())["ratings"])
+    return entries
 
 
 def entry_for(profile: Any, elo: float, low: float, high: float, games: int, method: str,
@@ -88,12 +106,17 @@ def entry_for(profile: Any, elo: float, low: float, high: float, games: int, met
     }
 
 
-def write(entries: Mapping[str, dict[str, Any]], path: Path | None = None) -> None:
-    """Merge `entries` into the file (other slugs kept), sorted for readable diffs."""
-    path = path or DATA_PATH
-    merged = {**load(path), **entries}
-    ordered = dict(sorted(merged.items(), key=lambda item: (item[1]["game"], item[0])))
-    path.write_text(json.dumps({"ratings": ordered}, indent=1) + "\n")
+def write(entries: Mapping[str, dict[str, Any]], path: Path | None = None) -> list[Path]:
+    """Merge `entries` into `path`, or each into its game's file (other slugs kept), sorted for readable
+    diffs; the files written."""
+    by_file: dict[Path, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for slug, entry in entries.items():
+        by_file[path or data_path(entry["game"])][slug] = entry
+    for file, new in by_file.items():
+        merged = {**load(file), **new}
+        ordered = dict(sorted(merged.items(), key=lambda item: (item[1]["game"], item[0])))
+        file.write_text(json.dumps({"ratings": ordered}, indent=1) + "\n")
+    return list(by_file)
 
 
 def rating_fields(entry: Mapping[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ __all__ = ["LEVEL_NAMES", "PROFILES", "SETTING_DEFAULTS", "profiles", "seed_prof
 # Each game's ladder is declared with the game (`GameSpec.ladder`, docs/design.md §2): levels
 # differ in what makes a bot strong (how deep it looks, how long it thinks, how often it
 # slips, which search it runs).  Ratings are measured by `manage.py calibrate` and kept in
-# seed_ratings.json (`server.bots.measured`).
+# each game's seed_ratings.json (`server.bots.measured`).
 def profiles() -> list[dict[str, Any]]:
     """Every registered game's seeded profiles, games in registration order."""
     return [seed.profile(game.id) for game in registry.all() for seed in game.spec.ladder]
@@ -30,7 +30,7 @@ SETTING_DEFAULTS: dict[str, Any] = dict(
 
 
 def seed_profiles(bot_profile_model, ratings: dict[str, dict[str, Any]] | None = None) -> int:
-    """Create or update the seeded profiles, with the measured ratings of `seed_ratings.json`.
+    """Create or update the seeded profiles, with the measured ratings of the games' `seed_ratings.json`.
 
     A data entry is written onto its profile when it was measured with the settings the
     profile now plays with (`measured.should_apply`); admins' listing choices are kept.

@@ -58,13 +58,13 @@ def test_a_round_robin_resumes_from_its_log_and_plays_no_game_twice(tmp_path: Pa
 
 def test_ratings_are_written_only_once_every_game_is_in(tmp_path: Path) -> None:
     log = tmp_path / "rr.jsonl"
-    before = measured.DATA_PATH.read_bytes()
+    before = [path.read_bytes() for path in measured.data_paths()]
     # A deadline already past: no game starts.
     stopped = rate_direct("--log", str(log), "--minutes", "0.000001", "--write-ratings")
     assert stopped.returncode != 0
     assert "no game played yet" in stopped.stderr
     assert not log.exists() or log.read_text() == ""
-    assert measured.DATA_PATH.read_bytes() == before
+    assert [path.read_bytes() for path in measured.data_paths()] == before
 
 
 def test_a_log_replaced_under_a_running_measurement_still_gets_its_games(tmp_path: Path) -> None:

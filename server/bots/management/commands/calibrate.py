@@ -36,7 +36,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--write-ratings",
             action="store_true",
-            help=f"also write the ratings into {measured.DATA_PATH.name}, the figures a fresh install is seeded with",
+            help=f"also write the ratings into the game's {measured.DATA_FILE}, which a fresh install is seeded with",
         )
 
     def handle(self, *args, **options):
@@ -59,8 +59,8 @@ class Command(BaseCommand):
         self.report(profiles, anchors[0].slug, method(options), cap)
         if options["write_ratings"]:
             entries = calibration.data_entries(profiles)
-            measured.write(entries)
-            self.stdout.write(f"\n{len(entries)} ratings written to {measured.DATA_PATH}")
+            written = measured.write(entries)
+            self.stdout.write(f"\n{len(entries)} ratings written to {', '.join(map(str, written))}")
 
     def play(self, profiles, games, concurrency, cap) -> None:
         names = ", ".join(p.slug for p in profiles)
