@@ -1,6 +1,6 @@
 """Checkers' legal moves and results against OpenSpiel's ``checkers``, over thousands of random games.
 
-Test-only: needs ``pip install open-spiel`` (skipped without it).  OpenSpiel plays a multi-jump
+OpenSpiel is a dev dependency (``pyproject.toml``), so ``make test`` runs this.  OpenSpiel plays a multi-jump
 as one action per jump, so its moves here are whole sequences of one player's actions.  The two
 rule sets differ only in their draws (``games/checkers/rules.py``): each game is compared while
 neither side has drawn, and stops at the first draw either declares.
@@ -11,12 +11,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
+import pyspiel
 
 from games.checkers import CHECKERS, CheckersState
 from games.checkers.rules import parse
-
-pyspiel = pytest.importorskip("pyspiel")
 
 GAMES = 2000
 
