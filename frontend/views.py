@@ -1,8 +1,8 @@
 """Page views render shells; the pages load matches over the API and sockets.
 
 Each page gets a small JSON blob (`page-data`) with what it needs to start:
-the current player, the search algorithms' names and, for a match room, the match id.  The CSRF cookie is
-always set so the modules can POST with the `X-CSRFToken` header.
+the current player, the search algorithms' names, every game's seats and, for a match room,
+the match id.  The CSRF cookie is always set so the modules can POST with the `X-CSRFToken` header.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from ai import CATALOGUE
+from games import registry
 
 
 def _player(request: HttpRequest) -> dict[str, Any] | None:
@@ -29,9 +30,14 @@ def _algorithms() -> dict[str, dict[str, str]]:
     return {a.id: {"label": a.label, "summary": a.summary} for a in CATALOGUE.values()}
 
 
+def _seats() -> dict[str, list[dict[str, Any]]]:
+    """Every game's seats, names, colours and marks, from its spec (`games.spec`), for the seat marks."""
+    return {game.id: [seat.to_json(i) for i, seat in enumerate(game.spec.seats)] for game in registry.all()}
+
+
 def _render(request: HttpRequest, template: str, page: dict[str, Any]) -> HttpResponse:
     player = _player(request)
-    blob = {"player": player, "algorithms": _algorithms(), **page}
+    blob = {"player": player, "algorithms": _algorithms(), "seats": _seats(), **page}
     return render(request, template, {"player": player, "page": blob})
 
 

@@ -1,14 +1,16 @@
 """What the server and the browser read about a game (docs/design.md §2).
 
-Each game package declares one `GameSpec`: its display name, the names of its seats,
-the browser module that draws its board (a file under
-``frontend/static/frontend/js/boards/``) and the bot ladder an installation is seeded
-with.  The lobby, ``GET /api/games/`` and ``manage.py seed_bots`` read it from the
-registry, so a new game needs no entry anywhere else.
+Each game package declares one `GameSpec`: its display name, its place in the
+catalogue, the names, colours and marks of its seats, the browser module that draws its
+board (a file under ``frontend/static/frontend/js/boards/``; its stylesheet has the same
+name under ``frontend/static/frontend/css/games/``) and the bot ladder an installation
+is seeded with.  The lobby, every page, ``GET /api/games/`` and ``manage.py seed_bots``
+read it from the registry, so a new game needs no entry anywhere else.
 
->>> spec = GameSpec(name="Noughts", board="generic.js", seats=(SeatSpec("X", "black"), SeatSpec("O", "white")))
->>> [seat.name for seat in spec.seats]
-['X', 'O']
+>>> spec = GameSpec(name="Noughts", board="noughts.js", order=5,
+...                 seats=(SeatSpec("X", "blue", mark="x"), SeatSpec("O", "orange", mark="o")))
+>>> [seat.name for seat in spec.seats], spec.stylesheet
+(['X', 'O'], 'games/noughts.css')
 """
 
 from __future__ import annotations
@@ -19,12 +21,30 @@ from typing import Any, Final
 LEVEL_NAMES: Final[dict[int, str]] = {1: "Beginner", 2: "Casual", 3: "Intermediate", 4: "Advanced", 5: "Master"}
 
 
+SEAT_COLOURS: Final = frozenset({"blue", "orange", "purple", "green", "black", "white"})
+"""The colours a seat may have: the page's palette (``css/plyground.css``), safe for colour-blind players."""
+
+SEAT_MARKS: Final = frozenset({"disc", "plain", "x", "o"})
+"""How lists draw a seat: a disc with the seat's symbol (dot, diamond, square, triangle), a plain
+disc (black and white differ by lightness alone), or the letter X or O drawn as a stroke."""
+
+
 @dataclass(frozen=True)
 class SeatSpec:
-    """A seat as players call it: "X", "black", "blue (dot)"; `colour` names its CSS colour."""
+    """A seat as players call it: "X", "black", "blue (dot)"; its colour and mark as lists draw it."""
 
     name: str
-    colour: str
+    colour: str  # one of SEAT_COLOURS
+    mark: str = "disc"  # one of SEAT_MARKS
+
+    def __post_init__(self) -> None:
+        if self.colour not in SEAT_COLOURS or self.mark not in SEAT_MARKS:
+            raise ValueError(
+                f"seat {self.name!r}: colour one of {sorted(SEAT_COLOURS)}, mark one of {sorted(SEAT_MARKS)}"
+            )
+
+    def to_json(self, index: int) -> dict[str, Any]:
+        return {"index": index, "name": self.name, "colour": self.colour, "mark": self.mark}
 
 
 @dataclass(frozen=True)
@@ -54,9 +74,15 @@ class GameSpec:
     """A game's presentation and catalogue entry; the rules live in its `Game`."""
 
     name: str  # the display name, the one place it is written
-    board: str  # the board module's file name, e.g. "connect4.js"
+    board: str  # the board module's file name, e.g. "connect4.js": the game's id, or a sibling's it shares
+    order: int  # its place in the catalogue (the lobby's order), smallest first; ties by id
     seats: tuple[SeatSpec, ...]
     ladder: tuple[BotSeed, ...] = ()
+
+    @property
+    def stylesheet(self) -> str:
+        """The board's stylesheet under ``frontend/static/frontend/css/``, named as its board module."""
+        return f"games/{self.board.removesuffix('.js')}.css"
 
 
 # --- writing a ladder -------------------------------------------------------------

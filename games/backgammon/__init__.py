@@ -25,7 +25,10 @@ from games.backgammon.rules import (
     sides,
 )
 
+GAMES = (BACKGAMMON,)  # what the catalogue registers (games/__init__.py)
+
 __all__ = [
+    "GAMES",
     "BACKGAMMON",
     "BAR",
     "CHECKERS",

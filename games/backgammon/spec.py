@@ -9,6 +9,7 @@ ID = "backgammon"
 SPEC = GameSpec(
     name="Backgammon",
     board="backgammon.js",
+    order=40,
     seats=(SeatSpec("blue (dot)", "blue"), SeatSpec("orange (diamond)", "orange")),
     ladder=(
     # --- backgammon: expectiminimax over the dice.  Luck narrows every gap, so the levels

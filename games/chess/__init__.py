@@ -15,7 +15,10 @@ from games.chess.rules import (
     position_key,
 )
 
+GAMES = (CHESS,)  # what the catalogue registers (games/__init__.py)
+
 __all__ = [
+    "GAMES",
     "CHESS",
     "PIECE_VALUES",
     "Chess",

@@ -26,7 +26,8 @@ TABLES = {"tablebases": True}
 SPEC = GameSpec(
     name="Chess",
     board="chess.js",
-    seats=(SeatSpec("white", "white"), SeatSpec("black", "black")),
+    order=70,
+    seats=(SeatSpec("white", "white", mark="plain"), SeatSpec("black", "black", mark="plain")),
     ladder=(
     # --- chess: alpha-beta on PeSTO's evaluation, captures searched to quiet positions ---
     random_bot(ID),

@@ -28,7 +28,10 @@ from games.chinese_checkers.rules import (
     TwoPlayerChineseCheckers,
 )
 
+GAMES = (CHINESE_CHECKERS, CHINESE_CHECKERS_2)  # what the catalogue registers (games/__init__.py)
+
 __all__ = [
+    "GAMES",
     "ALL_TRIANGLES",
     "CELL_OF",
     "CHINESE_CHECKERS",

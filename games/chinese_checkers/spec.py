@@ -10,6 +10,7 @@ ID_2 = "chinese-checkers-2"
 SPEC = GameSpec(
     name="Chinese checkers",
     board="chinese-checkers.js",
+    order=50,
     seats=(
         SeatSpec("blue (dot)", "blue"),
         SeatSpec("orange (diamond)", "orange"),
@@ -38,6 +39,7 @@ SPEC = GameSpec(
 SPEC_2 = GameSpec(
     name="Chinese checkers (two players)",
     board="chinese-checkers.js",
+    order=60,
     seats=(SeatSpec("blue (dot)", "blue"), SeatSpec("orange (diamond)", "orange")),
     ladder=(
     # --- chinese checkers for two: alpha-beta.  Depth pays at odd depths, and slips at depth

@@ -27,7 +27,10 @@ from games.connect4.bitboard import (
 )
 from games.connect4.rules import COLUMNS, CONNECT4, Connect4, Connect4State
 
+GAMES = (CONNECT4,)  # what the catalogue registers (games/__init__.py)
+
 __all__ = [
+    "GAMES",
     "BOARD_MASK",
     "BOTTOM",
     "BOTTOM_MASK",

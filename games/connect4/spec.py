@@ -9,6 +9,7 @@ ID = "connect4"
 SPEC = GameSpec(
     name="Connect Four",
     board="connect4.js",
+    order=20,
     seats=(SeatSpec("blue (dot)", "blue"), SeatSpec("orange (diamond)", "orange")),
     ladder=(
     # --- connect four: alpha-beta with iterative deepening ---

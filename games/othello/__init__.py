@@ -34,7 +34,10 @@ from games.othello.rules import (
     stable_discs,
 )
 
+GAMES = (OTHELLO,)  # what the catalogue registers (games/__init__.py)
+
 __all__ = [
+    "GAMES",
     "BIT_OF",
     "CORNERS",
     "CORNER_ZONES",

@@ -9,7 +9,8 @@ ID = "othello"
 SPEC = GameSpec(
     name="Othello",
     board="othello.js",
-    seats=(SeatSpec("black", "black"), SeatSpec("white", "white")),
+    order=30,
+    seats=(SeatSpec("black", "black", mark="plain"), SeatSpec("white", "white", mark="plain")),
     ladder=(
     # --- othello: alpha-beta with a mobility/corner evaluation; MCTS low on the ladder ---
     random_bot(ID),

@@ -10,7 +10,10 @@ from games.tictactoe.rules import (
     TicTacToeState,
 )
 
+GAMES = (TICTACTOE,)  # what the catalogue registers (games/__init__.py)
+
 __all__ = [
+    "GAMES",
     "CELL_ORDER",
     "EMPTY",
     "LINES",

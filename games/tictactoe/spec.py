@@ -9,7 +9,8 @@ ID = "tictactoe"
 SPEC = GameSpec(
     name="Tic-tac-toe",
     board="tictactoe.js",
-    seats=(SeatSpec("X", "blue"), SeatSpec("O", "orange")),
+    order=10,
+    seats=(SeatSpec("X", "blue", mark="x"), SeatSpec("O", "orange", mark="o")),
     ladder=(
     # --- tic-tac-toe: alpha-beta; depth and slips make the levels.  Above a player who blocks
     # every threat the game is a draw, so the Master plays for wins among drawing moves.

@@ -44,7 +44,8 @@ def game_entry(game: Game) -> dict[str, Any]:
         "num_players": game.num_players,
         "has_chance": game.has_chance,
         "board": game.spec.board,
-        "seats": [{"index": i, "name": seat.name} for i, seat in enumerate(game.spec.seats)],
+        "stylesheet": game.spec.stylesheet,
+        "seats": [seat.to_json(i) for i, seat in enumerate(game.spec.seats)],
     }
 
 

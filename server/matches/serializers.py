@@ -25,6 +25,10 @@ SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
 class GameSeatSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     name = serializers.CharField(help_text='as players call the seat, e.g. "X" or "black"')
+    colour = serializers.CharField(
+        help_text="its colour in the page's palette: blue, orange, purple, green, black or white"
+    )
+    mark = serializers.CharField(help_text="how lists draw it: disc (with the seat's symbol), plain (disc), x or o")
 
 
 class GameSerializer(serializers.Serializer):
@@ -33,6 +37,7 @@ class GameSerializer(serializers.Serializer):
     num_players = serializers.IntegerField()
     has_chance = serializers.BooleanField(help_text="dice: chance events are moves of seat -1")
     board = serializers.CharField(help_text="the browser module that draws the board, e.g. connect4.js")
+    stylesheet = serializers.CharField(help_text="the board's stylesheet under css/, e.g. games/connect4.css")
     seats = GameSeatSerializer(many=True)
 
 

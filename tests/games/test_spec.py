@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
+import games
 from games import Game, registry
-from games.spec import GameSpec
+from games.spec import GameSpec, SeatSpec
 
-BOARDS = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend" / "js" / "boards"
+STATIC = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend"
+BOARDS = STATIC / "js" / "boards"
 GAMES = registry.all()
 
 
@@ -18,6 +20,7 @@ def test_the_spec_describes_the_game(game: Game) -> None:
     spec = game.spec
     assert isinstance(spec, GameSpec) and game.name == spec.name
     assert (BOARDS / spec.board).is_file()
+    assert (STATIC / "css" / spec.stylesheet).is_file()
     assert len(spec.seats) == game.num_players
     assert len({seat.name for seat in spec.seats}) == game.num_players
 
@@ -44,3 +47,17 @@ def test_fast_paths_are_declared_and_absent_by_default() -> None:
     connect4 = registry.get("connect4")
     assert connect4.search_kernel() is not None and connect4.new_solver() is not None
     assert connect4.opening_move(connect4.initial_state()) == "4"
+
+
+def test_the_catalogue_is_every_game_package_in_its_specs_order() -> None:
+    packages = sorted(p.parent.name for p in (Path(games.__file__).parent).glob("*/__init__.py"))
+    exported = sorted(module for game in GAMES for module in [type(game).__module__.split(".")[1]])
+    assert sorted(set(exported)) == packages
+    assert [game.spec.order for game in GAMES] == sorted(game.spec.order for game in GAMES)
+    assert registry.ids()[:3] == ["tictactoe", "connect4", "othello"]
+
+
+def test_a_seat_has_a_colour_and_a_mark_of_the_palette() -> None:
+    with pytest.raises(ValueError, match="colour one of"):
+        SeatSpec("red", "red")
+    assert SeatSpec("X", "blue", mark="x").to_json(0) == {"index": 0, "name": "X", "colour": "blue", "mark": "x"}

@@ -34,7 +34,11 @@ def test_catalogue_and_bots_disclose_ai():
         "num_players": 2,
         "has_chance": False,
         "board": "connect4.js",
-        "seats": [{"index": 0, "name": "blue (dot)"}, {"index": 1, "name": "orange (diamond)"}],
+        "stylesheet": "games/connect4.css",
+        "seats": [
+            {"index": 0, "name": "blue (dot)", "colour": "blue", "mark": "disc"},
+            {"index": 1, "name": "orange (diamond)", "colour": "orange", "mark": "disc"},
+        ],
     }
     assert [s["name"] for s in games["othello"]["seats"]] == ["black", "white"]
     bots = APIClient().get("/api/bots/?game=connect4").json()

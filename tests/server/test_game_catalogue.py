@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,7 @@ class TakeAway(Game):
     spec = GameSpec(
         name="Take away",
         board="generic.js",
+        order=100,
         seats=(SeatSpec("first", "blue"), SeatSpec("second", "orange")),
         ladder=(
             random_bot("take-away"),
@@ -75,7 +77,11 @@ def test_a_registered_game_is_in_the_catalogue_with_its_spec(take_away):
         "num_players": 2,
         "has_chance": False,
         "board": "generic.js",
-        "seats": [{"index": 0, "name": "first"}, {"index": 1, "name": "second"}],
+        "stylesheet": "games/generic.css",
+        "seats": [
+            {"index": 0, "name": "first", "colour": "blue", "mark": "disc"},
+            {"index": 1, "name": "second", "colour": "orange", "mark": "disc"},
+        ],
     }
 
 
@@ -87,3 +93,14 @@ def test_a_registered_game_is_seeded_with_its_ladder(take_away):
         ("take-away-random", "Random mover", None),
         ("take-away-beginner", "Pebble", 1),
     ]
+
+
+@pytest.mark.django_db
+def test_every_page_links_the_games_stylesheets_and_gives_their_seats(client, take_away):
+    html = client.get("/").content.decode()
+    assert "/static/frontend/css/games/chess.css" in html
+    assert "/static/frontend/css/games/generic.css" in html  # take-away's board, the fallback
+    assert html.count("/static/frontend/css/games/chinese-checkers.css") == 1  # two ids, one board
+    page = json.loads(html.split('<script id="page-data" type="application/json">')[1].split("</script>")[0])
+    assert page["seats"]["take-away"][1] == {"index": 1, "name": "second", "colour": "orange", "mark": "disc"}
+    assert [seat["name"] for seat in page["seats"]["chess"]] == ["white", "black"]

@@ -72,6 +72,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # every page links each game's board stylesheet (games/<board>.css)
+                "frontend.context_processors.game_stylesheets",
             ],
         },
     },

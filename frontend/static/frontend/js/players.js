@@ -57,18 +57,24 @@ export function guestBadge() {
   return h("span", { class: "guest-badge", title, "data-testid": "guest-badge" }, "Guest");
 }
 
-/** The small mark of a seat (X / O, or a disc with its symbol) used in lists. */
+// Each game's seats as its spec declares them (`games.spec.SeatSpec`), as every page receives
+// them: {game id: [{index, name, colour, mark}]}.  No game is named here.
+const SEATS = pageData().seats || {};
+
+function seatSpec(game, seat) {
+  return (SEATS[game] || [])[seat] || null;
+}
+
+/** The small mark of a seat used in lists: X / O, a plain disc, or a disc with the seat's symbol. */
 export function seatMark(game, seat) {
-  const svg = s("svg", { class: `seat-mark seat-${seat}`, viewBox: "0 0 20 20", "aria-hidden": "true" });
-  if (game === "tictactoe") {
-    if (seat === 0) svg.append(s("path", { d: "M4 4 L16 16 M16 4 L4 16", class: "mark-x" }));
-    else svg.append(s("circle", { cx: 10, cy: 10, r: 6.5, class: "mark-o" }));
-  } else if (game === "othello") {
-    svg.classList.add("othello-mark");
-    svg.append(s("circle", { cx: 10, cy: 10, r: 8.5, class: "othello-disc" }));
-  } else {
-    svg.append(s("circle", { cx: 10, cy: 10, r: 9, class: "disc" }));
-    svg.append(discSymbol(seat, 10, 10, 9));
+  const spec = seatSpec(game, seat);
+  const mark = spec ? spec.mark : "disc";
+  const svg = s("svg", { class: `seat-mark seat-${seat}${spec ? ` colour-${spec.colour}` : ""}`, viewBox: "0 0 20 20", "aria-hidden": "true" });
+  if (mark === "x") svg.append(s("path", { d: "M4 4 L16 16 M16 4 L4 16", class: "mark-x" }));
+  else if (mark === "o") svg.append(s("circle", { cx: 10, cy: 10, r: 6.5, class: "mark-o" }));
+  else {
+    svg.append(s("circle", { cx: 10, cy: 10, r: mark === "plain" ? 8.5 : 9, class: "disc" }));
+    if (mark === "disc") svg.append(discSymbol(seat, 10, 10, 9));
   }
   return svg;
 }
@@ -88,10 +94,10 @@ export function discSymbol(seat, cx, cy, r) {
   }
 }
 
+/** The seat's name as players call it ("X", "black", "blue (dot)"); "seat N" where the page has no spec. */
 export function markName(game, seat) {
-  if (game === "tictactoe") return seat === 0 ? "X" : "O";
-  if (game === "othello") return seat === 0 ? "black" : "white";
-  return ["blue (dot)", "orange (diamond)", "purple (square)", "green (triangle)"][seat % 4];
+  const spec = seatSpec(game, seat);
+  return spec ? spec.name : `seat ${seat + 1}`;
 }
 
 /** A player's name with the AI badge when it is a bot, the Guest marker when a guest; "Open seat" when empty. */
