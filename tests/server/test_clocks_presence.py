@@ -130,7 +130,7 @@ def test_a_match_whose_person_makes_no_first_move_is_aborted_unrated(alice, bob,
     assert watch_pass(heartbeat=False) == WatchPass()  # once
 
 
-def test_a_seat_that_has_moved_is_not_aborted_but_flagged(alice, bob, settings):
+def test_a_long_think_on_a_second_move_is_not_aborted(alice, bob, settings):
     settings.CLOCK_FIRST_MOVE_MS = 0
     match = clocked(alice, bob)
     first_moves(match)

@@ -22,7 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import CHANCE
-from server.matches.models import Match, Seat
+from server.matches.models import Match, Move, Seat
 from server.matches.selectors import clock_runs
 from server.matches.services.endings import abort, forfeit
 from server.matches.services.events import locked
@@ -110,12 +110,15 @@ def abort_unstarted_matches(now=None) -> int:
     live = Match.objects.filter(
         status=Match.Status.ACTIVE, clock_ms__isnull=False, to_move__gte=0, turn_started_at__lt=since
     )
-    # Only a seat whose time is still whole can be at its first move (`clock_runs`).
-    whole = [
-        pk
+    # Only a seat whose time is still whole can be at its first move (`clock_runs`); of those,
+    # one that has moved (a long think on its second move) is left out by one query for all,
+    # rather than a lock every second while it thinks, and so is a bot to move.
+    whole = {
+        pk: seat
         for pk, clock, clock_ms, seat in live.values_list("pk", "clock", "clock_ms", "to_move")
         if clock_ms[seat] == clock["initial_ms"]
-    ]
+    }
+    moved = set(Move.objects.filter(match_id__in=whole).order_by().values_list("match_id", "seat").distinct())
     bots_to_move = set(
         Seat.objects.filter(match_id__in=whole, kind=Seat.Kind.BOT, index=F("match__to_move")).values_list(
             "match_id", flat=True
@@ -123,7 +126,7 @@ def abort_unstarted_matches(now=None) -> int:
     )
     aborted = 0
     # Checked again under the lock: the first move may have come in meanwhile.
-    for match_id in (pk for pk in whole if pk not in bots_to_move):
+    for match_id in (pk for pk, seat in whole.items() if (pk, seat) not in moved and pk not in bots_to_move):
         with transaction.atomic():
             match = locked(match_id)
             if not _waits_for_first_move(match, since):
