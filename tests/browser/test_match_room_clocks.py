@@ -8,19 +8,29 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import start_bot_match, wait_my_turn_or_over
+from tests.support import LiveStack
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
 LONGEST_NAME = "Bartholomew Featherstone"  # 24 characters: server/players/names.py NAME_MAX
 
 
-def friend_match(new_page, viewport: dict[str, int], clock: str = "3+2") -> tuple[Page, Page]:
-    host = new_page("/", viewport=viewport)
+@pytest.fixture
+def quick_first_move_stack():
+    """A stack that waits 3 s for a first move (CLOCK_FIRST_MOVE_MS) rather than 30."""
+    with LiveStack(extra_env={"CLOCK_FIRST_MOVE_MS": "3000"}) as stack:
+        yield stack
+
+
+def friend_match(
+    new_page, viewport: dict[str, int], clock: str = "3+2", server: LiveStack | None = None
+) -> tuple[Page, Page]:
+    host = new_page("/", viewport=viewport, server=server)
     host.locator('[data-testid="clock-connect4"]').select_option(clock)
     host.locator('[data-testid="play-friend-connect4"]').click()
     host.wait_for_url(re.compile(r"/matches/\d+/$"))
     expect(host.locator("#match-room")).to_have_attribute("data-ready", "true")
-    friend = new_page(host.locator("#invite-link").input_value(), viewport=viewport)
+    friend = new_page(host.locator("#invite-link").input_value(), viewport=viewport, server=server)
     friend.locator('[data-testid="join-button"]').click()
     expect(friend.locator("#match-room")).to_have_attribute("data-your-seat", "1")
     return host, friend
@@ -113,3 +123,13 @@ def test_a_quick_bot_reply_shows_no_waiting_notice(new_page):
         page.locator("#board [data-move].legal").first.click()
     expect(page.locator("#match-room")).to_have_attribute("data-ply", re.compile("^(6|[0-9]{2,})$"))
     assert page.evaluate("() => window.__queuedSeen") == 0
+
+
+def test_a_match_nobody_starts_is_aborted_by_the_servers_watch(new_page, quick_first_move_stack, screenshot):
+    host, friend = friend_match(new_page, PHONE, server=quick_first_move_stack)
+    wait_my_turn_or_over(host)  # and then the first player makes no move
+    for page in (host, friend):
+        expect(page.locator("#match-room")).to_have_attribute("data-status", "aborted")
+        expect(page.locator("#result")).to_contain_text("Match aborted")
+        expect(page.locator("#result")).to_contain_text("no first move")
+    screenshot(host, "aborted")
