@@ -87,11 +87,27 @@ def thinking_json(match: Match, seats: dict[int, Seat]) -> dict[str, Any] | None
     }
 
 
+def clock_runs(match: Match, seat: int) -> bool:
+    """Whether `seat`'s clock runs on its turns: from its first move on (services/clocks.py).
+
+    A first move costs nothing and adds no increment, so a seat whose time left is not its
+    initial time has moved; only one whose time is still whole is looked up.
+    """
+    if match.clock_ms is None or match.clock is None or seat < 0:
+        return False
+    return match.clock_ms[seat] != match.clock["initial_ms"] or bool(match.moves.filter(seat=seat).exists())
+
+
 def clock_json(match: Match, now: datetime | None = None) -> dict[str, Any] | None:
-    """The clocks: each seat's time left when the turn started, and how much of it is used since."""
+    """The clocks: each seat's time left when the turn started, and how much of it is used since.
+
+    `running` is the seat to move once its clock runs (after its first move), else null.
+    """
     if match.clock_ms is None:
         return None
     running = match.to_move if match.status == Match.Status.ACTIVE and match.to_move not in (None, CHANCE) else None
+    if running is not None and not clock_runs(match, running):
+        running = None
     elapsed = 0
     if running is not None and match.turn_started_at is not None:
         elapsed = max(0, int(((now or timezone.now()) - match.turn_started_at).total_seconds() * 1000))

@@ -1,13 +1,14 @@
 """Runs in the web process: clocks are enforced, presence kept fresh and the lobby kept true.
 
 Every second it ends clocked matches whose seat to move ran out of time (plus the grace
-the page shows at 0:00); every `PRESENCE_HEARTBEAT_MS` it marks the seats and people this
-process has sockets for as still here.  Then it applies the lobby's rules (docs/lobby.md):
-seats with no heartbeat go offline, a person gone from a game between people loses it,
-a match against bots whose person is gone is adjourned, and an open match whose creator
-is gone is aborted.  A rematch offered after a match is called off once a person has left
-its room for `REMATCH_LEFT_GRACE_MS` (a reload comes back well within it).  When the number
-of people online changed, the lobby hears it.
+the page shows at 0:00) and aborts those whose person made no first move in time; every
+`PRESENCE_HEARTBEAT_MS` it marks the seats and people this process has sockets for as
+still here.  Then it applies the lobby's rules (docs/lobby.md): seats with no heartbeat
+go offline, a person gone from a game between people loses it, a match against bots
+whose person is gone is adjourned, and an open match whose creator is gone is aborted.
+A rematch offered after a match is called off once a person has left its room for
+`REMATCH_LEFT_GRACE_MS` (a reload comes back well within it).  When the number of people
+online changed, the lobby hears it.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class WatchPass(NamedTuple):
     adjourned: int = 0  # the person left a game against bots
     expired: int = 0  # an open match whose creator left
     rematches_withdrawn: int = 0  # a person left the room of a finished match with a rematch on offer
+    unstarted: int = 0  # a person did not make their first move in time: aborted
 
 
 def start_match_watch() -> None:
@@ -67,6 +69,7 @@ def watch_pass(
         services.adjourn_gone_matches(now),
         services.expire_open_matches(now),
         rematch.withdraw_left_rematches(now),
+        services.abort_unstarted_matches(now),
     )
 
 
@@ -91,7 +94,7 @@ async def _watch() -> None:
             if any(done):
                 log.info(
                     "match watch: %d out of time, %d abandoned, %d adjourned, %d open matches expired, "
-                    "%d rematch offers withdrawn",
+                    "%d rematch offers withdrawn, %d aborted without a first move",
                     *done,
                 )
         except Exception:

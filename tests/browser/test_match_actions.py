@@ -75,11 +75,15 @@ def test_two_people_takeback_request_then_a_draw_by_agreement(new_page, screensh
 
 def test_clocks_run_and_an_opponent_who_leaves_is_shown_with_a_countdown(new_page, screenshot):
     host, friend = friend_match(new_page, "connect4", clock="3+2")
+    for ply, (mover, move) in enumerate([(host, "4"), (friend, "4")]):  # the first moves: no clock runs yet
+        wait_my_turn_or_over(mover)
+        mover.locator(f'#board [data-move="{move}"]').click()
+        expect(host.locator("#match-room")).to_have_attribute("data-ply", str(ply + 1))
     expect(host.locator('[data-testid="clock-0"]')).to_have_class(re.compile("running"))
     expect(host.locator('[data-testid="clock-1"]')).to_have_text("3:00")
     host.wait_for_function("() => document.querySelector('[data-testid=clock-0]').textContent !== '3:00'")
     wait_my_turn_or_over(host)
-    host.locator('#board [data-move="4"]').click()
+    host.locator('#board [data-move="3"]').click()
     expect(friend.locator('[data-testid="clock-1"]')).to_have_class(re.compile("running"))
     expect(friend.locator('[data-testid="clock-0"]')).to_have_text(re.compile(r"^3:0[0-2]$"))  # + 2 s increment
     friend.close()

@@ -390,6 +390,8 @@ def test_tap_targets_are_40_px_on_a_phone(new_page, screenshot):
     row = sorted((b for b in holes if abs(b["y"] - holes[len(holes) // 2]["y"]) < 1), key=lambda b: b["x"])
     assert min(b["x"] - a["x"] for a, b in zip(row, row[1:], strict=False)) >= MIN_TAP - 0.5  # hit areas do not overlap
     # The strip starts where the player's pieces are: one that can move is on screen, and is tapped there.
+    # Our pieces are at the board's bottom edge, above our seat's line: scrolled to, as a player would.
+    page.evaluate("document.getElementById('board').scrollIntoView({block: 'end'})")
     movable = [b for b in boxes(page, "#board .movable .hit") if 0 <= b["x"] <= PHONE["width"]]
     assert movable, "no movable piece in view"
     screenshot(page, "chinese-checkers")
@@ -424,12 +426,16 @@ def test_a_bot_game_with_a_clock(new_page, screenshot):
     you, bot = page.locator('[data-testid="clock-0"]'), page.locator('[data-testid="clock-1"]')
     expect(you).to_be_visible()
     expect(bot).to_have_text("3:00")
-    expect(you).to_have_class(re.compile("running"))
+    expect(you).not_to_have_class(re.compile("running"))  # no clock runs before its seat's first move
     page.locator('#board [data-move="4"]').click()
     wait_ply(page, 2)
     wait_my_turn_or_over(page)
     expect(you).to_have_class(re.compile("running"))
     expect(bot).not_to_have_class(re.compile("running"))
+    expect(bot).to_have_text("3:00")  # its first move: free
+    page.locator('#board [data-move="3"]').click()
+    wait_ply(page, 4)
+    wait_my_turn_or_over(page)
     # Each side was charged and got the 2 s increment: the bot its search time only.
     assert re.fullmatch(r"3:0[0-2]", bot.inner_text()), bot.inner_text()
     assert re.fullmatch(r"3:0[0-2]|2:5\d", you.inner_text()), you.inner_text()
@@ -442,4 +448,4 @@ def test_a_bot_game_with_a_clock(new_page, screenshot):
     match_id = page.locator("#match-room").get_attribute("data-match-id")
     data = page.evaluate(f"fetch('/api/matches/{match_id}/').then((r) => r.json())")
     assert data["clock"]["initial_ms"] == 180000 and data["status"] == "active"
-    assert data["clock"]["remaining_ms"][1] == 180000 - data["moves"][1]["think_ms"] + 2000
+    assert data["clock"]["remaining_ms"][1] == 180000 - data["moves"][3]["think_ms"] + 2000  # its first move was free

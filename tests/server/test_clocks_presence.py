@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -12,6 +13,7 @@ from server.matches.errors import GameOver
 from server.matches.models import Match, Seat
 from server.matches.selectors import match_get, match_json
 from server.matches.watch import WatchPass, watch_pass
+from server.ratings.models import PlayerRating
 
 pytestmark = pytest.mark.django_db
 
@@ -29,11 +31,37 @@ def started_ago(match, seconds):
     Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(seconds=seconds))
 
 
-def test_a_move_spends_the_time_used_and_adds_the_increment(alice, bob):
+def first_moves(match, moves=("4", "4")):
+    """Each seat's first move (free): from here on the clocks run."""
+    for ply, move in enumerate(moves):
+        services.submit_move(match.pk, ply % 2, move, ply)
+
+
+def last_clock(match):
+    return match.events.order_by("-v").first().frame["clock"]
+
+
+def test_the_clocks_run_from_each_seats_first_move(alice, bob):
     match = clocked(alice, bob)
     assert match.clock == {"initial_ms": 60000, "increment_ms": 2000} and match.clock_ms == [60000, 60000]
+    assert match_json(match_get(match.pk))["clock"]["running"] is None  # nobody has moved: no clock runs
+    started_ago(match, 20)
+    services.submit_move(match.pk, 0, "4", 0)  # a first move: free, and no increment
+    match.refresh_from_db()
+    assert match.clock_ms == [60000, 60000] and last_clock(match)["running"] is None
+    assert match_json(match_get(match.pk))["clock"]["running"] is None  # seat 1 has not moved yet
+    started_ago(match, 20)
+    services.submit_move(match.pk, 1, "4", 1)
+    match.refresh_from_db()
+    assert match.clock_ms == [60000, 60000] and last_clock(match)["running"] == 0
+    assert match_json(match_get(match.pk))["clock"]["running"] == 0
+
+
+def test_a_move_spends_the_time_used_and_adds_the_increment(alice, bob):
+    match = clocked(alice, bob)
+    first_moves(match)
     started_ago(match, 10)
-    services.submit_move(match.pk, 0, "4", 0)
+    services.submit_move(match.pk, 0, "3", 2)
     match.refresh_from_db()
     assert 51500 <= match.clock_ms[0] <= 52000 and match.clock_ms[1] == 60000
     frame = match.events.order_by("-v").first().frame
@@ -43,31 +71,72 @@ def test_a_move_spends_the_time_used_and_adds_the_increment(alice, bob):
 
 def test_a_move_after_the_flag_loses_on_time(alice, bob, settings):
     match = clocked(alice, bob)
+    first_moves(match)
     started_ago(match, 60 + settings.CLOCK_FLAG_GRACE_MS / 1000 + 1)
     with pytest.raises(GameOver):
-        services.submit_move(match.pk, 0, "4", 0)
+        services.submit_move(match.pk, 0, "3", 2)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.result["reason"] == "out of time"
-    assert match.result["winner"] == 1 and match.ply == 0
+    assert match.result["winner"] == 1 and match.ply == 2
 
 
 def test_a_move_inside_the_grace_still_counts(alice, bob, settings):
     match = clocked(alice, bob, increment=0)
+    first_moves(match)
     started_ago(match, 60 + settings.CLOCK_FLAG_GRACE_MS / 2000)
-    services.submit_move(match.pk, 0, "4", 0)
+    services.submit_move(match.pk, 0, "3", 2)
     match.refresh_from_db()
     assert match.clock_ms[0] == 0 and match.status == Match.Status.ACTIVE
 
 
 def test_the_watch_flags_a_seat_that_never_moves(alice, bob, settings):
     match = clocked(alice, bob)
-    services.submit_move(match.pk, 0, "4", 0)
+    first_moves(match, ("4", "4", "3"))
     assert watch_pass(heartbeat=False) == WatchPass()  # nothing to do yet
     started_ago(match, 61 + settings.CLOCK_FLAG_GRACE_MS / 1000)
     assert services.flag_fallen_clocks() == 1
     match.refresh_from_db()
     assert match.result["reason"] == "out of time" and match.result["winner"] == 0 and match.clock_ms[1] == 0
     assert match.events.order_by("-v").first().frame["type"] == "game_over"
+
+
+def test_a_first_move_is_never_flagged_however_long_it_took(alice, bob, settings):
+    match = clocked(alice, bob, minutes=0.25)
+    started_ago(match, 15 + settings.CLOCK_FLAG_GRACE_MS / 1000 + 5)  # past the whole clock
+    assert services.flag_fallen_clocks() == 0
+    services.submit_move(match.pk, 0, "4", 0)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.clock_ms == [15000, 15000]
+
+
+@pytest.mark.parametrize("moves", [(), ("4",)], ids=["first seat", "second seat"])
+def test_a_match_whose_person_makes_no_first_move_is_aborted_unrated(alice, bob, settings, moves):
+    """Real time passes (a short grace): the watch's pass aborts, without a result or a rating."""
+    settings.CLOCK_FIRST_MOVE_MS = 300
+    for person in (alice, bob):  # accounts: a rated match
+        person.is_guest = False
+        person.save()
+    match = services.match_create("connect4", [HUMAN, HUMAN], alice, clock=services.Clock(1, 2), rated=True)
+    services.match_join(match.pk, bob)
+    first_moves(match, moves)
+    assert watch_pass(heartbeat=False) == WatchPass()  # inside the grace
+    time.sleep(settings.CLOCK_FIRST_MOVE_MS / 1000 + 0.05)
+    assert watch_pass(heartbeat=False) == WatchPass(unstarted=1)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and match.result["returns"] == []
+    assert match.result["reason"] == "no first move" and match.result["winner"] is None
+    assert match.events.order_by("-v").first().frame["type"] == "game_over"
+    assert not PlayerRating.objects.filter(player__in=[alice, bob]).exists()
+    assert watch_pass(heartbeat=False) == WatchPass()  # once
+
+
+def test_a_long_think_on_a_second_move_is_not_aborted(alice, bob, settings):
+    settings.CLOCK_FIRST_MOVE_MS = 0
+    match = clocked(alice, bob)
+    first_moves(match)
+    started_ago(match, 30)
+    assert services.abort_unstarted_matches() == 0
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE
 
 
 def clocked_against(alice, bot, minutes=1, increment=2):
@@ -82,9 +151,9 @@ def clocked_against(alice, bot, minutes=1, increment=2):
 def test_a_bot_is_charged_its_search_time_not_its_wait(alice, fast_bot):
     match = clocked_against(alice, fast_bot)
     assert match.clock_ms == [60000, 60000] and match.status == Match.Status.ACTIVE
-    services.submit_move(match.pk, 0, "4", 0)
+    first_moves(match, ("4", "4", "3"))
     started_ago(match, 30)  # 30 s since the bot's turn began, most of it waiting for a computer
-    services.submit_move(match.pk, 1, "4", 1, think_ms=1200, queue_wait_ms=28000)
+    services.submit_move(match.pk, 1, "3", 3, think_ms=1200, queue_wait_ms=28000)
     match.refresh_from_db()
     assert match.clock_ms[1] == 60000 - 1200 + 2000
     assert match.events.order_by("-v").first().frame["clock"]["remaining_ms"][1] == 60800
@@ -92,10 +161,10 @@ def test_a_bot_is_charged_its_search_time_not_its_wait(alice, fast_bot):
 
 def test_a_bot_never_flags_but_a_person_against_it_does(alice, fast_bot, settings):
     match = clocked_against(alice, fast_bot)
-    services.submit_move(match.pk, 0, "4", 0)
+    first_moves(match, ("4", "4", "3"))
     started_ago(match, 3600)  # the bot's turn: an hour, far past its minute
     assert services.flag_fallen_clocks() == 0
-    services.submit_move(match.pk, 1, "4", 1, think_ms=90_000)  # over its whole clock: still played
+    services.submit_move(match.pk, 1, "3", 3, think_ms=90_000)  # over its whole clock: still played
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE and match.clock_ms[1] == 2000
     started_ago(match, match.clock_ms[0] / 1000 + settings.CLOCK_FLAG_GRACE_MS / 1000 + 1)  # alice's turn
@@ -106,11 +175,22 @@ def test_a_bot_never_flags_but_a_person_against_it_does(alice, fast_bot, setting
 
 def test_a_persons_late_move_against_a_bot_loses_on_time(alice, fast_bot, settings):
     match = clocked_against(alice, fast_bot)
+    first_moves(match)
     started_ago(match, 61 + settings.CLOCK_FLAG_GRACE_MS / 1000)
     with pytest.raises(GameOver):
-        services.submit_move(match.pk, 0, "4", 0)
+        services.submit_move(match.pk, 0, "3", 2)
     match.refresh_from_db()
     assert match.result["reason"] == "out of time" and match.result["winner"] == 1
+
+
+def test_a_bot_at_its_first_move_is_never_aborted(alice, fast_bot, settings):
+    settings.CLOCK_FIRST_MOVE_MS = 0
+    match = services.match_create(
+        "connect4", [services.SeatRequest("bot", fast_bot), HUMAN], alice, clock=services.Clock(1, 2)
+    )
+    started_ago(match, 120)  # the bot waits for a computer
+    assert services.abort_unstarted_matches() == 0
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE
 
 
 def test_the_api_takes_a_clock_and_checks_its_fields(token_client, fast_bot):
@@ -152,6 +232,7 @@ def test_a_seat_gone_past_the_grace_loses_by_abandonment(alice, bob, settings):
 
 def test_a_dead_process_takes_its_seats_offline_and_everyone_gone_aborts(alice, bob, settings):
     match = clocked(alice, bob, minutes=10)  # the clock must not decide first
+    first_moves(match)  # nor the wait for a first move
     services.seat_presence(match.pk, 0, True)
     services.seat_presence(match.pk, 1, True)
     services.presence_heartbeat({(match.pk, 0)})

@@ -291,6 +291,10 @@ CHAT_HISTORY = 50
 # Clocks and presence, enforced by a loop in the web process (server/matches/watch.py).
 MATCH_WATCH = True
 CLOCK_FLAG_GRACE_MS = int(os.environ.get("CLOCK_FLAG_GRACE_MS", "1500"))  # 0:00 shown this long before the flag
+# A seat's clock runs from its first move on; a person who has not made their first move this
+# long after their turn began has the match aborted, unrated (lichess waits 15-35 s by speed:
+# long enough to notice a pairing and look at the board, short enough not to strand the other).
+CLOCK_FIRST_MOVE_MS = int(os.environ.get("CLOCK_FIRST_MOVE_MS", "30000"))
 # Presence lives in the store beside the channel layer (server/matches/presence_store.py); the
 # database hears only a seat or person coming and going.
 PRESENCE_HEARTBEAT_MS = 2000  # each web process refreshes the seats and people it has sockets for

@@ -4,7 +4,7 @@
 - `moves`: `submit_move`, the one path every move takes, human or bot; dice.
 - `plain_moves`: a person's plain move on PostgreSQL, the same rows and frames in two round trips.
 - `offers`: takebacks, takeback requests and draw offers, and their answers; draw claims.
-- `clocks`: time controls and flagging a seat whose time ran out.
+- `clocks`: time controls, flagging a seat whose time ran out, aborting a match with no first move.
 - `presence`: which seated people have a socket open.
 - `endings`: results, resigning, aborting; abandoned, adjourned and expired matches.
 - `events`: the event log and its versions, the row lock, what is sent after commit.
@@ -12,7 +12,7 @@
 Callers use this package (`services.submit_move`); the modules are its parts.
 """
 
-from server.matches.services.clocks import Clock, flag_fallen_clocks
+from server.matches.services.clocks import Clock, abort_unstarted_matches, flag_fallen_clocks
 from server.matches.services.endings import (
     abandon_gone_seats,
     adjourn_gone_matches,
@@ -37,6 +37,7 @@ __all__ = [
     "Clock",
     "SeatRequest",
     "abandon_gone_seats",
+    "abort_unstarted_matches",
     "adjourn_gone_matches",
     "expire_open_matches",
     "flag_fallen_clocks",

@@ -1,5 +1,10 @@
 """Time controls: a clocked match's seat to move loses when its time and the grace run out.
 
+A seat's clock runs from its first move on (lichess's rule): the first move costs nothing
+and adds no increment, so nobody loses time to a pairing they were slow to notice.  Instead
+a person who has not made their first move `CLOCK_FIRST_MOVE_MS` after their turn began has
+the match aborted, unrated and without a result (`abort_unstarted_matches`).
+
 People only flag.  A bot seat of a clocked match is charged its search time (never its wait
 for a free computer) and gains the increment, so its clock shows what it spent; it never
 loses on time, since its level's time budget, not the clock, bounds how long it thinks
@@ -9,7 +14,7 @@ loses on time, since its level's time budget, not the clock, bounds how long it 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -17,8 +22,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import CHANCE
-from server.matches.models import Match, Seat
-from server.matches.services.endings import forfeit
+from server.matches.models import Match, Move, Seat
+from server.matches.selectors import clock_runs
+from server.matches.services.endings import abort, forfeit
 from server.matches.services.events import locked
 
 
@@ -46,6 +52,8 @@ def flag_if_out_of_time(match: Match, now=None, seats: dict[int, Seat] | None = 
         return False
     if not out_of_time(match.clock_ms, match.to_move, match.turn_started_at, now or timezone.now()):
         return False
+    if not clock_runs(match, match.to_move):
+        return False  # a first move: `abort_unstarted_matches` waits for it instead
     seat = match.to_move
     match.clock_ms = [0 if i == seat else ms for i, ms in enumerate(match.clock_ms)]
     forfeit(match, seat, "out of time")
@@ -88,6 +96,58 @@ def flag_fallen_clocks(now=None) -> int:
                 match.save()
                 flagged += 1
     return flagged
+
+
+def abort_unstarted_matches(now=None) -> int:
+    """Abort every clocked match whose person to move has not made their first move within
+    `CLOCK_FIRST_MOVE_MS` of their turn's start; how many were aborted.
+
+    Their clock does not run yet, so this bounds the wait for them: aborted, not lost, and
+    no rating changes.  A bot's seat is never waited for (it always moves).
+    """
+    now = now or timezone.now()
+    since = now - timedelta(milliseconds=settings.CLOCK_FIRST_MOVE_MS)
+    live = Match.objects.filter(
+        status=Match.Status.ACTIVE, clock_ms__isnull=False, to_move__gte=0, turn_started_at__lt=since
+    )
+    # Only a seat whose time is still whole can be at its first move (`clock_runs`); of those,
+    # one that has moved (a long think on its second move) is left out by one query for all,
+    # rather than a lock every second while it thinks, and so is a bot to move.
+    whole = {
+        pk: seat
+        for pk, clock, clock_ms, seat in live.values_list("pk", "clock", "clock_ms", "to_move")
+        if clock_ms[seat] == clock["initial_ms"]
+    }
+    moved = set(Move.objects.filter(match_id__in=whole).order_by().values_list("match_id", "seat").distinct())
+    bots_to_move = set(
+        Seat.objects.filter(match_id__in=whole, kind=Seat.Kind.BOT, index=F("match__to_move")).values_list(
+            "match_id", flat=True
+        )
+    )
+    aborted = 0
+    # Checked again under the lock: the first move may have come in meanwhile.
+    for match_id in (pk for pk, seat in whole.items() if (pk, seat) not in moved and pk not in bots_to_move):
+        with transaction.atomic():
+            match = locked(match_id)
+            if not _waits_for_first_move(match, since):
+                continue
+            abort(match, "no first move", now)
+            match.save()
+            aborted += 1
+    return aborted
+
+
+def _waits_for_first_move(match: Match, since: datetime) -> bool:
+    return (
+        match.status == Match.Status.ACTIVE
+        and match.clock_ms is not None
+        and match.to_move is not None
+        and match.to_move >= 0
+        and match.turn_started_at is not None
+        and match.turn_started_at < since
+        and not _bot_seat(match, match.to_move, None)
+        and not clock_runs(match, match.to_move)
+    )
 
 
 def _bot_seat(match: Match, index: int, seats: dict[int, Seat] | None) -> bool:

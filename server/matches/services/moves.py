@@ -21,7 +21,7 @@ from server.config import rows
 from server.matches import frames
 from server.matches.errors import BadMessage, GameOver, IllegalMoveError, NotSeated, NotYourTurn, StalePly
 from server.matches.models import Match, Move, Seat
-from server.matches.selectors import by_json, clock_json
+from server.matches.selectors import by_json, clock_json, clock_runs
 from server.matches.services.clocks import charged, flag_if_out_of_time
 from server.matches.services.endings import finish
 from server.matches.services.events import announce_turn, locked_with_seats, record, save_changes
@@ -196,9 +196,10 @@ def _store_move(
         queue_wait_ms=timing.queue_wait_ms,
         fallback=timing.fallback[:200],
     )
-    rows.insert(stored)
-    if match.clock_ms is not None and seat != CHANCE:
+    # Before the insert: `clock_runs` may look up the seat's earlier moves.
+    if match.clock_ms is not None and seat != CHANCE and clock_runs(match, seat):
         match.clock_ms = charged(match.clock_ms, seat, think_ms, match.clock["increment_ms"])
+    rows.insert(stored)
     match.ply += 1
     match.state = game.to_json(new_state)
     match.turn_started_at = now

@@ -18,7 +18,9 @@ this path writes nothing unless the move is plain and legal.  Inside a caller's 
 `submit_move`'s do.
 
 What the general path does that this one need not, for a plain move: no clock to flag (the
-mover's is charged, with the increment, as there), no offer to cancel, no chance to roll, no
+mover's is charged, with the increment, as there; while the mover's or the next seat's time
+is still whole, which may mean it has not moved and its clock does not run, the move goes
+the general way), no offer to cancel, no chance to roll, no
 end of the game.  It sends no `pre_save` or `post_save` for the rows it writes: the only
 receiver of those (a hint recorded with the move, `server/analysis/receivers.py`) acts only in
 matches with hints, which are not plain; `tests/server/matches/test_plain_moves.py` fails when
@@ -154,10 +156,12 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
     clocked = match.clock_ms is not None and match.turn_started_at is not None
     if clocked and out_of_time(match.clock_ms, seat, match.turn_started_at, now):
         return None  # the general path flags the clock
+    to_move = game.to_move(new_state)
+    if match.clock_ms is not None and match.clock["initial_ms"] in (match.clock_ms[seat], match.clock_ms[to_move]):
+        return None  # the mover or the next seat may be at its first move: the general path asks (`clock_runs`)
     used_ms = int((now - match.turn_started_at).total_seconds() * 1000) if match.turn_started_at else 0
     think_ms = max(0, used_ms)
     notation = game.move_notation(state, move)
-    to_move = game.to_move(new_state)
     kind = match.seats[seat][1]
     stored = Move(
         match_id=match_id, ply=ply, seat=seat, move=move, notation="" if notation == move else notation,

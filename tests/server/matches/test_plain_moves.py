@@ -164,7 +164,9 @@ def clocked_match(game_id: str, alice, bob, minutes: float, increment: int) -> M
 @pytest.mark.parametrize("game_id, seed", [("connect4", 5), ("chess", 6)])
 def test_a_clocked_game_charges_and_sends_the_same_clocks_either_way(settings, heard, frozen, game_id, seed):
     """Each turn takes its own time (0-9 s, against a minute and 2 s a move): the clocks
-    charged, the increment given, the frames' clocks, the same either way."""
+    charged, the increment given, the frames' clocks, the same either way.  The first move of
+    each seat is free (its clock does not run yet); a move while a seat's time is whole goes the
+    general way."""
     alice, bob = player_create_guest("Alice"), player_create_guest("Bob")
     plain_match, general_match = (clocked_match(game_id, alice, bob, 1, 2) for _ in range(2))
     moves = random_game(game_id, 40, seed)
@@ -179,8 +181,12 @@ def test_a_clocked_game_charges_and_sends_the_same_clocks_either_way(settings, h
     general = play(settings, heard, False, general_match, (alice, bob), moves, thinking)
     for part in ("match", "moves", "events", "frames", "turns"):
         assert plain[part] == general[part], part
-    assert plain["statements"][1:-1] == [2] * (len(moves) - 2)  # the plain path, but the last move
-    assert plain["frames"][0]["clock"]["remaining_ms"] == [60_000 - round(think[0] * 1000) + 2000, 60_000]
+    # The plain path, but while a seat's time is whole (each seat's first two moves: the second
+    # asks whether the first was played) and the last.
+    assert plain["statements"][4:-1] == [2] * (len(moves) - 5) and min(plain["statements"][:4]) > 2
+    assert [plain["frames"][ply]["clock"]["remaining_ms"] for ply in (0, 1)] == [[60_000, 60_000]] * 2
+    assert [plain["frames"][ply]["clock"]["running"] for ply in (0, 1)] == [None, 0]
+    assert plain["frames"][2]["clock"]["remaining_ms"] == [60_000 - round(think[2] * 1000) + 2000, 60_000]
     assert plain["match"]["clock_ms"] != [60_000, 60_000]
 
 
@@ -192,12 +198,14 @@ def test_a_move_after_the_time_and_the_grace_flags_the_clock_either_way(settings
     for plain in (True, False):
         settings.PLAIN_MOVES = plain
         match = clocked_match("connect4", alice, bob, 1, 0)
+        services.submit_player_move(match.pk, alice.pk, "4", 0)  # the first moves: free
+        services.submit_player_move(match.pk, bob.pk, "4", 1)
         frozen.at += timedelta(milliseconds=60_000 + settings.CLOCK_FLAG_GRACE_MS + 1)
         with pytest.raises(MatchError) as refused:
-            services.submit_player_move(match.pk, alice.pk, "4", 0)
+            services.submit_player_move(match.pk, alice.pk, "3", 2)
         match.refresh_from_db()
         ended.append((refused.value.code, match.status, match.result, match.clock_ms, match.ply))
-    assert ended[0] == ended[1] and ended[0][1] == Match.Status.FINISHED and ended[0][4] == 0
+    assert ended[0] == ended[1] and ended[0][1] == Match.Status.FINISHED and ended[0][4] == 2
 
 
 @postgresql_only

@@ -78,7 +78,7 @@ boardHost.onRedraw(render);
 const thinking = createThinking(room);
 const hint = createHint({ ...room, boardHost });
 const moveList = createMoveList({ ...room, boardHost });
-const seats = createSeats({ ...room, thinking });
+const seats = createSeats({ ...room, thinking, boardHost });
 const gameEnd = createGameEnd(room);
 const status = createStatus({ ...room, boardHost });
 const frames = createFrames({ ...room, boardHost, history, sender, thinking, hint, moveList });

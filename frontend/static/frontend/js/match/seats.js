@@ -1,18 +1,29 @@
-// The players: one line per seat (who sits there, whose turn it is, "you"), the "Take this
-// seat" buttons of a match waiting for players, and the invitation link.
+// The players: one line per seat (who sits there, whose turn it is, "you", the clock), the
+// "Take this seat" buttons of a match waiting for players, and the invitation link.  Each
+// line sits at its edge of the board, as on lichess: the viewer's seat (seat 0 for a
+// spectator) below it, the others above; a flipped board swaps the two seats' places.
 
 import { ApiError, api, joinMatch } from "../api.js";
 import { announce, h } from "../dom.js";
 import { markName, playerLabel, seatMark } from "../players.js";
 
-export function createSeats({ store, el, socket, thinking, errors, render }) {
+export function createSeats({ store, el, socket, thinking, errors, render, boardHost }) {
+  /** The seat whose line is below the board. */
+  function bottomSeat() {
+    const { match, you } = store;
+    const near = you.seat ?? 0;
+    return boardHost.flipped && match.seats.length === 2 ? 1 - near : near;
+  }
+
   function renderSeats() {
     const { match, you } = store;
     const canJoin = match.status === "waiting" && you.seat === null;
+    const bottom = bottomSeat();
     el.seats.replaceChildren(...match.seats.map((seat) => {
       const toMove = match.status === "active" && match.to_move === seat.index;
+      const edge = seat.index === bottom ? "edge-bottom" : "edge-top";
       const item = h("li", {
-        class: `seat${toMove ? " to-move" : ""}${seat.index === you.seat ? " you" : ""}`,
+        class: `seat ${edge}${toMove ? " to-move" : ""}${seat.index === you.seat ? " you" : ""}`,
         "data-seat": seat.index,
         "data-testid": `seat-${seat.index}`,
       },

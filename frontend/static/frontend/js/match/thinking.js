@@ -7,7 +7,13 @@ import { formatMs, playerLabel } from "../players.js";
 import { announceQueued, announceThinking } from "./announcements.js";
 import { statsText } from "./figures.js";
 
+// A bot's turn usually waits for a worker a few milliseconds: the "waiting for a free
+// computer" notice shows only once the wait lasts long enough for people to notice it.
+export const QUEUED_NOTICE_DELAY_MS = 1000;
+
 export function createThinking({ store, el, render }) {
+  let queuedTimer = null;
+
   /** A state frame: keep what we know of the bot's search if it is still the same turn. */
   function onState() {
     const { match, thinking } = store;
@@ -23,7 +29,7 @@ export function createThinking({ store, el, render }) {
     const t = match.thinking;
     const seat = t && t.seat === match.to_move ? t : null;
     if (seat && seat.status === "queued") {
-      return { seat: match.to_move, ply: match.ply, budgetMs: null, started: null, stats: null, queued: true };
+      return { seat: match.to_move, ply: match.ply, budgetMs: null, started: null, stats: null, queued: true, queuedAt: performance.now() };
     }
     let started = null;
     if (seat && seat.since && typeof seat.budget_ms === "number") {
@@ -67,8 +73,8 @@ export function createThinking({ store, el, render }) {
     const { match, thinking } = store;
     if (!match || match.status !== "active" || !forThisPly(frame)) return;
     const wasQueued = thinking && thinking.queued && thinking.seat === frame.seat;
-    store.thinking = { ply: frame.ply, seat: frame.seat, budgetMs: null, started: null, stats: null, queued: true };
-    if (!wasQueued) announceQueued(store, frame.seat);
+    const queuedAt = wasQueued ? thinking.queuedAt : performance.now();
+    store.thinking = { ply: frame.ply, seat: frame.seat, budgetMs: null, started: null, stats: null, queued: true, queuedAt };
     render();
   }
 
@@ -103,8 +109,16 @@ export function createThinking({ store, el, render }) {
   function renderPanel() {
     const { match, thinking } = store;
     const isQueued = Boolean(thinking && thinking.queued && match && match.status === "active");
-    el.botQueued.hidden = !isQueued;
-    if (isQueued) el.botQueued.querySelector(".queued-who").replaceChildren(playerLabel(store.seatPlayer(thinking.seat), { compact: true }));
+    const waitedMs = isQueued ? performance.now() - thinking.queuedAt : 0;
+    const showQueued = isQueued && waitedMs >= QUEUED_NOTICE_DELAY_MS;
+    if (showQueued && !thinking.queuedShown) {
+      thinking.queuedShown = true;
+      announceQueued(store, thinking.seat);
+    }
+    window.clearTimeout(queuedTimer);
+    if (isQueued && !showQueued) queuedTimer = window.setTimeout(render, QUEUED_NOTICE_DELAY_MS - waitedMs);
+    el.botQueued.hidden = !showQueued;
+    if (showQueued) el.botQueued.querySelector(".queued-who").replaceChildren(playerLabel(store.seatPlayer(thinking.seat), { compact: true }));
     if (!thinking || !match || match.status !== "active" || isQueued) {
       el.thinking.hidden = true;
       return;
@@ -152,7 +166,7 @@ export function createThinking({ store, el, render }) {
   function turnTag(seat) {
     const { thinking } = store;
     if (!thinking || thinking.seat !== seat) return "to move";
-    return thinking.queued ? "waiting…" : "thinking…";
+    return thinking.queued && thinking.queuedShown ? "waiting…" : "thinking…";
   }
 
   return { onState, onMove, onTakeback, onSeat, queued, started, render: renderPanel, turnTag };
