@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -39,6 +39,7 @@ class WorkCapped(MatchError):
     """As much work of one kind under way as a player or an address may hold at once."""
 
     http_status = 429
+    codes: ClassVar[set[str]] = set()  # one per declared cap (`Cap.code`): the wire's error table lists each
 
     def __init__(self, code: str, message: str, retry_after_s: int) -> None:
         super().__init__(message)
@@ -67,6 +68,14 @@ class Cap:
     live: Callable[[list[str]], set[str]]  # the refs among these whose work is still under way
     held_by: Callable[[Player], int] | None = None
     advice: str = ""  # said after the refusal: what else frees a place, in the players' words
+
+    def __post_init__(self) -> None:
+        WorkCapped.codes.add(self.code)
+
+    @property
+    def code(self) -> str:
+        """The refusal's stable code on the wire."""
+        return f"too_many_{self.kind}"
 
     @property
     def limits(self) -> tuple[int, int]:
@@ -164,9 +173,7 @@ def claim(cap: Cap, request: HttpRequest, player: Player) -> Iterator[Claim]:
     locks = [f"{_key(cap, ident)}:lock" for ident, _ in idents]
     taken = _lock(locks)
     if taken is None:
-        raise WorkCapped(
-            f"too_many_{cap.kind}", f"another request of yours is starting {cap.what}: try again in a second", 1
-        )
+        raise WorkCapped(cap.code, f"another request of yours is starting {cap.what}: try again in a second", 1)
     try:
         for (ident, limit), whose in zip(idents, ("you have", "your address has"), strict=False):
             if cap.held_by is not None and ident == player_ident:
@@ -175,7 +182,7 @@ def claim(cap: Cap, request: HttpRequest, player: Player) -> Iterator[Claim]:
                 held = len(_live_leases(cap, ident))
             if held >= limit:
                 raise WorkCapped(
-                    f"too_many_{cap.kind}",
+                    cap.code,
                     f"{whose} {limit} {cap.what} under way, as many as the server runs for one visitor at once: "
                     f"try again when one has ended (in about {cap.retry_after_s} s){cap.advice}",
                     cap.retry_after_s,

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
+import server.analysis.api  # noqa: F401 - the caps on analyses and hints (fair share)
 import server.analysis.errors  # noqa: F401 - its codes extend the match domain's
+import server.bots.fair_share  # noqa: F401 - the fair share's refusals
 import server.chat.errors  # noqa: F401 - and the chat's
 import server.pairing.errors  # noqa: F401 - and quick pairing's
 from server.lobby.consumers import FRAME_TYPES as LOBBY_FRAME_TYPES
@@ -137,7 +139,8 @@ def test_client_frames_are_the_ones_the_consumers_take():
 
 
 def _codes(cls: type[MatchError]) -> set[str]:
-    return {cls.code} | {code for sub in cls.__subclasses__() for code in _codes(sub)}
+    own = {cls.code} | set(getattr(cls, "codes", ()))  # WorkCapped: one code per declared cap
+    return own | {code for sub in cls.__subclasses__() for code in _codes(sub)}
 
 
 def test_every_error_code_is_in_the_table():
