@@ -8,7 +8,7 @@ found) or its lease runs out; asking beyond a cap is a 429 with a stable code an
 ``Retry-After``.  Bot-vs-bot matches are for accounts: a guest costs nothing to make, an
 account a sign-up (throttled per address), and a guest may still play any bot itself.
 
-Like the throttles, the caps fail open while Redis is away (`server.config.cache`): the
+Like the throttles, the caps fail open while Redis is away (`server.platform.cache`): the
 work is still bounded by the queues' order and the reserved worker (`server.bots.queues`).
 """
 
