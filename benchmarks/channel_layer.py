@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import redis  # noqa: E402
 from channels_redis.core import RedisChannelLayer  # noqa: E402
 
-from server.config.channel_layer import PooledRedisChannelLayer, redis_channel_layer  # noqa: E402
+from server.realtime.channel_layer import PooledRedisChannelLayer, redis_channel_layer  # noqa: E402
 from tests.support import free_port  # noqa: E402
 
 

@@ -11,7 +11,7 @@ prints the mean wall time and CPU time (of that thread) per move, the queries pe
 the top functions by cumulative time (cProfile).
 
 `--socket` makes each move the socket's whole database call for it, as the web process
-runs it: on one of its database threads (`server/config/db_threads.py`), between Channels'
+runs it: on one of its database threads (`server/db/db_threads.py`), between Channels'
 `close_old_connections()`, through the consumer's `_move` (the mover's seat found from their
 player id, then the move), its broadcast handed to an event loop on another thread as the
 web hands it to its loop (before 2026-11-29, evening, it was sent on the calling thread, 0.4-0.5
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from games import registry
-    from server.config.db_threads import PersistentConnectionThread
+    from server.db.db_threads import PersistentConnectionThread
     from server.matches.consumers import _move
     from server.matches.services import SeatRequest, match_create, match_join, submit_move
     from server.players.services import player_create_guest
@@ -186,7 +186,7 @@ def run_connect(args: argparse.Namespace) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from server.chat.selectors import PLAYERS
-    from server.config.db_threads import PersistentConnectionThread
+    from server.db.db_threads import PersistentConnectionThread
     from server.matches.consumers import _opening_frames
     from server.matches.services import SeatRequest, match_create, match_join, socket_arrived
     from server.players.services import player_create_guest_with_token

@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> None:
 
     from benchmarks.move_cost import serve_broadcasts_on_a_loop
     from games import registry
-    from server.config.db_threads import PersistentConnectionThread
+    from server.db.db_threads import PersistentConnectionThread
     from server.matches import broadcast, frames
     from server.matches.consumers import _move
     from server.matches.selectors import match_get

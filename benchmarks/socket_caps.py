@@ -28,7 +28,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from server.config.socket_caps import Cap, RedisLeases, leases_client  # noqa: E402
+from server.realtime.socket_caps import Cap, RedisLeases, leases_client  # noqa: E402
 
 REDIS_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/9")
 TTL_MS = 30_000

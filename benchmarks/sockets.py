@@ -302,7 +302,7 @@ async def report_dead_memberships(stack: Stack, dead: set[tuple[bytes, bytes]], 
     """Once the group expiry has passed since the kill: how many of the killed process's
     memberships a group send would still reach (stamped within the expiry; channels_redis
     drops older ones at the group's next send), and how many are still stored at all."""
-    # server/config/channel_layer.py's default; run code without it with 86400 (channels_redis's).
+    # server/realtime/channel_layer.py's default; run code without it with 86400 (channels_redis's).
     expiry_s = int(stack.env.get("CHANNEL_GROUP_EXPIRY_S", "120"))
     await asyncio.sleep(max(0.0, killed_at + min(expiry_s, 120) + 10 - time.monotonic()))
     now, held = time.time(), layer_memberships(stack)

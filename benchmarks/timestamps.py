@@ -1,4 +1,4 @@
-"""Reading PostgreSQL timestamps: Django's loader against `server/config/timestamps.py`, in one run.
+"""Reading PostgreSQL timestamps: Django's loader against `server/db/timestamps.py`, in one run.
 
     .venv/bin/python benchmarks/timestamps.py [--values 8] [--queries 3000] [--rounds 3]
 
@@ -25,7 +25,7 @@ django.setup()
 
 import psycopg  # noqa: E402
 
-from server.config.timestamps import UtcTimestampLoader, _DjangosLoader  # noqa: E402
+from server.db.timestamps import UtcTimestampLoader, _DjangosLoader  # noqa: E402
 from tests.faults.stack import POSTGRES_URL  # noqa: E402
 
 

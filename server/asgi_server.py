@@ -43,7 +43,7 @@ from django.conf import settings
 from twisted.internet.base import DelayedCall
 from twisted.web import http
 
-from server.config.frames_at_once import SEND_TEXT_NOW
+from server.realtime.frames_at_once import SEND_TEXT_NOW
 
 POLL_SECONDS: Final = 0.005
 

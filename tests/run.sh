@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test the project has: lint, types (mypy, strict on ai/ and games/), the
+# Runs every test the project has: lint, types (mypy, strict on ai/ and games/), the layers (lint-imports), the
 # doctests, the fast suite with the full-stack and browser tests, then the slow marker.  What those need from the system (redis-server, Debian's
 # chromium, caddy for deploy/Caddyfile) is installed with apt-get when missing and we can (root, or sudo without a
 # password); otherwise it stops and says what to install.  It never runs with tests skipped.
@@ -50,6 +50,7 @@ fi
 "$BIN/ruff" check .
 "$BIN/ruff" format --check .
 "$BIN/mypy"  # what and how strictly: [tool.mypy] in pyproject.toml
+"$BIN/lint-imports"  # the layers as contracts: [tool.importlinter] in pyproject.toml
 # The examples in docstrings, wherever they are (settings and migrations are not modules to import).
 env -u DATABASE_URL -u REDIS_URL "$BIN/pytest" -p no:cacheprovider -q --doctest-modules ai games server \
   --ignore=server/config/settings --ignore-glob='server/*/migrations/*'

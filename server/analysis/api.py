@@ -27,7 +27,7 @@ from server.analysis import selectors, services
 from server.analysis.models import Analysis
 from server.analysis.serializers import AnalysisSerializer, HintSerializer
 from server.bots import fair_share
-from server.config.openapi import ErrorSerializer, errors
+from server.http.openapi import ErrorSerializer, errors
 from server.matches.api import acting_player, error_response
 from server.matches.errors import MatchError
 from server.players.throttles import AnalysisThrottle, HintThrottle

@@ -10,7 +10,7 @@ from games import registry
 from server.bots import public_rating
 from server.bots.models import BotProfile
 from server.bots.selectors import bot_record, how_it_plays
-from server.config.openapi import errors
+from server.http.openapi import errors
 
 LEVEL_NAMES = {0: "Random", 1: "Beginner", 2: "Casual", 3: "Intermediate", 4: "Advanced", 5: "Master"}
 

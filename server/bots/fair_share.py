@@ -10,7 +10,7 @@ account a sign-up (throttled per address), and a guest may still play any bot it
 as many matches at once as `MATCHES_VS_BOTS` allows: each of those bot turns goes on the
 people's top queue, so without that cap one visitor's many matches would take its workers.
 
-Like the throttles, the caps fail open while Redis is away (`server.config.cache`): the
+Like the throttles, the caps fail open while Redis is away (`server.platform.cache`): the
 work is still bounded by the queues' order and the reserved worker (`server.bots.queues`).
 """
 

@@ -28,7 +28,7 @@ from server.bots.services import (
     budget_ms_of,
     trim_bot_turn_records,
 )
-from server.config.failures import log_failure
+from server.realtime.failures import log_failure
 
 log = logging.getLogger("plyground.bots")
 INTERVAL_S = 1.0

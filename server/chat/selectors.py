@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from server.chat.errors import ChatClosed, ChatMuted, ChatNoPlayer
 from server.chat.models import ChatMessage, ChatMute
-from server.config import rows
+from server.db import rows
 from server.matches.errors import MatchError
 from server.matches.models import Match, Seat
 from server.players.selectors import person_json
@@ -38,7 +38,7 @@ def mute_of(player_id: int, now: datetime | None = None) -> ChatMute | None:
     """The mute in force for this person, the longest first (one for good outlasts any other).
 
     Asked on every socket's opening: a person's mutes (a handful at most) are read in SQL built
-    once (server/config/rows.py) and the ones in force kept here.
+    once (server/db/rows.py) and the ones in force kept here.
     """
     now = now or timezone.now()
     mutes = [m for m in rows.select(ChatMute, "player_id", player_id) if m.in_force(now)]

@@ -10,6 +10,6 @@ class ConfigConfig(AppConfig):
     def ready(self) -> None:
         from django.db.backends.signals import connection_created
 
-        from server.config.timestamps import read_timestamps_in_c
+        from server.db.timestamps import read_timestamps_in_c
 
         connection_created.connect(read_timestamps_in_c, dispatch_uid="read_timestamps_in_c")

@@ -2,7 +2,6 @@
 
 import gc
 import os
-from urllib.parse import urlsplit
 
 from django.core.asgi import get_asgi_application
 
@@ -11,17 +10,13 @@ django_asgi_app = get_asgi_application()
 
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import OriginValidator, WebsocketDenier  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.http.request import split_domain_port, validate_host  # noqa: E402
 from django.urls import re_path  # noqa: E402
-from django.utils.http import is_same_domain  # noqa: E402
 
 from server.analysis.watchdog import start_analysis_watch  # noqa: E402
 from server.bots.watchdog import start_watchdog  # noqa: E402
-from server.config.db_threads import DatabaseThreads  # noqa: E402
-from server.config.socket_caps import SocketCapMiddleware  # noqa: E402
+from server.db.db_threads import DatabaseThreads  # noqa: E402
 from server.lobby.routing import websocket_urlpatterns as lobby_ws  # noqa: E402
 from server.matches.broadcast import remember_server_loop  # noqa: E402
 from server.matches.consumers import CLOSE_NOT_FOUND  # noqa: E402
@@ -29,74 +24,8 @@ from server.matches.heartbeat import start_heartbeat  # noqa: E402
 from server.matches.routing import websocket_urlpatterns as match_ws  # noqa: E402
 from server.matches.watch import start_match_watch  # noqa: E402
 from server.players.ws_auth import PlayerWebSocketMiddleware  # noqa: E402
-
-
-class BrowserOriginValidator(OriginValidator):
-    """Browsers open sockets only from the page's own origin: no cross-site socket rides a session cookie.
-
-    The socket's own origin is the scheme (http for ws, https for wss), host and port of its
-    Host header, when that host is one of `allowed_hosts`.  Another port on the same host is
-    another origin (another site, maybe anyone's), as is another allowed host name.  Django's
-    CSRF_TRUSTED_ORIGINS adds origins, as for its CSRF check (e.g. a TLS proxy's https origin
-    in front of a plain ws socket).  Clients without an Origin header are not browsers; they
-    authenticate with a token.
-    """
-
-    async def __call__(self, scope, receive, send):
-        origin = _header(scope, b"origin")
-        if origin is None or self.same_origin(origin, scope):
-            return await self.application(scope, receive, send)
-        return await WebsocketDenier()(scope, receive, send)
-
-    def same_origin(self, origin: str, scope) -> bool:
-        sent = _origin(origin)
-        if sent is None:
-            return False  # "null" (a sandboxed page, a file), or not an origin at all
-        host = _header(scope, b"x-forwarded-host") if settings.USE_X_FORWARDED_HOST else None
-        host = (host or _header(scope, b"host") or "").split(",")[0].strip()
-        domain, _ = split_domain_port(host)
-        if domain and validate_host(domain, self.allowed_origins) and sent == _origin(f"{_scheme(scope)}://{host}"):
-            return True
-        return any(_trusted(sent, pattern) for pattern in settings.CSRF_TRUSTED_ORIGINS)
-
-
-def _scheme(scope) -> str:
-    """The scheme of the page the socket belongs to: https for wss, or when a TLS proxy says so.
-
-    daphne leaves a socket's scope without the scheme a proxy reports (X-Forwarded-Proto),
-    even with --proxy-headers; the header is trusted here because a page cannot set it, and
-    the page is the one thing this check is about.
-    """
-    forwarded = (_header(scope, b"x-forwarded-proto") or "").split(",")[0].strip().lower()
-    return "https" if scope.get("scheme") == "wss" or forwarded in ("https", "wss") else "http"
-
-
-def _header(scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", []):
-        if key == name:
-            return value.decode("latin-1")
-    return None
-
-
-def _origin(text: str) -> tuple[str, str, int] | None:
-    """(scheme, host, port) of an origin, the port explicit; None when it is not an http(s) origin."""
-    try:
-        parts = urlsplit(text.strip().lower())
-        port = parts.port
-    except ValueError:
-        return None
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
-        return None
-    return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80)
-
-
-def _trusted(sent: tuple[str, str, int], pattern: str) -> bool:
-    """Whether an origin is CSRF_TRUSTED_ORIGINS' `pattern` (``https://*.example.com`` for subdomains)."""
-    wildcard = "://*." in pattern
-    trusted = _origin(pattern.replace("://*.", "://", 1))
-    if trusted is None or sent[0] != trusted[0] or sent[2] != trusted[2]:
-        return False
-    return is_same_domain(sent[1], "." + trusted[1]) if wildcard else sent[1] == trusted[1]
+from server.realtime.origins import BrowserOriginValidator  # noqa: E402
+from server.realtime.socket_caps import SocketCapMiddleware  # noqa: E402
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):

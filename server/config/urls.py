@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from server.analysis.api import AnalysisView, HintView
 from server.bots.api import AlgorithmListView, BotDetailView, BotListView
-from server.config.converters import IdConverter
+from server.http.converters import IdConverter
 from server.matches.api import (
     GameListView,
     MatchClaimDrawView,
@@ -26,7 +26,7 @@ from server.research.api import ExportEstimateView, GamesExportView, MovesExport
 
 # Ids in paths fit a BigAutoField: a larger number is a 404, never an overflow in the database.
 register_converter(IdConverter, "id")
-handler404 = "server.config.http_errors.not_found"  # JSON under /api/, as the views' own 404s
+handler404 = "server.http.http_errors.not_found"  # JSON under /api/, as the views' own 404s
 
 api = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

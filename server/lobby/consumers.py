@@ -16,10 +16,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from server.config.channel_layer import join_groups, leave_groups
-from server.config.db_threads import NoDatabaseHopPerMessage
-from server.config.failures import DisconnectsWhenItFails
-from server.config.frames_at_once import FramesWrittenAtOnce, frame_text
+from server.db.db_threads import NoDatabaseHopPerMessage
 from server.lobby import online
 from server.lobby.selectors import lobby_json
 from server.matches import broadcast, frames, presence
@@ -29,6 +26,9 @@ from server.pairing import services as pairing
 from server.pairing.selectors import seeks_json
 from server.players.services import player_seen
 from server.players.ws_auth import CredentialWatch
+from server.realtime.channel_layer import join_groups, leave_groups
+from server.realtime.failures import DisconnectsWhenItFails
+from server.realtime.frames_at_once import FramesWrittenAtOnce, frame_text
 
 FRAME_TYPES = "sync, seek, seek_cancel, seek_accept"
 SEEK_SHAPE = 'a seek is {"type": "seek", "game": "connect4", "clock": "5+3" or null, "rated": true, "range": 200}'

@@ -17,9 +17,9 @@ import time
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from server.config.frames_at_once import FRAME_SEND
 from server.matches import broadcast, frames
 from server.players.selectors import players_online
+from server.realtime.frames_at_once import FRAME_SEND
 
 log = logging.getLogger("plyground.lobby")
 INTERVAL_S = 1.0

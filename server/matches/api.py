@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from games import Game, registry
 from server.bots import fair_share
 from server.bots.models import BotProfile
-from server.config.openapi import errors
+from server.http.openapi import errors
 from server.matches import records, selectors, services
 from server.matches.errors import MatchError
 from server.matches.models import Match, Seat

@@ -12,8 +12,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 
-from server.config.channel_layer import PooledRedisChannelLayer
-from server.config.frames_at_once import FRAME_SEND
+from server.realtime.channel_layer import PooledRedisChannelLayer
+from server.realtime.frames_at_once import FRAME_SEND
 
 log = logging.getLogger("plyground.broadcast")
 

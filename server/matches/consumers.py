@@ -14,16 +14,16 @@ from django.conf import settings
 
 from server.chat import selectors as chat_selectors
 from server.chat.services import chat_post
-from server.config.channel_layer import join_groups, leave_groups
-from server.config.converters import MAX_ID
-from server.config.db_threads import NoDatabaseHopPerMessage
-from server.config.failures import DisconnectsWhenItFails
-from server.config.frames_at_once import FramesWrittenAtOnce, frame_text
-from server.config.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
+from server.db.db_threads import NoDatabaseHopPerMessage
+from server.http.converters import MAX_ID
+from server.http.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, frames, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
 from server.matches.services import rematch
 from server.players.ws_auth import CredentialWatch
+from server.realtime.channel_layer import join_groups, leave_groups
+from server.realtime.failures import DisconnectsWhenItFails
+from server.realtime.frames_at_once import FramesWrittenAtOnce, frame_text
 
 CLOSE_NOT_FOUND = 4404
 FRAME_TYPES = (
@@ -87,7 +87,7 @@ class MatchConsumer(
         # would time out and retry, each retry queued again behind the others.
         await self.accept()
         # Two database calls before the first frame, on this socket's database thread
-        # (server/config/db_threads.py).  First, before joining the group (the others hear that
+        # (server/db/db_threads.py).  First, before joining the group (the others hear that
         # this seat is here, and this socket's state says so): the match exists, the seat, and
         # every presence write of an arrival.
         found, self.seat = await database_sync_to_async(services.socket_arrived)(self.match_id, self.player_id)

@@ -16,7 +16,7 @@ at once, the heartbeats held the loop every interval (moves arriving meanwhile w
 longer with every socket a process holds.
 
 Each match's beat is encoded once, and written to each of its sockets as a relayed frame is
-(`server/config/frames_at_once.py`: at once, or after the handler under way), which costs the
+(`server/realtime/frames_at_once.py`: at once, or after the handler under way), which costs the
 process less CPU than a beat through each socket's own task (`benchmarks/README.md`, history:
 "A slower machine again; the heartbeat written at once").  A socket that does not take
 frames that way (embedded mode) gets it through its task, and only there can a slow reader
@@ -33,9 +33,9 @@ from typing import Any, Protocol
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from server.config.frames_at_once import FRAME_SEND
 from server.matches import frames
 from server.matches.models import Match
+from server.realtime.frames_at_once import FRAME_SEND
 
 log = logging.getLogger("plyground.matches")
 

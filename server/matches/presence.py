@@ -104,7 +104,7 @@ def _write(fn: Callable[..., Any], *args: Any) -> None:
         loop = asyncio.get_running_loop()
     except RuntimeError:  # the loop is closing: the heartbeat's absence takes them offline
         return
-    # A fresh context: the ended socket's own (its database thread, server/config/db_threads.py)
+    # A fresh context: the ended socket's own (its database thread, server/db/db_threads.py)
     # is closed by now, so the write goes to Channels' default thread.
     write = loop.create_task(database_sync_to_async(fn)(*args), context=contextvars.Context())
     _writes.add(write)

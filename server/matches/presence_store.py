@@ -212,7 +212,7 @@ def live_store() -> LiveStore:
     """Redis where the channel layer is (its address and prefix), else this process's store.
 
     Presence lives beside the channel layer: processes that hear each other's frames see each
-    other's sockets, under the installation's prefix (server/config/installation.py).
+    other's sockets, under the installation's prefix (server/platform/installation.py).
     """
     config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
     hosts = config.get("hosts") or [None]

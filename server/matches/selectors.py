@@ -11,7 +11,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from games import CHANCE, registry
-from server.config import rows
+from server.db import rows
 from server.matches.models import Match, MatchEvent, Move, Seat
 from server.players.selectors import person_json
 
@@ -184,7 +184,7 @@ def match_get(match_id: int) -> Match | None:
     """The match with its seats (their people joined) and its moves in ply order, in three queries.
 
     As `matches_with_seats().prefetch_related("moves")` gives it, but read in SQL built once
-    (server/config/rows.py) and handed to the match as its prefetched seats and moves: Django's
+    (server/db/rows.py) and handed to the match as its prefetched seats and moves: Django's
     building and prefetching cost a socket's opening more CPU than the queries.
     """
     found = rows.select(Match, "id", match_id)

@@ -22,10 +22,10 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from server.config.failures import log_failure
 from server.matches import broadcast, frames, presence, services
 from server.matches.services import rematch
 from server.players.selectors import players_online
+from server.realtime.failures import log_failure
 
 log = logging.getLogger("plyground.matches")
 INTERVAL_S = 1.0

@@ -11,7 +11,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from server.config.openapi import errors
+from server.http.openapi import errors
 from server.players.api import PlayerSerializer
 
 

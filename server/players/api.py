@@ -6,7 +6,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from server.config.openapi import errors
+from server.http.openapi import errors
 from server.players.accounts import NAME_TAKEN, name_taken
 from server.players.models import Player
 from server.players.names import NAME_MAX, NAME_MIN, validate_guest_name

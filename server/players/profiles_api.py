@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import registry
-from server.config.openapi import errors
+from server.http.openapi import errors
 from server.matches.serializers import SeatPlayerSerializer
 from server.players import history
 from server.players.models import Player

@@ -9,7 +9,7 @@ from django.contrib import auth
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from server.config import rows
+from server.db import rows
 from server.players.models import ApiToken, Player, hash_token
 
 SESSION_KEY = "player_id"
@@ -30,7 +30,7 @@ def token_by_secret(token: str) -> ApiToken | None:
         return None
     now = timezone.now()
     # Every socket's opening asks this: the token with its player, in SQL built once
-    # (server/config/rows.py; the ORM built the same query at three times the CPU).
+    # (server/db/rows.py; the ORM built the same query at three times the CPU).
     found = next(iter(rows.select(ApiToken, "digest", hash_token(token), related="player")), None)
     if found is None or found.expires_at <= now:
         return None

@@ -12,7 +12,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from server.config.openapi import errors
+from server.http.openapi import errors
 from server.players import selectors, services
 from server.players.auth import acting_player
 from server.players.models import ApiToken, hash_token

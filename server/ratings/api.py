@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import registry
-from server.config.openapi import errors
+from server.http.openapi import errors
 from server.players.history import player_by_name
 from server.players.selectors import person_json
 from server.ratings import selectors

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from games import registry
 from server.bots.models import BotProfile
-from server.config.openapi import errors
+from server.http.openapi import errors
 from server.players.throttles import EstimateThrottle
 from server.research.estimate import export_estimate
 from server.research.filters import PAIRINGS, RESULTS, STATUSES, ExportFilterSerializer, parse_filters

@@ -12,9 +12,9 @@ from rest_framework.test import APIClient
 
 from server.bots.models import BotProfile
 from server.bots.seed import seed_profiles
-from server.config.channel_layer import redis_channel_layer
 from server.matches import services
 from server.players.services import player_create_guest, player_create_guest_with_token
+from server.realtime.channel_layer import redis_channel_layer
 from tests.faults.stack import POSTGRES_URL
 
 

@@ -173,6 +173,6 @@ def test_a_game_filter_names_a_known_game(path):
 @pytest.mark.parametrize("path", ["/api/bots/", "/api/matches/"])
 @pytest.mark.parametrize("game", ["connect4\x00", "\x00"])
 def test_a_nul_in_a_game_filter_never_reaches_the_database(path, game):
-    # PostgreSQL refuses NUL in text; server/config/refuse_nul.py answers before any view.
+    # PostgreSQL refuses NUL in text; server/http/refuse_nul.py answers before any view.
     response = APIClient().get(path, {"game": game})
     assert response.status_code == 400 and response.json()["code"] == "bad_request"

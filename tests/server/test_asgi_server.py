@@ -23,7 +23,7 @@ from daphne.ws_protocol import WebSocketFactory
 from twisted.internet import tcp
 
 from server.asgi_server import BackpressureServer, ImmediateWebSocketProtocol, written_now
-from server.config.frames_at_once import SEND_TEXT_NOW
+from server.realtime.frames_at_once import SEND_TEXT_NOW
 from tests.support import ROOT
 
 BODY = {"type": "http.response.body", "body": b"x" * 10, "more_body": True}
@@ -204,7 +204,7 @@ class OpenWebSocket:
 
 
 def test_a_frame_sent_now_is_a_text_frame_on_an_open_websocket_only():
-    """The synchronous send a socket's frames are written through (server/config/frames_at_once.py):
+    """The synchronous send a socket's frames are written through (server/realtime/frames_at_once.py):
     a text frame of the UTF-8 text while the WebSocket is open; nothing, and False, once daphne
     knows it closed, while it closes, or when autobahn finds it closed."""
     server = BackpressureServer(application=None, endpoints=["tcp:port=0:interface=127.0.0.1"])

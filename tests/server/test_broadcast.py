@@ -1,6 +1,6 @@
 """Frames to a match's sockets: handed over from database threads in order, and relayed to a
 socket without waiting for its database thread (server/matches/broadcast.py,
-server/config/db_threads.py)."""
+server/db/db_threads.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from channels.layers import get_channel_layer
 
 from server.config.asgi import router
-from server.config.channel_layer import PooledRedisChannelLayer
 from server.matches import broadcast
+from server.realtime.channel_layer import PooledRedisChannelLayer
 from tests.server.test_consumers import connect, receive_type
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layer")]

@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from server.config.cache import FailOpenRedisCache, cache_settings
+from server.platform.cache import FailOpenRedisCache, cache_settings
 from tests.support import REDIS_TEST_URL, free_port
 
 

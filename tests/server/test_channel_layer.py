@@ -1,4 +1,4 @@
-"""The Redis channel layer as deployed (server/config/channel_layer.py), on the real Redis."""
+"""The Redis channel layer as deployed (server/realtime/channel_layer.py), on the real Redis."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import uuid
 import pytest
 import redis
 
-from server.config.channel_layer import PooledRedisChannelLayer, redis_channel_layer
+from server.realtime.channel_layer import PooledRedisChannelLayer, redis_channel_layer
 from tests.support import REDIS_TEST_URL
 
 ROUNDS = 40

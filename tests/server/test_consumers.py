@@ -9,11 +9,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from server.config import frames_at_once
 from server.config.asgi import application
 from server.matches import services
 from server.matches.models import Match, Move
 from server.players.services import player_create_guest_with_token
+from server.realtime import frames_at_once
 
 # Each test runs on the in-memory layer and on channels_redis with the real Redis.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layer")]

@@ -1,5 +1,5 @@
 """The web process's database threads keep their connections and replace one the server
-hung up on, checked on its socket rather than with a query (server/config/db_threads.py)."""
+hung up on, checked on its socket rather than with a query (server/db/db_threads.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import psycopg
 
-from server.config.db_threads import hung_up
+from server.db.db_threads import hung_up
 from tests.faults.stack import POSTGRES_URL
 
 

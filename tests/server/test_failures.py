@@ -10,9 +10,9 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import OperationalError
 
 from server.chat import selectors as chat_selectors
-from server.config.failures import log_failure
 from server.lobby import consumers as lobby_consumers
 from server.matches import broadcast, services
+from server.realtime.failures import log_failure
 from tests.server.test_consumers import connect, receive_type
 
 # Each test runs on the in-memory layer and on channels_redis with the real Redis.

@@ -1,5 +1,5 @@
 """A match socket's frames are written as the channel layer hands them over, in the order a
-client must hear them (server/config/frames_at_once.py), on the real Redis layer.
+client must hear them (server/realtime/frames_at_once.py), on the real Redis layer.
 
 The server's synchronous send is daphne's (`server/asgi_server.py`, tested there and on the full
 stack); here it is a stand-in that puts the frame in the test client's stream, so the frames
@@ -19,9 +19,9 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from server.config.asgi import application
-from server.config.frames_at_once import SEND_TEXT_NOW
 from server.matches import consumers, heartbeat, services
 from server.matches.consumers import MatchConsumer
+from server.realtime.frames_at_once import SEND_TEXT_NOW
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

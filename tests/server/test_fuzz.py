@@ -23,7 +23,7 @@ from rest_framework.test import APIClient
 from rest_framework.views import APIView
 
 from server.config.asgi import application
-from server.config.parsers import MAX_BODY_BYTES, MAX_FRAME_BYTES
+from server.http.parsers import MAX_BODY_BYTES, MAX_FRAME_BYTES
 from server.matches.models import Match, Move
 from server.players.models import ApiToken
 from server.players.services import player_create_guest, player_create_guest_with_token

@@ -11,9 +11,9 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from server.config.frames_at_once import frame_text
 from server.matches import heartbeat, services
 from server.players.services import player_create_guest_with_token
+from server.realtime.frames_at_once import frame_text
 from tests.server.conftest import human_match
 from tests.server.test_consumers import connect, receive_type
 

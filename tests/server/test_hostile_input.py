@@ -15,7 +15,7 @@ from django.contrib.auth.models import Group, User
 from rest_framework.test import APIClient
 
 from server.config.asgi import application
-from server.config.parsers import MAX_BODY_BYTES, MAX_DEPTH, MAX_FRAME_BYTES, BadJSON, loads_bounded
+from server.http.parsers import MAX_BODY_BYTES, MAX_DEPTH, MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import presence, services
 from server.matches.models import Match, Seat
 from server.players.models import ApiToken, Player

@@ -11,7 +11,7 @@ import sys
 import dj_database_url
 import pytest
 
-from server.config.installation import database_identity, installation_id
+from server.platform.installation import database_identity, installation_id
 from tests.server.test_fullstack import play_against_bot
 from tests.support import ROOT, LiveStack
 

@@ -1,4 +1,4 @@
-"""Rows read and written in SQL built once (server/config/rows.py) are the ORM's rows: the same
+"""Rows read and written in SQL built once (server/db/rows.py) are the ORM's rows: the same
 instances, conversions, locks and signals, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from server.config import rows
+from server.db import rows
 from server.matches import services
 from server.matches.models import Match, MatchEvent, Move, Seat
 

@@ -167,7 +167,7 @@ def wait_for_move(stack: LiveStack, match: dict, token: str, ply: int, timeout: 
 
 @pytest.mark.fullstack
 def test_the_worker_survives_a_redis_restart_during_a_search_and_bots_search_again():
-    """Celery 5.7's worker died of this every time (server/config/broker.py): AttributeError on
+    """Celery 5.7's worker died of this every time (server/platform/broker.py): AttributeError on
     transport.client while putting back the running search's task."""
     redis_server = OwnRedis()
     redis_server.start()

@@ -1,4 +1,4 @@
-"""Sockets per visitor and per client address (server/config/socket_caps.py), and unknown socket paths."""
+"""Sockets per visitor and per client address (server/realtime/socket_caps.py), and unknown socket paths."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from server.config.asgi import application
-from server.config.socket_caps import CLOSE_TOO_MANY_SOCKETS, Cap, Leases, MemoryLeases, RedisLeases, client_address
 from server.players.services import player_create_guest_with_token
+from server.realtime.socket_caps import CLOSE_TOO_MANY_SOCKETS, Cap, Leases, MemoryLeases, RedisLeases, client_address
 from tests.server.conftest import REDIS_TEST_URL
 
 HEADERS = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]

@@ -1,4 +1,4 @@
-"""PostgreSQL timestamps read by Python's C parser (server/config/timestamps.py) are the
+"""PostgreSQL timestamps read by Python's C parser (server/db/timestamps.py) are the
 values Django's own loader reads, and every connection of Django's in UTC takes it."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from server.config.timestamps import UtcTimestampLoader, _DjangosLoader
+from server.db.timestamps import UtcTimestampLoader, _DjangosLoader
 
 VALUES = [
     "now()",

@@ -27,8 +27,8 @@ from games import CHANCE, registry
 from server.bots import turn as bot_turn
 from server.bots.services import thinking_sender
 from server.bots.turn import BotTurn, ThinkingReporter, compute_move
-from server.config.channel_layer import PooledRedisChannelLayer, redis_channel_layer
 from server.matches import broadcast, frames
+from server.realtime.channel_layer import PooledRedisChannelLayer, redis_channel_layer
 from tests.support import REDIS_TEST_URL
 
 # Games and searchers as the ladders mix them, each search ended by its depth or its

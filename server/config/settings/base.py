@@ -12,9 +12,9 @@ from pathlib import Path
 
 import dj_database_url
 
-from server.config.cache import cache_settings
-from server.config.channel_layer import redis_channel_layer
-from server.config.installation import installation_id
+from server.platform.cache import cache_settings
+from server.platform.installation import installation_id
+from server.realtime.channel_layer import redis_channel_layer
 
 BASE_DIR = Path(__file__).resolve().parents[3]
 
@@ -47,7 +47,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "server.config.refuse_nul.RefuseNulMiddleware",  # before anything reads the path or query
+    "server.http.refuse_nul.RefuseNulMiddleware",  # before anything reads the path or query
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -89,11 +89,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # instead of failing; the timeout is how long one waits for the other.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
 # The hot statements (a plain move's) prepared once per PostgreSQL connection and run by name
-# (server/config/rows.py, `Prepared`).  Set DATABASE_PREPARED_STATEMENTS=0 behind a pooler
+# (server/db/rows.py, `Prepared`).  Set DATABASE_PREPARED_STATEMENTS=0 behind a pooler
 # that shares a server session between transactions (PgBouncer in transaction mode).
 DATABASE_PREPARED_STATEMENTS = os.environ.get("DATABASE_PREPARED_STATEMENTS", "1") != "0"
 
-# One database is one installation (server/config/installation.py): its processes share a
+# One database is one installation (server/platform/installation.py): its processes share a
 # channel-layer prefix and a base task queue that no other installation on the same Redis
 # uses.  CHANNEL_PREFIX and CELERY_QUEUE, or PLYGROUND_INSTALLATION for both, set them by hand.
 INSTALLATION_ID = installation_id(DATABASES["default"])
@@ -123,9 +123,9 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    # JSON within bounds of size and nesting (server/config/parsers.py): a hostile body is a 400, never a 500.
+    # JSON within bounds of size and nesting (server/http/parsers.py): a hostile body is a 400, never a 500.
     "DEFAULT_PARSER_CLASSES": [
-        "server.config.parsers.BoundedJSONParser",
+        "server.http.parsers.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -134,7 +134,7 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Plyground API",
     "DESCRIPTION": "Board games against people and disclosed AI opponents.",
     "VERSION": "1",
-    # <id:...> path parameters (server/config/converters.py) are integers that fit a BigAutoField.
+    # <id:...> path parameters (server/http/converters.py) are integers that fit a BigAutoField.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
     # Request bodies are declared as JSON only: the nested bodies (a match's seats) have no form encoding.
     "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
@@ -167,12 +167,12 @@ else:
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, prefix=CHANNEL_PREFIX)}
     BOT_RUNNER = "celery"
 
-# Throttles and hint locks count across every process of the installation (server/config/cache.py).
+# Throttles and hint locks count across every process of the installation (server/platform/cache.py).
 CACHES = cache_settings(REDIS_URL, CHANNEL_PREFIX)
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
-# kombu's Redis transport, made to survive a Redis restart while a task runs (server/config/broker.py).
-CELERY_BROKER_TRANSPORT = "server.config.broker:Transport" if REDIS_URL.startswith("redis://") else None
+# kombu's Redis transport, made to survive a Redis restart while a task runs (server/platform/broker.py).
+CELERY_BROKER_TRANSPORT = "server.platform.broker:Transport" if REDIS_URL.startswith("redis://") else None
 # On losing Redis a running search goes on: its move is stored through the database, not Redis.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_TASK_DEFAULT_QUEUE = CELERY_QUEUE  # the base name of the installation's queues
@@ -273,7 +273,7 @@ PLAIN_MOVES = True
 SOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 frames per 5 seconds per connection, moves apart
 SOCKET_MOVE_RATE_LIMIT = (50, 5.0)  # move frames: 10 a second, beyond any human's clicking
 # Sockets open at once, match and lobby together, counted across every web process
-# (server/config/socket_caps.py): per visitor (a player, else a browser session), and per
+# (server/realtime/socket_caps.py): per visitor (a player, else a browser session), and per
 # client address (NUM_PROXIES' rule; an IPv6 /64).  A page holds one socket, so 50 is 50 tabs
 # (or a bot account's 50 matches at once); 200 is a household or an office behind one NAT
 # address, each person with several tabs.  0 turns a cap off (e.g. behind a proxy that hides

@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from server.config import rows
+from server.db import rows
 from server.matches import broadcast, frames
 from server.matches.errors import GameOver, NotFound, StalePly
 from server.matches.models import Match, MatchEvent, Seat

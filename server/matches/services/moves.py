@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games import CHANCE, IllegalMove, registry
 from games.base import Game, State
-from server.config import rows
+from server.db import rows
 from server.matches import frames
 from server.matches.errors import BadMessage, GameOver, IllegalMoveError, NotSeated, NotYourTurn, StalePly
 from server.matches.models import Match, Move, Seat

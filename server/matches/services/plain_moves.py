@@ -40,7 +40,7 @@ from django.db import DatabaseError, connections, router, transaction
 from django.utils import timezone
 
 from games import CHANCE, IllegalMove, registry
-from server.config import rows
+from server.db import rows
 from server.matches import broadcast, frames
 from server.matches.models import Match, MatchEvent, Move, Seat
 from server.matches.selectors import by_kind_json

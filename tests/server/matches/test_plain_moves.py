@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games import registry
 from server.bots.models import BotProfile
-from server.config import rows
+from server.db import rows
 from server.matches import broadcast, services
 from server.matches.errors import MatchError
 from server.matches.models import Match, MatchEvent, Move

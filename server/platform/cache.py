@@ -26,7 +26,7 @@ def cache_settings(redis_url: str, prefix: str) -> dict[str, Any]:
         return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     return {
         "default": {
-            "BACKEND": "server.config.cache.FailOpenRedisCache",
+            "BACKEND": "server.platform.cache.FailOpenRedisCache",
             "LOCATION": redis_url,
             "KEY_PREFIX": prefix,  # stacks sharing one Redis (tests, staging) keep apart
             "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},

@@ -210,7 +210,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         on the sockets' loop; what it does not take (returns False) goes to the inbox as before.
 
         A socket's consumer takes its frames this way and writes them itself
-        (`server/config/frames_at_once.py`), without its task's turn for each one.
+        (`server/realtime/frames_at_once.py`), without its task's turn for each one.
         """
         self._takers[channel] = taker
 
@@ -582,7 +582,7 @@ def _note_reader_failure(reader: asyncio.Task) -> None:
 def redis_channel_layer(url: str, prefix: str) -> dict[str, Any]:
     """The CHANNEL_LAYERS entry for channels_redis on `url`, its keys under `prefix`."""
     return {
-        "BACKEND": "server.config.channel_layer.PooledRedisChannelLayer",
+        "BACKEND": "server.realtime.channel_layer.PooledRedisChannelLayer",
         "CONFIG": {
             "hosts": [
                 {

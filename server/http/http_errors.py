@@ -1,7 +1,7 @@
 """Django's error views, answered in JSON under ``/api/``: an API client never parses an HTML page.
 
 A URL that matches no pattern (an unknown path, or an id too large for any row, see
-server/config/converters.py) is a 404 like the views' own: ``{"detail", "code": "not_found"}``.
+server/http/converters.py) is a 404 like the views' own: ``{"detail", "code": "not_found"}``.
 """
 
 from __future__ import annotations
