@@ -118,9 +118,19 @@ def _written(write: asyncio.Task) -> None:
 
 
 async def settled() -> None:
-    """Wait for the offline writes of sockets that ended (tests, and a clean shutdown)."""
-    while _writes:
-        await asyncio.gather(*list(_writes), return_exceptions=True)
+    """Wait for the offline writes of sockets that ended in this event loop (tests, and a clean shutdown).
+
+    A write left by a loop that has closed since (a test's, whose socket was cancelled) can
+    never finish: it is forgotten rather than awaited from another loop, which asyncio refuses.
+    """
+    loop = asyncio.get_running_loop()
+    while True:
+        for write in [w for w in _writes if w.get_loop() is not loop and w.get_loop().is_closed()]:
+            _writes.discard(write)
+        mine = [w for w in _writes if w.get_loop() is loop]
+        if not mine:
+            return
+        await asyncio.gather(*mine, return_exceptions=True)
 
 
 def here() -> set[tuple[int, int]]:

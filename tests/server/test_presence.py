@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -125,3 +126,16 @@ def test_a_person_arriving_is_online_and_seen_at_most_twice_a_minute(alice):
     presence.arrived([presence.person_member(alice.pk)], now)
     got = Player.objects.get(pk=alice.pk)
     assert (got.online_until, got.last_seen_at) == (presence.ONLINE, now)
+
+
+def test_settling_forgets_an_offline_write_left_by_a_closed_event_loop():
+    """A test whose socket was cancelled leaves its loop's write behind: the next loop's settle goes on."""
+    old = asyncio.new_event_loop()
+    stranded = old.create_task(asyncio.sleep(3600))  # never run: its loop closes first
+    presence._writes.add(stranded)
+    old.close()
+    try:
+        asyncio.run(presence.settled())  # before: ValueError, a future of another loop
+        assert stranded not in presence._writes
+    finally:
+        presence._writes.discard(stranded)
