@@ -144,6 +144,7 @@ def test_your_matches_lists_running_and_finished_ones_to_resume_or_replay(new_pa
     expect(done.locator(".ai-badge")).to_be_visible()
     done.get_by_role("link", name="Replay").click()
     expect(page.locator("#match-room")).to_have_attribute("data-status", "finished")
+    expect(page.locator("#board .mark")).to_have_count(2)  # the board has loaded: browsing starts from it
     page.locator('#move-list [data-goto="1"]').click()
     expect(page.locator('#board [data-move="5"] .mark-x')).to_be_visible()
     expect(page.locator("#board .mark")).to_have_count(1)
