@@ -29,7 +29,7 @@ SESSION_STACK_PREFIX = f"pytest-{os.getpid()}-{uuid.uuid4().hex[:8]}-"
 # The full-stack and load tests open hundreds of sockets from 127.0.0.1, standing for as many
 # clients: the per-address socket cap is off there unless a test sets it (extra_env), and so,
 # in effect, is the address's cap on matches against bots (a player's stays as in production).
-ONE_ADDRESS_FOR_MANY = {"SOCKETS_PER_ADDRESS": "0", "FAIR_SHARE_MATCHES_VS_BOTS": "5,100000"}
+ONE_ADDRESS_FOR_MANY = {"SOCKETS_PER_ADDRESS": "0", "FAIR_SHARE_MATCHES_VS_BOTS": "5,0"}
 
 
 def stack_processes(stack_id: str, prefix: bool = False) -> list[int]:

@@ -166,16 +166,19 @@ def claim(cap: Cap, request: HttpRequest, player: Player) -> Iterator[Claim]:
         return
     per_player, per_address = cap.limits
     player_ident = f"player-{player.pk}"
-    idents = [(player_ident, per_player)]
     address = client_ip(request)
-    if address:
-        idents.append((f"address-{address}", per_address))
+    wanted = [(player_ident, per_player), (f"address-{address}" if address else "", per_address)]
+    idents = [(ident, limit) for ident, limit in wanted if ident and limit > 0]  # 0 turns a count off
+    if not idents:
+        yield Claim(cap, [])
+        return
     locks = [f"{_key(cap, ident)}:lock" for ident, _ in idents]
     taken = _lock(locks)
     if taken is None:
         raise WorkCapped(cap.code, f"another request of yours is starting {cap.what}: try again in a second", 1)
     try:
-        for (ident, limit), whose in zip(idents, ("you have", "your address has"), strict=False):
+        for ident, limit in idents:
+            whose = "you have" if ident == player_ident else "your address has"
             if cap.held_by is not None and ident == player_ident:
                 held = cap.held_by(player)
             else:

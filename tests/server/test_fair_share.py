@@ -214,6 +214,13 @@ def test_fresh_guests_from_one_address_share_its_matches_against_bots(held, sett
     assert create(client_for("198.51.100.9"), VS_BOT).status_code == 201  # another address
 
 
+def test_a_cap_of_0_turns_that_count_off(held, settings):
+    settings.FAIR_SHARE_MATCHES_VS_BOTS = (1, 0)  # the address's count off: players still capped
+    guests = [client_for() for _ in range(4)]
+    assert [create(guest, VS_BOT).status_code for guest in guests] == [201] * 4
+    assert create(guests[0], VS_BOT).status_code == 429
+
+
 def test_joining_a_seat_against_bots_is_refused_past_the_cap(held, settings):
     settings.FAIR_SHARE_MATCHES_VS_BOTS = (2, 4)
     guest = client_for()

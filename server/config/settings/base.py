@@ -358,7 +358,7 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
 # that.  A hint is pending for well under a second, so 2 at once is any player's honest most.
 # A person plays a handful of games against bots at once at most (adjourned ones count until
 # finished or resigned); an address holds 20, a school class playing bots together.
-# Bot-vs-bot matches are for accounts unless BOT_MATCHES_ACCOUNTS_ONLY=0.
+# Bot-vs-bot matches are for accounts unless BOT_MATCHES_ACCOUNTS_ONLY=0.  A 0 turns that count off.
 BOT_MATCHES_ACCOUNTS_ONLY = os.environ.get("BOT_MATCHES_ACCOUNTS_ONLY", "1") != "0"
 FAIR_SHARE_BOT_MATCHES = tuple(int(n) for n in os.environ.get("FAIR_SHARE_BOT_MATCHES", "3,6").split(","))
 FAIR_SHARE_MATCHES_VS_BOTS = tuple(int(n) for n in os.environ.get("FAIR_SHARE_MATCHES_VS_BOTS", "5,20").split(","))
