@@ -17,6 +17,8 @@ request, and both are bounded:
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import Throttled
@@ -59,7 +61,7 @@ class HintDoneSerializer(HintSerializer):
     status = serializers.ChoiceField(choices=["done"])
 
 
-class HintQueuedSerializer(serializers.Serializer):
+class HintQueuedSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=["queued"])
     seat = serializers.IntegerField()
     ply = serializers.IntegerField(help_text="the ply the hint is for; it comes as a `hint` frame on the match socket")

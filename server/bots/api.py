@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -126,14 +128,14 @@ class BotDetailView(APIView):
         return Response(BotDetailSerializer(bot).data)
 
 
-class AlgorithmOptionSerializer(serializers.Serializer):
+class AlgorithmOptionSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     type = serializers.CharField(help_text='JSON type(s), e.g. "integer | null"')
     choices = serializers.ListField(child=serializers.CharField(), required=False, help_text="the allowed strings")
     default = serializers.JSONField(allow_null=True)
 
 
-class AlgorithmSerializer(serializers.Serializer):
+class AlgorithmSerializer(serializers.Serializer[Any]):
     """One entry of `ai.CATALOGUE`."""
 
     id = serializers.CharField(help_text="what a bot profile's `algorithm` holds")

@@ -49,7 +49,7 @@ def game_entry(game: Game) -> dict[str, Any]:
     }
 
 
-class SeatRequestSerializer(serializers.Serializer):
+class SeatRequestSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["human", "bot"])
     profile = serializers.SlugField(required=False, help_text="bot profile slug, for bot seats")
 
@@ -61,12 +61,12 @@ class SeatRequestSerializer(serializers.Serializer):
         return data
 
 
-class ClockSerializer(serializers.Serializer):
+class ClockSerializer(serializers.Serializer[Any]):
     minutes = serializers.FloatField(min_value=0.25, max_value=180, help_text="each seat's time at the start")
     increment = serializers.IntegerField(min_value=0, max_value=60, help_text="seconds added after each move")
 
 
-class MatchCreateSerializer(serializers.Serializer):
+class MatchCreateSerializer(serializers.Serializer[Any]):
     game = serializers.ChoiceField(choices=[])
     seats = SeatRequestSerializer(many=True, allow_empty=False, max_length=MAX_SEATS)
     clock = ClockSerializer(required=False, allow_null=True, help_text="optional clocks, for games between people")
@@ -99,7 +99,7 @@ class MatchCreateSerializer(serializers.Serializer):
         return data
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEATS - 1)
 
 

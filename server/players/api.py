@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -28,7 +30,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         return False
 
 
-class GuestRequestSerializer(serializers.Serializer):
+class GuestRequestSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(
         required=False,
         trim_whitespace=False,  # the policy says what is wrong with a space at either end

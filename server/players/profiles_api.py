@@ -7,6 +7,8 @@ as it looks (``alice`` finds ``Alice``) or a guest's exact name; bots have their
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -28,7 +30,7 @@ NAME_PARAMETER = OpenApiParameter(
 )
 
 
-class GameResultsSerializer(serializers.Serializer):
+class GameResultsSerializer(serializers.Serializer[Any]):
     game = serializers.CharField(help_text="a game id, e.g. connect4")
     played = serializers.IntegerField(help_text="finished matches")
     wins = serializers.IntegerField()
@@ -36,7 +38,7 @@ class GameResultsSerializer(serializers.Serializer):
     losses = serializers.IntegerField()
 
 
-class BotResultsSerializer(serializers.Serializer):
+class BotResultsSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField(help_text="the bot profile: /api/bots/<slug>/")
     name = serializers.CharField()
     game = serializers.CharField()
@@ -45,7 +47,7 @@ class BotResultsSerializer(serializers.Serializer):
     losses = serializers.IntegerField()
 
 
-class ProfileSerializer(serializers.Serializer):
+class ProfileSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=["human"])
     is_ai = serializers.BooleanField(help_text="always false: bots are at /api/bots/")
@@ -55,7 +57,7 @@ class ProfileSerializer(serializers.Serializer):
     bots = BotResultsSerializer(many=True, help_text="results against each bot profile met in a finished match")
 
 
-class HistoryEntrySerializer(serializers.Serializer):
+class HistoryEntrySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     game = serializers.CharField()
     status = serializers.CharField(help_text="waiting, active, adjourned, finished or aborted")
@@ -72,14 +74,14 @@ class HistoryEntrySerializer(serializers.Serializer):
     analysis_url = serializers.CharField(help_text="the match's analysis page")
 
 
-class HistoryPageSerializer(serializers.Serializer):
+class HistoryPageSerializer(serializers.Serializer[Any]):
     count = serializers.IntegerField(help_text="matches that pass the filters")
     page = serializers.IntegerField()
     pages = serializers.IntegerField()
     results = HistoryEntrySerializer(many=True)
 
 
-class HistoryQuerySerializer(serializers.Serializer):
+class HistoryQuerySerializer(serializers.Serializer[Any]):
     game = serializers.ChoiceField(choices=[], required=False, help_text="a game id")
     opponent = serializers.CharField(
         required=False, max_length=60, help_text="a person's name, or a bot profile's slug or name"

@@ -7,6 +7,8 @@ the answer that issues it: only its hash is stored.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -37,7 +39,7 @@ class TokenIssuedSerializer(TokenSerializer):
         fields = [*TokenSerializer.Meta.fields, "token"]
 
 
-class TokenRequestSerializer(serializers.Serializer):
+class TokenRequestSerializer(serializers.Serializer[Any]):
     label = serializers.CharField(
         required=False, allow_blank=True, max_length=40, help_text="your word for where it is used, e.g. 'laptop'"
     )

@@ -46,10 +46,10 @@ class PlayerWebSocketMiddleware:
     with `CLOSE_BAD_TOKEN`, never served without one.
     """
 
-    def __init__(self, inner):
+    def __init__(self, inner: Any) -> None:
         self.inner = inner
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [""])[0]
         session = scope.get("session")

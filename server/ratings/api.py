@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -16,7 +18,7 @@ from server.players.selectors import person_json
 from server.ratings import selectors
 
 
-class RatingSerializer(serializers.Serializer):
+class RatingSerializer(serializers.Serializer[Any]):
     game = serializers.CharField()
     rating = serializers.FloatField(help_text="Glicko-2, on the Glicko scale (1500 at the start)")
     deviation = serializers.FloatField(help_text="the rating's uncertainty (RD), in rating points")
@@ -25,13 +27,13 @@ class RatingSerializer(serializers.Serializer):
     games = serializers.IntegerField(help_text="rated matches played in this game")
 
 
-class HistoryPointSerializer(serializers.Serializer):
+class HistoryPointSerializer(serializers.Serializer[Any]):
     at = serializers.DateTimeField(help_text="when the rated match ended")
     rating = serializers.FloatField(help_text="the rating after it")
     deviation = serializers.FloatField()
 
 
-class PlayerRatingsSerializer(serializers.Serializer):
+class PlayerRatingsSerializer(serializers.Serializer[Any]):
     player = serializers.DictField(help_text='{"id", "name", "kind": "human", "is_ai": false, "is_guest"}')
     ratings = RatingSerializer(many=True)
     history = serializers.DictField(
@@ -40,7 +42,7 @@ class PlayerRatingsSerializer(serializers.Serializer):
     provisional_deviation = serializers.FloatField(help_text="ratings with a larger deviation are provisional")
 
 
-class LeaderPlayerSerializer(serializers.Serializer):
+class LeaderPlayerSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     kind = serializers.CharField(help_text='always "human": bots have no rating here')
@@ -48,7 +50,7 @@ class LeaderPlayerSerializer(serializers.Serializer):
     is_guest = serializers.BooleanField(help_text="a guest, shown with the Guest marker")
 
 
-class LeaderSerializer(serializers.Serializer):
+class LeaderSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     player = LeaderPlayerSerializer()
     rating = serializers.FloatField()
@@ -57,20 +59,20 @@ class LeaderSerializer(serializers.Serializer):
     last_played = serializers.DateTimeField()
 
 
-class LeaderboardSerializer(serializers.Serializer):
+class LeaderboardSerializer(serializers.Serializer[Any]):
     game = serializers.CharField()
     active_days = serializers.IntegerField(help_text="only people who played a rated match in these last days")
     leaders = LeaderSerializer(many=True)
 
 
-class RatingChangeSerializer(serializers.Serializer):
+class RatingChangeSerializer(serializers.Serializer[Any]):
     before = serializers.FloatField()
     after = serializers.FloatField()
     provisional_before = serializers.BooleanField()
     provisional_after = serializers.BooleanField()
 
 
-class SeatRatingSerializer(serializers.Serializer):
+class SeatRatingSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     rating = serializers.FloatField(help_text="the person's rating in the match's game now (1500 before any)")
     deviation = serializers.FloatField()
@@ -78,7 +80,7 @@ class SeatRatingSerializer(serializers.Serializer):
     change = RatingChangeSerializer(allow_null=True, help_text="what this match did to it; null until a rated end")
 
 
-class MatchRatingsSerializer(serializers.Serializer):
+class MatchRatingsSerializer(serializers.Serializer[Any]):
     game = serializers.CharField()
     rated = serializers.BooleanField()
     seats = SeatRatingSerializer(many=True, help_text="the seats held by people (bots carry their own rating)")

@@ -4,6 +4,7 @@ and ``/api/exports/estimate/`` (how big they would be)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.db import DatabaseError
 from drf_spectacular.openapi import AutoSchema
@@ -113,7 +114,7 @@ class MovesExportView(ExportView):
     fmt = "csv"
 
 
-class EstimateSerializer(serializers.Serializer):
+class EstimateSerializer(serializers.Serializer[Any]):
     matches = serializers.IntegerField(help_text="matches the export holds")
     moves = serializers.IntegerField(help_text="their moves and chance events: the CSV's rows")
     bytes = inline_serializer(

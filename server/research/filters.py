@@ -100,7 +100,7 @@ class MomentField(serializers.Field):
         return value.isoformat()
 
 
-class ExportFilterSerializer(serializers.Serializer):
+class ExportFilterSerializer(serializers.Serializer[Any]):
     game = CommaListField(required=False, choices=lambda: [g.id for g in registry.all()], help_text="game ids")
     since = MomentField(required=False, help_text="matches created at or after this date or date-time (UTC)")
     until = MomentField(required=False, help_text="matches created before this date or date-time (UTC)")
