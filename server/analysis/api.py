@@ -22,6 +22,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import Throttled
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -71,7 +72,7 @@ class AnalysisView(APIView):
     """``GET``: status, progress and, once done, the per-move results.  ``POST``: start it (idempotent)."""
 
     @extend_schema(responses={200: AnalysisSerializer, **errors(401, 404)})
-    def get(self, request, match_id: int):
+    def get(self, request: Request, match_id: int) -> Response:
         analysis = selectors.analysis_of(match_id)
         if analysis is None:
             return Response({"detail": f"match {match_id} has not been analysed", "code": "not_found"}, status=404)
@@ -86,7 +87,7 @@ class AnalysisView(APIView):
             503: BUSY,
         },
     )
-    def post(self, request, match_id: int):
+    def post(self, request: Request, match_id: int) -> Response:
         player = acting_player(request)
         existing = selectors.analysis_of(match_id)
         if existing is None or existing.status == Analysis.Status.FAILED:
@@ -132,7 +133,7 @@ class HintView(APIView):
             **errors(401, 403, 404, 409, 429),
         },
     )
-    def post(self, request, match_id: int):
+    def post(self, request: Request, match_id: int) -> Response:
         player = acting_player(request)
         try:
             if (asked := services.hint_of(match_id, player)) is not None:  # asked again: costs nothing
@@ -152,7 +153,7 @@ class HintView(APIView):
             **errors(401, 403, 404, 409),
         },
     )
-    def get(self, request, match_id: int):
+    def get(self, request: Request, match_id: int) -> Response:
         player = acting_player(request)
         try:
             answer = services.hint_of(match_id, player)

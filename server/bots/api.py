@@ -4,6 +4,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -102,7 +103,7 @@ class BotListView(APIView):
         ],
         responses={200: BotProfileSerializer(many=True), **errors(400)},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         bots = BotProfile.objects.filter(listed=True).order_by("game", "level")
         if game := request.query_params.get("game"):
             if game not in registry.ids():  # never sent to the database as is (PostgreSQL refuses NUL bytes)
@@ -121,7 +122,7 @@ class BotDetailView(APIView):
         parameters=[OpenApiParameter("slug", str, OpenApiParameter.PATH, pattern=r"^[-a-zA-Z0-9_]+$")],
         responses={200: BotDetailSerializer, **errors(404)},
     )
-    def get(self, request, slug: str):
+    def get(self, request: Request, slug: str) -> Response:
         bot = BotProfile.objects.filter(slug=slug).first()
         if bot is None:
             return Response({"detail": f"no bot {slug!r}", "code": "not_found"}, status=404)
@@ -156,6 +157,6 @@ class AlgorithmListView(APIView):
     authentication_classes: list = []
 
     @extend_schema(responses=AlgorithmSerializer(many=True))
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         games = registry.all()
         return Response(AlgorithmSerializer([a.to_json(games) for a in ai.CATALOGUE.values()], many=True).data)

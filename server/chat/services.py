@@ -48,7 +48,7 @@ def chat_post(match_id: int, player_id: int | None, text: object) -> ChatMessage
     return message
 
 
-def _check_rate(author: Player, now) -> None:
+def _check_rate(author: Player, now: datetime | None) -> None:
     limit, window = settings.CHAT_RATE_LIMIT
     recent = ChatMessage.objects.filter(author=author, created_at__gt=now - timedelta(seconds=window))
     if recent.count() >= limit:

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
 from server.matches.models import Match, MatchEvent, Move, Seat
 from server.research.admin import export_selected_matches
@@ -21,7 +22,7 @@ class MoveInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(admin.ModelAdmin[Match]):
     """Matches are changed only through the move path; the admin reads them."""
 
     list_display = ["id", "game", "status", "ply", "created_at", "finished_at"]
@@ -31,14 +32,14 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [SeatInline, MoveInline]
     actions = [export_selected_matches]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 @admin.register(MatchEvent)
-class MatchEventAdmin(admin.ModelAdmin):
+class MatchEventAdmin(admin.ModelAdmin[MatchEvent]):
     list_display = ["match", "v", "__str__"]
     readonly_fields = ["match", "v", "frame"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -9,6 +9,7 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -32,7 +33,7 @@ class GameListView(APIView):
     authentication_classes: list = []
 
     @extend_schema(responses=GameSerializer(many=True))
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return Response([game_entry(g) for g in registry.all()])
 
 
@@ -73,7 +74,7 @@ class MatchCreateSerializer(serializers.Serializer[Any]):
     hints = serializers.BooleanField(default=False, help_text="allow hints: one person against bots, unrated")
     rated = serializers.BooleanField(default=False, help_text="the result changes the people's ratings")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [g.id for g in registry.all()]
 
@@ -127,7 +128,7 @@ class MatchListView(APIView):
         responses={200: MatchSummarySerializer(many=True), **errors(400, 401)},
         description="At most 50 matches, newest first.",
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status")
         if wanted not in (None, *STATUS_FILTERS):
             return Response({"status": [f"one of {', '.join(STATUS_FILTERS)}"]}, status=400)
@@ -142,7 +143,7 @@ class MatchListView(APIView):
         return Response([selectors.match_summary_json(m) for m in matches])
 
     @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer, **errors(400, 401, 403, 429)})
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         player = acting_player(request)
         body = MatchCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -176,7 +177,7 @@ class MatchDetailView(APIView):
     """``GET /api/matches/{id}/``: the full match."""
 
     @extend_schema(responses={200: MatchSerializer, **errors(401, 404)})
-    def get(self, request, match_id: int):
+    def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(match_id)
         if match is None:
             return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
@@ -187,7 +188,7 @@ class MatchPositionsView(APIView):
     """``GET /api/matches/{id}/positions/``: the position after each ply (index 0: the start)."""
 
     @extend_schema(responses={200: PositionsSerializer, **errors(401, 404)})
-    def get(self, request, match_id: int):
+    def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(match_id)
         if match is None:
             return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
@@ -201,7 +202,7 @@ class MatchPgnView(APIView):
         responses={(200, records.PGN_CONTENT_TYPE.split(";")[0]): OpenApiTypes.STR, **errors(400, 401, 404)},
         description="Chess matches only (400 no_record otherwise); finished or not (Result * while it goes on).",
     )
-    def get(self, request, match_id: int):
+    def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(match_id)
         if match is None:
             return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
@@ -218,7 +219,7 @@ class MatchJoinView(APIView):
     """``POST /api/matches/{id}/join/``: take an open seat."""
 
     @extend_schema(request=JoinSerializer, responses={200: MatchSerializer, **errors(400, 401, 403, 404, 409, 429)})
-    def post(self, request, match_id: int):
+    def post(self, request: Request, match_id: int) -> Response:
         player = acting_player(request)
         body = JoinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -240,7 +241,7 @@ class MatchResignView(APIView):
     """``POST /api/matches/{id}/resign/``: the caller's seat resigns."""
 
     @extend_schema(request=None, responses={200: MatchSerializer, **errors(401, 403, 404, 409)})
-    def post(self, request, match_id: int):
+    def post(self, request: Request, match_id: int) -> Response:
         return seat_action(request, match_id, services.match_resign)
 
 
@@ -252,7 +253,7 @@ class MatchResumeView(APIView):
     """
 
     @extend_schema(request=None, responses={200: MatchSerializer, **errors(401, 403, 404, 409)})
-    def post(self, request, match_id: int):
+    def post(self, request: Request, match_id: int) -> Response:
         return seat_action(request, match_id, services.match_resume)
 
 
@@ -263,11 +264,11 @@ class MatchClaimDrawView(APIView):
     """
 
     @extend_schema(request=None, responses={200: MatchSerializer, **errors(401, 403, 404, 409)})
-    def post(self, request, match_id: int):
+    def post(self, request: Request, match_id: int) -> Response:
         return seat_action(request, match_id, services.match_claim_draw)
 
 
-def seat_action(request, match_id: int, action: Callable[[int, int], object]) -> Response:
+def seat_action(request: Request, match_id: int, action: Callable[[int, int], object]) -> Response:
     """`action(match_id, seat)` for the caller's seat; the match after it, or the error."""
     player = acting_player(request)
     try:

@@ -171,7 +171,7 @@ class MatchCreateScheme(OpenApiSerializerExtension):
 
     target_class = "server.matches.api.MatchCreateSerializer"
 
-    def map_serializer(self, auto_schema, direction) -> dict[str, Any]:
+    def map_serializer(self, auto_schema: Any, direction: str) -> dict[str, Any]:
         profiles = _bot_profiles_by_game()
         human = {
             "type": "object",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import datetime
 from typing import NamedTuple
 
 from channels.db import database_sync_to_async
@@ -73,7 +74,7 @@ def watch_pass(
     )
 
 
-def _tell_lobby_online(now) -> None:
+def _tell_lobby_online(now: datetime | None) -> None:
     global _online_told
     count = players_online(now)
     if count != _online_told:

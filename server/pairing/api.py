@@ -8,6 +8,7 @@ asks for its player here and opens its lobby socket again (docs/wire.md).
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -17,7 +18,7 @@ from server.players.api import PlayerSerializer
 
 class PairingReadyView(APIView):
     @extend_schema(request=None, responses={200: PlayerSerializer, **errors(401, 403)})
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         if request.user is None:
             return Response({"detail": "open the site in a browser, or send a bearer token"}, status=401)
         return Response(PlayerSerializer(request.user).data)

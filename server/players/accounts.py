@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
@@ -91,7 +92,7 @@ def account_player(user: AbstractBaseUser) -> Player:
     return Player.objects.create(user=user, is_guest=False, name=name[:40], name_key=key)
 
 
-def session_take_player(session, user: AbstractBaseUser) -> Player:
+def session_take_player(session: SessionBase, user: AbstractBaseUser) -> Player:
     """After a login: the browser is the account's player from now on.
 
     A guest the browser was stays as it is, with its matches: its running ones go on under

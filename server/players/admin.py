@@ -1,6 +1,9 @@
+from typing import Any
+
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 
 from server.players import accounts
 from server.players.models import ApiToken, Player
@@ -29,7 +32,7 @@ class PlayerAdminForm(forms.ModelForm):
                 self.add_error("name", error)
         return data
 
-    def save(self, commit=True):
+    def save(self, commit: bool = True) -> None:
         player = super().save(commit=False)
         player.name_key = "" if player.is_guest else name_skeleton(player.name)
         if commit:
@@ -38,10 +41,10 @@ class PlayerAdminForm(forms.ModelForm):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     form = PlayerAdminForm
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool):
         super().save_model(request, obj, form, change)
         if obj.user_id and not obj.is_guest:  # the login name follows, as on the account page
             type(obj.user).objects.filter(pk=obj.user_id).update(username=obj.name)
@@ -52,6 +55,6 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
     list_display = ["player", "label", "created_at", "last_used_at", "expires_at"]
     readonly_fields = ["digest"]

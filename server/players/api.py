@@ -4,6 +4,7 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
@@ -68,7 +69,7 @@ class GuestView(APIView):
             **errors(400, 429),
         },
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         body = GuestRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         player, token = player_create_guest_with_token(body.validated_data.get("name"))
@@ -79,7 +80,7 @@ class MeView(APIView):
     """``GET /api/players/me/``: the player this request is."""
 
     @extend_schema(responses={200: PlayerSerializer, **errors(401)})
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         if request.user is None:
             return Response({"detail": "not signed in: play a match, or send a bearer token"}, status=401)
         return Response(PlayerSerializer(request.user).data)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
 
 from server.players.selectors import player_by_token
 from server.players.services import player_create_for_session
@@ -17,7 +20,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
     keyword = "Bearer"
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request):
         header = authentication.get_authorization_header(request).decode("latin-1").split()
         if not header or header[0] != self.keyword:
             return None
@@ -28,7 +31,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("unknown, expired or revoked token")
         return player, header[1]
 
-    def authenticate_header(self, request):
+    def authenticate_header(self, request: Request) -> str:
         return self.keyword
 
 
@@ -42,7 +45,7 @@ class SessionPlayerAuthentication(authentication.SessionAuthentication):
     request is simply not signed in (401 where a player is needed).
     """
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request):
         player = getattr(request._request, "player", None)
         if player is None:
             if request.method in SAFE_METHODS or settings.CSRF_COOKIE_NAME not in request.COOKIES:
@@ -55,7 +58,7 @@ class SessionPlayerAuthentication(authentication.SessionAuthentication):
         return player, None
 
     @staticmethod
-    def _new_guest(request):
+    def _new_guest(request: Request):
         throttle = SessionGuestThrottle()
         if not throttle.allow_request(request, None):
             raise exceptions.Throttled(throttle.wait())
@@ -71,7 +74,7 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
     target_class = BearerTokenAuthentication
     name = "bearerAuth"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: Any):
         return {
             "type": "http",
             "scheme": "bearer",
@@ -85,7 +88,7 @@ class SessionPlayerScheme(OpenApiAuthenticationExtension):
     target_class = SessionPlayerAuthentication
     name = "sessionAuth"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: Any):
         return {
             "type": "apiKey",
             "in": "cookie",
@@ -95,7 +98,7 @@ class SessionPlayerScheme(OpenApiAuthenticationExtension):
         }
 
 
-def acting_player(request):
+def acting_player(request: Request):
     """The player behind a request (session guest or bearer token), or 401."""
     if request.user is None:
         raise exceptions.NotAuthenticated("visit the site or send 'Authorization: Bearer <token>'")

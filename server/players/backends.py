@@ -9,8 +9,11 @@ username (staff made in a shell).  The lockout (`server.players.lockout`) runs f
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
+from django.http import HttpRequest
 
 from server.players.models import Player
 from server.players.names import name_skeleton
@@ -28,7 +31,9 @@ def user_for_login(identifier: str):
 
 
 class NameOrEmailBackend(ModelBackend):
-    def authenticate(self, request, username=None, password=None, **kwargs):
+    def authenticate(
+        self, request: HttpRequest, username: str | None = None, password: str | None = None, **kwargs: Any
+    ):
         if not username or password is None:
             return None
         user = user_for_login(username.strip())

@@ -7,6 +7,8 @@ whether an e-mail address is in use: the address is mailed instead (server/playe
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import AuthenticationForm
@@ -55,7 +57,7 @@ class SignupForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
-    def __init__(self, *args, guest: Player | None = None, **kwargs):
+    def __init__(self, *args: Any, guest: Player | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.guest = guest
 
@@ -81,7 +83,7 @@ class SignupForm(forms.Form):
 class LoginForm(AuthenticationForm):
     """Django's login form (and so django-axes' lockout), asking for a name or an e-mail address."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["username"].label = "Display name or e-mail"
         self.fields["username"].max_length = 254
@@ -95,7 +97,7 @@ class AccountForm(forms.Form):
     name = name_field()
     email = email_field(required=False)
 
-    def __init__(self, *args, player: Player, **kwargs):
+    def __init__(self, *args: Any, player: Player, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.player = player
 

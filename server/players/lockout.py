@@ -208,7 +208,9 @@ def lockout_response(request: HttpRequest, *args: Any) -> HttpResponse:
 
 
 class LoginLockoutBackend(AxesStandaloneBackend):
-    def authenticate(self, request, username=None, password=None, **kwargs):
+    def authenticate(
+        self, request: HttpRequest, username: str | None = None, password: str | None = None, **kwargs: Any
+    ):
         if request is None:
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)

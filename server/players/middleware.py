@@ -8,6 +8,7 @@ a match, a hint, an analysis, a token (`SessionPlayerAuthentication`).
 from __future__ import annotations
 
 from django.conf import settings
+from django.http import HttpRequest
 
 from server.players.selectors import player_by_session
 from server.players.services import player_seen
@@ -17,10 +18,10 @@ NOT_A_VISIT_PREFIXES = ("/api/", "/static/", f"/{settings.ADMIN_PATH}", "/ws/", 
 
 
 class PlayerMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest):
         request.player = player_by_session(request.session)
         if request.player is not None and not request.path.startswith(NOT_A_VISIT_PREFIXES):
             player_seen(request.player.pk)

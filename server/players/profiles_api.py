@@ -11,6 +11,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -89,7 +90,7 @@ class HistoryQuerySerializer(serializers.Serializer[Any]):
     result = serializers.ChoiceField(choices=list(history.RESULTS), required=False, help_text="from the person's side")
     page = serializers.IntegerField(required=False, min_value=1, default=1)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [g.id for g in registry.all()]
 
@@ -104,7 +105,7 @@ class ProfileView(APIView):
     authentication_classes: list = []
 
     @extend_schema(parameters=[NAME_PARAMETER], responses={200: ProfileSerializer, **errors(404)})
-    def get(self, request, name: str):
+    def get(self, request: Request, name: str) -> Response:
         player = history.player_by_name(name)
         if player is None:
             return _no_player(name)
@@ -120,7 +121,7 @@ class HistoryView(APIView):
         parameters=[NAME_PARAMETER, HistoryQuerySerializer],
         responses={200: HistoryPageSerializer, **errors(400, 404)},
     )
-    def get(self, request, name: str):
+    def get(self, request: Request, name: str) -> Response:
         query = HistoryQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         player: Player | None = history.player_by_name(name)

@@ -7,8 +7,14 @@ ignored: anyone can write it, so trusting it lets one client pass for many.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.http import HttpRequest
+from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+if TYPE_CHECKING:
+    from rest_framework.views import APIView
 
 
 def client_ip(request: HttpRequest) -> str | None:
@@ -22,7 +28,7 @@ class PlayerRateThrottle(SimpleRateThrottle):
     The views that use it need a player anyway and refuse without one.
     """
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
         player = getattr(request, "user", None)
         if player is None or getattr(player, "pk", None) is None:
             return None
@@ -53,7 +59,7 @@ class SessionGuestThrottle(SimpleRateThrottle):
 
     scope = "guest_session"
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
@@ -64,7 +70,7 @@ class AddressRateThrottle(SimpleRateThrottle):
         self.scope = scope
         super().__init__()
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 

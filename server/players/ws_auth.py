@@ -13,6 +13,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
 from django.utils import timezone
 
 from server.players.models import Player
@@ -71,7 +72,7 @@ _refuse_bad_token = BadTokenRefusal.as_asgi()
 
 
 @database_sync_to_async
-def _resolve(token: str, session) -> tuple[Player | None, Credential]:
+def _resolve(token: str, session: SessionBase) -> tuple[Player | None, Credential]:
     if token:
         found = token_by_secret(token)
         return (found.player, Credential(token=token, expires_at=found.expires_at)) if found else (None, Credential())

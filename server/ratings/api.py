@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -99,7 +100,7 @@ class LeaderboardView(APIView):
         parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH, enum=[g.id for g in registry.all()])],
         responses={200: LeaderboardSerializer, **errors(404)},
     )
-    def get(self, request, game: str):
+    def get(self, request: Request, game: str) -> Response:
         if game not in {g.id for g in registry.all()}:
             return not_found(f"no game {game!r}")
         board = {"game": game, "active_days": settings.LEADERBOARD_ACTIVE_DAYS, "leaders": selectors.leaderboard(game)}
@@ -119,7 +120,7 @@ class PlayerRatingsView(APIView):
         ],
         responses={200: PlayerRatingsSerializer, **errors(404)},
     )
-    def get(self, request, name: str):
+    def get(self, request: Request, name: str) -> Response:
         player = player_by_name(name)
         if player is None:
             return not_found(f"no player named {name!r}")
@@ -139,7 +140,7 @@ class MatchRatingsView(APIView):
     authentication_classes: list = []
 
     @extend_schema(responses={200: MatchRatingsSerializer, **errors(404)})
-    def get(self, request, match_id: int):
+    def get(self, request: Request, match_id: int) -> Response:
         ratings = selectors.match_ratings(match_id)
         if ratings is None:
             return not_found(f"no match {match_id}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.dispatch import receiver
 
 from server.matches.signals import match_ending
@@ -9,5 +11,5 @@ from server.ratings.services import rate_match
 
 
 @receiver(match_ending, dispatch_uid="ratings.rate_match")
-def rate_on_ending(sender, match, **kwargs) -> None:
+def rate_on_ending(sender: Any, match, **kwargs: Any) -> None:
     rate_match(match)

@@ -12,6 +12,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -84,12 +85,12 @@ class ExportView(APIView):
     permission_classes = [IsResearcher]
     fmt = "jsonl"
 
-    def permission_denied(self, request, message=None, code=None):
+    def permission_denied(self, request: Request, message: str | None = None, code: str | None = None):
         # 403 for everyone without the permission, signed in or not: there is nothing to
         # gain by signing in as a guest, so a 401 challenge would only mislead.
         raise PermissionDenied(message or IsResearcher.message)
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return export_response(request._request, parse_filters(request.query_params), self.fmt)
 
 
@@ -134,5 +135,5 @@ class ExportEstimateView(ExportView):
 
     throttle_classes = [EstimateThrottle]  # each one counts the matches selected: cheap, but not free
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return Response(export_estimate(parse_filters(request.query_params)).as_json())

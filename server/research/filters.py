@@ -48,7 +48,7 @@ class ExportFilters:
 class CommaListField(serializers.Field):
     """``a,b,c`` → ``("a", "b", "c")``, each checked against `choices` (a callable) or as a slug."""
 
-    def __init__(self, choices=None, **kwargs) -> None:
+    def __init__(self, choices=None, **kwargs: Any) -> None:
         self.choices = choices
         super().__init__(**kwargs)
 

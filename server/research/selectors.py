@@ -54,12 +54,12 @@ class EpochMs(Func):
     output_field = BigIntegerField()
     template = "CAST(EXTRACT(EPOCH FROM %(expressions)s) * 1000 AS BIGINT)"
 
-    def as_sqlite(self, compiler, connection, **extra):
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any):
         # julianday() is SQLite's own millisecond count over 86,400,000: back to an exact integer.
         template = "CAST(ROUND((julianday(%(expressions)s) - 2440587.5) * 86400000.0) AS INTEGER)"
         return self.as_sql(compiler, connection, template=template)
 
-    def as_postgresql(self, compiler, connection, **extra):
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any):
         return self.as_sql(compiler, connection, template="ROUND(EXTRACT(EPOCH FROM %(expressions)s) * 1000)::bigint")
 
 
@@ -70,10 +70,10 @@ class IsoDay(Func):
     output_field = CharField()
     template = "CAST(CAST(%(expressions)s AS DATE) AS CHAR(10))"
 
-    def as_sqlite(self, compiler, connection, **extra):
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any):
         return self.as_sql(compiler, connection, template="date(%(expressions)s)")  # stored in UTC
 
-    def as_postgresql(self, compiler, connection, **extra):
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any):
         return self.as_sql(compiler, connection, template="to_char(%(expressions)s AT TIME ZONE 'UTC', 'YYYY-MM-DD')")
 
 
@@ -92,10 +92,10 @@ class JsonValue(Func):
         super().__init__(F(column))
         self.key = key
 
-    def as_sqlite(self, compiler, connection, **extra):
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any):
         return self.as_sql(compiler, connection, template=f"JSON_EXTRACT(%(expressions)s, '$.{self.key}')")
 
-    def as_postgresql(self, compiler, connection, **extra):
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any):
         return self.as_sql(compiler, connection, template=f"(%(expressions)s ->> '{self.key}')")
 
 
@@ -110,11 +110,11 @@ class JsonWithout(Func):
             raise ValueError(f"not plain JSON keys: {self.keys!r}")
         super().__init__(F(column))
 
-    def as_sqlite(self, compiler, connection, **extra):
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any):
         paths = ", ".join(f"'$.{k}'" for k in self.keys)
         return self.as_sql(compiler, connection, template=f"JSON_REMOVE(%(expressions)s, {paths})")
 
-    def as_postgresql(self, compiler, connection, **extra):
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any):
         keys = ", ".join(f"'{k}'" for k in self.keys)
         return self.as_sql(compiler, connection, template=f"((%(expressions)s - ARRAY[{keys}]::text[])::text)")
 

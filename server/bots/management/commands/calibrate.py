@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import registry
 from server.bots import calibration, measured
@@ -21,7 +22,7 @@ class Command(BaseCommand):
         "Resumable: games already played count."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", required=True)
         parser.add_argument("--games", type=int, default=20, help="games per pairing and seat order")
         parser.add_argument("--profiles", default="", help="comma-separated slugs (default: the listed ladder)")
@@ -39,7 +40,7 @@ class Command(BaseCommand):
             help=f"also write the ratings into the game's {measured.DATA_FILE}, which a fresh install is seeded with",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             registry.get(options["game"])
             slugs = [s for s in options["profiles"].split(",") if s]

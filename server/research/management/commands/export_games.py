@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rest_framework.exceptions import ValidationError
 
 from server.research.filters import parse_filters
@@ -60,7 +60,7 @@ class Progress:
 class Command(BaseCommand):
     help = "Export matches for research (JSON Lines or CSV), with the filters of the export API."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--format", choices=sorted(FORMATS), default="jsonl", help="jsonl (a match a line) or csv")
         parser.add_argument("-o", "--output", default="-", help="file to write; - (the default) is stdout")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
