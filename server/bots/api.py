@@ -4,6 +4,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -95,7 +96,7 @@ class BotDetailSerializer(BotProfileSerializer):
 class BotListView(APIView):
     """``GET /api/bots/?game=connect4``: the listed bot profiles, weakest first."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(
         parameters=[
@@ -115,7 +116,7 @@ class BotListView(APIView):
 class BotDetailView(APIView):
     """``GET /api/bots/{slug}/``: one bot, with "how this bot plays" in plain words."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(
         # Django's slug converter: any other text is no URL of this view (an HTML 404 page).
@@ -154,7 +155,7 @@ class AlgorithmSerializer(serializers.Serializer[Any]):
 class AlgorithmListView(APIView):
     """``GET /api/algorithms/``: the algorithms bots search with, and the games each fits."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(responses=AlgorithmSerializer(many=True))
     def get(self, request: Request) -> Response:

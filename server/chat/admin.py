@@ -55,7 +55,7 @@ class ChatMuteAdmin(admin.ModelAdmin[ChatMute]):
 
     def save_model(self, request: HttpRequest, obj: ChatMute, form: Any, change: bool) -> None:
         if not change:
-            obj.created_by = request.user
+            obj.created_by = request.user  # type: ignore[assignment]  # only staff reach the admin: a User
         super().save_model(request, obj, form, change)
         before = form.initial.get("player")  # a mute moved to another person lifts it for the first
         chat_mutes_changed({obj.player_id} | ({before} if change and before else set()))

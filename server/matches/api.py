@@ -9,6 +9,7 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -30,7 +31,7 @@ MAX_SEATS = 6
 class GameListView(APIView):
     """``GET /api/games/``: the catalogue."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(responses=GameSerializer(many=True))
     def get(self, request: Request) -> Response:

@@ -20,7 +20,7 @@ from server.http.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, frames, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
 from server.matches.services import rematch
-from server.players.ws_auth import CredentialWatch
+from server.players.ws_auth import CredentialWatch, scope_player
 from server.realtime.channel_layer import join_groups, leave_groups
 from server.realtime.failures import DisconnectsWhenItFails
 from server.realtime.frames_at_once import FramesWrittenAtOnce, frame_text
@@ -75,7 +75,7 @@ class MatchConsumer(
         if self.match_id > MAX_ID:  # no row has it, and the database would overflow looking
             await self.refuse(CLOSE_NOT_FOUND)
             return
-        self.player = self.scope.get("player")
+        self.player = scope_player(self.scope)
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
         self.move_limiter = RateLimiter(*settings.SOCKET_MOVE_RATE_LIMIT)
         self.group = broadcast.match_group(self.match_id)

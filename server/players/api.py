@@ -4,6 +4,7 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
@@ -11,6 +12,7 @@ from rest_framework.views import APIView
 
 from server.http.openapi import errors
 from server.players.accounts import NAME_TAKEN, name_taken
+from server.players.auth import request_player
 from server.players.models import Player
 from server.players.names import NAME_MAX, NAME_MIN, validate_guest_name
 from server.players.services import player_create_guest_with_token
@@ -53,7 +55,7 @@ class GuestThrottle(AnonRateThrottle):
 class GuestView(APIView):
     """``POST /api/players/guest/``: a new guest player and its API token."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     throttle_classes = [GuestThrottle]
 
     @extend_schema(
@@ -81,6 +83,7 @@ class MeView(APIView):
 
     @extend_schema(responses={200: PlayerSerializer, **errors(401)})
     def get(self, request: Request) -> Response:
-        if request.user is None:
+        player = request_player(request)
+        if player is None:
             return Response({"detail": "not signed in: play a match, or send a bearer token"}, status=401)
-        return Response(PlayerSerializer(request.user).data)
+        return Response(PlayerSerializer(player).data)

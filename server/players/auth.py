@@ -10,6 +10,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
+from server.players.models import Player
 from server.players.selectors import player_by_token
 from server.players.services import player_create_for_session
 from server.players.throttles import SessionGuestThrottle
@@ -98,8 +99,16 @@ class SessionPlayerScheme(OpenApiAuthenticationExtension):
         }
 
 
-def acting_player(request: Request):
+def request_player(request: Request) -> Player | None:
+    """The player behind a request, or None: the backends above authenticate Players, and
+    ``UNAUTHENTICATED_USER`` is None (the stubs know only Django's users)."""
+    player: Player | None = request.user  # type: ignore[assignment]  # see above
+    return player
+
+
+def acting_player(request: Request) -> Player:
     """The player behind a request (session guest or bearer token), or 401."""
-    if request.user is None:
+    player = request_player(request)
+    if player is None:
         raise exceptions.NotAuthenticated("visit the site or send 'Authorization: Bearer <token>'")
-    return request.user
+    return player

@@ -11,6 +11,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -102,7 +103,7 @@ def _no_player(name: str) -> Response:
 class ProfileView(APIView):
     """``GET /api/players/{name}/``: a person's public profile."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(parameters=[NAME_PARAMETER], responses={200: ProfileSerializer, **errors(404)})
     def get(self, request: Request, name: str) -> Response:
@@ -115,7 +116,7 @@ class ProfileView(APIView):
 class HistoryView(APIView):
     """``GET /api/players/{name}/matches/``: a person's matches, newest first, 20 a page."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(
         parameters=[NAME_PARAMETER, HistoryQuerySerializer],

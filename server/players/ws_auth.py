@@ -4,6 +4,7 @@ as long as that credential holds (`CredentialWatch`)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import import_module
@@ -37,6 +38,12 @@ class Credential:
     token: str = ""
     session_key: str | None = None
     expires_at: datetime | None = None
+
+
+def scope_player(scope: Mapping[str, Any]) -> Player | None:
+    """The player `PlayerWebSocketMiddleware` put in a socket's scope (None: nobody)."""
+    player: Player | None = scope.get("player")
+    return player
 
 
 class PlayerWebSocketMiddleware:

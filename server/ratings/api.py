@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -94,7 +95,7 @@ def not_found(detail: str) -> Response:
 class LeaderboardView(APIView):
     """``GET /api/leaderboards/{game}/``: established ratings of active people, best first."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(
         parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH, enum=[g.id for g in registry.all()])],
@@ -110,7 +111,7 @@ class LeaderboardView(APIView):
 class PlayerRatingsView(APIView):
     """``GET /api/players/{name}/ratings/``: a person's rating per game and its history."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(
         parameters=[
@@ -137,7 +138,7 @@ class PlayerRatingsView(APIView):
 class MatchRatingsView(APIView):
     """``GET /api/matches/{id}/ratings/``: the people of a match, their ratings and what it changed."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(responses={200: MatchRatingsSerializer, **errors(404)})
     def get(self, request: Request, match_id: int) -> Response:
