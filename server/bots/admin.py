@@ -14,7 +14,7 @@ def _algorithm_choices() -> list[tuple[str, str]]:
     return [(a.id, a.label) for a in ai.CATALOGUE.values()]
 
 
-class BotProfileForm(forms.ModelForm):
+class BotProfileForm(forms.ModelForm[BotProfile]):
     # The searchers of the catalogue, read when the form is drawn (the model field has no choices).
     algorithm = forms.ChoiceField(choices=_algorithm_choices)
 
@@ -69,7 +69,7 @@ class BotProfileAdmin(admin.ModelAdmin[BotProfile]):
     @admin.display(description="Games played; people's score against it")
     def record(self, obj: BotProfile) -> str:
         if obj.pk is None:
-            return "-"
+            return "-"  # type: ignore[unreachable]  # the add form's profile is unsaved; the stubs say a pk is always there
         rec = bot_record(obj)
         against = "no games against people yet"
         if rec.human_score is not None:

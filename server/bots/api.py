@@ -19,7 +19,7 @@ from server.http.openapi import errors
 LEVEL_NAMES = {0: "Random", 1: "Beginner", 2: "Casual", 3: "Intermediate", 4: "Advanced", 5: "Master"}
 
 
-class BotProfileSerializer(serializers.ModelSerializer):
+class BotProfileSerializer(serializers.ModelSerializer[BotProfile]):
     is_ai = serializers.SerializerMethodField()
     level_name = serializers.SerializerMethodField()
     public_rating = serializers.SerializerMethodField()
@@ -60,7 +60,7 @@ class BotProfileSerializer(serializers.ModelSerializer):
             allow_null=True,
         )
     )
-    def get_public_rating(self, obj: BotProfile) -> dict | None:
+    def get_public_rating(self, obj: BotProfile) -> dict[str, Any] | None:
         """Chess bots: the rating on Stockfish's scale, while the profile plays as it was measured; else null."""
         return public_rating.for_api(obj)
 
@@ -88,7 +88,7 @@ class BotDetailSerializer(BotProfileSerializer):
             },
         )
     )
-    def get_record(self, obj: BotProfile) -> dict:
+    def get_record(self, obj: BotProfile) -> dict[str, Any]:
         record = bot_record(obj)
         return {"games": record.games, "human_games": record.human_games, "human_score": record.human_score}
 
@@ -141,7 +141,7 @@ class AlgorithmSerializer(serializers.Serializer[Any]):
     """One entry of `ai.CATALOGUE`."""
 
     id = serializers.CharField(help_text="what a bot profile's `algorithm` holds")
-    label = serializers.CharField(help_text="the name to show, e.g. max^n")
+    label = serializers.CharField(help_text="the name to show, e.g. max^n")  # type: ignore[assignment]  # a field: the metaclass takes it out of the class
     summary = serializers.CharField()
     options = AlgorithmOptionSerializer(many=True, help_text="the search options a profile may set")
     uses_opponent_model = serializers.BooleanField()

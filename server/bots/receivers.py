@@ -19,12 +19,12 @@ def queue_when_bot_to_move(
 ) -> None:
     if bot is False:  # the sender had the seats loaded: a person is to move, nothing to look up
         return
-    bot = Seat.objects.filter(match_id=match_id, index=seat, kind=Seat.Kind.BOT).select_related("match").first()
-    if bot is None:
+    bot_seat = Seat.objects.filter(match_id=match_id, index=seat, kind=Seat.Kind.BOT).select_related("match").first()
+    if bot_seat is None:
         return
-    bot_turn_queued(match_id, ply, budget_ms_of(bot))
-    bot_turn_announce(match_id, bot.index, ply)
-    queue_bot_turn(match_id, ply, bot_queue_of(match_id, bot.match.source))
+    bot_turn_queued(match_id, ply, budget_ms_of(bot_seat))
+    bot_turn_announce(match_id, bot_seat.index, ply)
+    queue_bot_turn(match_id, ply, bot_queue_of(match_id, bot_seat.match.source))
 
 
 @receiver(match_finished, sender=Match, dispatch_uid="bots.adapt_on_finish")

@@ -34,7 +34,7 @@ from server.realtime.failures import log_failure
 log = logging.getLogger("plyground.bots")
 INTERVAL_S = 1.0
 TRIM_EVERY = 300  # passes between two trims of ended matches' bot turn records
-_task: asyncio.Task | None = None
+_task: asyncio.Task[None] | None = None
 
 
 def rescue_overdue_bots(now: datetime | None = None) -> int:
