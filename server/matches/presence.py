@@ -55,8 +55,8 @@ class _Hold:
     player: int | None = None
 
 
-_holds: dict[asyncio.Task, _Hold] = {}
-_writes: set[asyncio.Task] = set()  # offline writes started by a socket's end, not awaited by anyone
+_holds: dict[asyncio.Task[Any], _Hold] = {}
+_writes: set[asyncio.Task[Any]] = set()  # offline writes started by a socket's end, not awaited by anyone
 
 
 def _hold() -> _Hold:
@@ -88,7 +88,7 @@ async def left(match_id: int, seat: int) -> None:
         await database_sync_to_async(seat_presence)(match_id, seat, False)
 
 
-def _ended(task: asyncio.Task) -> None:
+def _ended(task: asyncio.Task[Any]) -> None:
     """A socket's task ended, cleanly or not: let go of whatever it still holds."""
     hold = _holds.pop(task, None)
     if hold is None:
@@ -111,7 +111,7 @@ def _write(fn: Callable[..., Any], *args: Any) -> None:
     write.add_done_callback(_written)
 
 
-def _written(write: asyncio.Task) -> None:
+def _written(write: asyncio.Task[Any]) -> None:
     _writes.discard(write)
     if not write.cancelled() and write.exception() is not None:
         log.warning("presence not written", exc_info=write.exception())

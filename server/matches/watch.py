@@ -17,7 +17,7 @@ import asyncio
 import logging
 import time
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -30,7 +30,7 @@ from server.realtime.failures import log_failure
 
 log = logging.getLogger("plyground.matches")
 INTERVAL_S = 1.0
-_task: asyncio.Task | None = None
+_task: asyncio.Task[Any] | None = None
 _online_told: int | None = None  # the count this process last told the lobby
 
 

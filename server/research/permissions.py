@@ -18,7 +18,7 @@ def user_is_researcher(user: Any) -> bool:
     """An active Django user in the researcher group, or staff / superuser."""
     if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
-    return user.is_staff or user.is_superuser or user.groups.filter(name=RESEARCHER_GROUP).exists()
+    return bool(user.is_staff or user.is_superuser or user.groups.filter(name=RESEARCHER_GROUP).exists())
 
 
 class IsResearcher(BasePermission):

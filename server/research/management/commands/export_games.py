@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 from rest_framework.exceptions import ValidationError
 
 from server.research.filters import parse_filters
@@ -30,7 +30,7 @@ class Progress:
 
     WIDTH = 30
 
-    def __init__(self, out, total: int, enabled: bool) -> None:
+    def __init__(self, out: OutputWrapper, total: int, enabled: bool) -> None:
         self.out, self.total, self.enabled = out, total, enabled
         self.done, self.started, self.drawn = 0, time.monotonic(), 0.0
 
@@ -80,7 +80,7 @@ class Command(BaseCommand):
         try:
             filters = parse_filters(params)
         except ValidationError as exc:
-            problems = "; ".join(f"--{k.replace('_', '-')}: {' '.join(map(str, v))}" for k, v in exc.detail.items())
+            problems = "; ".join(f"--{k.replace('_', '-')}: {' '.join(map(str, v))}" for k, v in exc.detail.items())  # type: ignore[union-attr]  # a serializer's errors: by field
             raise CommandError(problems) from None
         write, columns, _ = FORMATS[options["format"]]
         try:
