@@ -24,6 +24,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from server.analysis import selectors, services
@@ -31,8 +32,9 @@ from server.analysis.models import Analysis
 from server.analysis.serializers import AnalysisSerializer, HintSerializer
 from server.bots import fair_share
 from server.http.openapi import ErrorSerializer, errors
-from server.matches.api import acting_player, error_response
+from server.matches.api import error_response
 from server.matches.errors import MatchError
+from server.players.auth import acting_player
 from server.players.throttles import AnalysisThrottle, HintThrottle
 
 BUSY = OpenApiResponse(
@@ -108,7 +110,8 @@ class AnalysisView(APIView):
                 response["Retry-After"] = str(BUSY_RETRY_S)
             return response
         return Response(
-            selectors.analysis_json(selectors.analysis_of(analysis.match_id)), status=202 if started else 200
+            selectors.analysis_json(selectors.analysis_of(analysis.match_id)),  # type: ignore[arg-type]  # just requested: it exists
+            status=202 if started else 200,
         )
 
 
@@ -122,7 +125,7 @@ class HintView(APIView):
 
     throttle_classes = [HintThrottle]
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         return super().get_throttles() if self.request.method == "POST" else []
 
     @extend_schema(

@@ -18,7 +18,7 @@ from server.players.names import NAME_MAX, NAME_MIN, validate_guest_name
 from server.players.services import player_create_guest_with_token
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(serializers.ModelSerializer[Player]):
     kind = serializers.SerializerMethodField()
     is_ai = serializers.SerializerMethodField()
 

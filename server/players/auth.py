@@ -21,7 +21,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
     keyword = "Bearer"
 
-    def authenticate(self, request: Request):
+    def authenticate(self, request: Request) -> tuple[Player, str] | None:
         header = authentication.get_authorization_header(request).decode("latin-1").split()
         if not header or header[0] != self.keyword:
             return None
@@ -46,22 +46,22 @@ class SessionPlayerAuthentication(authentication.SessionAuthentication):
     request is simply not signed in (401 where a player is needed).
     """
 
-    def authenticate(self, request: Request):
+    def authenticate(self, request: Request) -> tuple[Player, None] | None:
         player = getattr(request._request, "player", None)
         if player is None:
             if request.method in SAFE_METHODS or settings.CSRF_COOKIE_NAME not in request.COOKIES:
                 return None
             self.enforce_csrf(request)
             player = self._new_guest(request)
-            request._request.player = player
+            request._request.player = player  # type: ignore[attr-defined]  # the site's own attribute (PlayerMiddleware)
             return player, None
         self.enforce_csrf(request)
         return player, None
 
     @staticmethod
-    def _new_guest(request: Request):
+    def _new_guest(request: Request) -> Player:
         throttle = SessionGuestThrottle()
-        if not throttle.allow_request(request, None):
+        if not throttle.allow_request(request, None):  # type: ignore[arg-type]  # by address: no view is read
             raise exceptions.Throttled(throttle.wait())
         return player_create_for_session(request._request.session)
 
@@ -69,13 +69,13 @@ class SessionPlayerAuthentication(authentication.SessionAuthentication):
 # --- OpenAPI: how /api/schema/ describes the two ways in ------------------------------
 
 
-class BearerTokenScheme(OpenApiAuthenticationExtension):
+class BearerTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # drf-spectacular's registry is unannotated
     """``Authorization: Bearer <token>`` in the schema (the token of ``POST /api/players/guest/``)."""
 
     target_class = BearerTokenAuthentication
     name = "bearerAuth"
 
-    def get_security_definition(self, auto_schema: Any):
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
         return {
             "type": "http",
             "scheme": "bearer",
@@ -83,13 +83,13 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
         }
 
 
-class SessionPlayerScheme(OpenApiAuthenticationExtension):
+class SessionPlayerScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # drf-spectacular's registry is unannotated
     """The browser session's cookie in the schema; unsafe methods also need the CSRF token."""
 
     target_class = SessionPlayerAuthentication
     name = "sessionAuth"
 
-    def get_security_definition(self, auto_schema: Any):
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
         return {
             "type": "apiKey",
             "in": "cookie",

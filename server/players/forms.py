@@ -62,12 +62,13 @@ class SignupForm(forms.Form):
         self.guest = guest
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"]
+        name: str = self.cleaned_data["name"]
         accounts.check_account_name(name, self.guest)
         return name
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Django's forms answer their cleaned data
         first, second = data.get("password1"), data.get("password2")
         if first and second and first != second:
             self.add_error("password2", "the two passwords differ")
@@ -86,7 +87,7 @@ class LoginForm(AuthenticationForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["username"].label = "Display name or e-mail"
-        self.fields["username"].max_length = 254
+        self.fields["username"].max_length = 254  # type: ignore[attr-defined]  # a CharField
         self.fields["username"].widget.attrs.update({"autocomplete": "username", "autocapitalize": "none"})
         self.error_messages["invalid_login"] = "That name or e-mail and password do not match an account."
 
@@ -102,7 +103,7 @@ class AccountForm(forms.Form):
         self.player = player
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"]
+        name: str = self.cleaned_data["name"]
         if name != self.player.name:
             accounts.check_account_name(name, self.player)
         return name

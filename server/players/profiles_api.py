@@ -93,7 +93,7 @@ class HistoryQuerySerializer(serializers.Serializer[Any]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [g.id for g in registry.all()]
+        self.fields["game"].choices = [g.id for g in registry.all()]  # type: ignore[attr-defined]  # a ChoiceField
 
 
 def _no_player(name: str) -> Response:

@@ -6,7 +6,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib import auth
+from django.contrib.auth.models import User
 from django.contrib.sessions.backends.base import SessionBase
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
@@ -49,7 +51,7 @@ def _account_active(user_id: int) -> bool:
     return auth.get_user_model().objects.filter(pk=user_id, is_active=True).exists()
 
 
-def tokens_of(player_id: int):
+def tokens_of(player_id: int) -> QuerySet[ApiToken]:
     """A player's live tokens, newest first."""
     return ApiToken.objects.filter(player_id=player_id, expires_at__gt=timezone.now()).order_by("-created_at", "-pk")
 
@@ -69,7 +71,7 @@ def player_by_session(session: SessionBase) -> Player | None:
     return player if _logged_in_as(session, player.user) else None
 
 
-def _logged_in_as(session: SessionBase, user) -> bool:
+def _logged_in_as(session: SessionBase, user: User | None) -> bool:
     if user is None or not user.is_active or str(session.get(auth.SESSION_KEY)) != str(user.pk):
         return False
     held = session.get(auth.HASH_SESSION_KEY)

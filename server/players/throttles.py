@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def client_ip(request: HttpRequest) -> str | None:
     """The client's address: REMOTE_ADDR, or X-Forwarded-For's as the trusted proxies saw it."""
-    return BaseThrottle().get_ident(request) or None
+    return BaseThrottle().get_ident(request) or None  # type: ignore[arg-type]  # it reads only `META`, which Django's request has
 
 
 class PlayerRateThrottle(SimpleRateThrottle):
@@ -76,4 +76,4 @@ class AddressRateThrottle(SimpleRateThrottle):
 
 def address_allowed(request: HttpRequest, scope: str) -> bool:
     """Whether a form post from this client address is within ``DEFAULT_THROTTLE_RATES[scope]``; counts it."""
-    return AddressRateThrottle(scope).allow_request(request, None)
+    return AddressRateThrottle(scope).allow_request(request, None)  # type: ignore[arg-type]  # by address: neither the DRF request nor a view is read

@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from server.http.openapi import errors
@@ -22,7 +23,7 @@ from server.players.models import ApiToken, hash_token
 from server.players.throttles import TokenThrottle
 
 
-class TokenSerializer(serializers.ModelSerializer):
+class TokenSerializer(serializers.ModelSerializer[ApiToken]):
     current = serializers.SerializerMethodField(help_text="the token this request was sent with")
 
     class Meta:
@@ -41,7 +42,7 @@ class TokenIssuedSerializer(TokenSerializer):
 
 
 class TokenRequestSerializer(serializers.Serializer[Any]):
-    label = serializers.CharField(
+    label = serializers.CharField(  # type: ignore[assignment]  # a field: the metaclass takes it out of the class
         required=False, allow_blank=True, max_length=40, help_text="your word for where it is used, e.g. 'laptop'"
     )
 
@@ -65,7 +66,7 @@ def _no_token(token_id: int) -> Response:
 class TokenListView(APIView):
     """``GET``: your live tokens, newest first, without their secrets.  ``POST``: a new token."""
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         return [TokenThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(responses={200: TokenSerializer(many=True), **errors(401)})

@@ -63,7 +63,7 @@ class PlayerWebSocketMiddleware:
         session = scope.get("session")
         player, credential = await _resolve(token, session)
         if token and player is None:
-            return await _refuse_bad_token(scope, receive, send)
+            return await _refuse_bad_token(scope, receive, send)  # type: ignore[arg-type]  # a Channels scope is a plain dict
         return await self.inner(dict(scope, player=player, credential=credential), receive, send)
 
 
@@ -79,7 +79,7 @@ _refuse_bad_token = BadTokenRefusal.as_asgi()
 
 
 @database_sync_to_async
-def _resolve(token: str, session: SessionBase) -> tuple[Player | None, Credential]:
+def _resolve(token: str, session: SessionBase | None) -> tuple[Player | None, Credential]:
     if token:
         found = token_by_secret(token)
         return (found.player, Credential(token=token, expires_at=found.expires_at)) if found else (None, Credential())
