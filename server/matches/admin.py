@@ -5,19 +5,19 @@ from server.matches.models import Match, MatchEvent, Move, Seat
 from server.research.admin import export_selected_matches
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(admin.TabularInline[Seat, Match]):
     model = Seat
     extra = 0
-    fields = ["index", "kind", "player", "bot_profile", "bot_snapshot"]
-    readonly_fields = fields
+    readonly_fields = ("index", "kind", "player", "bot_profile", "bot_snapshot")
+    fields = readonly_fields
     can_delete = False
 
 
-class MoveInline(admin.TabularInline):
+class MoveInline(admin.TabularInline[Move, Match]):
     model = Move
     extra = 0
-    fields = ["ply", "seat", "move", "think_ms", "created_at", "stats"]
-    readonly_fields = fields
+    readonly_fields = ("ply", "seat", "move", "think_ms", "created_at", "stats")
+    fields = readonly_fields
     can_delete = False
 
 

@@ -106,7 +106,7 @@ async def beat() -> int:
                 continue  # still writing its last beat (a slow reader), or closed during the pauses
             if not socket.take_frame(beats[match_id]):
                 _busy.add(socket)
-                asyncio.get_running_loop().create_task(_send(socket, beats[match_id]["frame"]))
+                asyncio.get_running_loop().create_task(_send(socket, beats[match_id]["frame"]))  # type: ignore[arg-type]  # the heartbeat frame
             sent += 1
     return sent
 

@@ -81,7 +81,7 @@ def hold(match_id: int, seat: int | None, player_id: int | None) -> None:
 
 async def left(match_id: int, seat: int) -> None:
     """The socket's consumer says it left; the seat goes offline when it was its last socket here."""
-    hold = _holds.get(asyncio.current_task())
+    hold = _holds.get(asyncio.current_task())  # type: ignore[arg-type]  # a consumer runs in a task
     if hold is not None and hold.seat == (match_id, seat):
         hold.seat = None
     if (match_id, seat) not in here():
@@ -336,10 +336,11 @@ _PERSON_ONLINE_SQL = (
 def _update(template: str, model: type[Model], params: list[Any]) -> int:
     """Run one of the statements above on `model`'s table; the rows it changed."""
     q = connection.ops.quote_name
-    columns = {f.attname: q(f.column) for f in model._meta.concrete_fields}
+    columns = {f.attname: q(f.column) for f in model._meta.concrete_fields}  # type: ignore[arg-type]  # concrete fields have columns
     with connection.cursor() as cursor:
         cursor.execute(template.format(t=q(model._meta.db_table), **columns), params)
-        return cursor.rowcount
+        changed: int = cursor.rowcount
+        return changed
 
 
 def _datetime_param(value: datetime) -> Any:

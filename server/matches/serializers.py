@@ -160,7 +160,7 @@ class PositionsSerializer(serializers.Serializer[Any]):
 # --- the body of POST /api/matches/ --------------------------------------------------
 
 
-class MatchCreateScheme(OpenApiSerializerExtension):
+class MatchCreateScheme(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]  # drf-spectacular's registry is unannotated
     """``POST /api/matches/`` as JSON Schema can say it: one alternative per game and kind of match.
 
     Per game: exactly its number of seats, and bot seats name one of that game's bot

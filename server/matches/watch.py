@@ -55,7 +55,7 @@ def start_match_watch() -> None:
 
 
 def watch_pass(
-    heartbeat: bool = True, now=None, held: tuple[set[tuple[int, int]], set[int]] | None = None
+    heartbeat: bool = True, now: datetime | None = None, held: tuple[set[tuple[int, int]], set[int]] | None = None
 ) -> WatchPass:
     """One pass at `now`; `held` is (seats, people) with a socket here, read on the event loop."""
     now = now or timezone.now()

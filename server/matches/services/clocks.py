@@ -79,7 +79,7 @@ def flag_fallen_clocks(now: datetime | None = None) -> int:
     overdue = [
         pk
         for pk, clock_ms, seat, started in live.values_list("pk", "clock_ms", "to_move", "turn_started_at")
-        if seat is not None and seat >= 0 and out_of_time(clock_ms, seat, started, now)
+        if seat is not None and seat >= 0 and out_of_time(clock_ms, seat, started, now)  # type: ignore[arg-type]  # the query: both set
     ]
     # A bot to move never flags: its seat is left out here and again under the lock.
     bots_to_move = set(
@@ -116,7 +116,7 @@ def abort_unstarted_matches(now: datetime | None = None) -> int:
     whole = {
         pk: seat
         for pk, clock, clock_ms, seat in live.values_list("pk", "clock", "clock_ms", "to_move")
-        if clock_ms[seat] == clock["initial_ms"]
+        if clock_ms[seat] == clock["initial_ms"]  # type: ignore[index]  # a clocked match has both
     }
     moved = set(Move.objects.filter(match_id__in=whole).order_by().values_list("match_id", "seat").distinct())
     bots_to_move = set(

@@ -116,12 +116,12 @@ def abandon_gone_seats(now: datetime | None = None) -> int:
     since = now - timedelta(milliseconds=settings.ABANDON_GRACE_MS)
     # Only matches with a seat gone past the grace (as `_gone_since` reads it), found by the
     # database: a pass every second must not load every match whose seat just went offline.
-    gone = Q(seats__last_seen_at__isnull=True) | Q(seats__last_seen_at__lt=since)
+    gone_q = Q(seats__last_seen_at__isnull=True) | Q(seats__last_seen_at__lt=since)
     candidates = (
         Match.objects.filter(status=Match.Status.ACTIVE)
         .alias(start=Coalesce("started_at", "created_at"))
         .filter(start__lt=since)
-        .filter(gone, seats__kind=Seat.Kind.HUMAN, seats__online=False)
+        .filter(gone_q, seats__kind=Seat.Kind.HUMAN, seats__online=False)
         .distinct()
     )
     for match in candidates.prefetch_related("seats"):
@@ -131,7 +131,7 @@ def abandon_gone_seats(now: datetime | None = None) -> int:
         if not any(not s.online and _gone_since(s, match) < since for s in humans):
             continue
         with transaction.atomic():
-            match = locked(match.pk)
+            match = locked(match.pk)  # type: ignore[assignment]  # the same row, locked (without the annotation)
             if match.status != Match.Status.ACTIVE:
                 continue
             humans = [s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN]

@@ -44,7 +44,7 @@ def socket_arrived(match_id: int, player_id: int | None, now: datetime | None = 
         with transaction.atomic():
             presence.arrived(came, now)
             if resumes:
-                match_resume(match_id, seat, now)  # re-checks under the match's lock
+                match_resume(match_id, seat, now)  # type: ignore[arg-type]  # `resumes`: seated; re-checks under the match's lock
     return True, seat
 
 
