@@ -37,7 +37,7 @@ def solve(game: Game[S], state: S, deadline: Deadline | None = None) -> float:
     searcher = AlphaBeta(game, deadline, tt=TranspositionTable(1 << 20))
     searcher.root_seat = seat
     # Utilities are the values: no wins-sooner shaping, no heuristic at a depth limit.
-    searcher.terminal_score = lambda s, seat_, ply: game.returns(s)[seat_]  # type: ignore[method-assign, assignment]
+    searcher.terminal_score = lambda s, seat_, ply: game.returns(s)[seat_]  # type: ignore[method-assign, assignment]  # exact values: this search only
     try:
         value = searcher.negamax(state, seat, COMPLETE - 1, -float("inf"), float("inf"), 0)
     except Timeout:

@@ -184,11 +184,11 @@ def data_entries(profiles: Sequence[BotProfile]) -> dict[str, dict[str, Any]]:
         p.slug: measured.entry_for(  # rated by `fit_and_store`: its rating fields are set
             p,
             p.rating,
-            p.rating_low,  # type: ignore[arg-type]
-            p.rating_high,  # type: ignore[arg-type]
+            p.rating_low,  # type: ignore[arg-type]  # rated: set
+            p.rating_high,  # type: ignore[arg-type]  # rated: set
             p.rated_games,
             p.rating_method,
-            p.measured_on,  # type: ignore[arg-type]
+            p.measured_on,  # type: ignore[arg-type]  # rated: set
             p.rating_budget_cap_ms or None,
         )  # fmt: skip
         for p in profiles

@@ -83,7 +83,7 @@ def results_per_bot(player: Player) -> list[dict[str, Any]]:
     for seat in bots.distinct():
         entry = per_bot.setdefault(
             seat.bot_profile_id,  # type: ignore[arg-type]  # bot seats: each has its profile
-            {"slug": seat.bot_profile.slug, "name": seat.bot_profile.name, "game": seat.bot_profile.game,  # type: ignore[union-attr]
+            {"slug": seat.bot_profile.slug, "name": seat.bot_profile.name, "game": seat.bot_profile.game,  # type: ignore[union-attr]  # bot seats: a profile each
              "wins": 0, "draws": 0, "losses": 0},
         )  # fmt: skip
         result = outcomes.get(seat.match_id)

@@ -74,7 +74,7 @@ def _resolved(request: HttpRequest | None, identifier: str) -> tuple[str, User |
             key = identifier.casefold() if "@" in identifier else name_skeleton(identifier)
         known[identifier] = (key[:KEY_CHARS], user)
         if request is not None:
-            request._login_accounts = known  # type: ignore[attr-defined]
+            request._login_accounts = known  # type: ignore[attr-defined]  # the site's (or axes') own attribute on the request
     return known[identifier]
 
 
@@ -119,7 +119,7 @@ def known_accounts(request: HttpRequest) -> list[int]:
 
 def remember_device(request: HttpRequest, user: User) -> None:
     """Mark this browser as one `user` logs in from (the cookie is set on the way out)."""
-    request.known_device_user = user.pk  # type: ignore[attr-defined]
+    request.known_device_user = user.pk  # type: ignore[attr-defined]  # the site's (or axes') own attribute on the request
 
 
 def remember_device_on_login(sender: Any, request: HttpRequest | None, user: User, **kwargs: Any) -> None:
@@ -163,12 +163,12 @@ class LoginLockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]  # django-
 
     def is_locked(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
         reason = self.lock_reason(request, credentials)
-        request.login_lock_reason = reason  # type: ignore[attr-defined]
+        request.login_lock_reason = reason  # type: ignore[attr-defined]  # the site's (or axes') own attribute on the request
         return reason is not None
 
     def lock_reason(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> str | None:
         key = get_client_username(request, credentials)
-        address = request.axes_ip_address  # type: ignore[attr-defined]
+        address = request.axes_ip_address  # type: ignore[attr-defined]  # the site's (or axes') own attribute on the request
         recent = AccessAttempt.objects.filter(attempt_time__gte=get_cool_off_threshold(request))
 
         def failures(**where: Any) -> int:
@@ -196,8 +196,8 @@ class LoginLockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]  # django-
         if request is None or getattr(request, "axes_locked_out", False):
             return
         if self.is_locked(request, credentials):
-            request.axes_locked_out = True  # type: ignore[attr-defined]
-            request.axes_credentials = credentials  # type: ignore[attr-defined]
+            request.axes_locked_out = True  # type: ignore[attr-defined]  # the site's (or axes') own attribute on the request
+            request.axes_credentials = credentials  # type: ignore[attr-defined]  # the site's (or axes') own attribute on the request
 
 
 def lockout_response(request: HttpRequest, *args: Any) -> HttpResponse:

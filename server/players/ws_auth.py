@@ -113,12 +113,12 @@ class CredentialWatch:
     _expiry: asyncio.TimerHandle | None = None
 
     def credential_groups(self) -> list[str]:
-        player = self.scope.get("player")  # type: ignore[attr-defined]
+        player = self.scope.get("player")  # type: ignore[attr-defined]  # a mixin: the consumer has `scope`
         return [credentials_group(player.pk)] if player is not None else []
 
     def watch_expiry(self) -> None:
         """A token's sockets close when it expires (nothing else tells them: no row changes)."""
-        credential = self.scope.get("credential")  # type: ignore[attr-defined]
+        credential = self.scope.get("credential")  # type: ignore[attr-defined]  # a mixin: the consumer has `scope`
         if credential is None or credential.expires_at is None:
             return
         delay = max(0.0, (credential.expires_at - timezone.now()).total_seconds())
@@ -137,8 +137,8 @@ class CredentialWatch:
         """A credential of this socket's player changed: close unless this socket's still holds."""
         if self.signed_out:
             return
-        player = self.scope.get("player")  # type: ignore[attr-defined]
-        credential = self.scope.get("credential")  # type: ignore[attr-defined]
+        player = self.scope.get("player")  # type: ignore[attr-defined]  # a mixin: the consumer has `scope`
+        credential = self.scope.get("credential")  # type: ignore[attr-defined]  # a mixin: the consumer has `scope`
         if player is None or credential is None:
             return
         ended = event.get("ended_session")
@@ -150,4 +150,4 @@ class CredentialWatch:
         if self.signed_out:
             return
         self.signed_out = True
-        await self.close(code=CLOSE_SIGNED_OUT, reason=SIGNED_OUT_REASON)  # type: ignore[attr-defined]
+        await self.close(code=CLOSE_SIGNED_OUT, reason=SIGNED_OUT_REASON)  # type: ignore[attr-defined]  # a mixin: the consumer has `close`

@@ -41,16 +41,16 @@ class DisconnectsWhenItFails:
 
     async def __call__(self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         try:
-            await super().__call__(scope, receive, send)  # type: ignore[misc]
+            await super().__call__(scope, receive, send)  # type: ignore[misc]  # a mixin: the consumer's base has it
         except Exception:
             if not getattr(self, "disconnecting", False):
                 self.disconnecting = True
                 try:
-                    await self.disconnect(CLOSE_SERVER_ERROR)  # type: ignore[attr-defined]
+                    await self.disconnect(CLOSE_SERVER_ERROR)  # type: ignore[attr-defined]  # a mixin: the consumer has `disconnect`
                 except Exception:
                     log_failure(log, "a failed socket's clean-up failed too")
             raise
 
     async def websocket_disconnect(self, message: WebSocketDisconnectEvent) -> None:
         self.disconnecting = True  # a failure inside `disconnect` is not cleaned up twice
-        await super().websocket_disconnect(message)  # type: ignore[misc]
+        await super().websocket_disconnect(message)  # type: ignore[misc]  # a mixin: the consumer's base has it

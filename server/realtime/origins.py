@@ -40,8 +40,8 @@ class BrowserOriginValidator(OriginValidator):
         host = _header(scope, b"x-forwarded-host") if settings.USE_X_FORWARDED_HOST else None
         host = (host or _header(scope, b"host") or "").split(",")[0].strip()
         domain, _ = split_domain_port(host)
-        allowed = self.allowed_origins  # ALLOWED_HOSTS: strings (the stubs allow patterns too)
-        if domain and validate_host(domain, allowed) and sent == _origin(f"{_scheme(scope)}://{host}"):  # type: ignore[arg-type]
+        allowed = self.allowed_origins
+        if domain and validate_host(domain, allowed) and sent == _origin(f"{_scheme(scope)}://{host}"):  # type: ignore[arg-type]  # ALLOWED_HOSTS: strings
             return True
         return any(_trusted(sent, pattern) for pattern in settings.CSRF_TRUSTED_ORIGINS)
 
