@@ -15,7 +15,7 @@ from typing import Any
 from ai import catalogue, progress
 from ai.budget import Deadline
 from ai.types import SearchConfig, SearchResult
-from games.base import Game, State
+from games.base import Game, S
 
 # Time kept back from the deadline for returning the move and sending it on.
 SAFETY_MARGIN_MS = 5.0
@@ -37,8 +37,8 @@ def algorithm_for(game: Game[Any], algorithm: str) -> str:
 
 
 def choose_move(
-    game: Game[Any],
-    state: State,
+    game: Game[S],
+    state: S,
     config: SearchConfig,
     deadline: Deadline | float | None = None,
     on_progress: progress.OnProgress | None = None,

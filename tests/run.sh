@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test the project has: lint, types (mypy, strict on ai/ and games/), the layers (lint-imports), the
+# Runs every test the project has: lint, types (mypy, strict on ai/, games/ and server/), the layers (lint-imports), the
 # doctests, the fast suite with the full-stack and browser tests, then the slow marker.  What those need from the system (redis-server, Debian's
 # chromium, caddy for deploy/Caddyfile) is installed with apt-get when missing and we can (root, or sudo without a
 # password); otherwise it stops and says what to install.  It never runs with tests skipped.
