@@ -56,7 +56,7 @@ def choose_move(
     rng = random.Random(config.seed)
     started = time.perf_counter()
     algorithm = algorithm_for(game, config.algorithm)
-    inputs = game.cube_inputs(state) if algorithm != "random" else None
+    inputs = None if len(moves) == 1 or algorithm == "random" else game.cube_inputs(state)
     if len(moves) == 1:
         result = SearchResult(move=moves[0], algorithm=algorithm, stats={"forced": True})
     elif inputs is not None:
