@@ -74,6 +74,7 @@ def test_the_registered_game_plays_without_the_cube() -> None:
     with pytest.raises(IllegalMove, match="without the doubling cube"):
         BACKGAMMON.play(state, DOUBLE)
     assert "cube" not in BACKGAMMON.to_json(state)
+    assert BACKGAMMON.cube_inputs(state) is None and BACKGAMMON.key(state) == BACKGAMMON.key(replace(state, cube=2))
 
 
 @pytest.mark.parametrize(
