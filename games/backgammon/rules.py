@@ -491,7 +491,7 @@ class Backgammon(Game[BackgammonState]):
         if move not in CUBE_MOVES and not (self.rules.cube and not state.dice and self.to_move(state) != CHANCE):
             return None
         if not self.rules.cube:
-            return "this game is played without the doubling cube"
+            return None if move == ROLL else "this game is played without the doubling cube"
         if state.cube_action == DOUBLE:
             return "a double is offered: answer 'take' or 'drop'"
         if self.may_double(state):
