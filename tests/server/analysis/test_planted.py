@@ -23,7 +23,7 @@ from server.bots.seed import PROFILES
 
 PLANTED = Path(__file__).resolve().parents[2] / "data" / "planted"
 # The analysis searches by time; here by depth, deep enough to see what a hung piece costs.
-DEPTH = {"chess": 4, "connect4": 8, "tictactoe": None}
+DEPTH = {"chess": 4, "connect4": 6, "tictactoe": None}
 SKIPPED_OPTIONS = ("opening_book", "tablebases", "trap_model")
 
 
