@@ -215,8 +215,8 @@ def _line(game: Game, state: Any, pv: list[str] | None) -> list[str]:
     """The best line in the game's notation (SAN in chess), each move written in the position it is played in."""
     written = []
     for move in pv or []:
-        if game.is_terminal(state) or move not in game.legal_moves(state):
-            break
+        if game.is_terminal(state) or game.to_move(state) == CHANCE or move not in game.legal_moves(state):
+            break  # up to the end, the next roll of the dice, or where the line stops being legal
         written.append(game.move_notation(state, move))
         state = game.apply(state, move)
     return written
