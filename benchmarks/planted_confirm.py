@@ -11,7 +11,8 @@ expected score, and the drop between them.  The references:
   lichess's published map, 1 / (1 + exp(-0.00368208 * cp)), mates as 1 or 0;
 - Connect Four: our exact solver (`games.connect4.solver`, not the alpha-beta searcher
   the analysis runs): a win 1, a draw 1/2, a loss 0;
-- tic-tac-toe: full minimax written here, over the whole game tree.
+- tic-tac-toe: full minimax written here, over the whole game tree;
+- Othello: the same minimax, to the end, from positions with at most 8 empty squares.
 
 A blunder is kept when the reference's drop is at least ``CLEAR_BLUNDER`` (0.25, above
 the analysis's 0.15, so that a borderline verdict cannot make the test flaky), a good
@@ -231,7 +232,7 @@ def minimax_values(game: Any, state: Any) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("games", nargs="+", choices=["chess", "connect4", "tictactoe"])
+    parser.add_argument("games", nargs="+", choices=["chess", "connect4", "tictactoe", "othello"])
     parser.add_argument("--count", type=int, default=20, help="blunders and good moves each (default 20)")
     parser.add_argument("--seed", type=int, default=48)
     parser.add_argument("--depth", type=int, default=20, help="Stockfish's depth (default 20)")
@@ -247,6 +248,9 @@ def main() -> None:
         elif game_id == "connect4":
             engine = {"engine": "games.connect4.solver (exact, weak solve)", "seed": args.seed, "plies": (14, 32)}
             exact_planted("connect4", args.count, args.seed, solver_values, engine)
+        elif game_id == "othello":  # an exact endgame: at most 8 empty squares, minimax to the end
+            engine = {"engine": "full minimax to the end (at most 8 empties)", "seed": args.seed, "plies": (52, 57)}
+            exact_planted("othello", args.count, args.seed, minimax_values, engine)
         else:
             engine = {"engine": "full minimax over the game tree", "seed": args.seed, "plies": (0, 7)}
             exact_planted("tictactoe", args.count, args.seed, minimax_values, engine)

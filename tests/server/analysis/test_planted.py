@@ -2,7 +2,7 @@
 
 The sets (``tests/data/planted/<game>.json``) come from `benchmarks/planted_confirm.py`:
 Stockfish at depth 20 for chess, our exact solver for Connect Four, full minimax for
-tic-tac-toe.  Each entry is searched as an analysis searches it (the position before
+tic-tac-toe and for Othello endgames of at most 8 empty squares.  Each entry is searched as an analysis searches it (the position before
 the move and the one after, with the strongest profile's settings) and judged by
 `positions.ply_results`: every planted blunder must come out a blunder, no good move
 may be flagged at all.  The searches are bounded by depth, not time, so that a verdict
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.timeout(900)  # depth-bounded searches: their time is t
 
 PLANTED = Path(__file__).resolve().parents[2] / "data" / "planted"
 # The analysis searches by time; here by depth, deep enough to see what a hung piece costs.
-DEPTH = {"chess": 4, "connect4": 6, "tictactoe": None}
+DEPTH = {"chess": 4, "connect4": 6, "tictactoe": None, "othello": None}  # None: to the end
 SKIPPED_OPTIONS = ("opening_book", "tablebases", "trap_model")
 
 
@@ -58,10 +58,15 @@ def judged(game_id: str, history: list[str], move: str) -> dict[str, Any]:
     moves = [(ply, game.to_move(s), m) for ply, (s, m) in enumerate(_states(game, [*history, move]))]
     searched = [placeholder(m) for m in history]
     searched.append(positions.search_position(game_id, game.to_json(state), config, move))
-    if not game.is_terminal(after):
+    # The next position, and past it while a position has one legal move (an Othello pass): such a
+    # position is not searched, its value is the next one's, as in a whole game's analysis.
+    while not game.is_terminal(after):
         reply = game.legal_moves(after)[0]
         moves.append((len(moves), game.to_move(after), reply))
         searched.append(positions.search_position(game_id, game.to_json(after), config, reply))
+        if not searched[-1].get("forced"):
+            break
+        after = game.apply(after, reply)
     return positions.ply_results(game_id, moves, searched)[len(history)]
 
 
@@ -120,13 +125,18 @@ def test_connect4_planted(history, move, kind):
     check("connect4", history, move, kind)
 
 
+@pytest.mark.parametrize("history,move,kind", planted("othello"))
+def test_othello_planted(history, move, kind):
+    check("othello", history, move, kind)
+
+
 @pytest.mark.parametrize("history,move,kind", planted("chess"))
 def test_chess_planted(history, move, kind):
     check("chess", history, move, kind)
 
 
 def test_every_set_has_twenty_of_each_confirmed_by_its_reference():
-    for game_id in ("chess", "connect4", "tictactoe"):
+    for game_id in ("chess", "connect4", "tictactoe", "othello"):
         body = json.loads((PLANTED / f"{game_id}.json").read_text())
         kinds = [e["kind"] for e in body["entries"]]
         assert kinds.count("blunder") >= 20 and kinds.count("good") >= 20, game_id
