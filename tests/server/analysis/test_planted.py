@@ -2,8 +2,9 @@
 
 The sets (``tests/data/planted/<game>.json``) come from `benchmarks/planted_confirm.py`:
 Stockfish at depth 20 for chess, our exact solver for Connect Four, full minimax for
-tic-tac-toe and for Othello endgames of at most 8 empty squares.  Each entry is searched as an analysis searches it (the position before
-the move and the one after, with the strongest profile's settings) and judged by
+tic-tac-toe and for Othello endgames of at most 8 empty squares.  Each entry is searched
+as an analysis searches it (the position before the move and the one after, with the
+strongest profile's settings) and judged by
 `positions.ply_results`: every planted blunder must come out a blunder, no good move
 may be flagged at all.  The searches are bounded by depth, not time, so that a verdict
 does not depend on the machine's load.
