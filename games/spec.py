@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from games.chances import WinningChances
+
 LEVEL_NAMES: Final[dict[int, str]] = {1: "Beginner", 2: "Casual", 3: "Intermediate", 4: "Advanced", 5: "Master"}
 
 
@@ -104,6 +106,7 @@ class GameSpec:
     seats: tuple[SeatSpec, ...]
     ladder: tuple[BotSeed, ...] = ()
     options: tuple[GameOption, ...] = ()  # what a match may choose; the registered game plays the defaults
+    chances: WinningChances = WinningChances()  # how its values read as winning chances (`games.chances`)
 
     @property
     def stylesheet(self) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.backgammon.cube import MAX_MATCH
+from games.chances import WinningChances
 from games.spec import GameOption, GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "backgammon"
@@ -12,6 +13,9 @@ SPEC = GameSpec(
     board="backgammon.js",
     order=40,
     seats=(SeatSpec("blue (dot)", "blue"), SeatSpec("orange (diamond)", "orange")),
+    # Values are cubeless equity in points; without gammons equity is 2p - 1, whose slope at
+    # even chances a logistic of slope 2 matches.  Shown as equity, as gnubg shows it.
+    chances=WinningChances(slope=2.0, shown_as="equity"),
     ladder=(
     # --- backgammon: expectiminimax over the dice.  Luck narrows every gap, so the levels
     # are far apart: slips (another play in the better half of the root values) on every move
