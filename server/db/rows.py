@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import DatabaseError, connections, router
+from django.db import DatabaseError, connections, router, transaction
 from django.db.models import Field, Model
 from django.db.models.signals import post_save, pre_save
 
@@ -190,7 +190,20 @@ class _Write:
 
 
 @contextmanager
-def together(using: str = "default") -> Iterator[None]:
+def atomic(using: str = "default") -> Iterator[None]:
+    """`transaction.atomic()` whose writes go as `together()` sends them.  Where the block
+    opens the transaction itself on PostgreSQL, its COMMIT goes in the same query text as
+    the last writes: a round trip less a write (psycopg then finds nothing left to commit,
+    and Django runs its on-commit hooks as ever).  Inside a caller's transaction, it is a
+    savepoint and the caller commits."""
+    connection = connections[using]
+    outermost = not connection.in_atomic_block
+    with transaction.atomic(using=using), together(using, commit=outermost):
+        yield
+
+
+@contextmanager
+def together(using: str = "default", *, commit: bool = False) -> Iterator[None]:
     """The inserts and updates made inside go to the database in one round trip, in their order.
 
     They are sent when the block ends, or before any other statement on the connection (an
@@ -199,7 +212,8 @@ def together(using: str = "default") -> Iterator[None]:
     `post_save` signal, wait for that send.  An exception inside drops the writes not yet sent
     (the transaction around it is rolled back anyway).  Where one execute cannot carry several
     statements (SQLite; PostgreSQL with server-side binding) they are sent one by one.
-    Meant inside `transaction.atomic()`.
+    Meant inside `transaction.atomic()`; `commit` (`atomic`'s) ends the transaction with the
+    last writes, where they go in one query text.
     """
     connection = connections[using]
     if _waiting.get(connection) is not None:  # within another block: that one sends them
@@ -209,7 +223,7 @@ def together(using: str = "default") -> Iterator[None]:
     try:
         with connection.execute_wrapper(_send_waiting_first):
             yield
-            _send_waiting(connection)
+            _send_waiting(connection, commit=commit)
     finally:
         del _waiting[connection]
 
@@ -237,17 +251,19 @@ def _send_waiting_first(execute: Callable, sql: str, params: Any, many: bool, co
     return execute(sql, params, many, context)
 
 
-def _send_waiting(connection: Any) -> None:
+def _send_waiting(connection: Any, *, commit: bool = False) -> None:
     waiting = _waiting.get(connection)
     if not waiting:
         return
     writes, waiting[:] = list(waiting), []  # emptied first: the sends below pass the wrapper too
-    if len(writes) == 1 or not several_statements_at_once(connection):
+    at_once = several_statements_at_once(connection)
+    if not at_once or (len(writes) == 1 and not commit):
         for write in writes:
             _send_now(connection, write)
         return
     cursor = kept_cursor(connection)
-    cursor.execute(";\n".join(w.sql for w in writes), [p for w in writes for p in w.params])
+    sql = ";\n".join(w.sql for w in writes) + (";\nCOMMIT" if commit else "")
+    cursor.execute(sql, [p for w in writes for p in w.params])
     for index, write in enumerate(writes):
         if index:
             cursor.nextset()

@@ -267,9 +267,6 @@ CHESS_GAVIOTA_PATH = os.environ.get("CHESS_GAVIOTA_PATH", "/usr/share/gaviotatb/
 
 # --- Match sockets ----------------------------------------------------------------
 MATCH_EVENTS_KEPT = 500  # events replayed to a client reconnecting with ?v=
-# A person's plain move on PostgreSQL in two round trips, without model instances
-# (server/matches/services/plain_moves.py); off, every move takes the general path.
-PLAIN_MOVES = True
 SOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 frames per 5 seconds per connection, moves apart
 SOCKET_MOVE_RATE_LIMIT = (50, 5.0)  # move frames: 10 a second, beyond any human's clicking
 # Sockets open at once, match and lobby together, counted across every web process
