@@ -90,7 +90,7 @@ def select(
     connection = connections[alias]
     sql, converters = _cached(connection, ("select", model, column, order_by, lock, related), _build_select)
     cursor = kept_cursor(connection)
-    cursor.execute(sql, [value])
+    _execute(connection, cursor, sql, [value])
     found = [_converted(row, converters, connection) for row in cursor.fetchall()]
     fields = model._meta.concrete_fields
     names = [f.attname for f in fields]
@@ -126,7 +126,7 @@ def select_for_update_with(model: type[M], pk: Any, children: type[C], order_by:
         connection, ("with", model, children, key.name, order_by), _build_select_with
     )
     cursor = kept_cursor(connection)
-    cursor.execute(sql, [pk])
+    _execute(connection, cursor, sql, [pk])
     found = cursor.fetchall()
     if not found:
         return None, []
@@ -191,15 +191,46 @@ class _Write:
 
 @contextmanager
 def atomic(using: str = "default") -> Iterator[None]:
-    """`transaction.atomic()` whose writes go as `together()` sends them.  Where the block
-    opens the transaction itself on PostgreSQL, its COMMIT goes in the same query text as
-    the last writes: a round trip less a write (psycopg then finds nothing left to commit,
-    and Django runs its on-commit hooks as ever).  Inside a caller's transaction, it is a
-    savepoint and the caller commits."""
+    """`transaction.atomic()` whose writes go as `together()` sends them.
+
+    Where the block opens the transaction itself on PostgreSQL, the transaction costs no
+    round trip of its own: its BEGIN goes in the same query text as its first statement, and
+    its COMMIT in the same query text as its last writes (a move: two round trips instead of
+    four).  psycopg would send each alone: it is told the connection is in autocommit while
+    the block opens the transaction (`_begin_with_next`), and finds nothing left to commit at
+    the end; Django runs its on-commit hooks as ever.  Inside a caller's transaction it is a
+    savepoint, and the caller commits.
+    """
     connection = connections[using]
     outermost = not connection.in_atomic_block
-    with transaction.atomic(using=using), together(using, commit=outermost):
-        yield
+    try:
+        with transaction.atomic(using=using), together(using, commit=outermost):
+            if outermost and several_statements_at_once(connection):
+                _begin_with_next(connection)
+            yield
+    finally:  # the last writes, sent as `together` ends, carried the BEGIN if nothing did before
+        _begin_pending.pop(connection, None)
+
+
+# Per connection, inside `atomic()`: the driver's connection whose BEGIN is still to be sent.
+_begin_pending: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def _begin_with_next(connection: Any) -> None:
+    raw = connection.connection
+    if raw.pgconn.transaction_status != _IDLE:  # psycopg began already: nothing to save
+        return
+    raw.autocommit = True  # psycopg sends no BEGIN of its own: the next statement carries it
+    _begin_pending[connection] = raw
+
+
+def _begin(connection: Any) -> str:
+    """The BEGIN to put before the next statement on `connection` ("" if none is owed)."""
+    raw = _begin_pending.pop(connection, None)
+    return "BEGIN;\n" if raw is not None and raw is connection.connection else ""
+
+
+_IDLE = 0  # psycopg.pq.TransactionStatus.IDLE
 
 
 @contextmanager
@@ -240,14 +271,26 @@ def _write(connection: Any, write: _Write) -> None:
         waiting.append(write)
 
 
+def _execute(connection: Any, cursor: Any, sql: str, params: list[Any]) -> None:
+    """`sql` on `cursor`, with the BEGIN `atomic` owes in the same query text (the cursor then
+    on the statement's own result)."""
+    begin = _begin(connection)
+    cursor.execute(begin + sql, params)
+    if begin:
+        cursor.nextset()
+
+
 def _send_now(connection: Any, write: _Write) -> None:
     cursor = kept_cursor(connection)
-    cursor.execute(write.sql, write.params)
+    _execute(connection, cursor, write.sql, write.params)
     write.done(cursor)
 
 
 def _send_waiting_first(execute: Callable, sql: str, params: Any, many: bool, context: dict) -> Any:
-    _send_waiting(context["connection"])
+    connection = context["connection"]
+    if _begin(connection):  # another statement first: the BEGIN goes alone, before it
+        kept_cursor(connection).execute("BEGIN")
+    _send_waiting(connection)
     return execute(sql, params, many, context)
 
 
@@ -263,7 +306,7 @@ def _send_waiting(connection: Any, *, commit: bool = False) -> None:
         return
     cursor = kept_cursor(connection)
     sql = ";\n".join(w.sql for w in writes) + (";\nCOMMIT" if commit else "")
-    cursor.execute(sql, [p for w in writes for p in w.params])
+    _execute(connection, cursor, sql, [p for w in writes for p in w.params])
     for index, write in enumerate(writes):
         if index:
             cursor.nextset()

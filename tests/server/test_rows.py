@@ -314,8 +314,8 @@ postgresql_only = pytest.mark.skipif(
 @postgresql_only
 @pytest.mark.django_db(transaction=True)
 def test_a_block_that_opens_the_transaction_commits_with_its_writes(match):
-    """`rows.atomic()` in autocommit: the writes and the COMMIT in one query text, and the
-    on-commit hooks run after it, seeing the rows from another connection."""
+    """`rows.atomic()` in autocommit: BEGIN, the writes and the COMMIT in one query text, and
+    the on-commit hooks run after it, seeing the rows from another connection."""
     seen = []
 
     def on_commit() -> None:
@@ -341,8 +341,8 @@ def test_a_block_that_opens_the_transaction_commits_with_its_writes(match):
     finally:
         del raw._exec_command
     sent = [q["sql"] for q in captured.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]  # Django's log of them
-    assert len(sent) == 1 and sent[0].endswith(";\nCOMMIT"), sent
-    assert commands == [b"BEGIN"], commands  # no COMMIT of its own: nothing was left to commit
+    assert len(sent) == 1 and sent[0].startswith("BEGIN;\nINSERT") and sent[0].endswith(";\nCOMMIT"), sent
+    assert commands == [], commands  # psycopg sent no BEGIN nor COMMIT of its own
     assert seen == [1] and not connection.in_atomic_block
     assert Match.objects.get(pk=match.pk).ply == 1
 
@@ -370,3 +370,29 @@ def test_inside_a_callers_transaction_the_block_leaves_the_commit_to_it(match):
         assert connection.in_atomic_block
     assert not any("COMMIT" in q["sql"] for q in captured.captured_queries)
     assert Move.objects.filter(match=match).count() == 1
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_move_opens_its_transaction_with_the_locked_read_and_commits_with_its_writes(match):
+    """A move in autocommit, as a socket's database thread makes it: two round trips."""
+    Match.objects.filter(pk=match.pk).update(clock_ms=[59000, 59000])  # both have moved: no first-move lookup
+    mover = match.seats.get(index=0).player_id
+    with CaptureQueriesContext(connection) as captured:
+        services.submit_player_move(match.pk, mover, "4", 0)
+    sent = [q["sql"] for q in captured.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
+    assert len(sent) == 2, sent
+    assert sent[0].startswith("BEGIN;\nSELECT") and sent[0].endswith('FOR UPDATE OF "matches_match"'), sent
+    assert sent[1].startswith("INSERT") and sent[1].endswith(";\nCOMMIT"), sent
+    assert Match.objects.get(pk=match.pk).ply == 1
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_an_orm_query_first_sends_the_begin_alone(match):
+    with rows.atomic():
+        assert Match.objects.select_for_update().get(pk=match.pk).ply == 0
+        assert connection.connection.pgconn.transaction_status != 0  # in the transaction
+        match.ply = 3
+        rows.update(match, ["ply"])
+    assert Match.objects.get(pk=match.pk).ply == 3 and not connection.in_atomic_block
