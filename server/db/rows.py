@@ -19,14 +19,12 @@ inside `together()` go in one round trip.
 
 from __future__ import annotations
 
-import re
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from django.conf import settings
 from django.db import DatabaseError, connections, router, transaction
 from django.db.models import Field, Model
 from django.db.models.signals import post_save, pre_save
@@ -317,67 +315,6 @@ def several_statements_at_once(connection: Any) -> bool:
     """psycopg's client-side binding (Django's default) sends a query as text, and PostgreSQL
     runs the statements of one query text in order, each with its own result."""
     return connection.vendor == "postgresql" and not connection.settings_dict["OPTIONS"].get("server_side_binding")
-
-
-class Prepared:
-    """A PostgreSQL statement parsed and planned once per connection (``PREPARE``), then run by
-    name (``EXECUTE``) in query texts of several statements.
-
-    PostgreSQL parses and plans every statement of every query text it receives: for a
-    person's plain move, a large share of the database server's CPU (`benchmarks/
-    move_floor.py` measures it).  A connection that shares its server sessions between transactions
-    (PgBouncer in transaction mode) cannot keep them: `DATABASE_PREPARED_STATEMENTS = False`
-    then sends the statement's own text each time.
-
-    `sql` names its values (``%(match)s``); `prepare` is the text that prepares it, and
-    `execute` the text that runs it with the same named values.
-    """
-
-    def __init__(self, name: str, sql: str) -> None:
-        self.name, self.sql = name, sql
-        values = list(dict.fromkeys(_NAMED_VALUE.findall(sql)))
-        numbered = _NAMED_VALUE.sub(lambda found: f"${values.index(found[1]) + 1}", sql)
-        self.prepare = f"PREPARE {name} AS {numbered}"
-        self.execute = f"EXECUTE {name}({', '.join(f'%({value})s' for value in values)})"
-
-
-_NAMED_VALUE = re.compile(r"%\((\w+)\)s")
-
-# Per connection: the driver's connection its statements were prepared on, and their names.
-_prepared: weakref.WeakKeyDictionary[Any, tuple[Any, set[str]]] = weakref.WeakKeyDictionary()
-
-
-def prepared_texts(connection: Any, cursor: Any, statements: Sequence[Prepared]) -> list[str]:
-    """The texts that run `statements` on `connection`: ``EXECUTE``s, each statement prepared
-    on it first if it was not yet (two round trips on `cursor`, once a connection), or, where
-    prepared statements are off or not PostgreSQL's, the statements themselves.  Worth it on
-    a connection that is kept (a socket's database thread's), not on one opened per request."""
-    if not settings.DATABASE_PREPARED_STATEMENTS or connection.vendor != "postgresql":
-        return [statement.sql for statement in statements]
-    raw, names = _prepared.get(connection, (None, set()))
-    if raw is not connection.connection:  # a new connection: nothing prepared on it yet
-        raw, names = connection.connection, set()
-        _prepared[connection] = (raw, names)
-    missing = [statement for statement in statements if statement.name not in names]
-    if missing:  # the session's own list first: it may have them (this process forgot them)
-        cursor.execute("SELECT name FROM pg_prepared_statements")
-        names.update(name for (name,) in cursor.fetchall())
-        missing = [statement for statement in missing if statement.name not in names]
-    if missing:
-        cursor.execute(";\n".join(statement.prepare for statement in missing))
-        names.update(statement.name for statement in missing)
-    return [statement.execute for statement in statements]
-
-
-def forget_prepared(connection: Any) -> None:
-    """`connection`'s server session lost its prepared statements (a pooler's reset, another
-    session behind it): they are prepared again when next used."""
-    _prepared.pop(connection, None)
-
-
-def unknown_prepared_statement(error: BaseException) -> bool:
-    """Whether `error` says a prepared statement named in an ``EXECUTE`` does not exist."""
-    return getattr(error.__cause__, "sqlstate", None) == "26000"  # invalid_sql_statement_name
 
 
 def _cached(connection: Any, key: tuple, build: Callable[..., Any]) -> Any:
