@@ -100,7 +100,7 @@ def hint_request(match_id: int, player: Player) -> dict[str, Any]:
     seated player to move.  The search runs where bot searches run (`runners.queue_hint`),
     never in the web request; its result is a `hint` event of the match, pushed to the
     match's sockets, and the move the player then plays carries it in its stats
-    (`receivers.py`), so exports show it.  At most one search per ply: asking again
+    (`server/matches/services/moves.py`), so exports show it.  At most one search per ply: asking again
     while it runs, or after, costs nothing.
 
     Returns ``{"status": "done", <the hint frame>}`` or ``{"status": "queued", "seat", "ply"}``.

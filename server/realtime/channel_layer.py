@@ -27,7 +27,8 @@ from channels_redis.core import RedisChannelLayer
 # ended and its person stayed online (one or two people of 300 closing at once, in most runs
 # of tests/faults/test_storms.py).
 # A dead Redis is noticed by the kernel instead, within about 20 s: keepalive probes while
-# a read waits, and a user timeout while a write goes unacknowledged.
+# a read waits, and a user timeout while a write goes unacknowledged.  (The project runs on
+# Python 3.11, where gh-86296 is not fixed: tests/faults/test_storms.py, the people left online.)
 DEAD_REDIS_S = 20
 TCP_OPTIONS = {
     socket.TCP_KEEPIDLE: 10,
@@ -43,7 +44,10 @@ TCP_OPTIONS = {
 # for a free connection instead (up to POOL_WAIT_S), and its size is set on purpose: a command
 # takes well under a millisecond on loopback, so 50 connections carry tens of thousands of
 # commands a second, while N web processes x 50 stay far below Redis's 10,000 clients.  One
-# of them is held by the layer's blocking read at all times.
+# of them is held by the layer's blocking read at all times.  Upstream: redis-py's asyncio
+# `ConnectionPool` raises instead of waiting (aio-libs/aioredis-py#1113, still so in the pinned
+# redis 8.1.0, whose default cap became 100), and channels_redis 4.3.0 builds that pool
+# (`channels_redis.utils.create_pool`); tests/faults/test_storms.py counts MaxConnectionsError.
 POOL_SIZE = int(os.environ.get("REDIS_POOL_SIZE", "50"))
 POOL_WAIT_S = 10
 
@@ -53,6 +57,9 @@ POOL_WAIT_S = 10
 # membership lasts GROUP_EXPIRY_S, and each process stamps again every membership it holds
 # every quarter of that: a dead process's members are dropped within GROUP_EXPIRY_S of its
 # death (at the group's next send), while a live one has four tries to renew each.
+# Upstream: django/channels#1371 (leaked memberships of a dead server, a day by default: still
+# so in channels_redis 4.3.0); tests/server/test_channel_layer.py,
+# `test_a_dead_process_memberships_expire_and_a_live_one_keeps_its_own`.
 GROUP_EXPIRY_S = int(os.environ.get("CHANNEL_GROUP_EXPIRY_S", "120"))
 RENEW_BATCH = 500  # memberships renewed per round trip
 READ_BATCH = 200  # messages a process takes from its queue per round trip
@@ -134,8 +141,10 @@ class PooledRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # chann
         and a socket closing cancels its receive: when the read it cancelled had already
         popped a message -- the reply on its way, or the loop busy before reading it -- redis-py
         drops the connection with the reply, and another socket's frame was lost for good
-        (django/channels#1683; tests/server/test_channel_layer.py: 2-3 % of the frames while
-        other sockets closed).  Here the read runs in a task of its own that no socket owns;
+        (django/channels#1683, channels_redis#366; channels_redis 4.3.0 still reads in the
+        task of the socket holding its receive lock; tests/server/test_channel_layer.py,
+        `test_no_message_is_lost_while_other_sockets_close`: 2-3 % of the frames while other
+        sockets closed).  Here the read runs in a task of its own that no socket owns;
         a receive waits for its socket's inbox, and cancelling it cancels only that wait.
         """
         if "!" not in channel:  # a channel read by whoever asks, not this process's sockets

@@ -93,10 +93,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE transactions take the write lock at BEGIN, so concurrent moves queue up
     # instead of failing; the timeout is how long one waits for the other.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
-# The hot statements (a plain move's) prepared once per PostgreSQL connection and run by name
-# (server/db/rows.py, `Prepared`).  Set DATABASE_PREPARED_STATEMENTS=0 behind a pooler
-# that shares a server session between transactions (PgBouncer in transaction mode).
-DATABASE_PREPARED_STATEMENTS = os.environ.get("DATABASE_PREPARED_STATEMENTS", "1") != "0"
 
 # One database is one installation (server/platform/installation.py): its processes share a
 # channel-layer prefix and a base task queue that no other installation on the same Redis
@@ -272,9 +268,6 @@ CHESS_GAVIOTA_PATH = os.environ.get("CHESS_GAVIOTA_PATH", "/usr/share/gaviotatb/
 
 # --- Match sockets ----------------------------------------------------------------
 MATCH_EVENTS_KEPT = 500  # events replayed to a client reconnecting with ?v=
-# A person's plain move on PostgreSQL in two round trips, without model instances
-# (server/matches/services/plain_moves.py); off, every move takes the general path.
-PLAIN_MOVES = True
 SOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 frames per 5 seconds per connection, moves apart
 SOCKET_MOVE_RATE_LIMIT = (50, 5.0)  # move frames: 10 a second, beyond any human's clicking
 # Sockets open at once, match and lobby together, counted across every web process
