@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeGuard, 
 
 if TYPE_CHECKING:
     from games.hooks import Playout, SearchKernel, Solver
+    from games.records import GameRecord, PlayedMatch
     from games.spec import GameSpec
 
 Seat: TypeAlias = int
@@ -270,6 +271,13 @@ class Game(ABC, Generic[S]):
         no such notation, or the moves do not fit it.
         """
         return None
+
+    def match_record(self, played: PlayedMatch) -> GameRecord:
+        """The file a player downloads of a played match (`games.records`): the game's own notation
+        where it has one (chess: PGN), else the plain record every game has."""
+        from games.records import plain_record  # records builds on this module
+
+        return plain_record(self, played)
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"
