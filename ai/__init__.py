@@ -10,12 +10,14 @@ True
 
 # The one warm-up: every searcher imported (the catalogue lists them) and each game's fast paths built with `import ai`,
 # not inside the first search's budget.
-from ai.budget import Deadline, Timeout
+from ai.budget import Deadline, Timeout, collect_between_searches
 from ai.catalogue import ALGORITHMS as CATALOGUE
+from ai.catalogue import full_width_for, trap_model_problem
 from ai.search import choose_move
 from ai.searcher import Capability, Searcher
 from ai.solve import solve
 from ai.types import SearchConfig, SearchOptions, SearchResult, SearchStats
+from ai.weakening import SLIP_TEMPERATURE
 from games import registry as _registry
 
 for _game in _registry.all():
@@ -23,6 +25,7 @@ for _game in _registry.all():
 
 __all__ = [
     "CATALOGUE",
+    "SLIP_TEMPERATURE",
     "Capability",
     "Deadline",
     "SearchConfig",
@@ -32,5 +35,8 @@ __all__ = [
     "SearchStats",
     "Timeout",
     "choose_move",
+    "collect_between_searches",
+    "full_width_for",
     "solve",
+    "trap_model_problem",
 ]

@@ -10,8 +10,7 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
-from ai import catalogue
-from ai.searcher import Capability
+import ai
 from games import registry
 from server.analysis import positions
 from server.analysis.models import Analysis
@@ -120,8 +119,8 @@ def analysis_settings(game_id: str, budget_ms: int | None = None) -> dict[str, A
     """
     chosen = search_settings(game_id, budget_ms)
     config = chosen["config"]
-    if not catalogue.get(config["algorithm"]).can(Capability.FULL_WIDTH):
-        config.update(algorithm=catalogue.full_width_for(registry.get(game_id)).id, max_iterations=None, options={})
+    if not ai.CATALOGUE[config["algorithm"]].can(ai.Capability.FULL_WIDTH):
+        config.update(algorithm=ai.full_width_for(registry.get(game_id)).id, max_iterations=None, options={})
     config["options"] = {**config["options"], "exact_root": True}
     return chosen
 

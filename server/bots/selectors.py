@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import ai
-from ai.weakening import SLIP_TEMPERATURE
 from games import registry
 from games.base import Game
 from server.bots import public_rating
@@ -77,7 +76,7 @@ def how_it_plays(profile: BotProfile) -> list[str]:
             )
         if profile.temperature and profile.error_rate < 1:  # the moves that are not slips
             lines.append("It varies its choice among moves of similar value.")
-        if profile.error_rate and profile.temperature > SLIP_TEMPERATURE:  # below it, slips lean as everyone's
+        if profile.error_rate and profile.temperature > ai.SLIP_TEMPERATURE:  # below it, slips lean as everyone's
             lines.append(
                 "Its slips are spread: it picks among those second choices nearly at random, the weaker as "
                 "often as the closer, but never one outside the better half."

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import ai  # every searcher loaded now, not inside the first search's budget
-from ai.budget import collect_between_searches
 from games import registry
 
 # Recorded with every bot move as its stats' ``engine`` field (an export field: the name stays).
@@ -51,7 +50,7 @@ def search(
     garbage earlier searches left is collected before it (`run_search` does so for a turn).
     """
     if deadline is None:
-        collect_between_searches()
+        ai.collect_between_searches()
     game = registry.get(game_id)
     return ai.choose_move(game, game.from_json(state), config, deadline=deadline, on_progress=on_progress)
 
@@ -66,7 +65,7 @@ def run_search(request: SearchRequest, on_progress: OnProgress | None = None) ->
     """
     # What earlier searches left for the collector, collected now that it costs this search
     # none of its time: its budget starts below (and its deadline moves by the wait).
-    collect_between_searches()
+    ai.collect_between_searches()
     started = time.time()
     deadline = request.deadline
     since = request.started_at or request.queued_at
