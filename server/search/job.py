@@ -7,13 +7,17 @@ analyses and hints (`server.analysis.positions`) both search through `run_search
 
 from __future__ import annotations
 
+import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import ai  # every searcher loaded now, not inside the first search's budget
+import ai
 from games import registry
+
+log = logging.getLogger(__name__)
 
 # Recorded with every bot move as its stats' ``engine`` field (an export field: the name stays).
 SEARCH_VERSION = "plyground-ai 0.1"
@@ -94,10 +98,13 @@ def run_search(request: SearchRequest, on_progress: OnProgress | None = None) ->
 _progress_queue: Any = None
 
 
-def report_progress_to(queue: Any) -> None:
-    """The pool's initializer: this process's searches may put their progress on `queue`."""
+def start_search_process(queue: Any, warm_up: bool = True) -> None:
+    """The pool's initializer: this process's searches may put their progress on `queue`, and it
+    warms up (`warm`) before it takes its first search."""
     global _progress_queue
     _progress_queue = queue
+    if warm_up:
+        warm()
 
 
 def progress_queue() -> Any:
@@ -106,4 +113,11 @@ def progress_queue() -> Any:
 
 
 def warm() -> None:
-    """Nothing: importing this module in a pool process loads the games and the searchers."""
+    """Get this process ready to search before it takes work: every game's fast paths built and
+    searched once (`ai.warm_up`), so the first bot reply is as quick as the next."""
+    took = ai.warm_up()
+    log.info("search process %d warmed up in %.2f s", os.getpid(), sum(took.values()))
+
+
+def started() -> None:
+    """Nothing: a task that makes the pool start a process (its initializer warms it up)."""
