@@ -21,7 +21,6 @@ def record_hint_with_move(sender, instance: Move, created: bool, **kwargs) -> No
     )
     if event is None:
         return
-    # The profile goes under ``engine``, the hint frame's former name for it: exports read that key.
-    hint = {k: event.frame[k] for k in ("move", "value", "depth", "nodes", "engine") if k in event.frame}
+    hint = {k: event.frame[k] for k in ("move", "value", "depth", "nodes", "profile") if k in event.frame}
     instance.stats = {**(instance.stats or {}), "hint": hint}
     Move.objects.filter(pk=instance.pk).update(stats=instance.stats)

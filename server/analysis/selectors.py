@@ -35,7 +35,6 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
         "total": analysis.total,
         "queue_position": queue_position(analysis),
         "search": search,
-        "engine": search,  # the former name of ``search``, still answered for older clients
         "max_utility": registry.get(match.game).max_utility,
         "thresholds": {name: value for name, value in positions.THRESHOLDS},
         "result": match.result,
@@ -99,7 +98,7 @@ def search_settings(game_id: str, budget_ms: int | None = None) -> dict[str, Any
     """
     profile = strongest_profile(game_id)
     fields: dict[str, Any] = profile.search_fields() if profile else {"algorithm": "alphabeta"}
-    fields.update(error_rate=0.0, temperature=0.0, seed=0)
+    fields.update(slip_rate=0.0, temperature=0.0, seed=0)
     fields["options"] = {
         k: v for k, v in (fields.get("options") or {}).items() if k not in ("opening_book", "tablebases", "trap_model")
     }

@@ -63,7 +63,6 @@ class AnalysisSerializer(serializers.Serializer):
         help_text="while queued: analyses asked earlier that still wait to start (0: this one is next); else null",
     )
     search = AnalysisSearchSerializer(help_text="the search that judged the moves")
-    engine = AnalysisSearchSerializer(help_text="deprecated: the former name of `search`, the same object")
     max_utility = serializers.FloatField()
     thresholds = ThresholdsSerializer(help_text="the share of max_utility a move loses to be classed so")
     result = ResultSerializer(allow_null=True)
@@ -81,6 +80,5 @@ class HintSerializer(serializers.Serializer):
     depth = serializers.IntegerField()
     nodes = serializers.IntegerField()
     profile = serializers.CharField(allow_null=True, help_text="the bot profile whose search found it")
-    engine = serializers.CharField(allow_null=True, help_text="deprecated: the former name of `profile`, the same slug")
     is_ai = serializers.BooleanField(help_text="always true: the hint comes from a search")
     v = serializers.IntegerField(help_text="the match's event version after the hint was logged")

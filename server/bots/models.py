@@ -56,7 +56,7 @@ class BotProfile(models.Model):
         validators=[MinValueValidator(10), MaxValueValidator(10_000_000)],
         help_text="MCTS simulations per move; empty: as many as the budget allows",
     )
-    error_rate = models.FloatField(
+    slip_rate = models.FloatField(
         default=0.0,
         validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],  # 1: never its best (backgammon's Dice)
         verbose_name="slip rate",
@@ -135,7 +135,7 @@ class BotProfile(models.Model):
             "time_budget_ms": self.time_budget_ms,
             "max_depth": self.max_depth,
             "max_iterations": self.max_iterations,
-            "error_rate": self.error_rate,
+            "slip_rate": self.slip_rate,
             "temperature": self.temperature,
             "style": self.style,
             "opponent_model": self.opponent_model or None,

@@ -170,8 +170,8 @@ def hint(
 ) -> Frame:
     """The best move found for `seat` at `ply`, by a search (an AI, and it says so).
 
-    `profile` is the bot profile whose search found it; `engine`, its former name, still
-    carries the same slug, because a move's stats copy the hint and exports keep that key.
+    `profile` is the bot profile whose search found it; the move then played copies the hint
+    into its stats (exports).
     """
     return {
         "type": "hint",
@@ -182,7 +182,6 @@ def hint(
         "depth": depth,
         "nodes": nodes,
         "profile": profile,
-        "engine": profile,
         "is_ai": is_ai,
     }
 

@@ -19,7 +19,7 @@ from games import registry
 
 log = logging.getLogger(__name__)
 
-# Recorded with every bot move as its stats' ``engine`` field (an export field: the name stays).
+# Recorded with every bot move as its stats' ``search_version`` (exports: which release of the search chose it).
 SEARCH_VERSION = "plyground-ai 0.1"
 
 OnProgress = Callable[[dict[str, Any]], None]
@@ -90,7 +90,7 @@ def run_search(request: SearchRequest, on_progress: OnProgress | None = None) ->
     if deadline is not None:
         stats["deadline_slack_ms"] = round((deadline - finished) * 1000, 1)
     # The think time (taken out of a bot move's stats when it is stored): search and pause.
-    stats.update(think_ms=round((finished - started) * 1000, 1), seed=config.seed, engine=SEARCH_VERSION)
+    stats.update(think_ms=round((finished - started) * 1000, 1), seed=config.seed, search_version=SEARCH_VERSION)
     return result, stats
 
 
