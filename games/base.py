@@ -61,6 +61,23 @@ class TableChoice:
 
 
 @dataclass(frozen=True)
+class PartsNode:
+    """One point of entering a move part by part: the parts that may come next, each with the
+    index of the node it leads to, and the legal move the parts so far make (None: not yet one)."""
+
+    parts: tuple[tuple[str, int], ...]
+    move: Move | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"parts": [list(part) for part in self.parts], "move": self.move}
+
+
+def parts_json(nodes: Sequence[PartsNode] | None) -> list[dict[str, Any]] | None:
+    """`Game.move_parts` as the wire carries it (docs/wire.md), or None."""
+    return None if nodes is None else [node.to_json() for node in nodes]
+
+
+@dataclass(frozen=True)
 class Outcome:
     """How a finished game ended, in words a player understands."""
 
@@ -243,6 +260,16 @@ class Game(ABC, Generic[S]):
 
         For games whose rules let a player end a live game as a draw by claiming it; the
         server ends the match on a claim (docs/design.md §2).  None by default: no such rule.
+        """
+        return None
+
+    def move_parts(self, state: S) -> list[PartsNode] | None:
+        """How the legal moves are entered part by part, where a move is several picks (backgammon:
+        a checker per die, in any order the rules allow), or None where each move is picked whole.
+
+        A graph of `PartsNode`s, the first the position before any part: the browser offers the
+        parts of the node it is at and sends the node's `move` once it has one, so it never
+        re-derives the rules.  Parts are strings in the game's own notation (docs/wire.md).
         """
         return None
 

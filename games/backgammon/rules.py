@@ -70,7 +70,7 @@ from typing import Any, TypeAlias
 
 from games.backgammon.evaluation import HEURISTIC_LIMIT, Probabilities, equity, side_probabilities
 from games.backgammon.spec import ID, SPEC
-from games.base import CHANCE, Game, IllegalMove, Move, Outcome, Seat
+from games.base import CHANCE, Game, IllegalMove, Move, Outcome, PartsNode, Seat
 
 Point: TypeAlias = int  # 1..24 in the mover's numbering; BAR = 25, OFF = 0
 Side: TypeAlias = tuple[int, ...]  # 26 counts: [0] borne off, [1..24] points, [25] bar
@@ -287,6 +287,12 @@ class Backgammon(Game[BackgammonState]):
         if state.dice or _won(state) is not None:
             raise ValueError("no dice to roll here")
         return list(OPENING_ROLLS if state.turn == NO_TURN else ROLLS)
+
+    def move_parts(self, state: BackgammonState) -> list[PartsNode] | None:
+        """A play die by die: the single-die steps of every legal play (`games.backgammon.parts`)."""
+        from games.backgammon.parts import play_parts  # parts builds on this module
+
+        return play_parts(state) if state.dice and _won(state) is None else None
 
     def legal_moves(self, state: BackgammonState) -> list[Move]:
         if _won(state) is not None:

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import CHANCE, IllegalMove, registry
-from games.base import Game, State
+from games.base import Game, State, parts_json
 from server.db import rows
 from server.matches import frames
 from server.matches.errors import BadMessage, GameOver, IllegalMoveError, NotSeated, NotYourTurn, StalePly
@@ -221,6 +221,7 @@ def _store_move(
         bot=seat_obj is not None and seat_obj.kind == Seat.Kind.BOT,
         stats=stats,
         clock=clock_json(match, now) if match.clock_ms is not None else None,
+        move_parts=None if finished or match.to_move == CHANCE else parts_json(game.move_parts(new_state)),
     )
     record(match, frame)
     cancel_offer_on_move(match, seat)

@@ -40,6 +40,7 @@ from django.db import DatabaseError, connections, router, transaction
 from django.utils import timezone
 
 from games import CHANCE, IllegalMove, registry
+from games.base import parts_json
 from server.db import rows
 from server.matches import broadcast, frames
 from server.matches.models import Match, MatchEvent, Move, Seat
@@ -173,6 +174,7 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
         ply=ply, seat=seat, move=move, notation=notation, by=by_kind_json(kind),
         state=state_json, to_move=to_move, legal_moves=game.legal_moves(new_state), think_ms=think_ms,
         fallback=None, bot=kind == Seat.Kind.BOT, clock=_clock_frame(match, clock_ms, to_move),
+        move_parts=parts_json(game.move_parts(new_state)),
     )  # fmt: skip
     columns = {
         "state": state_json, "ply": ply + 1, "to_move": to_move, "v": match.v + 1, "turn_started_at": now,
