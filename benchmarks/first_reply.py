@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/first_reply.py [--rounds 2] [--bots connect4-shallow,connect4-medium]
 
 Each run starts a fresh full stack (``python -m server.run``: daphne, the Celery workers,
-Redis; `tests.support.LiveStack`), waits until the workers say they are ready, then for
+Redis; `tests.support.LiveStack`), waits until both workers say they are ready, then for
 each bot in turn opens a match against it and plays three random moves over the match
 socket, timing each bot reply from the move's send to the bot's `move` frame.  The bots
 are depth-limited, so a reply's search does the same work cold or warm.  Runs alternate
@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.support import LiveStack  # noqa: E402
 
 REPLIES = 3
+WORKERS = 2  # the worker and the reserved worker (server.run)
 
 
 async def replies_ms(stack: LiveStack, bot: str, seed: int) -> list[tuple[float, float]]:
@@ -59,7 +60,15 @@ async def replies_ms(stack: LiveStack, bot: str, seed: int) -> list[tuple[float,
 
 def one_run(warm: bool, bots: list[str], seed: int) -> dict[str, list[tuple[float, float]]]:
     with LiveStack(extra_env={"SEARCH_WARM_UP": "1" if warm else "0"}) as stack:
+        wait_for_both_workers(stack)
         return {bot: asyncio.run(replies_ms(stack, bot, seed)) for bot in bots}
+
+
+def wait_for_both_workers(stack: LiveStack, timeout_s: float = 120) -> None:
+    """The stack serves once one worker is ready; a person's bot turn may go to either (the reserved one too)."""
+    deadline = time.monotonic() + timeout_s
+    while stack.server_log().count(" ready.") < WORKERS and time.monotonic() < deadline:
+        time.sleep(0.2)
 
 
 def main() -> None:
