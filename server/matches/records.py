@@ -51,6 +51,6 @@ def _record_seat(seat: Seat | None) -> RecordSeat:
         return RecordSeat("?")
     if seat.kind == Seat.Kind.BOT:
         return RecordSeat(str((seat.bot_snapshot or {}).get("name", "Bot")), "program")
-    if seat.player_id is not None:
+    if seat.player is not None:
         return RecordSeat(seat.player.name, "human")
     return RecordSeat("?")

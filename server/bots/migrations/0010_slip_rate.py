@@ -1,11 +1,13 @@
 """The slip rate has one name everywhere: the field, the seats' bot snapshots and the wire say `slip_rate`."""
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 OLD, NEW = "error_rate", "slip_rate"
 
 
-def _rename_key(apps, old: str, new: str) -> None:
+def _rename_key(apps: StateApps, old: str, new: str) -> None:
     """Seats keep the profile as it was when the match was made: their snapshots follow the field's name."""
     Seat = apps.get_model("matches", "Seat")
     for seat in Seat.objects.filter(bot_snapshot__has_key=old).iterator():
@@ -15,11 +17,11 @@ def _rename_key(apps, old: str, new: str) -> None:
         seat.save(update_fields=["bot_snapshot"])
 
 
-def snapshots_say_slip_rate(apps, schema_editor) -> None:
+def snapshots_say_slip_rate(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     _rename_key(apps, OLD, NEW)
 
 
-def snapshots_say_error_rate(apps, schema_editor) -> None:
+def snapshots_say_error_rate(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     _rename_key(apps, NEW, OLD)
 
 

@@ -1,11 +1,15 @@
 """One word per idea in a move's stats: ``search_version`` (was ``engine``) and a hint's ``profile`` (was ``engine``)."""
 
+from typing import Any
+
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 BATCH = 2000
 
 
-def _renamed(stats: dict, forward: bool) -> dict:
+def _renamed(stats: dict[str, Any], forward: bool) -> dict[str, Any]:
     stats = dict(stats)
     old, new = ("engine", "search_version") if forward else ("search_version", "engine")
     if old in stats:
@@ -20,7 +24,7 @@ def _renamed(stats: dict, forward: bool) -> dict:
     return stats
 
 
-def _rename(apps, forward: bool) -> None:
+def _rename(apps: StateApps, forward: bool) -> None:
     Move = apps.get_model("matches", "Move")
     batch = []
     for move in Move.objects.filter(stats__isnull=False).only("id", "stats").iterator(chunk_size=BATCH):
@@ -34,11 +38,11 @@ def _rename(apps, forward: bool) -> None:
     Move.objects.bulk_update(batch, ["stats"])
 
 
-def forwards(apps, schema_editor) -> None:
+def forwards(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     _rename(apps, forward=True)
 
 
-def backwards(apps, schema_editor) -> None:
+def backwards(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     _rename(apps, forward=False)
 
 
