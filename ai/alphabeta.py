@@ -504,7 +504,7 @@ def _search(
 def play(game: Game[S], state: S, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     """A bot's alpha-beta: its book, tables or exact endgame first, then the search, its traps, its slips."""
     options = config.options.carried_to(AlphaBetaOptions)
-    weakened = is_weakened(config.error_rate, config.temperature)
+    weakened = is_weakened(config.slip_rate, config.temperature)
     if not weakened:
         exact = endgame.book_move(game, state, rng) if options.opening_book else None
         if not exact and options.tablebases:

@@ -170,7 +170,7 @@ def _search(game: Game[S], state: S, config: SearchConfig, deadline: Deadline, r
     moves = game.order_moves(state, game.legal_moves(state))
     result = SearchResult(move=moves[0], algorithm="maxn")
     result.stats["paranoid"] = options.paranoid
-    weakened = is_weakened(config.error_rate, config.temperature)
+    weakened = is_weakened(config.slip_rate, config.temperature)
     searcher.root_state, searcher.exact_root = state, weakened or options.exact_root
     values = deepen(searcher, result, moves, range(1, (config.max_depth or 64) + 1))
     result.nodes = searcher.nodes

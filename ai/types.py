@@ -132,7 +132,7 @@ class SearchConfig:
     time_budget_ms: int = 1000
     max_depth: int | None = None
     max_iterations: int | None = None
-    error_rate: float = 0.0  # chance of a human-looking slip instead of the best move
+    slip_rate: float = 0.0  # chance of a human-looking slip instead of the best move
     temperature: float = 0.0  # softmax over root values; 0 picks the best
     style: str = "balanced"
     opponent_model: str | None = None  # for expectimax: "uniform", "epsilon:0.3", ...

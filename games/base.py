@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeGuard, 
 
 if TYPE_CHECKING:
     from games.hooks import Playout, SearchKernel, Solver
+    from games.records import GameRecord, PlayedMatch
     from games.spec import GameSpec
 
 Seat: TypeAlias = int
@@ -57,6 +58,23 @@ class TableChoice:
 
     move: Move
     plies_to_end: int
+
+
+@dataclass(frozen=True)
+class PartsNode:
+    """One point of entering a move part by part: the parts that may come next, each with the
+    index of the node it leads to, and the legal move the parts so far make (None: not yet one)."""
+
+    parts: tuple[tuple[str, int], ...]
+    move: Move | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"parts": [list(part) for part in self.parts], "move": self.move}
+
+
+def parts_json(nodes: Sequence[PartsNode] | None) -> list[dict[str, Any]] | None:
+    """`Game.move_parts` as the wire carries it (docs/wire.md), or None."""
+    return None if nodes is None else [node.to_json() for node in nodes]
 
 
 @dataclass(frozen=True)
@@ -306,6 +324,16 @@ class Game(ABC, Generic[S]):
         """
         return None
 
+    def move_parts(self, state: S) -> list[PartsNode] | None:
+        """How the legal moves are entered part by part, where a move is several picks (backgammon:
+        a checker per die, in any order the rules allow), or None where each move is picked whole.
+
+        A graph of `PartsNode`s, the first the position before any part: the browser offers the
+        parts of the node it is at and sends the node's `move` once it has one, so it never
+        re-derives the rules.  Parts are strings in the game's own notation (docs/wire.md).
+        """
+        return None
+
     # --- notation players read ------------------------------------------------
     def move_notation(self, state: S, move: Move) -> str:
         """`move`, played in `state`, as players write it (chess: SAN, ``Nf3``).
@@ -331,6 +359,13 @@ class Game(ABC, Generic[S]):
         no such notation, or the moves do not fit it.
         """
         return None
+
+    def match_record(self, played: PlayedMatch) -> GameRecord:
+        """The file a player downloads of a played match (`games.records`): the game's own notation
+        where it has one (chess: PGN), else the plain record every game has."""
+        from games.records import plain_record  # records builds on this module
+
+        return plain_record(self, played)
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"

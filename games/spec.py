@@ -54,7 +54,7 @@ class BotSeed:
     """One seeded bot profile.  Slugs are public and stable (links, exports): never rename one.
 
     `settings` holds the profile's search settings by field name (``max_depth``,
-    ``error_rate``, ``search_options``, ...); those left out take the profile's defaults.
+    ``slip_rate``, ``search_options``, ...); those left out take the profile's defaults.
     """
 
     slug: str

@@ -105,7 +105,7 @@ from games.backgammon.cube import (
 )
 from games.backgammon.evaluation import HEURISTIC_LIMIT, Probabilities, equity, side_probabilities
 from games.backgammon.spec import ID, SPEC
-from games.base import CHANCE, CubeInputs, Game, IllegalMove, Move, Outcome, Seat
+from games.base import CHANCE, CubeInputs, Game, IllegalMove, Move, Outcome, PartsNode, Seat
 
 Point: TypeAlias = int  # 1..24 in the mover's numbering; BAR = 25, OFF = 0
 Side: TypeAlias = tuple[int, ...]  # 26 counts: [0] borne off, [1..24] points, [25] bar
@@ -414,6 +414,12 @@ class Backgammon(Game[BackgammonState]):
         if state.dice or self.is_terminal(state) or self.to_move(state) != CHANCE:
             raise ValueError("no dice to roll here")
         return list(self._rolls(state))
+
+    def move_parts(self, state: BackgammonState) -> list[PartsNode] | None:
+        """A play die by die: the single-die steps of every legal play (`games.backgammon.parts`)."""
+        from games.backgammon.parts import play_parts  # parts builds on this module
+
+        return play_parts(state) if state.dice and not self.is_terminal(state) else None
 
     def legal_moves(self, state: BackgammonState) -> list[Move]:
         if self.is_terminal(state):

@@ -28,14 +28,14 @@ SPEC = GameSpec(
     random_bot(ID),
     bot(ID, 1, "Dice", "expectimax", 200, "Knows which play leaves the best position, but plays "
          "another of its better plays whenever it has one, picked nearly at random.", max_depth=1,
-        error_rate=1.0, temperature=5.0),
+        slip_rate=1.0, temperature=5.0),
     bot(ID, 2, "Checker", "expectimax", 200, "Plays the move that leaves the best position on "
-         "about one move in eight; otherwise another of its better plays.", max_depth=1, error_rate=0.88),
+         "about one move in eight; otherwise another of its better plays.", max_depth=1, slip_rate=0.88),
     bot(ID, 3, "Prime", "expectimax", 300, "Weighs each play by the position it leaves (pips, "
          "shots at its blots, made points, primes) and slips on three moves in five.",
-        max_depth=1, error_rate=0.59),
+        max_depth=1, slip_rate=0.59),
     bot(ID, 4, "Gammon", "expectimax", 300, "Plays the position it likes best on about two moves "
-         "in three, but does not look past its own play.", max_depth=1, error_rate=0.34),
+         "in three, but does not look past its own play.", max_depth=1, slip_rate=0.34),
     bot(ID, 5, "Backgammon Master", "expectimax", 2000, "Judges every play by the position it "
          "leaves, with a neural network fitted to GNU Backgammon's evaluations: its chances of a "
          "win, a gammon and a backgammon, for each side. It never slips. Looking a roll further "

@@ -36,9 +36,9 @@ SPEC = GameSpec(
     # --- chess: alpha-beta on PeSTO's evaluation, captures searched to quiet positions ---
     random_bot(ID),
     bot(ID, 1, "Pawnstorm", "alphabeta", 200, "Looks one move ahead, grabs material and often "
-         "plays on a whim.", max_depth=1, error_rate=0.4),
+         "plays on a whim.", max_depth=1, slip_rate=0.4),
     bot(ID, 2, "Knightly", "alphabeta", 400, "Looks two plies ahead, then follows the captures "
-         "through; slips now and then.", max_depth=2, error_rate=0.1),
+         "through; slips now and then.", max_depth=2, slip_rate=0.1),
     bot(ID, 3, "Bishopric", "alphabeta", 1000, "Looks three plies ahead and follows the captures "
          "through.", max_depth=3),
     bot(ID, 4, "Castellan", "alphabeta", 1500, "Plays known openings from a book, then alpha-beta as "

@@ -17,7 +17,7 @@ SPEC = GameSpec(
     # --- othello: alpha-beta with a mobility/corner evaluation; MCTS low on the ladder ---
     random_bot(ID),
     bot(ID, 1, "Pebble", "alphabeta", 200, "Greedy: looks one move ahead, likes flipping "
-         "many discs, and often plays on a whim.", max_depth=1, error_rate=0.5, style="aggressive"),
+         "many discs, and often plays on a whim.", max_depth=1, slip_rate=0.5, style="aggressive"),
     bot(ID, 2, "Marble", "mcts", 500, "Monte Carlo tree search: plays out hundreds of games "
          "with a corner-loving rollout policy.", search_options={"rollout": "heuristic"}),
     bot(ID, 3, "Onyx", "alphabeta", 700, "Looks three moves ahead and values corners.", max_depth=3),

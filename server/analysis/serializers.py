@@ -83,7 +83,6 @@ class AnalysisSerializer(serializers.Serializer[Any]):
         help_text="while queued: analyses asked earlier that still wait to start (0: this one is next); else null",
     )
     search = AnalysisSearchSerializer(help_text="the search that judged the moves")
-    engine = AnalysisSearchSerializer(help_text="deprecated: the former name of `search`, the same object")
     max_utility = serializers.FloatField()
     thresholds = ThresholdsSerializer(help_text="the drop in expected score (0..1) a move gives away to be classed so")
     chances = ChancesSerializer(help_text="how the game's values read as winning chances (games/chances.py)")
@@ -102,6 +101,5 @@ class HintSerializer(serializers.Serializer[Any]):
     depth = serializers.IntegerField()
     nodes = serializers.IntegerField()
     profile = serializers.CharField(allow_null=True, help_text="the bot profile whose search found it")
-    engine = serializers.CharField(allow_null=True, help_text="deprecated: the former name of `profile`, the same slug")
     is_ai = serializers.BooleanField(help_text="always true: the hint comes from a search")
     v = serializers.IntegerField(help_text="the match's event version after the hint was logged")

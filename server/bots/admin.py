@@ -29,7 +29,7 @@ class BotProfileAdmin(admin.ModelAdmin[BotProfile]):
 
     form = BotProfileForm
 
-    list_display = ["name", "game", "level", "algorithm", "time_budget_ms", "max_depth", "error_rate",
+    list_display = ["name", "game", "level", "algorithm", "time_budget_ms", "max_depth", "slip_rate",
                     "rating_with_interval", "listed"]  # fmt: skip
     list_filter = ["game", "algorithm", "listed", "adaptive"]
     search_fields = ["name", "slug"]
@@ -41,7 +41,7 @@ class BotProfileAdmin(admin.ModelAdmin[BotProfile]):
         ("Search", {"fields": ["algorithm", "time_budget_ms", "max_depth", "max_iterations", "search_options"]}),
         (
             "Weakening and style",
-            {"fields": ["error_rate", "temperature", "style", "opponent_model", "min_think_ms", "adaptive"]},
+            {"fields": ["slip_rate", "temperature", "style", "opponent_model", "min_think_ms", "adaptive"]},
         ),  # fmt: skip
         ("Measured", {"fields": ["rating", "rating_low", "rating_high", "rated_games", "measured_on", "rating_method",
                                  "rating_budget_cap_ms", "record"]}),

@@ -27,7 +27,7 @@ class BotProfileSerializer(serializers.ModelSerializer[BotProfile]):
     class Meta:
         model = BotProfile
         fields = ["slug", "game", "name", "level", "level_name", "algorithm", "time_budget_ms", "max_depth",
-                  "max_iterations", "error_rate", "temperature", "style", "adaptive", "rating", "rating_low",
+                  "max_iterations", "slip_rate", "temperature", "style", "adaptive", "rating", "rating_low",
                   "rating_high", "rated_games", "measured_on", "rating_method", "rating_budget_cap_ms", "description",
                   "is_ai", "public_rating"]  # fmt: skip
 

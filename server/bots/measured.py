@@ -28,12 +28,12 @@ DATA_PATH: Path | None = None  # one file for every game instead of each package
 
 # What decides how a profile plays.  The name, description, listing and the human-like
 # minimum think time (a delay, not a search setting) do not.
-PLAYING_FIELDS = ("game", "algorithm", "time_budget_ms", "max_depth", "max_iterations", "error_rate",
+PLAYING_FIELDS = ("game", "algorithm", "time_budget_ms", "max_depth", "max_iterations", "slip_rate",
                   "temperature", "style", "opponent_model", "search_options", "adaptive")  # fmt: skip
 
 # The values a field takes when a seed leaves it out (`seed.SETTING_DEFAULTS` and the model's).
 PLAYING_DEFAULTS: dict[str, Any] = dict(
-    max_depth=None, max_iterations=None, error_rate=0.0, temperature=0.0, style="balanced", opponent_model="",
+    max_depth=None, max_iterations=None, slip_rate=0.0, temperature=0.0, style="balanced", opponent_model="",
     search_options={}, adaptive=False,
 )  # fmt: skip
 
@@ -46,7 +46,7 @@ RATING_FIELDS: dict[str, Any] = dict(
 
 def _canonical(field: str, value: Any) -> Any:
     """One spelling per setting: 0 and 0.0, None and "" for the opponent model are the same."""
-    if field in ("error_rate", "temperature"):
+    if field in ("slip_rate", "temperature"):
         return float(value or 0.0)
     if field in ("time_budget_ms", "max_depth", "max_iterations"):
         return None if value is None else int(value)
@@ -59,9 +59,14 @@ def _canonical(field: str, value: Any) -> Any:
     return value
 
 
+# Fields hashed under the name they had when the recorded measurements were taken, so that a
+# renamed field keeps every `seed_ratings.json` fingerprint valid.
+HASHED_AS: dict[str, str] = {"slip_rate": "error_rate"}
+
+
 def fingerprint(settings: Mapping[str, Any]) -> str:
     """A short hash of the playing settings (a seed's dict or a profile's fields)."""
-    values = {f: _canonical(f, settings.get(f, PLAYING_DEFAULTS.get(f))) for f in PLAYING_FIELDS}
+    values = {HASHED_AS.get(f, f): _canonical(f, settings.get(f, PLAYING_DEFAULTS.get(f))) for f in PLAYING_FIELDS}
     text = json.dumps(values, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -9,7 +9,6 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 
 import ai
-from ai import opponents, traps
 from games import registry
 from server.bots import measured
 from server.players.models import Player
@@ -57,7 +56,7 @@ class BotProfile(models.Model):
         validators=[MinValueValidator(10), MaxValueValidator(10_000_000)],
         help_text="MCTS simulations per move; empty: as many as the budget allows",
     )
-    error_rate = models.FloatField(
+    slip_rate = models.FloatField(
         default=0.0,
         validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],  # 1: never its best (backgammon's Dice)
         verbose_name="slip rate",
@@ -136,7 +135,7 @@ class BotProfile(models.Model):
             "time_budget_ms": self.time_budget_ms,
             "max_depth": self.max_depth,
             "max_iterations": self.max_iterations,
-            "error_rate": self.error_rate,
+            "slip_rate": self.slip_rate,
             "temperature": self.temperature,
             "style": self.style,
             "opponent_model": self.opponent_model or None,
@@ -214,7 +213,7 @@ def profile_problems(profile: BotProfile) -> dict[str, str]:
         errors["min_think_ms"] = "the minimum think time cannot exceed the time budget"
     if not isinstance(profile.search_options, dict):
         errors["search_options"] = "a JSON object, such as {}"
-    elif problem := trap_model_problem(game, algorithm, profile.search_options.get("trap_model")):
+    elif problem := ai.trap_model_problem(game, algorithm, profile.search_options.get("trap_model")):
         errors["search_options"] = problem
     if not errors:
         try:
@@ -223,19 +222,6 @@ def profile_problems(profile: BotProfile) -> dict[str, str]:
             field = "search_options" if "option" in str(exc) else "algorithm"
             errors[field] = str(exc)
     return errors
-
-
-def trap_model_problem(game: Any, algorithm: ai.Searcher, spec: Any) -> str:
-    """Why a `trap_model` search option cannot work here, or "" (see `ai.traps`)."""
-    if spec is None:
-        return ""
-    if not algorithm.takes_option("trap_model") or not traps.applies(game):
-        return "trap_model is for alpha-beta in two-player games without dice"
-    try:
-        opponents.parse(spec)
-    except (TypeError, ValueError) as exc:
-        return f"trap_model: {exc}"
-    return ""
 
 
 class BotTurnRecord(models.Model):

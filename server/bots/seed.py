@@ -24,7 +24,7 @@ PROFILES: list[dict[str, Any]] = profiles()
 
 # Every seeded setting is written, so re-seeding resets a profile's search to the catalogue's.
 SETTING_DEFAULTS: dict[str, Any] = dict(
-    max_depth=None, max_iterations=None, error_rate=0.0, temperature=0.0, style="balanced", opponent_model="",
+    max_depth=None, max_iterations=None, slip_rate=0.0, temperature=0.0, style="balanced", opponent_model="",
     search_options={}, min_think_ms=0, adaptive=False,
 )  # fmt: skip
 
@@ -41,6 +41,8 @@ def seed_profiles(bot_profile_model: Any, ratings: dict[str, dict[str, Any]] | N
     seeded = profiles()
     for spec in seeded:
         settings = {**SETTING_DEFAULTS, **spec}
+        if "slip_rate" not in known and "error_rate" in known:  # the field's name before migration 0010
+            settings["error_rate"] = settings.pop("slip_rate")
         defaults = {k: v for k, v in settings.items() if k in known and k not in ("slug", "listed")}
         profile, created = bot_profile_model.objects.update_or_create(slug=spec["slug"], defaults=defaults)
         if created and "listed" in known:

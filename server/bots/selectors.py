@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import ai
-from ai.weakening import SLIP_TEMPERATURE
 from games import registry
 from games.base import Game
 from server.bots import public_rating
@@ -68,16 +67,16 @@ def how_it_plays(profile: BotProfile) -> list[str]:
         )
         if profile.max_iterations:
             lines.append(f"It plays out at most {profile.max_iterations:,} games per move.")
-        if profile.error_rate:
-            often = "whenever it can" if profile.error_rate >= 1 else f"on about {profile.error_rate:.0%} of its moves"
+        if profile.slip_rate:
+            often = "whenever it can" if profile.slip_rate >= 1 else f"on about {profile.slip_rate:.0%} of its moves"
             lines.append(
                 f"It slips {often}: it plays a plausible second choice "
                 "instead of its best, never one its search sees losing outright, and always one its search "
                 "places in the better half of the range between its best and worst moves."
             )
-        if profile.temperature and profile.error_rate < 1:  # the moves that are not slips
+        if profile.temperature and profile.slip_rate < 1:  # the moves that are not slips
             lines.append("It varies its choice among moves of similar value.")
-        if profile.error_rate and profile.temperature > SLIP_TEMPERATURE:  # below it, slips lean as everyone's
+        if profile.slip_rate and profile.temperature > ai.SLIP_TEMPERATURE:  # below it, slips lean as everyone's
             lines.append(
                 "Its slips are spread: it picks among those second choices nearly at random, the weaker as "
                 "often as the closer, but never one outside the better half."

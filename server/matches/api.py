@@ -19,7 +19,7 @@ from server.bots import fair_share
 from server.bots.models import BotProfile
 from server.http.openapi import errors
 from server.matches import records, selectors, services
-from server.matches.errors import MatchError
+from server.matches.errors import MatchError, NoRecord
 from server.matches.models import Match, Seat
 from server.matches.serializers import GameSerializer, MatchSerializer, MatchSummarySerializer, PositionsSerializer
 from server.players.auth import acting_player
@@ -196,24 +196,36 @@ class MatchPositionsView(APIView):
         return Response({"ply": match.ply, "positions": selectors.match_positions(match)})
 
 
-class MatchPgnView(APIView):
-    """``GET /api/matches/{id}/pgn/``: a chess match as a PGN file, moves in SAN with their clocks."""
+class MatchRecordView(APIView):
+    """``GET /api/matches/{id}/record/``: the match's record as a file, in its game's notation (chess: PGN)."""
+
+    # Only the record in this notation, or any (None): the `/pgn/` address promises PGN.
+    notation: str | None = None
 
     @extend_schema(
-        responses={(200, records.PGN_CONTENT_TYPE.split(";")[0]): OpenApiTypes.STR, **errors(400, 401, 404)},
-        description="Chess matches only (400 no_record otherwise); finished or not (Result * while it goes on).",
+        responses={(200, "text/plain"): OpenApiTypes.STR, **errors(400, 401, 404)},
+        description="Any match, finished or not: PGN for chess (application/x-chess-pgn), "
+        "a plain text record (text/plain) for the other games.",
     )
-    def get(self, request: Request, match_id: int) -> HttpResponse:  # a file: Django's response, DRF passes it through
+    def get(self, request: Request, match_id: int) -> HttpResponse | Response:
         match = selectors.match_get(match_id)
         if match is None:
             return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
         try:
-            text = records.match_pgn(match, site=request.build_absolute_uri(f"/matches/{match.pk}/"))
+            record = records.match_record(match, site=request.build_absolute_uri(f"/matches/{match.pk}/"))
+            if self.notation is not None and record.extension != self.notation:
+                raise NoRecord(f"match {match.pk} has no {self.notation} record; its record is at /record/")
         except MatchError as exc:
             return error_response(exc)
-        response = HttpResponse(text, content_type=records.PGN_CONTENT_TYPE)
-        response["Content-Disposition"] = f'attachment; filename="plyground-{match.pk}.pgn"'
+        response = HttpResponse(record.text, content_type=record.media_type)
+        response["Content-Disposition"] = f'attachment; filename="plyground-{match.pk}.{record.extension}"'
         return response
+
+
+class MatchPgnView(MatchRecordView):
+    """``GET /api/matches/{id}/pgn/``: a chess match as a PGN file, moves in SAN with their clocks."""
+
+    notation = "pgn"
 
 
 class MatchJoinView(APIView):

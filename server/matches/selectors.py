@@ -11,6 +11,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from games import CHANCE, registry
+from games.base import parts_json
 from server.db import rows
 from server.matches.models import Match, MatchEvent, Move, Seat
 from server.players.selectors import person_json
@@ -150,6 +151,7 @@ def match_json(match: Match) -> dict[str, Any]:
         **match_summary_json(match),
         "state": match.state,
         "legal_moves": game.legal_moves(game.from_json(match.state)) if live else [],
+        "move_parts": parts_json(game.move_parts(game.from_json(match.state))) if live else None,
         "moves": [move_json(m, seats) for m in match.moves.all()],
         "thinking": thinking_json(match, seats),
         "offer": match.offer,

@@ -142,6 +142,12 @@ class MatchSerializer(MatchSummarySerializer):
 
     state = serializers.DictField(help_text="the current position, the game's own JSON")
     legal_moves = serializers.ListField(child=serializers.CharField(), help_text="empty unless a seat is to move")
+    move_parts = serializers.ListField(
+        child=serializers.DictField(),
+        allow_null=True,
+        help_text="where the move to make is entered part by part (backgammon: die by die), the graph of its parts: "
+        'nodes {"parts": [[part, next node index]], "move": the legal move so far or null}, node 0 first; else null',
+    )
     moves = MoveSerializer(many=True)
     thinking = ThinkingSerializer(allow_null=True, help_text="the bot to move, while one is")
     offer = OfferSerializer(allow_null=True)

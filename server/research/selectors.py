@@ -187,7 +187,7 @@ STAT_COLUMNS = (
     "budget_ms",
     "queued_ms",
     "deadline_slack_ms",
-    "engine",
+    "search_version",
 )
 # Figures with a column of their own ("move" is the move column); any others go to `other_stats`.
 # ("fallback" and "reason": how moves stored before the `fallback` field said it.)

@@ -126,7 +126,7 @@ def test_the_api_starts_reports_and_refuses_clearly(token_client, bob):
     assert again.status_code == 200
     body = token_client.get(f"/api/matches/{match.pk}/analysis/").json()
     assert body["status"] == "done" and body["progress"] == body["total"] == 7
-    assert body["search"]["is_ai"] and body["engine"] == body["search"]  # its former name, kept
+    assert body["search"]["is_ai"] and "engine" not in body  # one word per idea: the search
     assert body["thresholds"] == {"blunder": 0.15, "mistake": 0.1, "inaccuracy": 0.05}
     assert [p["class"] for p in body["plies"]].count("blunder") >= 1
 
@@ -225,7 +225,7 @@ def test_exact_root_values_every_root_move_as_a_full_window_does(game_id):
     found = positions.search_position(game_id, game.to_json(state), {**config, "options": {"exact_root": True}})
     exact = ai.choose_move(game, state, ai.SearchConfig(**config, options={"exact_root": True}))
     # A weakened bot searches every root move with a full window too.
-    full = ai.choose_move(game, state, ai.SearchConfig(**config, error_rate=0.01, seed=1))
+    full = ai.choose_move(game, state, ai.SearchConfig(**config, slip_rate=0.01, seed=1))
     assert exact.stats["root_values"] == full.stats["root_values"]
     values = exact.stats["root_values"]
     assert found["value"] == max(values.values()) and values[found["best_move"]] == found["value"]

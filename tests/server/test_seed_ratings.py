@@ -73,9 +73,9 @@ def an_entry(slug: str, elo: float = 500.0, measured_on: str = "2026-11-20", **s
 
 def test_the_fingerprint_follows_the_playing_settings_only():
     spec = settings_of("connect4-deep")
-    same = {**spec, "name": "Renamed", "description": "other words", "min_think_ms": 0, "error_rate": 0.05}
+    same = {**spec, "name": "Renamed", "description": "other words", "min_think_ms": 0, "slip_rate": 0.05}
     assert measured.fingerprint(same) == measured.fingerprint(spec)
-    for change in ({"max_depth": 6}, {"time_budget_ms": 999}, {"error_rate": 0.1}, {"search_options": {"x": 1}}):
+    for change in ({"max_depth": 6}, {"time_budget_ms": 999}, {"slip_rate": 0.1}, {"search_options": {"x": 1}}):
         assert measured.fingerprint({**spec, **change}) != measured.fingerprint(spec), change
     # A profile and its seed agree, whatever the spelling of the defaults.
     assert measured.profile_fingerprint(BotProfile.objects.get(slug="connect4-deep")) == measured.fingerprint(spec)
@@ -139,9 +139,9 @@ def test_the_admin_changing_a_playing_setting_clears_the_rating_other_edits_keep
     response = client.post(url, change_form(profile, description="Kinder words."))
     assert response.status_code == 302, response.content.decode()[:2000]
     assert BotProfile.objects.get(pk=profile.pk).rating == 500
-    assert client.post(url, change_form(profile, error_rate="0.2")).status_code == 302
+    assert client.post(url, change_form(profile, slip_rate="0.2")).status_code == 302
     changed = BotProfile.objects.get(pk=profile.pk)
-    assert changed.error_rate == 0.2 and changed.rating is None and changed.rating_method == ""
+    assert changed.slip_rate == 0.2 and changed.rating is None and changed.rating_method == ""
 
 
 def test_the_api_says_when_and_how_a_bot_was_rated():

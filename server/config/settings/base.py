@@ -239,6 +239,13 @@ BOT_TASK_EXPIRES_MS = 600_000
 # A bot that has not moved by its deadline plus this grace gets a fallback move.
 BOT_WATCHDOG_GRACE_MS = int(os.environ.get("BOT_WATCHDOG_GRACE_MS", "3000"))
 BOT_POOL_SIZE = int(os.environ.get("BOT_POOL_SIZE", "2"))
+# Each search process (a Celery pool process, a local search process) warms up before it
+# takes work (`ai.warm_up`): the first bot reply costs what the next ones do.  Off ("0") only
+# to measure what it saves (benchmarks/first_reply.py).
+SEARCH_WARM_UP = os.environ.get("SEARCH_WARM_UP", "1") != "0"
+# A pool process reports itself up once its init (the warm-up) is done; Celery's default
+# 4 s is too short on a loaded 2-core machine.
+CELERY_WORKER_PROC_ALIVE_TIMEOUT = 60.0
 BOT_WATCHDOG = True
 BOT_GAMES_RATED_FOR_HUMANS = (
     os.environ.get("BOT_GAMES_RATED_FOR_HUMANS", "0") == "1"

@@ -16,7 +16,7 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from games import CHANCE, IllegalMove, registry
-from games.base import Game, State
+from games.base import Game, State, parts_json
 from server.db import rows
 from server.matches import frames
 from server.matches.errors import BadMessage, GameOver, IllegalMoveError, NotSeated, NotYourTurn, StalePly
@@ -212,6 +212,7 @@ def _store_move(
         bot=seat_obj is not None and seat_obj.kind == Seat.Kind.BOT,
         stats=stats,
         clock=clock_json(match, now) if match.clock_ms is not None else None,
+        move_parts=None if finished or match.to_move == CHANCE else parts_json(game.move_parts(new_state)),
     )
     record(match, frame)
     cancel_offer_on_move(match, seat)
@@ -231,8 +232,7 @@ def _with_hint(match: Match, seat: int, stats: dict[str, Any] | None) -> dict[st
     )
     if event is None:
         return stats
-    # The profile goes under ``engine``, the hint frame's former name for it: exports read that key.
-    hint = {k: event.frame[k] for k in ("move", "value", "depth", "nodes", "engine") if k in event.frame}
+    hint = {k: event.frame[k] for k in ("move", "value", "depth", "nodes", "profile") if k in event.frame}
     return {**(stats or {}), "hint": hint}
 
 

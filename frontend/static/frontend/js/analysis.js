@@ -112,7 +112,7 @@ function seatPlayer(seat) {
 function render() {
   if (!analysis) return;
   el.root.dataset.status = analysis.status;
-  const search = analysis.search || analysis.engine || {};
+  const search = analysis.search || {};
   el.search.textContent = `Every position searched by the strongest computer player (AI, ${algorithmName(search.algorithm) || "search"}` +
     `${search.time_budget_ms ? `, up to ${formatMs(search.time_budget_ms)} a position` : ""}).`;
   const running = analysis.status === "queued" || analysis.status === "running";

@@ -57,6 +57,7 @@ export function createBoardHost({ el, catalogue, onMove }) {
     view.render({
       state: position.state,
       legalMoves: match.legal_moves || [],
+      moveParts: match.move_parts || null,
       interactive,
       lastMove: position.last ? position.last.move : null,
       lastSeat: position.last ? position.last.seat : null,
