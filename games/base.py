@@ -68,12 +68,22 @@ class Outcome:
     reason: str  # e.g. "four in a row", "board full"
     ranking: tuple[Seat, ...] = ()  # best first; for games of more than two players
 
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Where each seat finished, by seat: 1 for first; seats with equal returns share a place.
+
+        >>> Outcome((0.5, 0.5, -1.0), None, "resigned").places
+        (1, 1, 3)
+        """
+        return tuple(1 + sum(other > mine for other in self.returns) for mine in self.returns)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "returns": list(self.returns),
             "winner": self.winner,
             "reason": self.reason,
             "ranking": list(self.ranking),
+            "places": list(self.places),
         }
 
 

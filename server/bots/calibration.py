@@ -25,7 +25,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from games import registry
-from server.bots import measured
+from server.bots import measured, placement
 from server.bots.models import BotProfile
 from server.bots.rating import Rating, Result, comparisons, fit, seatings
 from server.matches import services
@@ -178,13 +178,13 @@ def fit_and_store(
 
 
 def data_entries(profiles: Sequence[BotProfile]) -> dict[str, dict]:
-    """The rated profiles as `seed_ratings.json` entries (after `fit_and_store`)."""
+    """The rated profiles as `seed_ratings.json` entries (after `fit_and_store`), on the bots' own scale."""
     return {
         p.slug: measured.entry_for(
             p,
-            p.rating,
-            p.rating_low,
-            p.rating_high,
+            placement.calibration_elo(p.rating),
+            placement.calibration_elo(p.rating_low),
+            placement.calibration_elo(p.rating_high),
             p.rated_games,
             p.rating_method,
             p.measured_on,

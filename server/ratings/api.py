@@ -53,6 +53,7 @@ class LeaderSerializer(serializers.Serializer):
     player = LeaderPlayerSerializer()
     rating = serializers.FloatField()
     deviation = serializers.FloatField()
+    provisional = serializers.BooleanField(help_text='shown with "?"; listed after every established rating')
     games = serializers.IntegerField()
     last_played = serializers.DateTimeField()
 
@@ -89,7 +90,7 @@ def not_found(detail: str) -> Response:
 
 
 class LeaderboardView(APIView):
-    """``GET /api/leaderboards/{game}/``: established ratings of active people, best first."""
+    """``GET /api/leaderboards/{game}/``: active people's ratings, established best first, then provisional."""
 
     authentication_classes: list = []
 

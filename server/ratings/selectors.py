@@ -38,26 +38,29 @@ def rating_history(player_id: int, game: str) -> list[dict[str, Any]]:
 
 
 def leaderboard(game: str, now: datetime | None = None) -> list[dict[str, Any]]:
-    """The best established ratings in `game` among people who played a rated match lately.
+    """The ratings in `game` of people who played a rated match lately: established ones best first,
+    then the provisional ones (shown with "?", as lichess does), best first too.
 
-    Accounts only: a guest's rating (from before rated games needed accounts) was free to farm."""
+    A provisional rating is listed rather than hidden, so a new site's board is not empty; it
+    ranks below every established one, so a few lucky first games do not top it.  Accounts
+    only: a guest's rating (from before rated games needed accounts) was free to farm."""
     since = (now or timezone.now()) - timedelta(days=settings.LEADERBOARD_ACTIVE_DAYS)
-    rows = (
-        PlayerRating.objects.filter(
-            game=game,
-            deviation__lte=settings.RATING_PROVISIONAL_DEVIATION,
-            updated_at__gte=since,
-            player__is_guest=False,
-        )
-        .select_related("player")
-        .order_by("-rating", "deviation", "player_id")[: settings.LEADERBOARD_SIZE]
+    limit = settings.RATING_PROVISIONAL_DEVIATION
+    active = PlayerRating.objects.filter(game=game, updated_at__gte=since, player__is_guest=False).select_related(
+        "player"
     )
+    size = settings.LEADERBOARD_SIZE
+    best_first = ("-rating", "deviation", "player_id")
+    rows = list(active.filter(deviation__lte=limit).order_by(*best_first)[:size])
+    if len(rows) < size:
+        rows += active.filter(deviation__gt=limit).order_by(*best_first)[: size - len(rows)]
     return [
         {
             "rank": rank,
             "player": person_json(row.player_id, row.player.name, row.player.is_guest),
             "rating": row.rating,
             "deviation": row.deviation,
+            "provisional": row.deviation > limit,
             "games": row.games,
             "last_played": row.updated_at,
         }

@@ -67,7 +67,7 @@ def test_a_match_against_a_bot_is_listed_live_with_its_ai_badge(new_page, plygro
     watcher = new_page("/")
     expect(watcher.locator("#games .game-card").first).to_be_visible()
     player = new_page("/")
-    match_id = start_bot_match(player, "connect4", "connect4-deep", order="second")
+    match_id = start_bot_match(player, "connect4", "connect4-deep", seat=1)
     row = watcher.locator(f'#live-matches [data-testid="match-{match_id}"]')
     expect(row).to_be_visible()
     expect(row.locator(".ai-badge")).to_have_text(bot_badge(plyground, "connect4-deep"))

@@ -31,7 +31,7 @@ def established(name: str, rating: float, game="connect4", days_ago=1, deviation
 
 
 @pytest.mark.django_db
-def test_the_leaderboard_lists_established_active_people_best_first(settings):
+def test_the_leaderboard_lists_active_people_established_first_then_provisional(settings):
     settings.LEADERBOARD_ACTIVE_DAYS = 30
     established("Strong", 1900)
     established("Steady", 1700)
@@ -41,9 +41,14 @@ def test_the_leaderboard_lists_established_active_people_best_first(settings):
     established("FarmedGuest", 2300, guest=True)  # rated as a guest before rated games needed accounts
     body = APIClient().get("/api/leaderboards/connect4/").json()
     assert body["active_days"] == 30
-    assert [(r["rank"], r["player"]["name"]) for r in body["leaders"]] == [(1, "Strong"), (2, "Steady")]
+    # The provisional rating is listed, marked, after the established ones however high it is.
+    assert [(r["rank"], r["player"]["name"], r["provisional"]) for r in body["leaders"]] == [
+        (1, "Strong", False),
+        (2, "Steady", False),
+        (3, "Provisional", True),
+    ]
     settings.LEADERBOARD_ACTIVE_DAYS = 60
-    assert [r["player"]["name"] for r in leaderboard("connect4")] == ["Gone", "Strong", "Steady"]
+    assert [r["player"]["name"] for r in leaderboard("connect4")] == ["Gone", "Strong", "Steady", "Provisional"]
     assert APIClient().get("/api/leaderboards/nosuchgame/").status_code == 404
 
 
