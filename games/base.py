@@ -70,12 +70,8 @@ class Outcome:
 
     @property
     def places(self) -> tuple[int, ...]:
-        """Where each seat finished, by seat: 1 for first; seats with equal returns share a place.
-
-        >>> Outcome((0.5, 0.5, -1.0), None, "resigned").places
-        (1, 1, 3)
-        """
-        return tuple(1 + sum(other > mine for other in self.returns) for mine in self.returns)
+        """Where each seat finished, by seat (`places`)."""
+        return places(self.returns)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,8 +79,17 @@ class Outcome:
             "winner": self.winner,
             "reason": self.reason,
             "ranking": list(self.ranking),
-            "places": list(self.places),
         }
+
+
+def places(returns: Sequence[float]) -> tuple[int, ...]:
+    """Where each seat finished, by seat: 1 for first; seats with equal returns share a place.
+    A game for three where one resigns is no draw: the other two share first.
+
+    >>> places((0.5, 0.5, -1.0))
+    (1, 1, 3)
+    """
+    return tuple(1 + sum(other > mine for other in returns) for mine in returns)
 
 
 class Game(ABC, Generic[S]):

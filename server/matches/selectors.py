@@ -11,6 +11,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from games import CHANCE, registry
+from games.base import places
 from server.db import rows
 from server.matches.models import Match, MatchEvent, Move, Seat
 from server.players.selectors import person_json
@@ -36,12 +37,11 @@ def seat_json(seat: Seat, game: str | None = None) -> dict[str, Any]:
 
 
 def result_json(result: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The stored result, with each seat's place (1 first; equal returns share) for those kept
-    before results carried them (`games.base.Outcome.places`)."""
-    if not result or "places" in result:
+    """The result as the wire shows it: the stored one (`Outcome.to_json`) and each seat's place
+    (`games.base.places`: 1 first, equal returns shared), read from its returns."""
+    if not result:
         return result
-    returns = result.get("returns") or []
-    return {**result, "places": [1 + sum(other > mine for other in returns) for mine in returns]}
+    return {**result, "places": list(places(result.get("returns") or []))}
 
 
 def move_json(move: Move, seats: dict[int, Seat]) -> dict[str, Any]:

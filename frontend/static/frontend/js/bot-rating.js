@@ -17,11 +17,11 @@ export function ratingShort(bot) {
 export function ratingText(bot) {
   if (!measuredYet(bot)) {
     return bot.unmeasured_since
-      ? `Rating no longer measured: its settings changed on ${bot.unmeasured_since}`
-      : "Rating not measured yet";
+      ? `no longer measured: its settings changed on ${bot.unmeasured_since}, not calibrated since`
+      : "not measured yet";
   }
   const when = [bot.rated_games ? `${bot.rated_games} calibration games` : null, bot.measured_on].filter(Boolean).join(", ");
-  return [`Rating ${ratingShort(bot)} (people's scale)`, when || null].filter(Boolean).join(" · ");
+  return [`${ratingShort(bot)}, on the players' scale`, when || null].filter(Boolean).join(" · ");
 }
 
 /** Why the figure may differ from its play today, or "" (a capped budget; adapting to you). */

@@ -135,7 +135,7 @@ function botTile(game, bot, preferred, details) {
     h("span", { class: "tile-badge ai-badge", "aria-label": "computer player (AI)" }, "AI"),
     h("span", { class: "level-kind" }, isAdaptive(bot) ? `level ${bot.level}` : `level ${bot.level} · ${algorithmName(bot.algorithm)}`),
     // One number, on the people's scale; an adaptive bot's is where it starts (it adapts to you).
-    h("span", { class: "level-rating", "data-testid": `rating-${bot.slug}`, title: [ratingText(bot), ratingCaveat(bot)].filter(Boolean).join("; ") },
+    h("span", { class: "level-rating", "data-testid": `rating-${bot.slug}`, title: [`Rating ${ratingText(bot)}`, ratingCaveat(bot)].filter(Boolean).join("; ") },
       isAdaptive(bot) && typeof bot.rating === "number" ? `starts at ${ratingShort(bot)}` : ratingShort(bot)));
 }
 
@@ -144,7 +144,7 @@ function showBot(details, bot) {
   details.replaceChildren(...present(
     h("p", { class: "bot-main" }, h("span", { class: "bot-name" }, bot.name), " ", aiBadge(bot)),
     h("p", { class: "bot-meta muted" },
-      [ratingText(bot), bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null].filter(Boolean).join(" · ")),
+      [`Rating ${ratingText(bot)}`, bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null].filter(Boolean).join(" · ")),
     ratingCaveat(bot) ? h("p", { class: "bot-meta muted" }, `Rating ${ratingCaveat(bot)}.`) : null,
     publicRatingText(bot) ? h("p", { class: "bot-meta", "data-testid": "bot-public-rating" }, publicRatingText(bot)) : null,
     bot.description ? h("p", { class: "bot-description" }, bot.description) : null,
