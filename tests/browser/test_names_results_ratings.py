@@ -79,15 +79,16 @@ def test_bot_tiles_show_one_rating_on_the_players_scale_in_ladder_order(new_page
     expect(details.locator('[data-testid="bot-public-rating"]')).to_contain_text("Stockfish")
     # Seats by the game's own names, not first and second.
     order = page.locator('[data-testid="order-chess"] option')
-    expect(order).to_have_text(["white (moves first)", "black", "white (moves first) or black at random"])
-    pixels_fit(page, size["width"])
+    expect(order).to_have_text(["white, moves first", "black", "either, at random"])
     screenshot(page, "chess-ladder")
+    pixels_fit(page, size["width"])
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_resignation_among_three_shows_who_finished_where(new_page, plyground, screenshot, size):
     tag = uuid.uuid4().hex[:5]
-    match_id = int(plyground.manage("shell", "-c", THREE_AND_A_RESIGNATION.format(tag=tag)).strip())
+    printed = plyground.manage("shell", "-c", THREE_AND_A_RESIGNATION.format(tag=tag))
+    match_id = int(printed.strip().splitlines()[-1])  # after the shell's own notes
     page = new_page(f"/matches/{match_id}/", viewport=size)
     result = page.locator('[data-testid="result"]')
     expect(result).to_be_visible()
@@ -134,7 +135,7 @@ def test_a_bot_whose_settings_changed_says_its_rating_is_no_longer_measured(new_
         screenshot(page, "no-longer-measured")
         page.goto(f"/bots/{slug}/")
         expect(page.locator("#bot-page")).to_have_attribute("data-ready", "true")
-        expect(page.locator("#bot-how")).to_contain_text("Its rating is no longer measured: its settings changed on")
+        expect(page.locator("#bot-facts")).to_contain_text("no longer measured: its settings changed on")
     finally:
         gone = f"from server.bots.models import BotProfile as P; P.objects.filter(slug='{slug}').delete()"
         plyground.manage("shell", "-c", gone)

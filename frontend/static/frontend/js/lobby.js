@@ -60,7 +60,7 @@ function gameCard(game) {
         h("select", { name: "order", "data-testid": `order-${game.id}` },
           h("option", { value: "0" }, seatWords(game, 0)),
           h("option", { value: "1" }, seatWords(game, 1)),
-          h("option", { value: "random" }, `${seatWords(game, 0)} or ${seatWords(game, 1)} at random`)))
+          h("option", { value: "random" }, "either, at random")))
       : null,
     clockPicker(game, { testid: `bot-clock-${game.id}`, note: "only you can lose on time" }),
     h("label", { class: "hints-choice" }, h("input", { type: "checkbox", name: "hints", "data-testid": `hints-${game.id}` }), " Allow hints: a Hint button shows the computer's move for your turn (a game with hints is never rated)"),
@@ -86,10 +86,10 @@ function gameCard(game) {
     h("p", { class: "error card-error", role: "alert" }));
 }
 
-/** A seat as the game calls it, with who moves first: "white (moves first)", "black". */
+/** A seat as the game calls it, with who moves first: "white, moves first", "black". */
 function seatWords(game, index) {
   const name = (game.seats && game.seats[index] && game.seats[index].name) || `seat ${index + 1}`;
-  return index === 0 ? `${name} (moves first)` : name;
+  return index === 0 ? `${name}, moves first` : name;
 }
 
 function renderBots(game, list, bots) {
