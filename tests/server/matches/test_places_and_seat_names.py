@@ -65,3 +65,14 @@ def test_seats_carry_the_games_own_names(alice, bob):
     assert [s["name"] for s in three["seats"]] == ["blue (dot)", "orange (diamond)", "purple (square)"]
     catalogue = {g["id"]: g for g in APIClient().get("/api/games/").json()}
     assert [s["name"] for s in catalogue["tictactoe"]["seats"]] == ["X", "O"]
+
+
+def test_the_players_history_says_where_they_finished_among_three():
+    match = three_people()
+    services.match_resign(match.pk, 2)
+    first = APIClient().get("/api/players/Ana/matches/").json()["results"][0]
+    assert first["id"] == match.pk and first["place"] == {"place": 1, "shared": True, "of": 3}
+    last = APIClient().get("/api/players/Cyd/matches/").json()["results"][0]
+    assert last["place"] == {"place": 3, "shared": False, "of": 3}
+    page = APIClient().get("/players/Cyd/").content.decode()
+    assert "Finished 3rd of 3" in page
