@@ -73,6 +73,7 @@ class RatingChangeSerializer(serializers.Serializer):
 
 class SeatRatingSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["human", "bot"], help_text="a person's rating, or a bot profile's")
     rating = serializers.FloatField(help_text="the person's rating in the match's game now (1500 before any)")
     deviation = serializers.FloatField()
     provisional = serializers.BooleanField()
@@ -82,7 +83,7 @@ class SeatRatingSerializer(serializers.Serializer):
 class MatchRatingsSerializer(serializers.Serializer):
     game = serializers.CharField()
     rated = serializers.BooleanField()
-    seats = SeatRatingSerializer(many=True, help_text="the seats held by people (bots carry their own rating)")
+    seats = SeatRatingSerializer(many=True, help_text="the seats held by people and by measured bots, one scale")
 
 
 def not_found(detail: str) -> Response:

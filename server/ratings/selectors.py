@@ -12,7 +12,7 @@ from games import registry
 from server.matches.models import Match, Seat
 from server.players.selectors import person_json
 from server.ratings import glicko2
-from server.ratings.models import PlayerRating, RatingChange
+from server.ratings.models import BotRatingChange, PlayerRating, RatingChange
 
 
 def ratings_for(player_id: int) -> list[dict[str, Any]]:
@@ -79,8 +79,8 @@ def provisional_deviation() -> float:
 
 
 def match_ratings(match_id: int) -> dict[str, Any] | None:
-    """The people of a match with their rating in its game, and each one's change once a rated
-    match has ended (None: no such match).  Bots' ratings are their profiles' (docs/design.md §4)."""
+    """The people and measured bots of a match with their rating in its game, on the one scale,
+    and each one's change once a rated match has ended (None: no such match)."""
     match = Match.objects.filter(pk=match_id).only("game", "rated").first()
     if match is None:
         return None
@@ -88,11 +88,38 @@ def match_ratings(match_id: int) -> dict[str, Any] | None:
     people = [s.player_id for s in seats]
     ratings = {r.player_id: r for r in PlayerRating.objects.filter(game=match.game, player_id__in=people)}
     changes = {c.player_id: c for c in RatingChange.objects.filter(match_id=match_id)}
-    return {
-        "game": match.game,
-        "rated": match.rated,
-        "seats": [_seat_rating(s.index, ratings.get(s.player_id), changes.get(s.player_id)) for s in seats],
-    }
+    entries = [_seat_rating(s.index, ratings.get(s.player_id), changes.get(s.player_id)) for s in seats]
+    entries += _bot_seat_ratings(match_id)
+    return {"game": match.game, "rated": match.rated, "seats": sorted(entries, key=lambda e: e["seat"])}
+
+
+def _bot_seat_ratings(match_id: int) -> list[dict[str, Any]]:
+    """The bots' seats whose profile has a rating now: the profile's, as the lobby shows it."""
+    seats = Seat.objects.filter(match_id=match_id, kind=Seat.Kind.BOT, bot_profile__rating__isnull=False)
+    changes = {c.profile_id: c for c in BotRatingChange.objects.filter(match_id=match_id)}
+    limit = settings.RATING_PROVISIONAL_DEVIATION
+    out = []
+    for seat in seats.select_related("bot_profile"):
+        profile = seat.bot_profile
+        change = changes.get(profile.pk)
+        out.append(
+            {
+                "seat": seat.index,
+                "kind": "bot",
+                "rating": profile.rating,
+                "deviation": profile.deviation,
+                "provisional": profile.provisional,
+                "change": None
+                if change is None
+                else {
+                    "before": change.rating_before,
+                    "after": change.rating_after,
+                    "provisional_before": change.deviation_before > limit,
+                    "provisional_after": change.deviation_after > limit,
+                },
+            }
+        )
+    return out
 
 
 def _seat_rating(index: int, now: PlayerRating | None, change: RatingChange | None) -> dict[str, Any]:
@@ -102,6 +129,7 @@ def _seat_rating(index: int, now: PlayerRating | None, change: RatingChange | No
     limit = settings.RATING_PROVISIONAL_DEVIATION
     return {
         "seat": index,
+        "kind": "human",
         "rating": rating,
         "deviation": deviation,
         "provisional": deviation > limit,

@@ -11,6 +11,8 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.helpers import start_bot_match
+
 SIZES = [
     pytest.param({"width": 360, "height": 740}, id="phone"),
     pytest.param({"width": 1280, "height": 900}, id="desktop"),
@@ -81,6 +83,13 @@ def test_bot_tiles_show_one_rating_on_the_players_scale_in_ladder_order(new_page
     order = page.locator('[data-testid="order-chess"] option')
     expect(order).to_have_text(["white, moves first", "black", "either, at random"])
     screenshot(page, "chess-ladder")
+    pixels_fit(page, size["width"])
+    # In the match room the bot's number sits beside its name as a person's does, on the same scale.
+    bot = plyground.api("GET", "/api/bots/tictactoe-random/")
+    start_bot_match(page, "tictactoe", "tictactoe-random", seat=0)
+    expect(page.locator('[data-testid="seat-rating-1"]')).to_have_text(f"{round(bot['rating'])}")
+    expect(page.locator('[data-testid="seat-rating-0"]')).to_have_text("1500?")
+    expect(page.locator('[data-testid="seat-0"]')).to_contain_text("X")
     pixels_fit(page, size["width"])
 
 

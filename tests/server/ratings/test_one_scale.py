@@ -134,3 +134,15 @@ def test_a_bot_whose_settings_changed_says_its_rating_is_no_longer_measured():
     bot.max_depth += 1  # cleared again: still the day its measured rating went
     bot.save()
     assert BotProfile.objects.get(pk=bot.pk).unmeasured_since == date.today()
+
+
+@pytest.mark.django_db
+def test_the_match_ratings_give_the_bot_seat_its_rating_on_the_same_scale(alice, rated_bot_games):
+    match = rated_against(alice, "tictactoe-shallow")
+    bot = BotProfile.objects.get(slug="tictactoe-shallow")
+    seats = APIClient().get(f"/api/matches/{match.pk}/ratings/").json()["seats"]
+    assert [(s["seat"], s["kind"]) for s in seats] == [(0, "human"), (1, "bot")]
+    assert seats[1]["rating"] == pytest.approx(bot.rating) and seats[1]["deviation"] == pytest.approx(bot.deviation)
+    assert seats[1]["change"]["after"] == pytest.approx(bot.rating)
+    assert seats[1]["change"]["after"] < seats[1]["change"]["before"]
+    assert seats[0]["change"]["after"] > seats[0]["change"]["before"]
