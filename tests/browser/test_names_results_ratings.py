@@ -148,3 +148,60 @@ def test_a_bot_whose_settings_changed_says_its_rating_is_no_longer_measured(new_
     finally:
         gone = f"from server.bots.models import BotProfile as P; P.objects.filter(slug='{slug}').delete()"
         plyground.manage("shell", "-c", gone)
+
+
+# A measured bot of its own for the admin to edit.
+MEASURED_BOT = """
+from server.bots.models import BotProfile
+BotProfile.objects.create(slug="{slug}", game="connect4", name="Admin{tag}", level=2, algorithm="alphabeta",
+    time_budget_ms=200, max_depth=2, description="Looks two moves ahead.", rating=1000.0, deviation=80.0,
+    volatility=0.06, rated_games=40)
+"""
+
+
+def admin_page(new_page, plyground, size):
+    """A new staff member, logged in to the admin through its form (password and TOTP code)."""
+    name = f"staff{uuid.uuid4().hex[:6]}"
+    code = plyground.manage(
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User; from django_otp.plugins.otp_totp.models import TOTPDevice; "
+        f"from tests.server.staff import totp_code; user = User.objects.create_superuser('{name}', '', 'pw'); "
+        "print(totp_code(TOTPDevice.objects.create(user=user, name='phone', confirmed=True)))",
+    ).split()[-1]
+    staff = new_page("/admin/login/", viewport=size)
+    staff.fill("#id_username", name)
+    staff.fill("#id_password", "pw")
+    staff.fill("#id_otp_token", code)
+    staff.locator('input[type="submit"]').click()
+    return staff
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_admin_is_asked_to_update_a_bots_words_when_its_play_changes(new_page, plyground, screenshot, size):
+    tag = uuid.uuid4().hex[:5]
+    slug = f"connect4-admin-{tag}"
+    plyground.manage("shell", "-c", MEASURED_BOT.format(slug=slug, tag=tag))
+    try:
+        pk = plyground.manage(
+            "shell", "-c", f"from server.bots.models import BotProfile as P; print(P.objects.get(slug='{slug}').pk)"
+        ).split()[-1]
+        staff = admin_page(new_page, plyground, size)
+        staff.goto(f"/admin/bots/botprofile/{pk}/change/")
+        staff.fill("#id_max_depth", "6")
+        staff.locator('input[name="_save"]').click()
+        error = staff.locator(".field-description .errorlist, .errorlist").first
+        expect(error).to_contain_text("its description and level were written for the old settings")
+        expect(error).to_contain_text("at most 6 plies deep")  # the new settings in words
+        screenshot(staff, "admin-asks")
+        assert plyground.api("GET", f"/api/bots/{slug}/")["rating"] == 1000.0  # nothing saved
+        staff.fill("#id_description", "Looks six moves ahead.")
+        staff.fill("#id_max_depth", "6")
+        staff.locator('input[name="_save"]').click()
+        expect(staff.locator(".messagelist")).to_contain_text("was changed successfully")
+        body = plyground.api("GET", f"/api/bots/{slug}/")
+        assert body["description"] == "Looks six moves ahead." and body["max_depth"] == 6
+        assert body["rating"] is None and body["unmeasured_since"]  # no longer measured until calibrated
+    finally:
+        gone = f"from server.bots.models import BotProfile as P; P.objects.filter(slug='{slug}').delete()"
+        plyground.manage("shell", "-c", gone)
