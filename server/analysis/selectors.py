@@ -17,6 +17,7 @@ from server.analysis import positions
 from server.analysis.models import Analysis
 from server.bots.models import BotProfile
 from server.matches.models import Match, MatchEvent
+from server.matches.selectors import result_json
 
 
 def analysis_json(analysis: Analysis) -> dict[str, Any]:
@@ -39,7 +40,7 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
         "engine": search,  # the former name of ``search``, still answered for older clients
         "max_utility": registry.get(match.game).max_utility,
         "thresholds": {name: value for name, value in positions.THRESHOLDS},
-        "result": match.result,
+        "result": result_json(match.result),
         "plies": analysis.plies if analysis.status == Analysis.Status.DONE else [],
         "error": analysis.error or None,
         "finished_at": analysis.finished_at.isoformat() if analysis.finished_at else None,
