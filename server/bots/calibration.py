@@ -173,7 +173,7 @@ def fit_and_store(
         entry = measured.entry_for(profile, r.elo, r.low, r.high, games[r.player], method, today, budget_cap_ms)
         for field, value in measured.rating_fields(entry).items():
             setattr(profile, field, value)
-        profile.save(update_fields=list(measured.RATING_FIELDS))
+        profile.save(update_fields=measured.MEASURED_FIELDS)
     return ratings
 
 

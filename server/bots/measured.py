@@ -44,6 +44,9 @@ RATING_FIELDS: dict[str, Any] = dict(
     measured_on=None, rating_method="", rating_budget_cap_ms=None, rating_fingerprint="",
 )  # fmt: skip
 
+# What a measurement writes: the rating, and the end of "no longer measured".
+MEASURED_FIELDS = [*RATING_FIELDS, "unmeasured_since"]
+
 
 def _canonical(field: str, value: Any) -> Any:
     """One spelling per setting: 0 and 0.0, None and "" for the opponent model are the same."""
@@ -128,6 +131,7 @@ def rating_fields(entry: Mapping[str, Any]) -> dict[str, Any]:
         rating_low=placed.low, rating_high=placed.high, rated_games=entry["games"],
         measured_on=date.fromisoformat(entry["measured_on"]), rating_method=entry["method"],
         rating_budget_cap_ms=entry.get("budget_cap_ms"), rating_fingerprint=entry["fingerprint"],
+        unmeasured_since=None,
     )  # fmt: skip
 
 

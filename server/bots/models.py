@@ -122,7 +122,7 @@ class BotProfile(models.Model):
         ):
             self.clear_rating()
             if kwargs.get("update_fields") is not None:
-                kwargs["update_fields"] = {*kwargs["update_fields"], *measured.RATING_FIELDS, "unmeasured_since"}
+                kwargs["update_fields"] = {*kwargs["update_fields"], *measured.MEASURED_FIELDS}
         super().save(*args, **kwargs)
 
     def clear_rating(self) -> None:

@@ -134,6 +134,10 @@ def test_a_bot_whose_settings_changed_says_its_rating_is_no_longer_measured():
     bot.max_depth += 1  # cleared again: still the day its measured rating went
     bot.save()
     assert BotProfile.objects.get(pk=bot.pk).unmeasured_since == date.today()
+    # Measured again (here: its seeded settings back, and seeded): no longer "no longer measured".
+    seed_profiles(BotProfile)
+    again = APIClient().get("/api/bots/connect4-deep/").json()
+    assert again["rating"] is not None and again["unmeasured_since"] is None
 
 
 @pytest.mark.django_db
