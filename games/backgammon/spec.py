@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
+from games.backgammon.cube import MAX_MATCH
+from games.spec import GameOption, GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "backgammon"
 
@@ -38,5 +39,12 @@ SPEC = GameSpec(
     # Depth 1 at full strength as well: the adaptive bot scales its depth with its strength,
     # and a roll of lookahead would make it weaker as it tries harder.
     adaptive_bot(ID, "Coach Pips", "expectimax", 500, max_depth=1),
+    ),
+    # The rules of each: games.backgammon.cube.  The bots decide the cube by Janowski's model (ai.cube).
+    options=(
+        GameOption("cube", "Play with the doubling cube: a money game.", False),
+        GameOption("jacoby", "Jacoby rule: gammons count single until a double has been taken.", False),
+        GameOption("match_to", "A match to this many points, with the cube and the Crawford rule "
+                   "(0: a single game).", 0, 0, MAX_MATCH),
     ),
 )  # fmt: skip

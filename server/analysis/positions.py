@@ -186,7 +186,7 @@ class Following(NamedTuple):
 
 
 def _played_value(
-    game: Game,
+    game: Game[Any],
     found: dict[str, Any],
     ply: int,
     seat: int,
@@ -215,7 +215,7 @@ def _played_value(
     return next_value, False
 
 
-def _outcome(game: Game, value: float | None, exact: bool) -> float | None:
+def _outcome(game: Game[Any], value: float | None, exact: bool) -> float | None:
     """A proven value as its outcome (a win in 3 and a win in 9 are both +max_utility); others as they are.
 
     Only in games of two seats without dice, where a proven value is a won, drawn or

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
@@ -9,7 +11,7 @@ from server.matches.models import MatchEvent, Move
 
 
 @receiver(post_save, sender=Move, dispatch_uid="analysis.hint_on_move")
-def record_hint_with_move(sender, instance: Move, created: bool, **kwargs) -> None:
+def record_hint_with_move(sender: Any, instance: Move, created: bool, **kwargs: Any) -> None:
     if not created or instance.seat < 0 or not instance.match.hints_allowed:
         return
     event = (

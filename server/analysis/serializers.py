@@ -6,6 +6,8 @@ a change to one changes its serializer here in the same commit.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from server.analysis import positions
@@ -15,20 +17,20 @@ from server.matches.serializers import ResultSerializer
 CLASSES = [name for name, _ in positions.THRESHOLDS]
 
 
-class AnalysisSearchSerializer(serializers.Serializer):
+class AnalysisSearchSerializer(serializers.Serializer[Any]):
     profile = serializers.CharField(allow_null=True, help_text="the bot profile whose search judged the moves")
     is_ai = serializers.BooleanField(help_text="always true")
     algorithm = serializers.CharField(allow_null=True)
     time_budget_ms = serializers.IntegerField(allow_null=True)
 
 
-class ThresholdsSerializer(serializers.Serializer):
+class ThresholdsSerializer(serializers.Serializer[Any]):
     blunder = serializers.FloatField()
     mistake = serializers.FloatField()
     inaccuracy = serializers.FloatField()
 
 
-class AnalysedPlySerializer(serializers.Serializer):
+class AnalysedPlySerializer(serializers.Serializer[Any]):
     """One move by a seat (chance events have none; the roll a move was played with is ``roll``)."""
 
     ply = serializers.IntegerField()
@@ -52,7 +54,7 @@ class AnalysedPlySerializer(serializers.Serializer):
 AnalysedPlySerializer._declared_fields["class"] = AnalysedPlySerializer._declared_fields.pop("klass")
 
 
-class AnalysisSerializer(serializers.Serializer):
+class AnalysisSerializer(serializers.Serializer[Any]):
     match = serializers.IntegerField()
     game = serializers.CharField()
     status = serializers.ChoiceField(choices=Analysis.Status.choices)
@@ -72,7 +74,7 @@ class AnalysisSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class HintSerializer(serializers.Serializer):
+class HintSerializer(serializers.Serializer[Any]):
     type = serializers.ChoiceField(choices=["hint"])
     seat = serializers.IntegerField()
     ply = serializers.IntegerField()

@@ -36,7 +36,7 @@ C = TypeVar("C", bound=Model)
 
 # Per connection (converters are bound to its backend), per statement: the SQL and, for reads,
 # each column's converters.
-_built: weakref.WeakKeyDictionary[Any, dict[tuple, Any]] = weakref.WeakKeyDictionary()
+_built: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,7 @@ def select(
     if related is None:
         return [model.from_db(alias, names, values) for values in found]
     other = model._meta.get_field(related).related_model
+    assert isinstance(other, type)  # a key: it names its model
     other_names = [f.attname for f in other._meta.concrete_fields]
     objects = []
     for values in found:
@@ -109,7 +110,9 @@ def select(
 
 def select_for_update(model: type[M], pk: Any) -> M | None:
     """The row of `model` with primary key `pk`, locked until the transaction ends; None if none."""
-    found = select(model, model._meta.pk.column, pk, lock=True)
+    column = model._meta.pk.column
+    assert column is not None  # a primary key is a concrete column
+    found = select(model, column, pk, lock=True)
     return found[0] if found else None
 
 
@@ -232,7 +235,7 @@ def _send_now(connection: Any, write: _Write) -> None:
     write.done(cursor)
 
 
-def _send_waiting_first(execute: Callable, sql: str, params: Any, many: bool, context: dict) -> Any:
+def _send_waiting_first(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
     _send_waiting(context["connection"])
     return execute(sql, params, many, context)
 
@@ -321,7 +324,7 @@ def unknown_prepared_statement(error: BaseException) -> bool:
     return getattr(error.__cause__, "sqlstate", None) == "26000"  # invalid_sql_statement_name
 
 
-def _cached(connection: Any, key: tuple, build: Callable[..., Any]) -> Any:
+def _cached(connection: Any, key: tuple[Any, ...], build: Callable[..., Any]) -> Any:
     statements = _built.setdefault(connection, {})
     if key not in statements:
         statements[key] = build(connection, *key[1:])
@@ -330,13 +333,14 @@ def _cached(connection: Any, key: tuple, build: Callable[..., Any]) -> Any:
 
 def _build_select(
     connection: Any, model: type[Model], column: str, order_by: str | None, lock: bool, related: str | None
-) -> tuple[str, list[tuple[int, Any, list[Callable]]]]:
+) -> tuple[str, list[tuple[int, Any, list[Callable[..., Any]]]]]:
     q = connection.ops.quote_name
     table = model._meta.db_table
     columns = [field.get_col(table) for field in model._meta.concrete_fields]
     joins = ""
     if related is not None:
         key = model._meta.get_field(related)
+        assert isinstance(key, Field) and isinstance(key.related_model, type)  # a key: a column naming a model
         other = key.related_model._meta
         # The other table under an alias of its own: a key to the model's own table joins it again.
         alias = f"{table}__{related}"
@@ -356,7 +360,7 @@ def _build_select(
 
 def _build_select_with(
     connection: Any, model: type[Model], children: type[Model], key: str, order_by: str
-) -> tuple[str, list[tuple[int, Any, list[Callable]]], list[tuple[int, Any, list[Callable]]]]:
+) -> tuple[str, list[tuple[int, Any, list[Callable[..., Any]]]], list[tuple[int, Any, list[Callable[..., Any]]]]]:
     """The statement, and the converters of the parent's columns and of the children's (each
     indexed from its own first column)."""
     q = connection.ops.quote_name
@@ -366,7 +370,7 @@ def _build_select_with(
     selected = ", ".join(f"{q(col.alias)}.{q(col.target.column)}" for col in [*columns, *child_columns])
     sql = (
         f"SELECT {selected} FROM {q(table)} LEFT OUTER JOIN {q(child_table)}"
-        f" ON {q(child_table)}.{q(children._meta.get_field(key).column)} = {q(table)}.{q(model._meta.pk.column)}"
+        f" ON {q(child_table)}.{q(children._meta.get_field(key).column)} = {q(table)}.{q(model._meta.pk.column)}"  # type: ignore[union-attr]  # `key` names a column (a ForeignKey), never a reverse relation
         f" WHERE {q(table)}.{q(model._meta.pk.column)} = %s ORDER BY {q(child_table)}.{q(order_by)}"
     )
     if connection.features.has_select_for_update:
@@ -374,7 +378,7 @@ def _build_select_with(
     return sql, _converters(connection, columns), _converters(connection, child_columns)
 
 
-def _converters(connection: Any, columns: list[Any]) -> list[tuple[int, Any, list[Callable]]]:
+def _converters(connection: Any, columns: list[Any]) -> list[tuple[int, Any, list[Callable[..., Any]]]]:
     converters = []
     for index, col in enumerate(columns):
         # As the ORM's compiler gathers them for a column: the backend's, then the field's.
@@ -384,7 +388,9 @@ def _converters(connection: Any, columns: list[Any]) -> list[tuple[int, Any, lis
     return converters
 
 
-def _converted(row: tuple, converters: list[tuple[int, Any, list[Callable]]], connection: Any) -> list[Any]:
+def _converted(
+    row: tuple[Any, ...], converters: list[tuple[int, Any, list[Callable[..., Any]]]], connection: Any
+) -> list[Any]:
     values = list(row)
     for index, column, functions in converters:
         for convert in functions:
@@ -400,7 +406,7 @@ def _build_insert(connection: Any, model: type[Model]) -> str:
     return sql if auto is None else f"{sql} RETURNING {q(auto.column)}"
 
 
-def _build_update(connection: Any, model: type[Model], attnames: tuple[str, ...]) -> tuple[str, list[Field]]:
+def _build_update(connection: Any, model: type[Model], attnames: tuple[str, ...]) -> tuple[str, list[Field[Any, Any]]]:
     q = connection.ops.quote_name
     by_attname = {f.attname: f for f in model._meta.concrete_fields}  # `match_id` is the field `match`
     unknown = [name for name in attnames if name not in by_attname]

@@ -63,6 +63,7 @@ def rate_match(match: Match) -> list[RatingChange]:
         return []
     seats = list(match.seats.all())
     at = match.finished_at
+    assert at is not None and match.result is not None  # `_ratable`: it has finished
     rows = _locked_ratings(match.game, sorted({s.player_id for s in seats if s.player_id}))
     now = {pid: _current(row, at) for pid, row in rows.items()}
     bots = _locked_bots(seats)
@@ -163,7 +164,9 @@ def _locked_bots(seats: list[Seat]) -> dict[int, BotProfile]:
 def _bot_rating(profile: BotProfile) -> glicko2.Rating:
     # A rating from before bots had a deviation is as sure as the measurement floor.
     return glicko2.Rating(
-        profile.rating, profile.deviation or placement.MIN_DEVIATION, profile.volatility or placement.START_VOLATILITY
+        profile.rating,  # type: ignore[arg-type]  # measured only (`_locked_bots`)
+        profile.deviation or placement.MIN_DEVIATION,
+        profile.volatility or placement.START_VOLATILITY,
     )
 
 

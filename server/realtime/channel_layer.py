@@ -72,7 +72,7 @@ class _Inbox:
 
     def __init__(self) -> None:
         self.messages: deque[dict[str, Any]] = deque()
-        self.waiter: asyncio.Future | None = None
+        self.waiter: asyncio.Future[None] | None = None
 
     def put(self, message: dict[str, Any], capacity: int) -> None:
         if len(self.messages) >= capacity:  # a socket that stopped reading: drop its oldest (channels_redis#212)
@@ -101,7 +101,7 @@ class _Send:
         self.group_key = group_key
         self.message = message
         self.here = here
-        self.done: asyncio.Future | None = None
+        self.done: asyncio.Future[tuple[int, list[bytes]]] | None = None
 
 
 # The gap between the scores, in a process's queue, of sends made in one call or in the same
@@ -109,19 +109,19 @@ class _Send:
 _SCORE_STEP = 1e-6
 
 
-class PooledRedisChannelLayer(RedisChannelLayer):
+class PooledRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # channels_redis is untyped
     """channels_redis with a blocking, bounded connection pool (see POOL_SIZE), and one reader
     per process that no closing socket can interrupt (see `receive`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._reader: asyncio.Task | None = None
+        self._reader: asyncio.Task[None] | None = None
         self._joined: defaultdict[str, set[str]] = defaultdict(set)  # group -> this process's channels in it
         self._inboxes: dict[str, _Inbox] = {}  # this process's sockets' channels -> what was read for them
         self._takers: dict[str, Callable[[dict[str, Any]], bool]] = {}  # channels that take messages at once
-        self._renewer: asyncio.Task | None = None
+        self._renewer: asyncio.Task[None] | None = None
         self._outgoing: list[_Send] = []  # group sends waiting for the batch under way
-        self._sender: asyncio.Task | None = None
+        self._sender: asyncio.Task[None] | None = None
         self._last_score = 0.0
         # The loop this process's sockets join and receive on: the only one that may touch their inboxes.
         self._sockets_loop: asyncio.AbstractEventLoop | None = None
@@ -139,7 +139,8 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         a receive waits for its socket's inbox, and cancelling it cancels only that wait.
         """
         if "!" not in channel:  # a channel read by whoever asks, not this process's sockets
-            return await super().receive(channel)
+            message: dict[str, Any] = await super().receive(channel)
+            return message
         assert self.require_valid_channel_name(channel)
         self._sockets_loop = asyncio.get_running_loop()
         inbox = self._inboxes.get(channel) or self._inboxes.setdefault(channel, _Inbox())
@@ -159,7 +160,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
             del self._inboxes[channel]  # a socket between frames gets a new one on the next message
         return message
 
-    def _running_reader(self, process_channel: str) -> asyncio.Task:
+    def _running_reader(self, process_channel: str) -> asyncio.Task[None]:
         """The task that reads this process's messages into the sockets' inboxes (started if need be)."""
         loop = asyncio.get_running_loop()
         reader = self._reader
@@ -173,7 +174,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         self._reader.add_done_callback(self._wake_receives)
         return self._reader
 
-    def _wake_receives(self, reader: asyncio.Task) -> None:
+    def _wake_receives(self, reader: asyncio.Task[None]) -> None:
         """The reader ended: every waiting receive looks at why (and fails, or starts another)."""
         for inbox in self._inboxes.values():
             inbox.wake()
@@ -307,7 +308,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         """
         while self._outgoing:
             # A send whose sender gave up (cancelled: its loop closing) is not sent, as alone.
-            batch = [send for send in self._outgoing if not send.done.done()]
+            batch = [send for send in self._outgoing if not send.done.done()]  # type: ignore[union-attr]  # a send in `_outgoing` has its future (`_in_next_batch`)
             self._outgoing = []
             if not batch:
                 continue
@@ -315,12 +316,12 @@ class PooledRedisChannelLayer(RedisChannelLayer):
                 found = await self._queue_in_groups(batch)
             except Exception as error:  # each sender reports it, as its own send would have
                 for send in batch:
-                    if not send.done.done():
-                        send.done.set_exception(error)
+                    if not send.done.done():  # type: ignore[union-attr]  # a send in `_outgoing` has its future (`_in_next_batch`)
+                        send.done.set_exception(error)  # type: ignore[union-attr]  # a send in `_outgoing` has its future (`_in_next_batch`)
                 continue
             for send, result in zip(batch, found, strict=True):
-                if not send.done.done():
-                    send.done.set_result(result)
+                if not send.done.done():  # type: ignore[union-attr]  # a send in `_outgoing` has its future (`_in_next_batch`)
+                    send.done.set_result(result)  # type: ignore[union-attr]  # a send in `_outgoing` has its future (`_in_next_batch`)
 
     async def _queue_in_groups(self, sends: list[_Send]) -> list[tuple[int, list[bytes]]]:
         """One script call for `sends`: for each, in order, its group's expired members
@@ -572,7 +573,7 @@ async def _for_each_group(layer: Any, method: str, groups: Iterable[str], channe
         await getattr(layer, method)(group, channel)
 
 
-def _note_reader_failure(reader: asyncio.Task) -> None:
+def _note_reader_failure(reader: asyncio.Task[None]) -> None:
     """A failed read fails the receives waiting then (their sockets reconnect); a new one starts on
     the next receive.  Logged here too, for when no receive was waiting to hear it."""
     if not reader.cancelled() and reader.exception() is not None:

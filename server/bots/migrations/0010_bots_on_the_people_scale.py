@@ -7,6 +7,8 @@ the day it ran.
 """
 
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 RANDOM_MOVER_RATING = 600.0
 Z95 = 1.959964
@@ -14,7 +16,7 @@ MIN_DEVIATION = 60.0
 START_VOLATILITY = 0.06
 
 
-def to_people_scale(apps, schema_editor):
+def to_people_scale(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     BotProfile = apps.get_model("bots", "BotProfile")
     for profile in BotProfile.objects.filter(rating__isnull=False):
         profile.rating += RANDOM_MOVER_RATING
@@ -29,7 +31,7 @@ def to_people_scale(apps, schema_editor):
         profile.save(update_fields=["rating", "rating_low", "rating_high", "deviation", "volatility"])
 
 
-def to_bots_scale(apps, schema_editor):
+def to_bots_scale(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     BotProfile = apps.get_model("bots", "BotProfile")
     for profile in BotProfile.objects.filter(rating__isnull=False):
         profile.rating -= RANDOM_MOVER_RATING

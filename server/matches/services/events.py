@@ -34,7 +34,7 @@ def locked_with_seats(match_id: int) -> tuple[Match, dict[int, Seat]]:
 def _held(match: Match | None, match_id: int) -> Match:
     if match is None:
         raise NotFound(f"no match {match_id}")
-    match._as_read = _columns(match)  # for `save_changes`
+    match._as_read = _columns(match)  # type: ignore[attr-defined]  # for `save_changes`: not a field
     return match
 
 
@@ -53,7 +53,7 @@ def save_changes(match: Match) -> None:
     changed = [name for name, value in now.items() if as_read[name] != value]
     if changed:
         rows.update(match, changed)
-    match._as_read = now
+    match._as_read = now  # type: ignore[attr-defined]  # not a field
 
 
 def _columns(match: Match) -> dict[str, Any]:
@@ -96,7 +96,7 @@ def record_state(match: Match) -> None:
     """
     match.save()
     fresh = match_get(match.pk)
-    record(match, frames.state_changed({**match_json(fresh), "v": match.v + 1}))
+    record(match, frames.state_changed({**match_json(fresh), "v": match.v + 1}))  # type: ignore[arg-type]  # just saved: it exists
 
 
 @transaction.atomic

@@ -170,7 +170,7 @@ def _submit_locked(
 
 def _store_move(
     match: Match,
-    game: Game,
+    game: Game[Any],
     seats: dict[int, Seat],
     seat: int,
     move: str,
@@ -198,7 +198,7 @@ def _store_move(
     )
     # Before the insert: `clock_runs` may look up the seat's earlier moves.
     if match.clock_ms is not None and seat != CHANCE and clock_runs(match, seat):
-        match.clock_ms = charged(match.clock_ms, seat, think_ms, match.clock["increment_ms"])
+        match.clock_ms = charged(match.clock_ms, seat, think_ms, match.clock["increment_ms"])  # type: ignore[index]  # clocked: it has its clock
     rows.insert(stored)
     match.ply += 1
     match.state = game.to_json(new_state)
@@ -229,7 +229,7 @@ def _store_move(
     return stored
 
 
-def play_chance(match: Match, game: Game, state: State, seats: dict[int, Seat] | None = None) -> None:
+def play_chance(match: Match, game: Game[Any], state: State, seats: dict[int, Seat] | None = None) -> None:
     """Roll every chance event that is due (dice), logged as moves of seat -1; then announce the turn.
 
     With the match's `seats` (by index) the announcement says whether a bot is to move.

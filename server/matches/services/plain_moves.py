@@ -37,6 +37,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connections, router, transaction
+from django.db.models import Model
 from django.utils import timezone
 
 from games import CHANCE, IllegalMove, registry
@@ -123,7 +124,7 @@ def _in_transaction(
     return played.move
 
 
-def _locked(row: tuple) -> _Locked:
+def _locked(row: tuple[Any, ...]) -> _Locked:
     game, status, state, ply, to_move, v, turn_started_at, plain, clock, clock_ms, indexes, players, kinds = row
     seats = {i: (player, kind) for i, player, kind in zip(indexes or [], players or [], kinds or [], strict=True)}
     state, clock, clock_ms = (_json(value) for value in (state, clock, clock_ms))
@@ -154,10 +155,10 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
         return None
     now = timezone.now()
     clocked = match.clock_ms is not None and match.turn_started_at is not None
-    if clocked and out_of_time(match.clock_ms, seat, match.turn_started_at, now):
+    if clocked and out_of_time(match.clock_ms, seat, match.turn_started_at, now):  # type: ignore[arg-type]  # `clocked`: both set
         return None  # the general path flags the clock
     to_move = game.to_move(new_state)
-    if match.clock_ms is not None and match.clock["initial_ms"] in (match.clock_ms[seat], match.clock_ms[to_move]):
+    if match.clock_ms is not None and match.clock["initial_ms"] in (match.clock_ms[seat], match.clock_ms[to_move]):  # type: ignore[index]  # clocked: it has its clock
         return None  # the mover or the next seat may be at its first move: the general path asks (`clock_runs`)
     used_ms = int((now - match.turn_started_at).total_seconds() * 1000) if match.turn_started_at else 0
     think_ms = max(0, used_ms)
@@ -168,7 +169,7 @@ def _play(match_id: int, match: _Locked, player_id: int, move: str, ply: int) ->
         created_at=now, think_ms=think_ms, stats=None, fallback="", queue_wait_ms=None,
     )  # fmt: skip
     state_json = game.to_json(new_state)
-    clock_ms = None if match.clock_ms is None else charged(match.clock_ms, seat, used_ms, match.clock["increment_ms"])
+    clock_ms = None if match.clock_ms is None else charged(match.clock_ms, seat, used_ms, match.clock["increment_ms"])  # type: ignore[index]  # clocked: it has its clock
     frame = frames.move(
         ply=ply, seat=seat, move=move, notation=notation, by=by_kind_json(kind),
         state=state_json, to_move=to_move, legal_moves=game.legal_moves(new_state), think_ms=think_ms,
@@ -186,7 +187,7 @@ def _clock_frame(match: _Locked, clock_ms: list[int] | None, to_move: int) -> di
     """The frame's clocks as `selectors.clock_json` gives them the moment the turn starts."""
     if clock_ms is None:
         return None
-    return {**match.clock, "remaining_ms": list(clock_ms), "running": to_move, "elapsed_ms": 0}
+    return {**match.clock, "remaining_ms": list(clock_ms), "running": to_move, "elapsed_ms": 0}  # type: ignore[dict-item]  # clocked: it has its clock
 
 
 def _write(cursor: Any, connection: Any, match_id: int, played: _Played, writes: list[str], commit: str) -> None:
@@ -233,7 +234,7 @@ def _after_commit(connection: Any, match_id: int, played: _Played) -> None:
     transaction.on_commit(send, using=connection.alias)  # at once in autocommit: committed already
 
 
-def _table(model: type) -> str:
+def _table(model: type[Model]) -> str:
     return f'"{model._meta.db_table}"'
 
 
