@@ -89,6 +89,11 @@ class Outcome:
     # pays the cube's value times 1, 2 or 3, while `returns` stays on the searchers' scale.
     points: tuple[int, ...] = ()
 
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Where each seat finished, by seat (`places`)."""
+        return places(self.returns)
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "returns": list(self.returns),
@@ -124,6 +129,16 @@ class CubeInputs:
     centred: bool
     gammons_count: bool = True
     forced: Move | None = None
+
+
+def places(returns: Sequence[float]) -> tuple[int, ...]:
+    """Where each seat finished, by seat: 1 for first; seats with equal returns share a place.
+    A game for three where one resigns is no draw: the other two share first.
+
+    >>> places((0.5, 0.5, -1.0))
+    (1, 1, 3)
+    """
+    return tuple(1 + sum(other > mine for other in returns) for mine in returns)
 
 
 class Game(ABC, Generic[S]):

@@ -16,6 +16,7 @@ from server.analysis import positions
 from server.analysis.models import Analysis
 from server.bots.models import BotProfile
 from server.matches.models import Match, MatchEvent
+from server.matches.selectors import result_json
 
 
 def analysis_json(analysis: Analysis) -> dict[str, Any]:
@@ -43,7 +44,7 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
             "unit": game.spec.chances.unit or None,
             "slope": game.spec.chances.slope,
         },  # fmt: skip
-        "result": match.result,
+        "result": result_json(match.result),
         "plies": analysis.plies if analysis.status == Analysis.Status.DONE else [],
         "error": analysis.error or None,
         "finished_at": analysis.finished_at.isoformat() if analysis.finished_at else None,

@@ -23,13 +23,21 @@ class BotProfileSerializer(serializers.ModelSerializer[BotProfile]):
     is_ai = serializers.SerializerMethodField()
     level_name = serializers.SerializerMethodField()
     public_rating = serializers.SerializerMethodField()
+    rating = serializers.FloatField(
+        allow_null=True, read_only=True, help_text="Glicko-2, the people's scale; null: not measured (or no longer)"
+    )
+    deviation = serializers.FloatField(allow_null=True, read_only=True, help_text="the rating's uncertainty (RD)")
+    provisional = serializers.BooleanField(read_only=True, help_text='deviation above the people\'s threshold: "?"')
+    unmeasured_since = serializers.DateField(
+        allow_null=True, read_only=True, help_text="its settings changed on this day: its rating is no longer measured"
+    )
 
     class Meta:
         model = BotProfile
         fields = ["slug", "game", "name", "level", "level_name", "algorithm", "time_budget_ms", "max_depth",
-                  "max_iterations", "slip_rate", "temperature", "style", "adaptive", "rating", "rating_low",
-                  "rating_high", "rated_games", "measured_on", "rating_method", "rating_budget_cap_ms", "description",
-                  "is_ai", "public_rating"]  # fmt: skip
+                  "max_iterations", "slip_rate", "temperature", "style", "adaptive", "rating", "deviation",
+                  "provisional", "rating_low", "rating_high", "rated_games", "measured_on", "rating_method",
+                  "rating_budget_cap_ms", "unmeasured_since", "description", "is_ai", "public_rating"]  # fmt: skip
 
     def get_is_ai(self, obj: BotProfile) -> bool:
         return True  # not a field: a bot is always disclosed as an AI

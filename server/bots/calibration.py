@@ -26,7 +26,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from games import registry
-from server.bots import measured
+from server.bots import measured, placement
 from server.bots.models import BotProfile
 from server.bots.rating import Rating, Result, comparisons, fit, seatings
 from server.matches import services
@@ -174,18 +174,18 @@ def fit_and_store(
         entry = measured.entry_for(profile, r.elo, r.low, r.high, games[r.player], method, today, budget_cap_ms)
         for field, value in measured.rating_fields(entry).items():
             setattr(profile, field, value)
-        profile.save(update_fields=list(measured.RATING_FIELDS))
+        profile.save(update_fields=measured.MEASURED_FIELDS)
     return ratings
 
 
 def data_entries(profiles: Sequence[BotProfile]) -> dict[str, dict[str, Any]]:
-    """The rated profiles as `seed_ratings.json` entries (after `fit_and_store`)."""
+    """The rated profiles as `seed_ratings.json` entries (after `fit_and_store`), on the bots' own scale."""
     return {
         p.slug: measured.entry_for(  # rated by `fit_and_store`: its rating fields are set
             p,
-            p.rating,
-            p.rating_low,  # type: ignore[arg-type]  # rated: set
-            p.rating_high,  # type: ignore[arg-type]  # rated: set
+            placement.calibration_elo(p.rating),
+            placement.calibration_elo(p.rating_low),  # type: ignore[arg-type]  # rated: set
+            placement.calibration_elo(p.rating_high),  # type: ignore[arg-type]  # rated: set
             p.rated_games,
             p.rating_method,
             p.measured_on,  # type: ignore[arg-type]  # rated: set

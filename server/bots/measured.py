@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from games import registry
+from server.bots import placement
 
 DATA_FILE = "seed_ratings.json"
 DATA_PATH: Path | None = None  # one file for every game instead of each package's own (tests)
@@ -39,9 +40,12 @@ PLAYING_DEFAULTS: dict[str, Any] = dict(
 
 # The rating fields of a profile, and their values when it has no measured rating.
 RATING_FIELDS: dict[str, Any] = dict(
-    rating=None, rating_low=None, rating_high=None, rated_games=0, measured_on=None, rating_method="",
-    rating_budget_cap_ms=None, rating_fingerprint="",
+    rating=None, deviation=None, volatility=None, rating_low=None, rating_high=None, rated_games=0,
+    measured_on=None, rating_method="", rating_budget_cap_ms=None, rating_fingerprint="",
 )  # fmt: skip
+
+# What a measurement writes: the rating, and the end of "no longer measured".
+MEASURED_FIELDS = [*RATING_FIELDS, "unmeasured_since"]
 
 
 def _canonical(field: str, value: Any) -> Any:
@@ -125,21 +129,28 @@ def write(entries: Mapping[str, dict[str, Any]], path: Path | None = None) -> li
 
 
 def rating_fields(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """A data entry as the profile's rating fields."""
+    """A data entry as the profile's rating fields: placed on the people's Glicko-2 scale (`placement`)."""
+    placed = placement.place(entry["elo"], entry.get("low"), entry.get("high"))
     return dict(
-        rating=entry["elo"], rating_low=entry["low"], rating_high=entry["high"], rated_games=entry["games"],
+        rating=placed.rating, deviation=placed.deviation, volatility=placement.START_VOLATILITY,
+        rating_low=placed.low, rating_high=placed.high, rated_games=entry["games"],
         measured_on=date.fromisoformat(entry["measured_on"]), rating_method=entry["method"],
         rating_budget_cap_ms=entry.get("budget_cap_ms"), rating_fingerprint=entry["fingerprint"],
+        unmeasured_since=None,
     )  # fmt: skip
 
 
 def should_apply(profile: Any, entry: Mapping[str, Any]) -> bool:
-    """The entry was measured with the profile's settings and is not older than its own rating."""
+    """The entry was measured with the profile's settings and is newer than the profile's own rating.
+
+    Not as new: the profile already holds that measurement, or a later one, and since then
+    rated games against people may have moved it (`server.ratings.services`); seeding again
+    must not undo them."""
     if entry["fingerprint"] != profile_fingerprint(profile):
         return False
     own_is_current = profile.rating is not None and profile.rating_fingerprint == entry["fingerprint"]
     return not (
-        own_is_current and profile.measured_on and profile.measured_on > date.fromisoformat(entry["measured_on"])
+        own_is_current and profile.measured_on and profile.measured_on >= date.fromisoformat(entry["measured_on"])
     )
 
 

@@ -49,8 +49,8 @@ def seed_profiles(bot_profile_model: Any, ratings: dict[str, dict[str, Any]] | N
             profile.listed = spec.get("listed", True)
             profile.save(update_fields=["listed"])
         entry = entries.get(spec["slug"])
-        if entry and "rating_fingerprint" in known and measured.should_apply(profile, entry):
+        if entry and "unmeasured_since" in known and measured.should_apply(profile, entry):
             for field, value in measured.rating_fields(entry).items():
                 setattr(profile, field, value)
-            profile.save(update_fields=list(measured.RATING_FIELDS))
+            profile.save(update_fields=measured.MEASURED_FIELDS)
     return len(seeded)

@@ -101,26 +101,37 @@ def how_it_plays(profile: BotProfile) -> list[str]:
             )
     if profile.adaptive:
         lines.append("It adapts to you: stronger after you win, gentler after you lose, aiming at an even score.")
-    if profile.rating is None:
-        lines.append("Its rating has not been measured yet.")
-    else:
-        interval = (
-            f" (95% interval {profile.rating_low:.0f} to {profile.rating_high:.0f})" if profile.rating_low else ""
-        )
-        when = f" on {profile.measured_on.isoformat()}" if profile.measured_on else ""
+    lines.append(rating_words(profile))
+    if profile.rating is not None and profile.rating_budget_cap_ms:
         lines.append(
-            f"Measured rating: {profile.rating:.0f}{interval}, from {profile.rated_games} games against other "
-            f"bots{when}; the random mover is 0."
+            f"It was measured with its budget capped at {profile.rating_budget_cap_ms} ms a move instead of "
+            f"{profile.time_budget_ms} ms: with its full time it is likely stronger."
         )
-        if profile.rating_budget_cap_ms:
-            lines.append(
-                f"It was measured with its budget capped at {profile.rating_budget_cap_ms} ms a move instead of "
-                f"{profile.time_budget_ms} ms: with its full time it is likely stronger."
-            )
     if entry := public_rating.current_entry(profile):
         scale = public_rating.label(entry)
         lines.append(f"On the scale chess players know: {scale}. {public_rating.caveat(profile, entry)}")
     return lines
+
+
+def rating_words(profile: BotProfile) -> str:
+    """Its rating on the people's scale, with its uncertainty and what placed it; or why it has none."""
+    if profile.rating is None and profile.unmeasured_since:
+        return (
+            f"Its rating is no longer measured: its settings changed on {profile.unmeasured_since.isoformat()}, "
+            "and it has not been calibrated since."
+        )
+    if profile.rating is None:
+        return "Its rating has not been measured yet."
+    mark = "?" if profile.provisional else ""
+    when = f" on {profile.measured_on.isoformat()}" if profile.measured_on else ""
+    text = (
+        f"Rating: {profile.rating:.0f}{mark} ±{profile.deviation or 0:.0f}, on the scale people are rated on: "
+        f"placed by {profile.rated_games} calibration games against other bots{when}, and moved by its rated "
+        "games against people."
+    )
+    if profile.adaptive:
+        text += " It was measured at its starting strength: against you it adapts, so it may play above or below it."
+    return text
 
 
 def bot_turn_status(match_id: int, ply: int) -> tuple[str, datetime | None] | None:

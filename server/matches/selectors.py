@@ -11,7 +11,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from games import CHANCE, registry
-from games.base import parts_json
+from games.base import parts_json, places
 from server.db import rows
 from server.matches.models import Match, MatchEvent, Move, Seat
 from server.players.selectors import person_json
@@ -29,8 +29,19 @@ def seat_player_json(seat: Seat) -> dict[str, Any] | None:
     return person_json(seat.player_id, seat.player.name, seat.player.is_guest)
 
 
-def seat_json(seat: Seat) -> dict[str, Any]:
-    return {"index": seat.index, "player": seat_player_json(seat)}
+def seat_json(seat: Seat, game: str | None = None) -> dict[str, Any]:
+    """A seat: its index, its name as the game calls it ("white", "X": the spec's), who sits in it."""
+    seats = registry.get(game or seat.match.game).spec.seats
+    name = seats[seat.index].name if seat.index < len(seats) else f"seat {seat.index + 1}"
+    return {"index": seat.index, "name": name, "player": seat_player_json(seat)}
+
+
+def result_json(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The result as the wire shows it: the stored one (`Outcome.to_json`) and each seat's place
+    (`games.base.places`: 1 first, equal returns shared), read from its returns."""
+    if not result:
+        return result
+    return {**result, "places": list(places(result.get("returns") or []))}
 
 
 def move_json(move: Move, seats: dict[int, Seat]) -> dict[str, Any]:
@@ -131,10 +142,10 @@ def match_summary_json(match: Match) -> dict[str, Any]:
         "id": match.id,
         "game": match.game,
         "status": match.status,
-        "seats": [seat_json(s) for s in seats],
+        "seats": [seat_json(s, match.game) for s in seats],
         "ply": match.ply,
         "to_move": match.to_move,
-        "result": match.result,
+        "result": result_json(match.result),
         "rated": match.rated,
         "hints_allowed": match.hints_allowed,
         "v": match.v,

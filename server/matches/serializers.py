@@ -65,6 +65,7 @@ class SeatPlayerSerializer(serializers.Serializer[Any]):
 
 class SeatSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
+    name = serializers.CharField(help_text='the seat as the game calls it: "white", "X", "blue (dot)"')
     player = SeatPlayerSerializer(allow_null=True, help_text="null while the seat is open")
 
 
@@ -92,6 +93,10 @@ class ResultSerializer(serializers.Serializer[Any]):
     winner = serializers.IntegerField(allow_null=True, help_text="seat index; null for a draw, an abort or a tie")
     reason = serializers.CharField()
     ranking = serializers.ListField(child=serializers.IntegerField(), help_text="seats, best first")
+    places = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="by seat: where it finished, 1 first; seats with equal returns share a place (empty if aborted)",
+    )
 
 
 class MatchSummarySerializer(serializers.Serializer[Any]):

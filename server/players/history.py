@@ -16,6 +16,7 @@ from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, 
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
+from games.base import places
 from server.matches.models import Match, Seat
 from server.matches.selectors import seat_player_json
 from server.players.models import Player
@@ -100,6 +101,17 @@ def _result_for(winner: int | None, my_seat: int | None, status: str) -> str | N
     return "win" if winner == my_seat else "loss"
 
 
+def _place_for(match: Match) -> dict[str, Any] | None:
+    """Where the player finished in a game of more than two seats that is no draw
+    ({"place", "shared", "of"}): "draw" alone would hide that two shared first and one was third."""
+    returns = (match.result or {}).get("returns") or []
+    finished = places(returns)
+    seat = match.my_seat  # type: ignore[attr-defined]  # an annotation (_matches_of)
+    if match.status != Match.Status.FINISHED or len(finished) < 3 or seat is None or len(set(finished)) == 1:
+        return None
+    return {"place": finished[seat], "shared": finished.count(finished[seat]) > 1, "of": len(finished)}
+
+
 @dataclass(frozen=True)
 class HistoryFilter:
     game: str | None = None
@@ -142,6 +154,7 @@ def history_entry(match: Match) -> dict[str, Any]:
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         "seat": match.my_seat,  # type: ignore[attr-defined]  # `winner` and `my_seat` are annotations (_matches_of)
         "result": _result_for(match.winner, match.my_seat, match.status),  # type: ignore[attr-defined]  # `winner` and `my_seat` are annotations (_matches_of)
+        "place": _place_for(match),
         "reason": (match.result or {}).get("reason") or None,
         "opponents": [seat_player_json(s) for s in seats if s.index != match.my_seat and not s.is_open],  # type: ignore[attr-defined]  # `winner` and `my_seat` are annotations (_matches_of)
         "replay_url": f"/matches/{match.pk}/",

@@ -70,6 +70,10 @@ class HistoryEntrySerializer(serializers.Serializer[Any]):
     result = serializers.ChoiceField(
         choices=list(history.RESULTS), allow_null=True, help_text="from the person's side; null until finished"
     )
+    place = serializers.DictField(
+        allow_null=True,
+        help_text='games of three or more that are no draw: {"place": 1, "shared": true, "of": 3}; else null',
+    )
     reason = serializers.CharField(allow_null=True, help_text='how it ended, e.g. "four in a row"')
     opponents = SeatPlayerSerializer(many=True, help_text="who sits in the other seats (open seats left out)")
     replay_url = serializers.CharField(help_text="the match's page")

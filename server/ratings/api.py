@@ -57,6 +57,7 @@ class LeaderSerializer(serializers.Serializer[Any]):
     player = LeaderPlayerSerializer()
     rating = serializers.FloatField()
     deviation = serializers.FloatField()
+    provisional = serializers.BooleanField(help_text='shown with "?"; listed after every established rating')
     games = serializers.IntegerField()
     last_played = serializers.DateTimeField()
 
@@ -76,6 +77,7 @@ class RatingChangeSerializer(serializers.Serializer[Any]):
 
 class SeatRatingSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["human", "bot"], help_text="a person's rating, or a bot profile's")
     rating = serializers.FloatField(help_text="the person's rating in the match's game now (1500 before any)")
     deviation = serializers.FloatField()
     provisional = serializers.BooleanField()
@@ -85,7 +87,7 @@ class SeatRatingSerializer(serializers.Serializer[Any]):
 class MatchRatingsSerializer(serializers.Serializer[Any]):
     game = serializers.CharField()
     rated = serializers.BooleanField()
-    seats = SeatRatingSerializer(many=True, help_text="the seats held by people (bots carry their own rating)")
+    seats = SeatRatingSerializer(many=True, help_text="the seats held by people and by measured bots, one scale")
 
 
 def not_found(detail: str) -> Response:
@@ -93,7 +95,7 @@ def not_found(detail: str) -> Response:
 
 
 class LeaderboardView(APIView):
-    """``GET /api/leaderboards/{game}/``: established ratings of active people, best first."""
+    """``GET /api/leaderboards/{game}/``: active people's ratings, established best first, then provisional."""
 
     authentication_classes: list[type[BaseAuthentication]] = []
 

@@ -157,7 +157,7 @@ def test_a_checker_is_dragged_to_a_target(new_page, screenshot):
 
 def test_the_bots_plays_are_written_in_the_viewers_numbering(new_page, plyground, screenshot):
     page = new_page("/")
-    match_id = start_bot_match(page, "backgammon", "backgammon-random", order="second")
+    match_id = start_bot_match(page, "backgammon", "backgammon-random", seat=1)
     assert page.locator("#match-room").get_attribute("data-your-seat") == "1"
     expect(page.locator('[data-testid="bg-summary"]')).to_contain_text("Points are numbered from your side")
     # seat 0's 1-point (bottom right) is the 24-point of the player in seat 1

@@ -261,7 +261,6 @@ RATING_TAU = 0.5
 # (friends playing a long evening's series still play rated; only the first few count).
 RATING_MIN_PLIES = int(os.environ.get("RATING_MIN_PLIES", "4"))
 RATING_PAIR_MATCHES_PER_DAY = int(os.environ.get("RATING_PAIR_MATCHES_PER_DAY", "3"))
-BOT_RATING_DEVIATION = 60.0  # a bot's measured rating as an opponent, where bot games are rated
 LEADERBOARD_ACTIVE_DAYS = int(os.environ.get("LEADERBOARD_ACTIVE_DAYS", "30"))  # who played since
 LEADERBOARD_SIZE = 100
 # Analysis and hints search with the strongest bot profile's settings; these cap its budget (ms, 0: no cap).

@@ -20,6 +20,7 @@ from games.base import Outcome
 from server.matches import frames
 from server.matches.errors import GameOver, NotSeated
 from server.matches.models import Match, Seat
+from server.matches.selectors import result_json
 from server.matches.services.events import announce_turn, lobby_after_commit, locked, record, record_state
 from server.matches.signals import match_ending, match_finished
 
@@ -49,7 +50,7 @@ def _end(match: Match, status: Match.Status, outcome: Outcome, now: datetime) ->
     match.status = status
     match.finished_at, match.to_move = now, None
     match.result = outcome.to_json()
-    record(match, frames.game_over(match.result, match.status))
+    record(match, frames.game_over(result_json(match.result) or {}, match.status))
     lobby_after_commit(match)
 
 

@@ -318,7 +318,7 @@ function loadViewer() {
   ]).then(([module, body]) => {
     viewer.module = module;
     viewer.positions = body.positions || [];
-    viewer.board = module.createBoard(el.board, { onMove: () => {} });
+    viewer.board = module.createBoard(el.board, { onMove: () => {}, seatName: (seat) => markName(match.game, seat) });
     el.board.dataset.game = match.game;
     if (module.moveText) el.moves.replaceChildren(...(analysis.plies || []).map(moveItem)); // in the viewer's numbering now
     showPosition(viewer.index);

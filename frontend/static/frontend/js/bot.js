@@ -67,10 +67,10 @@ async function main() {
     ...fact("Depth limit", bot.max_depth ?? (algorithmCan(bot.algorithm, "full_width") ? "none: as deep as the time allows" : null)),
     ...fact("Slips", slipsText(bot)),
     ...fact("Style", bot.style),
-    ...fact("Rating", typeof bot.rating === "number" ? ratingText(bot) : "not measured yet"),
+    ...fact("Rating", ratingText(bot)),
     ...fact("How it was rated", ratingCaveat(bot)
       ? `${bot.rating_method}; ${ratingCaveat(bot)}`
-      : bot.rating_method ? `${bot.rating_method}: calibration games against the other bots, the random mover at Elo 0` : null),
+      : bot.rating_method ? `${bot.rating_method}: placed by calibration games against the other bots, moved by rated games against people` : null),
     ...fact("Rating on Stockfish's scale", publicRatingText(bot) || null),
     ...fact("How it was rated against Stockfish", bot.public_rating ? `${bot.public_rating.method}. ${bot.public_rating.caveat}` : null),
   );

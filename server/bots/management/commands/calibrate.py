@@ -20,7 +20,8 @@ LADDER_MIN_SCORE = 0.65
 class Command(BaseCommand):
     help = (
         "Play a round-robin of bot-vs-bot matches through the normal match path (alternating seats), "
-        "fit Elo ratings by maximum likelihood anchored at the random mover (0), and store them. "
+        "fit Elo ratings by maximum likelihood anchored at the random mover (0), and store them placed on "
+        "the players' Glicko-2 scale (server/bots/placement.py). "
         "Resumable: games already played count."
     )
 
@@ -87,6 +88,7 @@ class Command(BaseCommand):
             ratings = calibration.fit_and_store(profiles, anchor, how, cap)
         except ValueError as exc:
             raise CommandError(f"cannot rate yet: {exc}") from None
+        # The bots' own scale here (random mover 0); the profiles hold it placed on the players' scale.
         self.stdout.write(f"{'profile':28} {'level':>5} {'Elo':>7} {'95% interval':>17} {'games':>6}")
         level = {p.slug: p.level for p in profiles}
         for r in ratings:

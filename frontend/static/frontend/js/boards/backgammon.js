@@ -254,10 +254,10 @@ function viewBox(L) {
 }
 
 /** "3 of your checkers", "1 opposing checker", "empty": a point's `n` (seat 0's +, seat 1's -) as `viewer` sees it. */
-function checkerWords(n, viewer) {
+function checkerWords(n, viewer, seatName) {
   if (!n) return "empty";
   const whose = n > 0 ? 0 : 1;
-  const owner = viewer === null ? `seat ${whose + 1}` : whose === viewer ? "of your" : "opposing";
+  const owner = viewer === null ? seatName(whose) : whose === viewer ? "of your" : "opposing";
   return `${Math.abs(n)} ${owner} checker${Math.abs(n) > 1 ? "s" : ""}`;
 }
 
@@ -284,7 +284,7 @@ const diceWords = (target) => (target.steps || [target]).map((step) => `the ${st
 const spotName = (p) => (p === BAR_SPOT ? "bar" : p === OFF_SPOT ? "off" : String(p));
 const stepText = (step) => `${spotName(step.from)}/${spotName(step.to)}${step.hit ? "*" : ""}`;
 
-export function createBoard(container, { onMove }) {
+export function createBoard(container, { onMove, seatName = (seat) => `seat ${seat + 1}` }) {
   const svg = s("svg", { class: "board-svg board-backgammon", role: "group", "aria-label": "Backgammon board", tabindex: "-1" });
   const summary = h("p", { class: "bg-summary", "data-testid": "bg-summary" });
   const notice = h("p", { class: "bg-notice", role: "status", "data-testid": "bg-notice", hidden: true });
@@ -534,7 +534,7 @@ export function createBoard(container, { onMove }) {
         s("path", { class: "triangle", d: `M${x} ${base} L${x + L.W} ${base} L${x + L.W / 2} ${tip} Z` }),
       ];
       const g = live
-        ? spotNode(spot, classes, shapes, `Point ${label(p)}, ${checkerWords(n, yourSeat)}`)
+        ? spotNode(spot, classes, shapes, `Point ${label(p)}, ${checkerWords(n, yourSeat, seatName)}`)
         : s("g", { class: classes.join(" ") }, shapes);
       g.setAttribute("data-point", p);
       layers.push(g);
