@@ -161,6 +161,43 @@ def _steps(state: CheckersState, seat: Seat) -> list[tuple[Square, Square]]:
     return moves
 
 
+def _after(state: CheckersState, path: Sequence[Square], capture: bool) -> CheckersState:
+    """The position after the side to move plays `path` (a step, or every landing square of a capture)."""
+    seat = state.to_move
+    own, opp, kings = state.pieces(seat), state.pieces(1 - seat), state.kings
+    start, end = path[0], path[-1]
+    king = bool(kings >> start & 1)
+    own = own & ~(1 << start) | 1 << end
+    kings &= ~(1 << start)
+    if capture:
+        for a, b in zip(path, path[1:], strict=False):
+            over = OVER[a, b]
+            opp &= ~(1 << over)
+            kings &= ~(1 << over)
+    if king or KING_ROW[seat] >> end & 1:
+        kings |= 1 << end
+    black, white = (own, opp) if seat == BLACK else (opp, own)
+    irreversible = capture or not king
+    return CheckersState(
+        black,
+        white,
+        kings,
+        1 - seat,
+        state.ply + 1,
+        0 if irreversible else state.quiet + 1,
+        () if irreversible else (*state.seen, state.key),
+    )
+
+
+def children(state: CheckersState) -> list[CheckersState]:
+    """The position after each move of `Checkers.legal_moves`, in its order, draws not checked:
+    what a search over many positions asks, without the moves' text (`games.checkers.endgame`)."""
+    jumps = _jumps(state, state.to_move)
+    if jumps:
+        return [_after(state, path, True) for path in jumps]
+    return [_after(state, step, False) for step in _steps(state, state.to_move)]
+
+
 def _text(path: Sequence[Square], capture: bool) -> Move:
     return ("x" if capture else "-").join(str(sq + 1) for sq in path)
 
@@ -220,30 +257,7 @@ class Checkers(Game[CheckersState]):
         if parsed is None:  # a damaged record replayed (exports): a ValueError, as `play` would raise
             raise IllegalMove(f"{move!r} is not a checkers move")
         path, capture = parsed
-        seat = state.to_move
-        own, opp, kings = state.pieces(seat), state.pieces(1 - seat), state.kings
-        start, end = path[0], path[-1]
-        king = bool(kings >> start & 1)
-        own = own & ~(1 << start) | 1 << end
-        kings &= ~(1 << start)
-        if capture:
-            for a, b in zip(path, path[1:], strict=False):
-                over = OVER[a, b]
-                opp &= ~(1 << over)
-                kings &= ~(1 << over)
-        if king or KING_ROW[seat] >> end & 1:
-            kings |= 1 << end
-        black, white = (own, opp) if seat == BLACK else (opp, own)
-        irreversible = capture or not king
-        return CheckersState(
-            black,
-            white,
-            kings,
-            1 - seat,
-            state.ply + 1,
-            0 if irreversible else state.quiet + 1,
-            () if irreversible else (*state.seen, state.key),
-        )
+        return _after(state, path, capture)
 
     def canonical_move(self, state: CheckersState, move: Move) -> Move:
         """A capture may be named by its first and last squares (``"15x31"``) where only one matches."""
