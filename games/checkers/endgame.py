@@ -19,8 +19,8 @@ nothing by a repetition.  The values are exact for a state whose `seen` is empty
 capture or a man's move, or a fresh position); with history behind it, a position already
 seen twice may end a winning line early.
 
-Cost: a stretch of three kings is ~30,000 positions (a second or two); of four kings about
-ten times that.  `MAX_PIECES` bounds what a caller may ask.
+Cost: a stretch of three kings is ~30,000 positions (seconds); of four kings ten times that
+(minutes).  `MAX_PIECES` bounds what a caller may ask.
 
 >>> from games.checkers.rules import CheckersState
 >>> solver = EndgameSolver()
@@ -42,7 +42,7 @@ from typing import Final, TypeAlias
 from games.base import Move
 from games.checkers.rules import BLACK, CHECKERS, KING_ROW, QUIET_PLIES_DRAW, WHITE, CheckersState, children
 
-MAX_PIECES: Final = 4  # four kings is ~400,000 positions a stretch: a minute or more in Python
+MAX_PIECES: Final = 4  # three kings against one: 290,000 positions, minutes and ~200 MB (benchmarks/README.md)
 
 Key: TypeAlias = tuple[int, int, int, int]  # `CheckersState.key`: black, white, kings, seat to move
 Stretch: TypeAlias = tuple[int, int, int, int]  # black men, white men, black kings, white kings (counts)
