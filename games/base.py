@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeGuard, TypeVar
 
@@ -67,14 +67,45 @@ class Outcome:
     winner: Seat | None  # None for a draw or when several seats share first place
     reason: str  # e.g. "four in a row", "board full"
     ranking: tuple[Seat, ...] = ()  # best first; for games of more than two players
+    # Points each seat scores, where they differ from `returns`: backgammon with the doubling cube
+    # pays the cube's value times 1, 2 or 3, while `returns` stays on the searchers' scale.
+    points: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "returns": list(self.returns),
             "winner": self.winner,
             "reason": self.reason,
             "ranking": list(self.ranking),
         }
+        if self.points:
+            data["points"] = list(self.points)
+        return data
+
+
+@dataclass(frozen=True)
+class CubeInputs:
+    """What a doubling-cube decision needs (`Game.cube_inputs`), for the seat on roll, the one who
+    may double or has just doubled: its cubeless outcome probabilities (gammons include
+    backgammons) and where the cube is.  `ai.cube` turns them into the decision.
+
+    `offer`: True when the seat on roll decides whether to double (`act` doubles, `decline` rolls);
+    False when the other seat answers a double (`act` takes, `decline` drops).  `centred`: the
+    cube is in the middle (otherwise the seat on roll owns it).  `gammons_count`: False while the
+    Jacoby rule holds (cube centred).  `forced`: a move the rules of a match settle by themselves.
+    """
+
+    offer: bool
+    act: Move
+    decline: Move
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+    centred: bool
+    gammons_count: bool = True
+    forced: Move | None = None
 
 
 class Game(ABC, Generic[S]):
@@ -92,6 +123,32 @@ class Game(ABC, Generic[S]):
     def name(self) -> str:
         """The display name, from the spec (the one place it is written)."""
         return self.spec.name
+
+    # --- options (`GameSpec.options`) ---------------------------------------
+    @property
+    def options(self) -> dict[str, bool | int]:
+        """The option values this instance plays: the spec's defaults unless `with_options` set others."""
+        return {option.name: option.default for option in self.spec.options}
+
+    def with_options(self, options: Mapping[str, object]) -> Game[S]:
+        """The game as a match's `options` configure it (names and values checked against the spec,
+        `ValueError` naming what is wrong); the registered instance itself when they are the defaults."""
+        if not isinstance(options, Mapping):
+            raise ValueError("options are an object of option names and values")
+        declared = {option.name: option for option in self.spec.options}
+        unknown = sorted(set(options) - set(declared))
+        if unknown:
+            known = ", ".join(sorted(declared)) or "none"
+            raise ValueError(f"{self.name} has no option {unknown[0]!r} (options: {known})")
+        values = {name: option.default for name, option in declared.items()}
+        values.update({name: declared[name].check(value) for name, value in options.items()})
+        if values == self.options:
+            return self
+        return self.configured(values)
+
+    def configured(self, values: dict[str, bool | int]) -> Game[S]:
+        """The game playing these checked option values; games that declare options implement it."""
+        raise ValueError(f"{self.name} has no options")
 
     # --- the formal model -------------------------------------------------
     @abstractmethod
@@ -231,6 +288,10 @@ class Game(ABC, Generic[S]):
     def book_move(self, state: S, rng: random.Random) -> BookChoice | None:
         """A move from the game's opening book of practice (not proof) for `state`, drawn with `rng`
         by the book's weights, so a seeded search plays it again; None out of book or without one."""
+        return None
+
+    def cube_inputs(self, state: S) -> CubeInputs | None:
+        """Where the seat to move faces a doubling-cube decision, what deciding it needs; else None."""
         return None
 
     def table_move(self, state: S) -> TableChoice | None:

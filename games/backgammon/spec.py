@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
+from games.backgammon.cube import MAX_MATCH
+from games.chances import WinningChances
+from games.spec import GameOption, GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "backgammon"
 
@@ -11,6 +13,9 @@ SPEC = GameSpec(
     board="backgammon.js",
     order=40,
     seats=(SeatSpec("blue (dot)", "blue"), SeatSpec("orange (diamond)", "orange")),
+    # Values are cubeless equity in points; without gammons equity is 2p - 1, whose slope at
+    # even chances a logistic of slope 2 matches.  Shown as equity, as gnubg shows it.
+    chances=WinningChances(slope=2.0, shown_as="equity"),
     ladder=(
     # --- backgammon: expectiminimax over the dice.  Luck narrows every gap, so the levels
     # are far apart: slips (another play in the better half of the root values) on every move
@@ -38,5 +43,12 @@ SPEC = GameSpec(
     # Depth 1 at full strength as well: the adaptive bot scales its depth with its strength,
     # and a roll of lookahead would make it weaker as it tries harder.
     adaptive_bot(ID, "Coach Pips", "expectimax", 500, max_depth=1),
+    ),
+    # The rules of each: games.backgammon.cube.  The bots decide the cube by Janowski's model (ai.cube).
+    options=(
+        GameOption("cube", "Play with the doubling cube: a money game.", False),
+        GameOption("jacoby", "Jacoby rule: gammons count single until a double has been taken.", False),
+        GameOption("match_to", "A match to this many points, with the cube and the Crawford rule "
+                   "(0: a single game).", 0, 0, MAX_MATCH),
     ),
 )  # fmt: skip

@@ -9,6 +9,7 @@ Levels 1-3 search to a fixed depth, so their strength does not depend on the mac
 
 from __future__ import annotations
 
+from games.chances import WinningChances
 from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "chess"
@@ -28,6 +29,9 @@ SPEC = GameSpec(
     board="chess.js",
     order=70,
     seats=(SeatSpec("white", "white", mark="plain"), SeatSpec("black", "black", mark="plain")),
+    # Lichess's map from centipawns to winning chances (fitted on its players' games), on our
+    # scale of 10,000 centipawns a won game: PeSTO's pawn is near Stockfish's.  A pawn is 0.01.
+    chances=WinningChances(slope=0.00368208 * 10_000, shown_as="pawns", unit=0.01),
     ladder=(
     # --- chess: alpha-beta on PeSTO's evaluation, captures searched to quiet positions ---
     random_bot(ID),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.chances import WinningChances
 from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "connect4"
@@ -11,6 +12,7 @@ SPEC = GameSpec(
     board="connect4.js",
     order=20,
     seats=(SeatSpec("blue (dot)", "blue"), SeatSpec("orange (diamond)", "orange")),
+    chances=WinningChances(slope=6.27),  # fitted by benchmarks/calibrate_chances.py (README)
     ladder=(
     # --- connect four: alpha-beta with iterative deepening ---
     random_bot(ID),

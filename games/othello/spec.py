@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.chances import WinningChances
 from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "othello"
@@ -11,6 +12,7 @@ SPEC = GameSpec(
     board="othello.js",
     order=30,
     seats=(SeatSpec("black", "black", mark="plain"), SeatSpec("white", "white", mark="plain")),
+    chances=WinningChances(slope=8.09),  # fitted by benchmarks/calibrate_chances.py (README)
     ladder=(
     # --- othello: alpha-beta with a mobility/corner evaluation; MCTS low on the ladder ---
     random_bot(ID),

@@ -21,6 +21,7 @@ from server.matches.models import Match, MatchEvent
 
 def analysis_json(analysis: Analysis) -> dict[str, Any]:
     match = analysis.match
+    game = registry.get(match.game)
     config = analysis.search.get("config") or {}
     search = {
         "profile": analysis.search.get("profile"),
@@ -37,8 +38,13 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
         "queue_position": queue_position(analysis),
         "search": search,
         "engine": search,  # the former name of ``search``, still answered for older clients
-        "max_utility": registry.get(match.game).max_utility,
+        "max_utility": game.max_utility,
         "thresholds": {name: value for name, value in positions.THRESHOLDS},
+        "chances": {
+            "shown_as": game.spec.chances.shown_as,
+            "unit": game.spec.chances.unit or None,
+            "slope": game.spec.chances.slope,
+        },  # fmt: skip
         "result": match.result,
         "plies": analysis.plies if analysis.status == Analysis.Status.DONE else [],
         "error": analysis.error or None,

@@ -1,5 +1,8 @@
+from typing import Any
+
 from django import forms
 from django.contrib import admin
+from django.http import HttpRequest
 
 import ai
 from server.bots import measured
@@ -11,7 +14,7 @@ def _algorithm_choices() -> list[tuple[str, str]]:
     return [(a.id, a.label) for a in ai.CATALOGUE.values()]
 
 
-class BotProfileForm(forms.ModelForm):
+class BotProfileForm(forms.ModelForm[BotProfile]):
     # The searchers of the catalogue, read when the form is drawn (the model field has no choices).
     algorithm = forms.ChoiceField(choices=_algorithm_choices)
 
@@ -21,7 +24,7 @@ class BotProfileForm(forms.ModelForm):
 
 
 @admin.register(BotProfile)
-class BotProfileAdmin(admin.ModelAdmin):
+class BotProfileAdmin(admin.ModelAdmin[BotProfile]):
     """Admins configure difficulty here; `BotProfile.clean` explains every refused setting."""
 
     form = BotProfileForm
@@ -44,7 +47,7 @@ class BotProfileAdmin(admin.ModelAdmin):
                                  "rating_budget_cap_ms", "record"]}),
     ]  # fmt: skip
 
-    def save_model(self, request, obj: BotProfile, form, change: bool) -> None:
+    def save_model(self, request: HttpRequest, obj: BotProfile, form: Any, change: bool) -> None:
         # A rating belongs to the settings it was measured with: changing how the bot plays
         # clears it ("rating not measured yet") until `manage.py calibrate` measures it again.
         if change and set(form.changed_data) & set(measured.PLAYING_FIELDS):
@@ -66,7 +69,7 @@ class BotProfileAdmin(admin.ModelAdmin):
     @admin.display(description="Games played; people's score against it")
     def record(self, obj: BotProfile) -> str:
         if obj.pk is None:
-            return "-"
+            return "-"  # type: ignore[unreachable]  # the add form's profile is unsaved; the stubs say a pk is always there
         rec = bot_record(obj)
         against = "no games against people yet"
         if rec.human_score is not None:
@@ -75,6 +78,6 @@ class BotProfileAdmin(admin.ModelAdmin):
 
 
 @admin.register(AdaptiveStrength)
-class AdaptiveStrengthAdmin(admin.ModelAdmin):
+class AdaptiveStrengthAdmin(admin.ModelAdmin[AdaptiveStrength]):
     list_display = ["profile", "player", "strength", "games", "player_score"]
     list_filter = ["profile"]

@@ -29,7 +29,7 @@ SETTING_DEFAULTS: dict[str, Any] = dict(
 )  # fmt: skip
 
 
-def seed_profiles(bot_profile_model, ratings: dict[str, dict[str, Any]] | None = None) -> int:
+def seed_profiles(bot_profile_model: Any, ratings: dict[str, dict[str, Any]] | None = None) -> int:
     """Create or update the seeded profiles, with the measured ratings of the games' `seed_ratings.json`.
 
     A data entry is written onto its profile when it was measured with the settings the

@@ -28,8 +28,8 @@ def bot_record(profile: BotProfile) -> BotRecord:
     for seat in seats:
         games += 1
         returns = (seat.match.result or {}).get("returns") or []
-        people = Seat.objects.filter(match_id=seat.match_id, kind=Seat.Kind.HUMAN).values_list("index", flat=True)
-        people = [i for i in people if i < len(returns)]
+        seated = Seat.objects.filter(match_id=seat.match_id, kind=Seat.Kind.HUMAN).values_list("index", flat=True)
+        people = [i for i in seated if i < len(returns)]
         if not people or seat.index >= len(returns):
             continue
         human_games += 1

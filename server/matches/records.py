@@ -45,7 +45,7 @@ def pgn_result(match: Match) -> str:
     result = match.result or {}
     if match.status != Match.Status.FINISHED or not result.get("returns"):
         return "*"
-    return {0: "1-0", 1: "0-1"}.get(result.get("winner"), "1/2-1/2")
+    return {0: "1-0", 1: "0-1"}.get(result.get("winner"), "1/2-1/2")  # type: ignore[arg-type]  # no winner: a draw
 
 
 def _tags(match: Match, site: str) -> dict[str, str]:
@@ -74,7 +74,7 @@ def _player_name(seat: Seat | None) -> str:
         return "?"
     if seat.kind == Seat.Kind.BOT:
         return str((seat.bot_snapshot or {}).get("name", "Bot"))
-    return seat.player.name if seat.player_id is not None else "?"
+    return seat.player.name if seat.player is not None else "?"
 
 
 def _termination(match: Match) -> str:

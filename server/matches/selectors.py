@@ -23,7 +23,7 @@ def seat_player_json(seat: Seat) -> dict[str, Any] | None:
         profile = {k: snap.get(k) for k in ("slug", "name", "level", "algorithm", "time_budget_ms", "rating")}
         profile["is_ai"] = True
         return {"name": snap.get("name", "Bot"), "kind": "bot", "is_ai": True, "profile": profile}
-    if seat.player_id is None:
+    if seat.player_id is None or seat.player is None:
         return None
     return person_json(seat.player_id, seat.player.name, seat.player.is_guest)
 
@@ -75,7 +75,7 @@ bot_turn_status: Callable[[int, int], tuple[str, datetime | None] | None] = _no_
 
 def thinking_json(match: Match, seats: dict[int, Seat]) -> dict[str, Any] | None:
     """The bot to move, if any, so a page that (re)loads shows it waiting for a computer or thinking."""
-    seat = seats.get(match.to_move) if match.status == Match.Status.ACTIVE else None
+    seat = seats.get(match.to_move) if match.status == Match.Status.ACTIVE else None  # type: ignore[arg-type]  # an active match has a seat to move
     if seat is None or seat.kind != Seat.Kind.BOT:
         return None
     status, since = bot_turn_status(match.pk, match.ply) or ("thinking", match.turn_started_at)

@@ -82,13 +82,13 @@ def match_ratings(match_id: int) -> dict[str, Any] | None:
     if match is None:
         return None
     seats = list(Seat.objects.filter(match_id=match_id, player__isnull=False).order_by("index"))
-    people = [s.player_id for s in seats]
+    people = [s.player_id for s in seats if s.player_id is not None]  # all of them (the query above)
     ratings = {r.player_id: r for r in PlayerRating.objects.filter(game=match.game, player_id__in=people)}
     changes = {c.player_id: c for c in RatingChange.objects.filter(match_id=match_id)}
     return {
         "game": match.game,
         "rated": match.rated,
-        "seats": [_seat_rating(s.index, ratings.get(s.player_id), changes.get(s.player_id)) for s in seats],
+        "seats": [_seat_rating(s.index, ratings.get(s.player_id), changes.get(s.player_id)) for s in seats],  # type: ignore[arg-type]  # seats with a player only (the query above)
     }
 
 

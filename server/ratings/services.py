@@ -53,6 +53,7 @@ def rate_match(match: Match) -> list[RatingChange]:
         return []
     seats = list(match.seats.all())
     at = match.finished_at
+    assert at is not None and match.result is not None  # `_ratable`: it has finished
     rows = _locked_ratings(match.game, sorted({s.player_id for s in seats if s.player_id}))
     now = {pid: _current(row, at) for pid, row in rows.items()}
     returns = match.result["returns"]

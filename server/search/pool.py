@@ -40,9 +40,10 @@ class SearchPool:
             wait(cls._instance.warm_up(), timeout=WARM_UP_TIMEOUT_S)
         return cls._instance
 
-    def warm_up(self) -> list[Future]:
+    def warm_up(self) -> list[Future[Any]]:
         """Start the processes now, so the first search does not pay for their imports."""
-        return [self.executor.submit(warm) for _ in range(self.executor._max_workers)]
+        workers: int = self.executor._max_workers  # type: ignore[attr-defined]  # private, not in typeshed
+        return [self.executor.submit(warm) for _ in range(workers)]
 
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         return self.executor.submit(fn, *args)

@@ -116,7 +116,7 @@ def match_join(match_id: int, player: Player, seat_index: int | None = None) -> 
     return match
 
 
-def _start(match: Match, game: Game) -> None:
+def _start(match: Match, game: Game[Any]) -> None:
     now = timezone.now()
     match.status = Match.Status.ACTIVE
     match.started_at = now

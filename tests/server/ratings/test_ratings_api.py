@@ -12,7 +12,7 @@ from server.matches import services
 from server.players.services import player_create_guest
 from server.ratings.models import PlayerRating
 from server.ratings.selectors import leaderboard
-from tests.server.ratings.conftest import account
+from tests.server.conftest import with_account
 
 HUMAN = {"kind": "human"}
 OPENING = ["5", "1", "9", "3"]  # two moves each: enough for an ending to be rated (RATING_MIN_PLIES)
@@ -24,7 +24,7 @@ def play_opening(match_id: int) -> None:
 
 
 def established(name: str, rating: float, game="connect4", days_ago=1, deviation=60.0, guest=False):
-    player = player_create_guest(name) if guest else account(name)
+    player = player_create_guest(name) if guest else with_account(player_create_guest(name))
     when = timezone.now() - timedelta(days=days_ago)
     PlayerRating.objects.create(player=player, game=game, rating=rating, deviation=deviation, games=30, updated_at=when)
     return player
