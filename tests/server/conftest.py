@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from server.bots.models import BotProfile
 from server.bots.seed import seed_profiles
-from server.matches import services
+from server.matches import presence_store, services
 from server.players.models import Player
 from server.players.services import player_create_guest, player_create_guest_with_token
 from server.realtime.channel_layer import redis_channel_layer
@@ -41,6 +41,15 @@ def seeded_bots(request):
     request.getfixturevalue("transactional_db" if _transactional(request) else "db")
     if not BotProfile.objects.exists():
         seed_profiles(BotProfile)
+
+
+@pytest.fixture(autouse=True)
+def nobody_present():
+    """Each test starts with nobody present in this process's presence store: a fresh database
+    hands out the same ids again, and a seat an earlier test left "here" would look already
+    written (tests/server/matches/test_connect_queries.py after tests/server/ratings)."""
+    yield
+    presence_store._stores.clear()
 
 
 def _transactional(request) -> bool:
