@@ -34,6 +34,7 @@ from django.db.models import (
 from django.db.models.functions import Cast
 
 from server.matches.models import Match, Move, Seat
+from server.players.consent import Purpose, consent_field
 from server.research.filters import ExportFilters
 from server.research.pseudonyms import Pseudonyms
 
@@ -226,9 +227,19 @@ def _seated(**lookups: Any) -> Exists:
     return Exists(Seat.objects.filter(match=OuterRef("pk"), **lookups))
 
 
+def refusing_seat(purpose: Purpose) -> Exists:
+    """Whether a person seated in the match has not agreed to `purpose` (docs/exports.md, "Consent").
+
+    The whole match is left out, not that person's moves: a game is made by all its players
+    (each move answers the others', and each position holds them all), so no part of it is one
+    person's alone.  Bots need nobody's consent; an open seat has nobody to ask.
+    """
+    return _seated(player__isnull=False, **{f"player__{consent_field(purpose)}": False})
+
+
 def matches_query(filters: ExportFilters) -> QuerySet[Match]:
-    """The matches `filters` select (unordered)."""
-    qs = Match.objects.order_by()
+    """The matches `filters` select (unordered), of people who all agreed to the export's purpose."""
+    qs = Match.objects.order_by().exclude(refusing_seat(filters.purpose))
     if filters.within is not None:
         qs = qs.filter(pk__in=filters.within.order_by().values("pk"))
     if filters.statuses:
