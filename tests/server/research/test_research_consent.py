@@ -14,8 +14,8 @@ from server.players.consent import consent_set
 from server.players.models import Player
 from server.research.pseudonyms import Pseudonyms
 from tests.server.research.helpers import csv_text, jsonl
-from tests.server.staff import staff_client
 from tests.server.research.test_research_exports import GAMES, MOVES
+from tests.server.staff import staff_client
 
 pytestmark = pytest.mark.django_db
 EVERY = "status=any"
