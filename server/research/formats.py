@@ -104,7 +104,8 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
             change = _rating_change(rows, player_id)
             seats.append(f'{head},"kind":"human","is_ai":false,"player":{player},"bot":null,"rating_change":{change}}}')
     moves, played = [], []
-    remaining = _remaining(clock, len(rows.seats), rows.moves)
+    initial_ms, increment_ms = (clock["initial_ms"], clock["increment_ms"]) if clock else (None, None)
+    remaining = _remaining(initial_ms, increment_ms, len(rows.seats), rows.moves)
     for (_, ply, seat, move, at, think_ms, stats, fallback, queue_wait_ms, notation), position, left in zip(
         rows.moves, _positions(game, rows.moves), remaining, strict=True
     ):
@@ -112,7 +113,7 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
         moves.append(
             f'{{"ply":{ply},"seat":{seat},"by":"{by}","move":{_text(move)},"notation":{_text(notation or move)},'
             f'"position":{_opt_text(position)},"at_ms":{at - created_ms},'
-            f'"think_ms":{think_ms},"remaining_ms":{_compact(left)},"stats":{stats or "null"},'
+            f'"think_ms":{think_ms},"remaining_ms":{_int_list(left) or "null"},"stats":{stats or "null"},'
             f'"fallback":{_opt_text(fallback or None)},'
             f'"queue_wait_ms":{"null" if queue_wait_ms is None else queue_wait_ms}}}'
         )
@@ -138,12 +139,20 @@ def _clock(stored: str | None) -> dict[str, int] | None:
     return {"initial_ms": int(clock["initial_ms"]), "increment_ms": int(clock["increment_ms"])}
 
 
-def _remaining(clock: dict[str, int] | None, seats: int, moves: list[tuple[Any, ...]]) -> list[list[int] | None]:
-    """Each seat's time left after each move (`seats.clocks_after_moves`), from the moves' think times."""
-    if clock is None:
+def _remaining(initial_ms: Any, increment_ms: Any, seats: int, moves: list[tuple[Any, ...]]) -> list[list[int] | None]:
+    """Each seat's time left after each move (`seats.clocks_after_moves`), from the moves' think times.
+
+    The clock's figures may come as text (PostgreSQL's ``->>``); None for a match without clocks.
+    """
+    if initial_ms is None:
         return [None] * len(moves)
     timed = ((seat, think_ms) for _, _, seat, _, _, think_ms, *_ in moves)
-    return clocks_after_moves(clock["initial_ms"], clock["increment_ms"], seats, timed)
+    return clocks_after_moves(int(initial_ms), int(increment_ms or 0), seats, timed)
+
+
+def _int_list(values: list[int] | None) -> str | None:
+    """A list of integers as compact JSON, None for None (json.dumps costs ten times as much, once a move)."""
+    return None if values is None else f"[{','.join(map(str, values))}]"
 
 
 def _rating_change(rows: MatchRows, player_id: int | None) -> str:
@@ -203,15 +212,14 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
                 ratings[index] = [coarse_rating(figures[0]), coarse_rating(figures[2])]
     head = [SCHEMA_VERSION, names.match(match_id), game, source, pairing(s[0] for s in seats.values()), winner]
     head += [created_on]
-    timed = ((seat, think_ms) for _, _, seat, _, _, think_ms, *_ in rows.moves)
-    clocks = clocks_after_moves(None if initial_ms is None else int(initial_ms), increment_ms, len(seats), timed)
+    clocks = _remaining(initial_ms, increment_ms, len(seats), rows.moves)
     match_tail = ["true" if rated else "false", initial_ms, increment_ms]
     for stored, position, left in zip(rows.moves, _positions(game, rows.moves), clocks, strict=True):
         _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other, queue_wait_ms, notation = stored
         by, player, slug, level = CHANCE_SEAT if seat == CHANCE else seats[seat]
         at_ms = at - created_ms
         name = None if seat == CHANCE else seat_name(game, seat)
-        tail = [*match_tail, name, None if left is None else _compact(left), *ratings.get(seat, (None, None))]
+        tail = [*match_tail, name, _int_list(left), *ratings.get(seat, (None, None))]
         written = [notation or move, position, *tail]
         if by != "bot":  # no search figures: a person's move or a chance event
             yield [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *NO_STATS, None, None, *written]
