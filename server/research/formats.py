@@ -31,7 +31,7 @@ from server.research.selectors import (
 )
 
 LINES_PER_CHUNK = 100  # matches per chunk of bytes handed to the server
-CHANCE_SEAT = ("chance", None, None, None)
+CHANCE_SEAT = ("chance", None, None, None, None, None, None)  # (by, player, bot slug, bot level, name, ratings)
 
 CSV_COLUMNS = (
     "schema_version",
@@ -60,14 +60,14 @@ CSV_COLUMNS = (
     "notation",  # the move as players write it (SAN in chess); added within schema version 2
     "position",  # the position before the move (FEN in chess); added within schema version 2
     # Added within schema version 2 too: the match's rating and time control, the mover's seat
-    # name, every seat's clock after the move and the mover's rating change.
+    # name and rating change, and every seat's clock after the move.
     "rated",
     "clock_initial_ms",
     "clock_increment_ms",
     "seat_name",
-    "remaining_ms",
     "rating_before",
     "rating_after",
+    "remaining_ms",
 )
 NO_STATS = [None] * (len(STAT_COLUMNS) + 4)  # the search columns of a person's move or a chance event
 
@@ -201,26 +201,26 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
     None as an empty cell.
     """
     match_id, game, source, winner, created_on, created_ms, rated, initial_ms, increment_ms = rows.match
-    seats: dict[int, tuple[str, str | None, Any, Any]] = {}  # index -> (by, player, bot slug, bot level)
-    ratings: dict[int, list[int | None]] = {}  # index -> the mover's [before, after], coarse
+    # index -> (by, player, bot slug, bot level, seat name, rating before, rating after): once a match
+    seats: dict[int, tuple[Any, ...]] = {}
     for _, index, kind, player_id, slug, level in rows.seats:
+        name = seat_name(game, index)
         if kind == Seat.Kind.BOT:
-            seats[index] = ("bot", None, slug, level)
-        else:
-            seats[index] = ("human", names.player(player_id) if player_id is not None else None, None, None)
-            if (figures := rows.ratings.get(player_id)) is not None:
-                ratings[index] = [coarse_rating(figures[0]), coarse_rating(figures[2])]
+            seats[index] = ("bot", None, slug, level, name, None, None)
+            continue
+        player = names.player(player_id) if player_id is not None else None
+        figures = rows.ratings.get(player_id) if player_id is not None else None
+        ratings = (None, None) if figures is None else (coarse_rating(figures[0]), coarse_rating(figures[2]))
+        seats[index] = ("human", player, None, None, name, *ratings)
     head = [SCHEMA_VERSION, names.match(match_id), game, source, pairing(s[0] for s in seats.values()), winner]
     head += [created_on]
     clocks = _remaining(initial_ms, increment_ms, len(seats), rows.moves)
     match_tail = ["true" if rated else "false", initial_ms, increment_ms]
     for stored, position, left in zip(rows.moves, _positions(game, rows.moves), clocks, strict=True):
         _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other, queue_wait_ms, notation = stored
-        by, player, slug, level = CHANCE_SEAT if seat == CHANCE else seats[seat]
+        by, player, slug, level, *mover = CHANCE_SEAT if seat == CHANCE else seats[seat]
         at_ms = at - created_ms
-        name = None if seat == CHANCE else seat_name(game, seat)
-        tail = [*match_tail, name, _int_list(left), *ratings.get(seat, (None, None))]
-        written = [notation or move, position, *tail]
+        written = [notation or move, position, *match_tail, *mover, _int_list(left)]
         if by != "bot":  # no search figures: a person's move or a chance event
             yield [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *NO_STATS, None, None, *written]
             continue

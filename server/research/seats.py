@@ -47,14 +47,14 @@ def clocks_after_moves(
     moves = list(moves)
     if initial_ms is None:
         return [None] * len(moves)
-    left, moved = [int(initial_ms)] * seats, set()
+    left, moved, increment = [int(initial_ms)] * seats, set(), int(increment_ms or 0)
     after: list[list[int] | None] = []
     for seat, think_ms in moves:
-        if seat != CHANCE and 0 <= seat < seats:
-            if seat in moved:
-                left = charged(left, seat, think_ms, int(increment_ms or 0))
+        if seat in moved:
+            left = charged(left, seat, think_ms, increment)  # a new list: those already listed stay as they were
+        elif seat != CHANCE and 0 <= seat < seats:
             moved.add(seat)
-        after.append(list(left))
+        after.append(left)
     return after
 
 
