@@ -8,21 +8,20 @@
 True
 """
 
-# The one warm-up: every searcher imported (the catalogue lists them) and each game's fast paths built with `import ai`,
-# not inside the first search's budget.
-from ai.budget import Deadline, Timeout
+# Importing ai does no work; a process that searches calls `warm_up` before it takes work (`ai.warm`).
+from ai.budget import Deadline, Timeout, collect_between_searches
 from ai.catalogue import ALGORITHMS as CATALOGUE
+from ai.catalogue import full_width_for, trap_model_problem
 from ai.search import choose_move
 from ai.searcher import Capability, Searcher
 from ai.solve import solve
 from ai.types import SearchConfig, SearchOptions, SearchResult, SearchStats
-from games import registry as _registry
-
-for _game in _registry.all():
-    _game.search_kernel(), _game.fast_playout()
+from ai.warm import warm_up
+from ai.weakening import SLIP_TEMPERATURE
 
 __all__ = [
     "CATALOGUE",
+    "SLIP_TEMPERATURE",
     "Capability",
     "Deadline",
     "SearchConfig",
@@ -32,5 +31,9 @@ __all__ = [
     "SearchStats",
     "Timeout",
     "choose_move",
+    "collect_between_searches",
+    "full_width_for",
     "solve",
+    "trap_model_problem",
+    "warm_up",
 ]

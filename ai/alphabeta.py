@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Generic
 
 from ai import endgame, traps
 from ai.budget import Deadline, Timeout, collector_paused
@@ -37,7 +37,7 @@ from ai.searcher import Capability, Searcher
 from ai.tt import EXACT, LOWER, UPPER, TranspositionTable
 from ai.types import SearchConfig, SearchOptions, SearchResult
 from ai.weakening import is_weakened, weaken
-from games.base import Game, Move, Seat, State
+from games.base import Game, Move, S, Seat
 
 
 @dataclass(frozen=True)
@@ -89,14 +89,14 @@ def plies_to_end(score: float) -> int:
     return plies if score > 0 else -plies
 
 
-class AlphaBeta:
+class AlphaBeta(Generic[S]):
     """One search object per move; `tt` may be shared between searches of a match."""
 
     def __init__(
         self,
-        game: Game[Any],
+        game: Game[S],
         deadline: Deadline | None = None,
-        evaluator: Evaluator | None = None,
+        evaluator: Evaluator[S] | None = None,
         tt: TranspositionTable | None = None,
         *,
         use_tt: bool = True,
@@ -131,11 +131,11 @@ class AlphaBeta:
         self.nodes = 0
         self.root_seat: Seat = 0
         self.depth_cut = False  # an iteration stopped somewhere at the depth limit
-        self.root_state: State = None  # what `iterate` searches, set before the first iteration
+        self.root_state: S = None  # type: ignore[assignment]  # what `iterate` searches, set before the first iteration
         self.exact_root = False  # every root move gets a full window (its exact value)
 
     # --- scores -------------------------------------------------------------
-    def terminal_score(self, state: State, seat: Seat, ply: int) -> float:
+    def terminal_score(self, state: S, seat: Seat, ply: int) -> float:
         """Value of a finished game for `seat`; sooner wins, later losses score higher."""
         utility = self.game.returns(state)[seat]
         if utility > 0:
@@ -150,7 +150,7 @@ class AlphaBeta:
             raise Timeout
 
     # --- ordering -----------------------------------------------------------
-    def ordered_moves(self, state: State, ply: int, tt_move: Move | None) -> list[Move]:
+    def ordered_moves(self, state: S, ply: int, tt_move: Move | None) -> list[Move]:
         game = self.game
         moves = game.order_moves(state, game.legal_moves(state))
         if len(moves) < 2:
@@ -187,9 +187,7 @@ class AlphaBeta:
         self.history[move] = self.history.get(move, 0) + depth * depth
 
     # --- the search ---------------------------------------------------------
-    def child_score(
-        self, state: State, child: State, seat: Seat, depth: int, alpha: float, beta: float, ply: int
-    ) -> float:
+    def child_score(self, state: S, child: S, seat: Seat, depth: int, alpha: float, beta: float, ply: int) -> float:
         """Value of `child` for `seat` (the mover at its parent), searched within (alpha, beta)."""
         game = self.game
         if game.is_terminal(child):
@@ -200,7 +198,7 @@ class AlphaBeta:
             return self.negamax(child, child_seat, depth - 1, alpha, beta, ply + 1)
         return -self.negamax(child, child_seat, depth - 1, -beta, -alpha, ply + 1)
 
-    def negamax(self, state: State, seat: Seat, depth: int, alpha: float, beta: float, ply: int) -> float:
+    def negamax(self, state: S, seat: Seat, depth: int, alpha: float, beta: float, ply: int) -> float:
         """Fail-soft value of the live `state` for `seat`, the seat to move in it."""
         self.nodes += 1
         if not self.nodes & CHECK_EVERY:
@@ -269,7 +267,7 @@ class AlphaBeta:
         self.depth_cut = self.depth_cut or outer_cut
         return best
 
-    def null_move_score(self, state: State, seat: Seat, depth: int, beta: float, ply: int) -> float | None:
+    def null_move_score(self, state: S, seat: Seat, depth: int, beta: float, ply: int) -> float | None:
         """Null-move pruning: if passing still holds `beta` in a shallower search, a real move
         would too (outside zugzwang, which the game guards against by refusing the pass).
         The score to cut with, or None to search the node normally."""
@@ -292,7 +290,7 @@ class AlphaBeta:
         return beta if is_decisive(score) else score  # a mate found after a pass is no proof
 
     def reduction(
-        self, state: State, child: State, move: Move, i: int, depth: int, in_check: bool, tt_move: Move | None, ply: int
+        self, state: S, child: S, move: Move, i: int, depth: int, in_check: bool, tt_move: Move | None, ply: int
     ) -> int:
         """Plies a late quiet move's first probe is reduced by (late-move reductions); 0: none."""
         if i < LMR_FULL_MOVES or depth < LMR_MIN_DEPTH or in_check or move == tt_move:
@@ -304,7 +302,7 @@ class AlphaBeta:
             return 0  # a move that checks is never reduced
         return 2 if i >= LMR_DEEPER_AFTER and depth >= LMR_MIN_DEPTH + 2 else 1
 
-    def quiesce(self, state: State, seat: Seat, alpha: float, beta: float, ply: int, qply: int) -> float:
+    def quiesce(self, state: S, seat: Seat, alpha: float, beta: float, ply: int, qply: int) -> float:
         game = self.game
         self.depth_cut = True
         stand_pat = self.evaluate(state, seat)
@@ -330,7 +328,7 @@ class AlphaBeta:
 
         return self.quiesce_moves(state, game.noisy_moves(state), seat, alpha, beta, ply, qply, best, worth_searching)
 
-    def quiesce_evasions(self, state: State, seat: Seat, alpha: float, beta: float, ply: int, qply: int) -> float:
+    def quiesce_evasions(self, state: S, seat: Seat, alpha: float, beta: float, ply: int, qply: int) -> float:
         """Quiescence in check: no standing pat, for the static evaluation is no lower bound when the
         threat must be answered; every legal move is searched, none pruned.  (A side in check with no
         move has lost: that finished game is scored by the node that played into it, `quiesce_child`.)"""
@@ -339,7 +337,7 @@ class AlphaBeta:
 
     def quiesce_moves(
         self,
-        state: State,
+        state: S,
         moves: Iterable[Move],
         seat: Seat,
         alpha: float,
@@ -363,9 +361,7 @@ class AlphaBeta:
                         break
         return best
 
-    def quiesce_child(
-        self, state: State, move: Move, seat: Seat, alpha: float, beta: float, ply: int, qply: int
-    ) -> float:
+    def quiesce_child(self, state: S, move: Move, seat: Seat, alpha: float, beta: float, ply: int, qply: int) -> float:
         """Value for `seat` of `move` played in quiescence, searched within (alpha, beta)."""
         game = self.game
         child = game.apply(state, move)
@@ -379,7 +375,7 @@ class AlphaBeta:
         return -self.quiesce(child, game.to_move(child), -beta, -alpha, ply + 1, qply + 1)
 
     def search_root(
-        self, state: State, depth: int, moves: list[Move], exact_all: bool, root_values: dict[Move, float]
+        self, state: S, depth: int, moves: list[Move], exact_all: bool, root_values: dict[Move, float]
     ) -> tuple[Move, float]:
         """One iteration over the root moves in order; fills `root_values` as it goes.
 
@@ -407,7 +403,7 @@ class AlphaBeta:
         """One iteration of iterative deepening over the root moves (`ai.deepening`)."""
         self.search_root(self.root_state, depth, moves, self.exact_root, values)
 
-    def principal_variation(self, state: State, first: Move, limit: int) -> list[Move]:
+    def principal_variation(self, state: S, first: Move, limit: int) -> list[Move]:
         """The best line: `first`, then the TT moves while they stay legal."""
         game = self.game
         pv = [first]
@@ -431,8 +427,8 @@ _DISCARDED: list[TranspositionTable] = []
 
 
 def search(
-    game: Game[Any],
-    state: State,
+    game: Game[S],
+    state: S,
     config: SearchConfig,
     deadline: Deadline,
     rng: random.Random,
@@ -446,11 +442,11 @@ def search(
 
 
 def _search(
-    game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random, exact_root: bool
+    game: Game[S], state: S, config: SearchConfig, deadline: Deadline, rng: random.Random, exact_root: bool
 ) -> SearchResult:
     options = config.options.carried_to(AlphaBetaOptions)
     tt = TranspositionTable(options.tt_size) if options.tt else None
-    searcher: AlphaBeta | KernelAlphaBeta
+    searcher: AlphaBeta[S] | KernelAlphaBeta[S]
     pruning = options.null_move or options.lmr or options.delta_pruning or options.see_pruning
     refined = pruning or options.check_extension or options.tactical_first or not options.quiescence
     kernel = game.search_kernel() if options.fast and options.ordering and options.pvs and not refined else None
@@ -505,10 +501,10 @@ def _search(
     return result
 
 
-def play(game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def play(game: Game[S], state: S, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     """A bot's alpha-beta: its book, tables or exact endgame first, then the search, its traps, its slips."""
     options = config.options.carried_to(AlphaBetaOptions)
-    weakened = is_weakened(config.error_rate, config.temperature)
+    weakened = is_weakened(config.slip_rate, config.temperature)
     if not weakened:
         exact = endgame.book_move(game, state, rng) if options.opening_book else None
         if not exact and options.tablebases:

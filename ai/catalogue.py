@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ai import alphabeta, expectimax, maxn, mcts, random_mover
+from ai import alphabeta, expectimax, maxn, mcts, opponents, random_mover, traps
 from ai.searcher import Capability, Searcher
 from games.base import Game
 
@@ -56,6 +56,19 @@ def with_capability(capability: Capability) -> list[Searcher]:
 def full_width_for(game: Game[Any]) -> Searcher:
     """The first full-width searcher that plays `game` itself (every game has one)."""
     return next(s for s in with_capability(Capability.FULL_WIDTH) if s.plays(game))
+
+
+def trap_model_problem(game: Game[Any], algorithm: Searcher, spec: Any) -> str:
+    """Why a `trap_model` search option (`ai.traps`, `ai.opponents`) cannot work here, or ""."""
+    if spec is None:
+        return ""
+    if not algorithm.takes_option("trap_model") or not traps.applies(game):
+        return "trap_model is for alpha-beta in two-player games without dice"
+    try:
+        opponents.parse(spec)
+    except (TypeError, ValueError) as exc:
+        return f"trap_model: {exc}"
+    return ""
 
 
 def runs_as(game: Game[Any], algorithm: str) -> str:

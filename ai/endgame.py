@@ -31,7 +31,7 @@ from typing import Any
 
 from ai.budget import Deadline
 from ai.types import SearchResult, SearchStats
-from games.base import Game, Move, State
+from games.base import Game, Move, S
 from games.hooks import Solver
 
 SOLVER_SHARE = 0.6  # of the remaining time, at most, for the exact attempt
@@ -53,7 +53,7 @@ def solver_for(game: Game[Any]) -> Solver | None:
     return _SOLVERS[game.id]
 
 
-def book_move(game: Game[Any], state: State, rng: random.Random) -> SearchResult | None:
+def book_move(game: Game[S], state: S, rng: random.Random) -> SearchResult | None:
     """The game's proven opening move, else a move of its book of practice drawn with `rng`; or None."""
     move = game.opening_move(state)
     if move is not None:
@@ -66,7 +66,7 @@ def book_move(game: Game[Any], state: State, rng: random.Random) -> SearchResult
     )
 
 
-def table_move(game: Game[Any], state: State) -> SearchResult | None:
+def table_move(game: Game[S], state: S) -> SearchResult | None:
     """The move the game's endgame tables prove best (value and distance to the end as a search gives them)."""
     choice = game.table_move(state)
     if choice is None:
@@ -81,7 +81,7 @@ def table_move(game: Game[Any], state: State) -> SearchResult | None:
     )
 
 
-def exact_move(game: Game[Any], state: State, deadline: Deadline, from_ply: int) -> SearchResult | None:
+def exact_move(game: Game[S], state: S, deadline: Deadline, from_ply: int) -> SearchResult | None:
     """A move that keeps a win, else the exactly best move, or None (no solver, too early, out of time)."""
     solver = solver_for(game)
     if solver is None or game.ply(state) < from_ply:
@@ -118,7 +118,7 @@ def exact_move(game: Game[Any], state: State, deadline: Deadline, from_ply: int)
     )
 
 
-def not_losing_move(solver: Solver, game: Game[Any], state: State, proven: dict[Move, int]) -> Move | None:
+def not_losing_move(solver: Solver, game: Game[S], state: S, proven: dict[Move, int]) -> Move | None:
     """The first move, in the game's order, after which the opponent cannot force a win; None if none.
 
     One null-window probe a move, so a position too hard to solve in time still gets a
@@ -138,7 +138,7 @@ def not_losing_move(solver: Solver, game: Game[Any], state: State, proven: dict[
     return None
 
 
-def winning_move(solver: Solver, game: Game[Any], state: State, proven: dict[Move, int] | None = None) -> Move | None:
+def winning_move(solver: Solver, game: Game[S], state: S, proven: dict[Move, int] | None = None) -> Move | None:
     """The first move, in the game's order, after which the opponent is lost; None if none is.
 
     Each move's proven sign for the mover goes into `proven` as it is found.
@@ -158,9 +158,7 @@ def winning_move(solver: Solver, game: Game[Any], state: State, proven: dict[Mov
     return None
 
 
-def _drawing_move(
-    game: Game[Any], state: State, proven: dict[Move, int], nodes: int, started: float
-) -> SearchResult | None:
+def _drawing_move(game: Game[S], state: S, proven: dict[Move, int], nodes: int, started: float) -> SearchResult | None:
     """After an unfinished attempt: the first drawing move in order, if every move's sign is known."""
     if len(proven) < len(game.legal_moves(state)) or NOT_LOSING in proven.values() or 0 not in proven.values():
         return None
@@ -177,7 +175,7 @@ def _drawing_move(
     )
 
 
-def keep_proven(game: Game[Any], state: State, result: SearchResult) -> None:
+def keep_proven(game: Game[S], state: S, result: SearchResult) -> None:
     """Hold a search's move to what an unfinished exact attempt at `state` proved.
 
     If the attempt proved some move not to lose, the search's move is kept only if it was

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final, Generic
 
 from ai.types import SplitEvaluation
-from games.base import Game, Seat, State
+from games.base import Game, S, Seat
 
 STYLE_WEIGHTS: Final[dict[str, tuple[float, float]]] = {
     "balanced": (1.0, 1.0),
@@ -33,10 +33,10 @@ STYLE_CONTEMPT: Final[dict[str, float]] = {"balanced": 0.0, "aggressive": -0.1, 
 
 
 @dataclass
-class Evaluator:
+class Evaluator(Generic[S]):
     """Heuristic value of a live state for `seat`, in (-max_utility, max_utility)."""
 
-    game: Game[Any]
+    game: Game[S]
     style: str = "balanced"
 
     def __post_init__(self) -> None:
@@ -45,17 +45,17 @@ class Evaluator:
         self.mine_weight, self.theirs_weight = STYLE_WEIGHTS[self.style]
         self.limit = 0.95 * self.game.max_utility
         self.draw_value = STYLE_CONTEMPT[self.style] * self.game.max_utility
-        self._terms: Callable[[State, Seat], tuple[float, float]] | None = None
+        self._terms: Callable[[S, Seat], tuple[float, float]] | None = None
         if self.style != "balanced" and isinstance(self.game, SplitEvaluation):
             self._terms = self.game.evaluate_terms
 
-    def __call__(self, state: State, seat: Seat) -> float:
+    def __call__(self, state: S, seat: Seat) -> float:
         if self._terms is None:
             return self.game.evaluate(state, seat)
         mine, theirs = self._terms(state, seat)
         value = self.mine_weight * mine - self.theirs_weight * theirs
         return max(-self.limit, min(self.limit, value))
 
-    def vector(self, state: State) -> list[float]:
+    def vector(self, state: S) -> list[float]:
         """One heuristic value per seat, for max^n: each seat's own view."""
         return [self(state, seat) for seat in range(self.game.num_players)]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final, Generic
 
 from ai import opponents
 from ai.budget import Deadline, Timeout, collector_paused
@@ -30,7 +30,7 @@ from ai.opponents import OpponentModel, softmax_weights
 from ai.searcher import Capability, Searcher
 from ai.types import SearchConfig, SearchOptions, SearchResult
 from ai.weakening import is_weakened, weaken
-from games.base import CHANCE, Game, Move, State
+from games.base import CHANCE, Game, Move, S
 
 INF: Final = float("inf")
 SOONER: Final = 1e-3  # a terminal utility shrinks by this fraction per ply: wins sooner, losses later
@@ -42,9 +42,9 @@ class ExpectimaxOptions(SearchOptions):
     pass
 
 
-class Expectimax:
+class Expectimax(Generic[S]):
     def __init__(
-        self, game: Game[Any], seat: int, model: OpponentModel, evaluator: Evaluator, deadline: Deadline | None
+        self, game: Game[S], seat: int, model: OpponentModel, evaluator: Evaluator[S], deadline: Deadline | None
     ):
         if game.num_players != 2:
             raise ValueError(f"expectimax here is for two players; {game.name} has {game.num_players}: use maxn")
@@ -56,7 +56,7 @@ class Expectimax:
         self.bound = game.max_utility
         self.nodes = 0
         self.depth_cut = False
-        self.root_state: State = None  # what `iterate` searches, set before the first iteration
+        self.root_state: S = None  # type: ignore[assignment]  # what `iterate` searches, set before the first iteration
         self.exact_root = False  # every root move gets a full window (its exact value)
 
     def iterate(self, depth: int, moves: list[Move], values: dict[Move, float]) -> None:
@@ -68,7 +68,7 @@ class Expectimax:
             values[move] = self.value(game.apply(state, move), depth - 1, alpha, INF, 1)
             best = max(best, values[move])
 
-    def value(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+    def value(self, state: S, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The value of `state` for the searching seat, exact when inside (alpha, beta)."""
         self.nodes += 1
         if not self.nodes & CHECK_EVERY and self.deadline is not None and self.deadline.expired():
@@ -102,7 +102,7 @@ class Expectimax:
             return worst
         return self.modelled(state, moves, depth, alpha, beta, ply)
 
-    def chance(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+    def chance(self, state: S, depth: int, alpha: float, beta: float, ply: int) -> float:
         """Expectation over the outcomes, with Star1 cutoffs from the value bounds."""
         game, low, high = self.game, -self.bound, self.bound
         outcomes = game.chance_outcomes(state)
@@ -122,7 +122,7 @@ class Expectimax:
                 return total + left * low
         return total
 
-    def modelled(self, state: State, moves: list[Move], depth: int, alpha: float, beta: float, ply: int) -> float:
+    def modelled(self, state: S, moves: list[Move], depth: int, alpha: float, beta: float, ply: int) -> float:
         """An opponent node valued by the model: a weighted mean of the replies, cut by bounds."""
         game, low, high = self.game, -self.bound, self.bound
         n = len(moves)
@@ -156,14 +156,12 @@ class Expectimax:
         return (1 - e) * worst + e * total / n
 
 
-def search(game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def search(game: Game[S], state: S, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     with collector_paused():
         return _search(game, state, config, deadline, rng)
 
 
-def _search(
-    game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random
-) -> SearchResult:
+def _search(game: Game[S], state: S, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     options = config.options
     evaluator = Evaluator(game, config.style)
     seat = game.to_move(state)
@@ -172,7 +170,7 @@ def _search(
     moves = game.order_moves(state, game.legal_moves(state))
     result = SearchResult(move=moves[0], algorithm="expectimax")
     result.stats["opponent_model"] = model.to_json()
-    weakened = is_weakened(config.error_rate, config.temperature)
+    weakened = is_weakened(config.slip_rate, config.temperature)
     searcher.root_state, searcher.exact_root = state, weakened or options.exact_root
     values = deepen(searcher, result, moves, range(1, (config.max_depth or 64) + 1))
     result.nodes = searcher.nodes

@@ -20,13 +20,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Generic
 
 from ai.budget import Deadline, Timeout
 from ai.evaluation import Evaluator
 from ai.scores import MAX_PLY, SCALE
 from ai.tt import TranspositionTable
-from games.base import Game, Move, Seat, State
+from games.base import Game, Move, S, Seat
 from games.hooks import NO_MOVE, KernelPass, KernelSetup, SearchKernel, StyleWeights
 
 
@@ -47,7 +47,7 @@ def stop_at(deadline: Deadline | None) -> Callable[[], None]:
     return stop
 
 
-def style_weights(game: Game[Any], evaluator: Evaluator) -> StyleWeights:
+def style_weights(game: Game[S], evaluator: Evaluator[S]) -> StyleWeights:
     """The evaluator's style as a kernel reads it."""
     balanced = evaluator.style == "balanced" or getattr(game, "evaluate_terms", None) is None
     return StyleWeights(
@@ -59,15 +59,15 @@ def style_weights(game: Game[Any], evaluator: Evaluator) -> StyleWeights:
     )
 
 
-class KernelAlphaBeta:
+class KernelAlphaBeta(Generic[S]):
     """`ai.alphabeta.AlphaBeta` run by a game's kernel (ordering and PVS always on)."""
 
     def __init__(
         self,
-        game: Game[Any],
+        game: Game[S],
         kernel: SearchKernel,
         deadline: Deadline | None = None,
-        evaluator: Evaluator | None = None,
+        evaluator: Evaluator[S] | None = None,
         tt: TranspositionTable | None = None,
         *,
         use_tt: bool = True,
@@ -83,7 +83,7 @@ class KernelAlphaBeta:
         self.history: list[int] = [0] * kernel.move_codes
         self.nodes = 0
         self.root_seat: Seat = 0
-        self.root_state: State = None  # what `iterate` searches, set before the first iteration
+        self.root_state: S = None  # type: ignore[assignment]  # what `iterate` searches, set before the first iteration
         self.exact_root = False  # every root move gets a full window (its exact value)
         self.depth_cut = False  # an iteration stopped somewhere at the depth limit
         self._stop = stop_at(deadline)
@@ -114,7 +114,7 @@ class KernelAlphaBeta:
             self.tt.hits += tally.hits
             self.tt.stores += tally.stores
 
-    def negamax(self, state: State, seat: Seat, depth: int, alpha: float, beta: float, ply: int) -> float:
+    def negamax(self, state: S, seat: Seat, depth: int, alpha: float, beta: float, ply: int) -> float:
         """As `AlphaBeta.negamax` on a live `state` (for tests and callers that use it directly)."""
         if depth <= 0:  # the evaluation, as the generic quiescence gives it in a quiet position
             self.depth_cut = True
@@ -126,7 +126,7 @@ class KernelAlphaBeta:
             self._finish(run)
 
     def search_root(
-        self, state: State, depth: int, moves: list[Move], exact_all: bool, root_values: dict[Move, float]
+        self, state: S, depth: int, moves: list[Move], exact_all: bool, root_values: dict[Move, float]
     ) -> tuple[Move, float]:
         """One iteration over the root moves in order, as `AlphaBeta.search_root`."""
         run = self._start()
@@ -139,7 +139,7 @@ class KernelAlphaBeta:
         """One iteration of iterative deepening over the root moves (`ai.deepening`)."""
         self.search_root(self.root_state, depth, moves, self.exact_root, values)
 
-    def principal_variation(self, state: State, first: Move, limit: int) -> list[Move]:
+    def principal_variation(self, state: S, first: Move, limit: int) -> list[Move]:
         """The best line: `first`, then the table's moves while they stay legal."""
         game, kernel, tt = self.game, self.kernel, self.tt
         pv = [first]

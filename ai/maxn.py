@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Generic
 
 from ai.budget import Deadline, Timeout, collector_paused
 from ai.deepening import deepen
@@ -32,7 +32,7 @@ from ai.evaluation import Evaluator
 from ai.searcher import Capability, Searcher
 from ai.types import SearchConfig, SearchOptions, SearchResult
 from ai.weakening import is_weakened, weaken
-from games.base import CHANCE, Game, Move, State
+from games.base import CHANCE, Game, Move, S
 
 INF: Final = float("inf")
 CHECK_EVERY: Final = 0  # a mask on the node count: 0 checks the clock at every node (a node with dice can take ms)
@@ -44,9 +44,9 @@ class MaxnOptions(SearchOptions):
     paranoid: bool = False  # everyone else plays against the searching seat (alpha-beta on its value)
 
 
-class MaxN:
+class MaxN(Generic[S]):
     def __init__(
-        self, game: Game[Any], evaluator: Evaluator, deadline: Deadline | None, paranoid: bool = False
+        self, game: Game[S], evaluator: Evaluator[S], deadline: Deadline | None, paranoid: bool = False
     ) -> None:
         self.game = game
         self.n = game.num_players
@@ -58,7 +58,7 @@ class MaxN:
         self.nodes = 0
         self.depth_cut = False
         self.root_seat = 0
-        self.root_state: State = None  # what `iterate` searches, set before the first iteration
+        self.root_state: S = None  # type: ignore[assignment]  # what `iterate` searches, set before the first iteration
         self.exact_root = False  # every root move gets its exact value
         self.root_vectors: dict[Move, list[float]] = {}  # of the last finished iteration (max^n only)
 
@@ -67,7 +67,7 @@ class MaxN:
         if not self.nodes & CHECK_EVERY and self.deadline is not None and self.deadline.expired():
             raise Timeout
 
-    def leaf(self, state: State, ply: int) -> list[float]:
+    def leaf(self, state: S, ply: int) -> list[float]:
         game = self.game
         if game.is_terminal(state):
             return [u * (1 - SOONER * ply) for u in game.returns(state)]
@@ -76,7 +76,7 @@ class MaxN:
         mean = sum(values) / self.n
         return [max(self.low, min(-self.low, v - mean)) for v in values]
 
-    def maxn(self, state: State, depth: int, ply: int, parent_seat: int | None, parent_best: float) -> list[float]:
+    def maxn(self, state: S, depth: int, ply: int, parent_seat: int | None, parent_best: float) -> list[float]:
         """The value vector of `state`; may stop early once the parent cannot prefer it."""
         self.tick()
         game = self.game
@@ -104,7 +104,7 @@ class MaxN:
         assert best is not None
         return best
 
-    def paranoid_value(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+    def paranoid_value(self, state: S, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The searching seat's value when everyone else plays against it (alpha-beta)."""
         self.tick()
         game = self.game
@@ -138,7 +138,7 @@ class MaxN:
 
     def root(
         self,
-        state: State,
+        state: S,
         depth: int,
         moves: list[Move],
         exact: bool,
@@ -158,21 +158,19 @@ class MaxN:
             best = max(best, v)
 
 
-def search(game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def search(game: Game[S], state: S, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     with collector_paused():
         return _search(game, state, config, deadline, rng)
 
 
-def _search(
-    game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random
-) -> SearchResult:
+def _search(game: Game[S], state: S, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     options = config.options.carried_to(MaxnOptions)
     searcher = MaxN(game, Evaluator(game, config.style), deadline, options.paranoid)
     searcher.root_seat = game.to_move(state)
     moves = game.order_moves(state, game.legal_moves(state))
     result = SearchResult(move=moves[0], algorithm="maxn")
     result.stats["paranoid"] = options.paranoid
-    weakened = is_weakened(config.error_rate, config.temperature)
+    weakened = is_weakened(config.slip_rate, config.temperature)
     searcher.root_state, searcher.exact_root = state, weakened or options.exact_root
     values = deepen(searcher, result, moves, range(1, (config.max_depth or 64) + 1))
     result.nodes = searcher.nodes

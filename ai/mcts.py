@@ -23,7 +23,7 @@ import random
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Generic, Literal
 
 from ai import progress
 from ai.budget import Deadline, collector_paused
@@ -31,7 +31,7 @@ from ai.evaluation import Evaluator
 from ai.searcher import Capability, Searcher
 from ai.types import SearchConfig, SearchOptions, SearchResult
 from ai.weakening import weaken
-from games.base import CHANCE, Game, Move, State
+from games.base import CHANCE, Game, Move, S
 from games.hooks import Playout
 
 
@@ -50,14 +50,14 @@ DEFAULT_ROLLOUT_PLIES: Final = 80  # a rollout longer than this stops and is sco
 CACHED_TREES: Final = 64
 
 
-class Node:
+class Node(Generic[S]):
     __slots__ = ("bias", "children", "mover", "outcomes", "state", "terminal", "untried", "visits", "wins")
 
-    def __init__(self, game: Game[Any], state: State, n: int, bias: float = 0.0) -> None:
+    def __init__(self, game: Game[S], state: S, n: int, bias: float = 0.0) -> None:
         self.state = state
         self.terminal = game.is_terminal(state)
         self.mover = -2 if self.terminal else game.to_move(state)
-        self.children: dict[Move, Node] = {}
+        self.children: dict[Move, Node[S]] = {}
         self.untried: list[Move] = (
             [] if self.terminal or self.mover == CHANCE else game.order_moves(state, game.legal_moves(state))[::-1]
         )
@@ -67,13 +67,13 @@ class Node:
         self.bias = bias  # the evaluation for the seat that moved into this node, in [-1, 1]
 
 
-class MCTS:
+class MCTS(Generic[S]):
     def __init__(
         self,
-        game: Game[Any],
+        game: Game[S],
         config: SearchConfig,
         rng: random.Random,
-        evaluator: Evaluator,
+        evaluator: Evaluator[S],
         deadline: Deadline | None = None,
     ) -> None:
         options = config.options.carried_to(MctsOptions)
@@ -96,7 +96,7 @@ class MCTS:
         s = self.scale
         return [(u / s + 1) / 2 for u in returns]
 
-    def child(self, node: Node, move: Move) -> Node:
+    def child(self, node: Node[S], move: Move) -> Node[S]:
         game = self.game
         state = game.apply(node.state, move)
         bias = 0.0
@@ -106,7 +106,7 @@ class MCTS:
         node.children[move] = new
         return new
 
-    def select(self, node: Node) -> Node:
+    def select(self, node: Node[S]) -> Node[S]:
         rng = self.rng
         if node.mover == CHANCE:
             assert node.outcomes is not None
@@ -124,7 +124,7 @@ class MCTS:
         assert best is not None
         return best
 
-    def rollout(self, state: State) -> list[float]:
+    def rollout(self, state: S) -> list[float]:
         game, rng = self.game, self.rng
         if self.fast_playout is not None and self.rollout_depth is None:
             result = self.fast_playout(state, rng, self.heuristic)
@@ -144,13 +144,13 @@ class MCTS:
             plies += 1
         return self.reward(game.returns(state))
 
-    def cutoff_values(self, state: State) -> list[float]:
+    def cutoff_values(self, state: S) -> list[float]:
         """The evaluation where a rollout stops early, as one utility per seat summing to 0."""
         values = [self.evaluate(state, seat) for seat in range(self.n)]
         mean = sum(values) / self.n
         return [max(-self.scale, min(self.scale, v - mean)) for v in values]
 
-    def iterate(self, root: Node) -> None:
+    def iterate(self, root: Node[S]) -> None:
         node, path = root, [root]
         while not node.terminal:
             if node.mover != CHANCE and node.untried:
@@ -170,7 +170,7 @@ class MCTS:
 
 
 # --- tree reuse --------------------------------------------------------------
-_TREES: OrderedDict[Hashable, Node] = OrderedDict()
+_TREES: OrderedDict[Hashable, Node[Any]] = OrderedDict()
 
 
 def _tree_key(game: Game[Any], config: SearchConfig) -> Hashable | None:
@@ -183,11 +183,11 @@ def _tree_key(game: Game[Any], config: SearchConfig) -> Hashable | None:
     return (options.match_id, game.id, config.style, fingerprint)
 
 
-def _find(game: Game[Any], root: Node, key: Hashable) -> Node | None:
+def _find(game: Game[S], root: Node[S], key: Hashable) -> Node[S] | None:
     """The node of the position `key` among the first plies of an old tree."""
     frontier = [root]
     for _ in range(REUSE_SEARCH_PLIES + 1):
-        nxt: list[Node] = []
+        nxt: list[Node[S]] = []
         for node in frontier:
             if game.key(node.state) == key:
                 return node
@@ -196,7 +196,7 @@ def _find(game: Game[Any], root: Node, key: Hashable) -> Node | None:
     return None
 
 
-def reused_root(game: Game[Any], state: State, config: SearchConfig) -> Node | None:
+def reused_root(game: Game[S], state: S, config: SearchConfig) -> Node[S] | None:
     tree_key = _tree_key(game, config)
     if tree_key is None or tree_key not in _TREES:
         return None
@@ -204,7 +204,7 @@ def reused_root(game: Game[Any], state: State, config: SearchConfig) -> Node | N
     return node if node is not None and not node.terminal else None
 
 
-def keep_tree(game: Game[Any], config: SearchConfig, root: Node) -> bool:
+def keep_tree(game: Game[S], config: SearchConfig, root: Node[S]) -> bool:
     tree_key = _tree_key(game, config)
     if tree_key is None:
         return False
@@ -222,18 +222,16 @@ def forget_trees() -> None:
 # The last tree that was not kept: freeing a big tree takes milliseconds, so it is freed
 # at the start of the next search (whose clock already accounts for it), not before a
 # move is returned.
-_DISCARDED: list[Node] = []
+_DISCARDED: list[Node[Any]] = []
 
 
-def search(game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def search(game: Game[S], state: S, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     _DISCARDED.clear()
     with collector_paused():  # the tree has no cycles: reference counting frees it
         return _search(game, state, config, deadline, rng)
 
 
-def _search(
-    game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random
-) -> SearchResult:
+def _search(game: Game[S], state: S, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     searcher = MCTS(game, config, rng, Evaluator(game, config.style), deadline)
     root = reused_root(game, state, config)
     reused = root.visits if root is not None else 0
@@ -278,7 +276,7 @@ def _search(
     return result
 
 
-def principal_variation(root: Node, first: Move) -> list[Move]:
+def principal_variation(root: Node[Any], first: Move) -> list[Move]:
     """`first`, then the most visited child while there is one."""
     pv, node = [first], root.children.get(first)
     while node is not None and node.children and len(pv) < 32:

@@ -25,11 +25,11 @@ import math
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Generic
 
 from ai.evaluation import Evaluator
 from ai.types import SearchOptions
-from games.base import CHANCE, Game, Move, State
+from games.base import CHANCE, Game, Move, S
 
 PRIOR_STRENGTH: Final = 4.0  # pseudo-observations of a strong opponent before any real one
 PRIOR_EPSILON: Final = 0.05
@@ -73,7 +73,7 @@ def parse(spec: str | None) -> tuple[str, float]:
     raise ValueError(f"unknown opponent model {spec!r}; known: optimal, uniform, epsilon:E, softmax:T, adaptive")
 
 
-def shallow_values(game: Game[Any], state: State, evaluator: Evaluator) -> dict[Move, float]:
+def shallow_values(game: Game[S], state: S, evaluator: Evaluator[S]) -> dict[Move, float]:
     """Each move's value to the seat to move, one ply deep: what a player sees at a glance."""
     seat = game.to_move(state)
     out = {}
@@ -90,7 +90,7 @@ def shallow_values(game: Game[Any], state: State, evaluator: Evaluator) -> dict[
     return out
 
 
-def _glance(game: Game[Any], state: State, seat: int, evaluator: Evaluator) -> float:
+def _glance(game: Game[S], state: S, seat: int, evaluator: Evaluator[S]) -> float:
     return game.returns(state)[seat] if game.is_terminal(state) else evaluator(state, seat)
 
 
@@ -102,7 +102,7 @@ def softmax_weights(values: list[float], temperature: float) -> list[float]:
 
 
 @dataclass
-class Observations:
+class Observations(Generic[S]):
     """How often an opponent played its best move, against how often chance alone would."""
 
     played_best: float = 0.0
@@ -119,7 +119,7 @@ class Observations:
             return PRIOR_EPSILON
         return max(0.0, min(1.0, (1 - hit_rate) / (1 - by_chance)))
 
-    def observe(self, game: Game[Any], state: State, move: Move, evaluator: Evaluator) -> None:
+    def observe(self, game: Game[S], state: S, move: Move, evaluator: Evaluator[S]) -> None:
         values = shallow_values(game, state, evaluator)
         if move not in values or len(values) < 2:
             return
@@ -135,7 +135,7 @@ class Observations:
 class MatchMemory:
     last_key: Hashable | None = None  # the position after the bot's previous move
     last_state: Any = None
-    observations: Observations = field(default_factory=Observations)
+    observations: Observations[Any] = field(default_factory=Observations)
 
 
 _MEMORY: OrderedDict[Hashable, MatchMemory] = OrderedDict()
@@ -150,13 +150,13 @@ def memory_for(match_key: Hashable) -> MatchMemory:
 
 
 def fit(
-    game: Game[Any],
-    state: State,
-    evaluator: Evaluator,
+    game: Game[S],
+    state: S,
+    evaluator: Evaluator[S],
     options: SearchOptions,
-) -> Observations:
+) -> Observations[S]:
     """Observations of the opponent from the caller's list and from the match memory."""
-    seen = Observations()
+    seen: Observations[S] = Observations()
     for item in options.opponent_moves:
         seen.observe(game, game.from_json(item["state"]), item["move"], evaluator)
     match_id = options.match_id
@@ -177,7 +177,7 @@ def fit(
     return seen
 
 
-def remember_move(game: Game[Any], state: State, move: Move, options: SearchOptions) -> None:
+def remember_move(game: Game[S], state: S, move: Move, options: SearchOptions) -> None:
     """Record the position after the bot's move, to recover the opponent's reply next time."""
     match_id = options.match_id
     if match_id is None:
@@ -186,9 +186,7 @@ def remember_move(game: Game[Any], state: State, move: Move, options: SearchOpti
     memory.last_state = game.apply(state, move)
 
 
-def build(
-    spec: str | None, game: Game[Any], state: State, evaluator: Evaluator, options: SearchOptions
-) -> OpponentModel:
+def build(spec: str | None, game: Game[S], state: S, evaluator: Evaluator[S], options: SearchOptions) -> OpponentModel:
     kind, arg = parse(spec)
     if kind == "adaptive":
         return OpponentModel("epsilon", epsilon=fit(game, state, evaluator, options).epsilon())

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ai.budget import Deadline
 from ai.searcher import Capability, Searcher
 from ai.types import SearchConfig, SearchResult
-from games.base import Game, State
+from games.base import Game, S
 
 
-def search(game: Game[Any], state: State, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
+def search(game: Game[S], state: S, config: SearchConfig, deadline: Deadline, rng: random.Random) -> SearchResult:
     return SearchResult(move=rng.choice(game.legal_moves(state)), algorithm="random")
 
 

@@ -3,7 +3,9 @@
 Which searcher runs: the configured algorithm's (`ai.catalogue`) where it plays the
 game itself, otherwise a full-width searcher that does: alpha-beta on a game with
 chance becomes expectimax and on a game of three or more players max^n (the
-substitution is recorded in the stats as ``requested``).
+substitution is recorded in the stats as ``requested``).  A doubling-cube decision is not
+searched: every bot but the random mover answers it by `ai.cube` from the game's
+`cube_inputs` (stats ``cube``).
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ import random
 import time
 from typing import Any
 
-from ai import catalogue, progress
+from ai import catalogue, cube, progress
 from ai.budget import Deadline
 from ai.types import SearchConfig, SearchResult
-from games.base import Game, State
+from games.base import Game, S
 
 # Time kept back from the deadline for returning the move and sending it on.
 SAFETY_MARGIN_MS = 5.0
@@ -37,8 +39,8 @@ def algorithm_for(game: Game[Any], algorithm: str) -> str:
 
 
 def choose_move(
-    game: Game[Any],
-    state: State,
+    game: Game[S],
+    state: S,
     config: SearchConfig,
     deadline: Deadline | float | None = None,
     on_progress: progress.OnProgress | None = None,
@@ -54,8 +56,12 @@ def choose_move(
     rng = random.Random(config.seed)
     started = time.perf_counter()
     algorithm = algorithm_for(game, config.algorithm)
+    inputs = None if len(moves) == 1 or algorithm == "random" else game.cube_inputs(state)
     if len(moves) == 1:
         result = SearchResult(move=moves[0], algorithm=algorithm, stats={"forced": True})
+    elif inputs is not None:
+        verdict = cube.decide(inputs)
+        result = SearchResult(move=verdict.move, algorithm=algorithm, stats={"cube": verdict.to_json()})
     else:
         with progress.listening(on_progress):
             result = catalogue.get(algorithm).run(game, state, config, resolve_deadline(config, deadline), rng)

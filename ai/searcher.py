@@ -16,11 +16,11 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from ai.budget import Deadline
 from ai.types import SearchConfig, SearchOptions, SearchResult
-from games.base import Game, State
+from games.base import Game, S
 
 
 class Capability(StrEnum):
@@ -35,7 +35,12 @@ class Capability(StrEnum):
     MANY_PLAYERS = "many_players"  # plays games of three or more seats itself
 
 
-Run = Callable[[Game[Any], State, SearchConfig, Deadline, random.Random], SearchResult]
+class Run(Protocol):
+    """A search of any game: the state it is given is that game's own (`Game[S]`, `S`)."""
+
+    def __call__(
+        self, game: Game[S], state: S, config: SearchConfig, deadline: Deadline, rng: random.Random, /
+    ) -> SearchResult: ...
 
 
 def _fits_any(game: Game[Any]) -> str:

@@ -12,16 +12,14 @@ Examples on the published test positions: tests/ai/test_solve.py.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ai.alphabeta import AlphaBeta
 from ai.budget import Deadline, Timeout
 from ai.scores import COMPLETE
 from ai.tt import TranspositionTable
-from games.base import Game, State
+from games.base import Game, S
 
 
-def solve(game: Game[Any], state: State, deadline: Deadline | None = None) -> float:
+def solve(game: Game[S], state: S, deadline: Deadline | None = None) -> float:
     """The exact value of `state` for the seat to move.
 
     Raises `ValueError` for games this cannot solve (chance, more than two players)
@@ -39,7 +37,7 @@ def solve(game: Game[Any], state: State, deadline: Deadline | None = None) -> fl
     searcher = AlphaBeta(game, deadline, tt=TranspositionTable(1 << 20))
     searcher.root_seat = seat
     # Utilities are the values: no wins-sooner shaping, no heuristic at a depth limit.
-    searcher.terminal_score = lambda s, seat_, ply: game.returns(s)[seat_]  # type: ignore[method-assign, assignment]
+    searcher.terminal_score = lambda s, seat_, ply: game.returns(s)[seat_]  # type: ignore[method-assign, assignment]  # exact values: this search only
     try:
         value = searcher.negamax(state, seat, COMPLETE - 1, -float("inf"), float("inf"), 0)
     except Timeout:

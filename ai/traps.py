@@ -15,13 +15,13 @@ game on every line (``stats.complete``) with exact values for every root move.
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Any, Final, Generic
 
 from ai import opponents
 from ai.budget import Deadline, Timeout
 from ai.evaluation import Evaluator
 from ai.types import SearchOptions, SearchResult
-from games.base import Game, Move, State
+from games.base import Game, Move, S
 
 SAME: Final = 1e-9  # root values this close are the same proved value
 
@@ -31,7 +31,7 @@ def applies(game: Game[Any]) -> bool:
 
 
 def prefer_traps(
-    game: Game[Any], state: State, result: SearchResult, model_spec: str, deadline: Deadline, rng: random.Random
+    game: Game[S], state: S, result: SearchResult, model_spec: str, deadline: Deadline, rng: random.Random
 ) -> None:
     """Switch `result` to the proved-best move a fallible opponent most likely goes wrong against."""
     values: dict[Move, float] = result.stats.get("root_values", {})
@@ -57,7 +57,7 @@ def prefer_traps(
         result.move, result.pv = choice, [choice]
 
 
-class _Expectation:
+class _Expectation(Generic[S]):
     """The expected utility for `seat` when it maximises and the opponent follows `model`.
 
     Searched to the end of the game, each position once (a memo): the positions are few
@@ -65,13 +65,13 @@ class _Expectation:
     """
 
     def __init__(
-        self, game: Game[Any], seat: int, model: opponents.OpponentModel, evaluator: Evaluator, deadline: Deadline
+        self, game: Game[S], seat: int, model: opponents.OpponentModel, evaluator: Evaluator[S], deadline: Deadline
     ):
         self.game, self.seat, self.model, self.evaluate = game, seat, model, evaluator
         self.deadline = deadline
         self.memo: dict[object, float] = {}
 
-    def value(self, state: State) -> float:
+    def value(self, state: S) -> float:
         key = self.game.key(state)
         if key not in self.memo:
             if self.deadline.expired():
@@ -79,7 +79,7 @@ class _Expectation:
             self.memo[key] = self._value(state)
         return self.memo[key]
 
-    def _value(self, state: State) -> float:
+    def _value(self, state: S) -> float:
         game = self.game
         if game.is_terminal(state):
             return game.returns(state)[self.seat]
@@ -89,7 +89,7 @@ class _Expectation:
             return max(children)
         return sum(w * v for w, v in zip(self._weights(state, moves, children), children, strict=True))
 
-    def _weights(self, state: State, moves: list[Move], children: list[float]) -> list[float]:
+    def _weights(self, state: S, moves: list[Move], children: list[float]) -> list[float]:
         """How likely the opponent is to play each move, under the model."""
         model, n = self.model, len(moves)
         if model.kind == "softmax":

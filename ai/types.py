@@ -29,21 +29,24 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
-from games.base import Move, Seat, State
+from games.base import Move, Seat
 
 STYLES: tuple[str, ...] = ("balanced", "aggressive", "defensive")
 
 Options = TypeVar("Options", bound="SearchOptions")
 
 
+S_contra = TypeVar("S_contra", contravariant=True)  # a game's state, as a split heuristic takes it
+
+
 @runtime_checkable
-class SplitEvaluation(Protocol):
+class SplitEvaluation(Protocol[S_contra]):
     """A game whose heuristic splits into "my chances" and "their chances" (`ai.evaluation`).
 
     Both are >= 0 in the scale of ``evaluate``; a play style weighs the two.
     """
 
-    def evaluate_terms(self, state: State, seat: Seat) -> tuple[float, float]: ...
+    def evaluate_terms(self, state: S_contra, seat: Seat) -> tuple[float, float]: ...
 
 
 # --- options -------------------------------------------------------------------
@@ -129,7 +132,7 @@ class SearchConfig:
     time_budget_ms: int = 1000
     max_depth: int | None = None
     max_iterations: int | None = None
-    error_rate: float = 0.0  # chance of a human-looking slip instead of the best move
+    slip_rate: float = 0.0  # chance of a human-looking slip instead of the best move
     temperature: float = 0.0  # softmax over root values; 0 picks the best
     style: str = "balanced"
     opponent_model: str | None = None  # for expectimax: "uniform", "epsilon:0.3", ...
@@ -188,6 +191,7 @@ class SearchStats(TypedDict, total=False):
     root_values: dict[Move, float]
     source: str  # a move no search chose: "book" (an opening book) or "tablebase" (an endgame table)
     book_share: float  # a book move's weight over the weights of the position's book moves
+    cube: dict[str, float | str]  # a doubling-cube decision (`ai.cube`): the move and the equities behind it
     # alpha-beta
     score: float
     plies_to_end: int

@@ -4,7 +4,7 @@ The levers, all in `SearchConfig`:
 
 - ``max_depth``: a shallow bot misses deep threats and long combinations, the way a
   beginner does, while still seeing what is right in front of it;
-- ``error_rate``: the chance, per move, of a slip: the bot plays a plausible second
+- ``slip_rate``: the chance, per move, of a slip: the bot plays a plausible second
   choice instead of its best move;
 - ``temperature``: a softmax over the root values (in units of ``max_utility``).  With
   slips, it also spreads them: a slip is drawn with this temperature where it is above
@@ -38,8 +38,8 @@ SLIP_SHARE: Final = 0.5  # fraction of the root values' spread (best - worst) a 
 SLIP_TEMPERATURE: Final = 0.1
 
 
-def is_weakened(error_rate: float, temperature: float) -> bool:
-    return error_rate > 0 or temperature > 0
+def is_weakened(slip_rate: float, temperature: float) -> bool:
+    return slip_rate > 0 or temperature > 0
 
 
 def softmax_choice(values: Mapping[Move, float], temperature: float, rng: random.Random) -> Move:
@@ -79,7 +79,7 @@ def pick(
     values: Mapping[Move, float],
     best: Move,
     *,
-    error_rate: float,
+    slip_rate: float,
     temperature: float,
     max_utility: float,
     rng: random.Random,
@@ -90,13 +90,13 @@ def pick(
     `values` are root values on the utility scale (proven wins and losses near
     +/- max_utility and beyond `0.9 * max_utility`).
     """
-    if immediate_win or not values or not is_weakened(error_rate, temperature):
+    if immediate_win or not values or not is_weakened(slip_rate, temperature):
         return best, "best"
     decisive = 0.95 * max_utility
     candidates = sane_moves(values, max_utility, decisive)
     # Proven wins all look alike to a player who cannot see that far: clip them to a "good" value.
     shown = {m: max(-decisive, min(decisive, v)) for m, v in candidates.items()}
-    if error_rate > 0 and rng.random() < error_rate:
+    if slip_rate > 0 and rng.random() < slip_rate:
         others = {m: v for m, v in shown.items() if m != best}
         if others:
             return softmax_choice(others, max(SLIP_TEMPERATURE, temperature) * max_utility, rng), "slip"
@@ -113,11 +113,11 @@ def configured_pick(
     rng: random.Random,
     immediate_win: bool = False,
 ) -> tuple[Move, str]:
-    """`pick` with the error rate and temperature a search configuration sets."""
+    """`pick` with the slip rate and temperature a search configuration sets."""
     return pick(
         values,
         best,
-        error_rate=config.error_rate,
+        slip_rate=config.slip_rate,
         temperature=config.temperature,
         max_utility=max_utility,
         rng=rng,
@@ -139,7 +139,7 @@ def weaken(
     pick is not the searched best move, the result's value and line become the pick's
     and ``stats["best_move"]`` keeps the best; ``stats["choice"]`` says why.
     """
-    if not is_weakened(config.error_rate, config.temperature):
+    if not is_weakened(config.slip_rate, config.temperature):
         return
     move, why = configured_pick(config, values, result.move, max_utility, rng, immediate_win)
     if move != result.move:

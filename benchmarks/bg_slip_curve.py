@@ -30,8 +30,8 @@ def one_game(task: tuple[float, float, float, int]) -> float:
     spread by `temperature`."""
     upper_rate, rate, temperature, index = task
     levels = ladder(GAME)
-    upper = ProfileBot({**levels[5], "error_rate": upper_rate})
-    slipper = ProfileBot({**levels[4], "error_rate": rate, "temperature": temperature})
+    upper = ProfileBot({**levels[5], "slip_rate": upper_rate})
+    slipper = ProfileBot({**levels[4], "slip_rate": rate, "temperature": temperature})
     bots = [upper, slipper] if index % 2 == 0 else [slipper, upper]
     returns, _ = play(registry.get(GAME), bots, index, 0, opening_seed=index // 2)
     return 1.0 if returns[index % 2] > 0 else 0.0

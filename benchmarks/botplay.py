@@ -85,7 +85,7 @@ class GameLog:
             append_line(self.path, json.dumps(record))
 
 
-SEARCH_FIELDS = ("algorithm", "max_depth", "max_iterations", "error_rate", "temperature", "style")
+SEARCH_FIELDS = ("algorithm", "max_depth", "max_iterations", "slip_rate", "temperature", "style")
 
 
 def ladder(game_id: str) -> dict[int, dict[str, Any]]:

@@ -22,6 +22,8 @@ from open_spiel.python.algorithms import mcts as os_mcts
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from botplay import interval  # noqa: E402
+
 import ai  # noqa: E402
 from games.checkers import CHECKERS  # noqa: E402
 from tests.games.checkers.test_openspiel import our_moves, square_name  # noqa: E402
@@ -38,6 +40,7 @@ def play(games: int, ms: int, simulations: int) -> None:
     game = pyspiel.load_game("checkers")
     wins = draws = losses = 0
     their_seconds = their_moves = 0.0
+    our_depths: list[int] = []
     for g in range(games):
         rng = np.random.RandomState(g)
         bot = os_mcts.MCTSBot(
@@ -48,7 +51,9 @@ def play(games: int, ms: int, simulations: int) -> None:
         while not CHECKERS.is_terminal(state) and not theirs.is_terminal():
             seat = CHECKERS.to_move(state)
             if seat == ours_seat:
-                move = ai.choose_move(CHECKERS, state, master(ms, g * 1000 + state.ply)).move
+                result = ai.choose_move(CHECKERS, state, master(ms, g * 1000 + state.ply))
+                move = result.move
+                our_depths.append(result.depth)
                 path = [square_name(int(sq) - 1) for sq in move.replace("x", "-").split("-")]
                 for start, to in zip(path, path[1:], strict=False):
                     action = next(a for a in theirs.legal_actions() if theirs.action_to_string(a) == start + to)
@@ -76,9 +81,10 @@ def play(games: int, ms: int, simulations: int) -> None:
         print(f"  game {g + 1}: ours as {'black' if ours_seat == 0 else 'white'}, {state.ply} plies, "
               f"{'draw' if winner is None else 'won' if winner == ours_seat else 'lost'}", flush=True)  # fmt: skip
     score = (wins + draws / 2) / games
-    print(f"Master ({ms} ms a move) against OpenSpiel MCTS ({simulations} simulations, "
+    depth = sorted(our_depths)[len(our_depths) // 2] if our_depths else 0
+    print(f"Master ({ms} ms a move, median depth {depth}) against OpenSpiel MCTS ({simulations} simulations, "
           f"{their_seconds / max(their_moves, 1):.2f} s a move): {wins} wins, {draws} draws, {losses} losses; "
-          f"score {score:.0%}")  # fmt: skip
+          f"score {score:.0%} ± {interval(score, games):.0%}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -76,7 +76,7 @@ def stats_pool(rng: random.Random, size: int = 1000) -> list[str]:
             "queued_ms": round(rng.uniform(0, 20), 1),
             "deadline_slack_ms": round(rng.uniform(0, 300), 1),
             "seed": rng.randint(0, 2**31),
-            "engine": "plyground-ai 0.1",
+            "search_version": "plyground-ai 0.1",
         }
         pool.append(json.dumps(stats))
     return pool

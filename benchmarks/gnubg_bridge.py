@@ -2,8 +2,8 @@
 
 `Gnubg` starts ``gnubg -t -q -p <server script>``; the script answers one request per
 line on stdin (``move``: gnubg's chosen play for a roll; ``eval``: its five cubeless
-outputs) so a whole match costs one process.  Positions cross as gnubg's own board
-(two 25-lists: the opponent's checkers, then the player on roll's, each in its own
+outputs; ``cube``: its money-game cube decision) so a whole match costs one process.
+Positions cross as gnubg's own board (two 25-lists: the opponent's checkers, then the player on roll's, each in its own
 numbering, index 24 the bar); a play comes back as the legal play of ours with the same
 resulting position, so the two notations never have to agree.
 
@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Final
 
-from games.backgammon import BAR, BackgammonState, legal_plays, sides
+from games.backgammon import BAR, CENTRED, BackgammonState, legal_plays, sides
 from games.base import Move
 
 GNUBG: Final = shutil.which("gnubg") or "/usr/games/gnubg"
@@ -44,8 +44,8 @@ for command in ("set player 0 human", "set player 1 human", "set jacoby off", "n
 CUBE = gnubg.cubeinfo()
 
 
-def context(plies, noise):
-    return {"cubeful": 0, "plies": plies, "deterministic": 1, "prune": 0, "noise": noise}
+def context(plies, noise, cubeful=0):
+    return {"cubeful": cubeful, "plies": plies, "deterministic": 1, "prune": 0, "noise": noise}
 
 
 def board(text):
@@ -66,6 +66,10 @@ for line in sys.stdin:
             best = gnubg.findbestmove(board(words[1]), CUBE, context(int(words[4]), float(words[5])),
                                       (int(words[2]), int(words[3])))
             answer = " ".join(map(str, best))
+        elif words[0] == "cube":  # cube BOARD VALUE OWNER PLIES (owner -1: centred, 0: the player on roll)
+            info = gnubg.cubeinfo(int(words[2]), int(words[3]), 0, 0, (0, 0), 0, 0)
+            decision = gnubg.cfevaluate(board(words[1]), info, context(int(words[4]), 0.0, 1))
+            answer = " ".join("%.6f" % e for e in decision[1:4])
         else:  # eval BOARD PLIES
             answer = " ".join("%.6f" % p for p in gnubg.evaluate(board(words[1]), CUBE, context(int(words[2]), 0.0)))
     except Exception as error:  # noqa: BLE001 - reported to the caller, which raises
@@ -101,6 +105,25 @@ class Outputs:
         return Outputs(
             1 - self.win, self.lose_gammon, self.lose_backgammon, self.win_gammon, self.win_backgammon, -self.equity
         )
+
+
+@dataclass(frozen=True)
+class CubeEquities:
+    """gnubg's cubeful equities of a cube decision for the side on roll: no double, double/take,
+    double/drop; it doubles when both answers beat not doubling, and a take is right when the
+    double/take equity is at most the double/drop one."""
+
+    no_double: float
+    double_take: float
+    double_drop: float
+
+    @property
+    def double(self) -> bool:
+        return min(self.double_take, self.double_drop) > self.no_double
+
+    @property
+    def take(self) -> bool:
+        return self.double_take <= self.double_drop
 
 
 class Gnubg:
@@ -151,6 +174,12 @@ class Gnubg:
         """gnubg's outputs for the side to roll in `state` (its turn, dice not yet thrown)."""
         board = ",".join(map(str, gnubg_board(state, state.turn)))
         return Outputs(*(float(w) for w in self._ask(f"eval {board} {plies}")))
+
+    def cube(self, state: BackgammonState, plies: int = 2) -> CubeEquities:
+        """gnubg's cubeful money equities for the side to roll, per unit of the present cube (Jacoby off)."""
+        board = ",".join(map(str, gnubg_board(state, state.turn)))
+        owner = -1 if state.owner == CENTRED else 0 if state.owner == state.turn else 1
+        return CubeEquities(*(float(w) for w in self._ask(f"cube {board} {state.cube} {owner} {plies}")))
 
     def close(self) -> None:
         if self._process.poll() is None:

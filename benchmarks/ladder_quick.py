@@ -203,8 +203,8 @@ def describe(spec: dict, cap_ms: int | None, scale: float) -> str:
         parts.append(f"d{spec['max_depth']}")
     if spec.get("max_iterations"):
         parts.append(f"{spec['max_iterations']} iterations")
-    if spec.get("error_rate"):
-        parts.append(f"err {spec['error_rate']}")
+    if spec.get("slip_rate"):
+        parts.append(f"err {spec['slip_rate']}")
     if spec.get("temperature"):
         parts.append(f"T {spec['temperature']}")
     options = spec.get("search_options") or {}

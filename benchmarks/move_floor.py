@@ -7,12 +7,10 @@ goes to Django's models, its transaction block and the round trips, and how much
 lock itself?
 
 - **now**: the socket's database call for a move, as the web process runs it (`_move` on one
-  of its database threads, between Channels' `close_old_connections()`): the match locked
-  with its seats (BEGIN, then the read), the rules, the move and its event inserted and the
-  match updated in one round trip, the commit, the frame handed to an event loop on another
-  thread.  Four round trips.
-- **whole**: the same call, with each statement's text sent whole (parsed and planned by
-  PostgreSQL each time) instead of prepared once a connection (`DATABASE_PREPARED_STATEMENTS`).
+  of its database threads, between Channels' `close_old_connections()`): the one path every
+  move takes (`submit_move`): BEGIN and the match locked with its seats in one query text,
+  the rules, the move and its event inserted and the match updated with the COMMIT in
+  another, the frame handed to an event loop on another thread.  Two round trips.
 - **locked**: the same lock, without Django's models or transaction block: the transaction
   opened and the match read and locked with its seats' people in one query text, the same
   rules, the frame built and encoded once (stored as the event and written to the sockets),
@@ -27,7 +25,7 @@ lock itself?
 What the two leaner paths leave out, a real one would need: clocks, offers, chance moves, the
 end of a game (these matches never end: moves that would end one are not chosen, and a match
 near a full board is replaced), the turn's signal for the bots, the event log's trimming, the
-model signals, SQLite.  All four run on the same thread and connection, on Connect Four
+model signals, SQLite.  All three run on the same thread and connection, on Connect Four
 matches between two people, alternating in blocks of `--block` moves so that they see the
 same machine.  Printed: CPU (of the database thread) and wall time a move, the CPU of the
 PostgreSQL backend serving it (it shares the machine's cores with the web), and the ratios.
@@ -108,7 +106,6 @@ def main() -> None:
 
 
 def run(args: argparse.Namespace) -> None:
-    from django.conf import settings
     from django.core.management import call_command
     from django.db import close_old_connections, connection
     from django.utils import timezone
@@ -218,17 +215,8 @@ def run(args: argparse.Namespace) -> None:
         path(copy, player_id, move)
         return time.perf_counter() - t0, time.thread_time() - c0, on_cpu_s(backend) - b0
 
-    def sent_whole(copy: Copy, player_id: int, move: str) -> None:
-        """The socket's call, with the statements' text sent each time instead of prepared ones."""
-        settings.DATABASE_PREPARED_STATEMENTS = False  # not override_settings: its signals cost more than a move
-        try:
-            _move(copy.match_id, player_id, move, copy.ply)
-        finally:
-            settings.DATABASE_PREPARED_STATEMENTS = True
-
     paths = {
         "now": as_a_socket_calls(lambda copy, player_id, move: _move(copy.match_id, player_id, move, copy.ply)),
-        "whole": as_a_socket_calls(sent_whole),
         "locked": as_a_socket_calls(locked_move),
         "floor": as_a_socket_calls(floor_move),
     }
@@ -244,7 +232,7 @@ def run(args: argparse.Namespace) -> None:
                     copy = copies[name] = new_match()
                     move = safe_move(copy)
                 wall, cpu, database = db_thread.submit(timed, path, copy, copy.players[copy.to_move], move).result()
-                if name in ("now", "whole"):  # the real path keeps no copy: the copy follows it
+                if name == "now":  # the real path keeps no copy: the copy follows it
                     fresh = match_get(copy.match_id)
                     copy.state, copy.ply = game.from_json(fresh.state), fresh.ply
                     copy.to_move, copy.v = fresh.to_move, fresh.v
@@ -260,7 +248,7 @@ def run(args: argparse.Namespace) -> None:
             f"{name:>6}: {cpu_us:6.0f} µs CPU, {wall_us:6.0f} µs wall a move; PostgreSQL's backend "
             f"{database_us:5.0f} µs CPU ({n} moves)"
         )
-    for name in ("whole", "locked", "floor"):
+    for name in ("locked", "floor"):
         print(
             f"{name} / now: CPU {per[name][1] / per['now'][1]:.2f}, wall {per[name][0] / per['now'][0]:.2f}, "
             f"PostgreSQL's CPU {per[name][2] / per['now'][2]:.2f}"

@@ -55,7 +55,7 @@ class AdaptiveBot(ProfileBot):
         base = search_config(self.spec, seed, self.cap_ms, self.scale, match_id)
         strength = adaptive.in_match_strength(0.5, self.last_value, game.max_utility)
         fields = {f: getattr(base, f) for f in ("algorithm", "time_budget_ms", "max_depth", "max_iterations",
-                                                "error_rate", "temperature", "style", "opponent_model", "seed",
+                                                "slip_rate", "temperature", "style", "opponent_model", "seed",
                                                 "options")}  # fmt: skip
         result = ai.choose_move(game, state, ai.SearchConfig(**adaptive.config_for(fields, strength)))
         self.tally.add(result)

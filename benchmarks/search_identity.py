@@ -31,7 +31,7 @@ def _cases() -> None:
     ab = {"algorithm": "alphabeta"}
     for plies, seed in ((0, 1), (2, 2), (4, 3), (3, 4)):
         CASES.append(("tictactoe", plies, seed, {**ab, "max_depth": 9}))
-        CASES.append(("tictactoe", plies, seed, {**ab, "max_depth": 9, "error_rate": 0.5, "seed": seed}))
+        CASES.append(("tictactoe", plies, seed, {**ab, "max_depth": 9, "slip_rate": 0.5, "seed": seed}))
     for plies, seed in ((0, 1), (3, 2), (6, 3), (10, 4), (16, 5)):
         CASES.append(("connect4", plies, seed, {**ab, "max_depth": 7}))
         CASES.append(("connect4", plies, seed, {**ab, "max_depth": 5, "options": {"fast": False}}))
@@ -41,7 +41,7 @@ def _cases() -> None:
         CASES.append(("othello", plies, seed, {**ab, "max_depth": 4}))
         CASES.append(("othello", plies, seed, {**ab, "max_depth": 3, "options": {"tt": False, "pvs": False}}))
         CASES.append(
-            ("othello", plies, seed, {"algorithm": "mcts", "max_iterations": 200, "seed": seed, "error_rate": 0.3})
+            ("othello", plies, seed, {"algorithm": "mcts", "max_iterations": 200, "seed": seed, "slip_rate": 0.3})
         )
     for plies, seed in ((1, 1), (7, 2), (15, 3)):
         CASES.append(("backgammon", plies, seed, {"algorithm": "expectimax", "max_depth": 1}))
@@ -50,7 +50,7 @@ def _cases() -> None:
                 "backgammon",
                 plies,
                 seed,
-                {"algorithm": "alphabeta", "max_depth": 1, "opponent_model": "epsilon:0.2", "error_rate": 0.4},
+                {"algorithm": "alphabeta", "max_depth": 1, "opponent_model": "epsilon:0.2", "slip_rate": 0.4},
             )
         )
     for plies, seed in ((0, 1), (6, 2), (12, 3)):

@@ -29,7 +29,7 @@ CASES: list[tuple[str, str, list[str], dict[str, Any]]] = [
     ("alpha-beta, Connect Four kernel, d9", "connect4", list("4453"), {"max_depth": 9}),
     ("alpha-beta, Connect Four generic, d6", "connect4", list("4453"), {"max_depth": 6, "options": {"fast": False}}),
     ("alpha-beta, Othello, d9", "othello", [], {"max_depth": 9}),
-    ("alpha-beta weakened, Othello, d7", "othello", [], {"max_depth": 7, "error_rate": 0.3}),
+    ("alpha-beta weakened, Othello, d7", "othello", [], {"max_depth": 7, "slip_rate": 0.3}),
     ("expectimax, backgammon, d2", "backgammon", ["open 3-1"], {"algorithm": "expectimax", "max_depth": 2}),
     (
         "expectimax uniform, Chinese checkers (2), d3",

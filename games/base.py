@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeGuard, TypeVar
 
 if TYPE_CHECKING:
     from games.hooks import Playout, SearchKernel, Solver
+    from games.records import GameRecord, PlayedMatch
     from games.spec import GameSpec
 
 Seat: TypeAlias = int
@@ -60,6 +61,23 @@ class TableChoice:
 
 
 @dataclass(frozen=True)
+class PartsNode:
+    """One point of entering a move part by part: the parts that may come next, each with the
+    index of the node it leads to, and the legal move the parts so far make (None: not yet one)."""
+
+    parts: tuple[tuple[str, int], ...]
+    move: Move | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"parts": [list(part) for part in self.parts], "move": self.move}
+
+
+def parts_json(nodes: Sequence[PartsNode] | None) -> list[dict[str, Any]] | None:
+    """`Game.move_parts` as the wire carries it (docs/wire.md), or None."""
+    return None if nodes is None else [node.to_json() for node in nodes]
+
+
+@dataclass(frozen=True)
 class Outcome:
     """How a finished game ended, in words a player understands."""
 
@@ -67,14 +85,60 @@ class Outcome:
     winner: Seat | None  # None for a draw or when several seats share first place
     reason: str  # e.g. "four in a row", "board full"
     ranking: tuple[Seat, ...] = ()  # best first; for games of more than two players
+    # Points each seat scores, where they differ from `returns`: backgammon with the doubling cube
+    # pays the cube's value times 1, 2 or 3, while `returns` stays on the searchers' scale.
+    points: tuple[int, ...] = ()
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Where each seat finished, by seat (`places`)."""
+        return places(self.returns)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "returns": list(self.returns),
             "winner": self.winner,
             "reason": self.reason,
             "ranking": list(self.ranking),
         }
+        if self.points:
+            data["points"] = list(self.points)
+        return data
+
+
+@dataclass(frozen=True)
+class CubeInputs:
+    """What a doubling-cube decision needs (`Game.cube_inputs`), for the seat on roll, the one who
+    may double or has just doubled: its cubeless outcome probabilities (gammons include
+    backgammons) and where the cube is.  `ai.cube` turns them into the decision.
+
+    `offer`: True when the seat on roll decides whether to double (`act` doubles, `decline` rolls);
+    False when the other seat answers a double (`act` takes, `decline` drops).  `centred`: the
+    cube is in the middle (otherwise the seat on roll owns it).  `gammons_count`: False while the
+    Jacoby rule holds (cube centred).  `forced`: a move the rules of a match settle by themselves.
+    """
+
+    offer: bool
+    act: Move
+    decline: Move
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+    centred: bool
+    gammons_count: bool = True
+    forced: Move | None = None
+
+
+def places(returns: Sequence[float]) -> tuple[int, ...]:
+    """Where each seat finished, by seat: 1 for first; seats with equal returns share a place.
+    A game for three where one resigns is no draw: the other two share first.
+
+    >>> places((0.5, 0.5, -1.0))
+    (1, 1, 3)
+    """
+    return tuple(1 + sum(other > mine for other in returns) for mine in returns)
 
 
 class Game(ABC, Generic[S]):
@@ -92,6 +156,32 @@ class Game(ABC, Generic[S]):
     def name(self) -> str:
         """The display name, from the spec (the one place it is written)."""
         return self.spec.name
+
+    # --- options (`GameSpec.options`) ---------------------------------------
+    @property
+    def options(self) -> dict[str, bool | int]:
+        """The option values this instance plays: the spec's defaults unless `with_options` set others."""
+        return {option.name: option.default for option in self.spec.options}
+
+    def with_options(self, options: Mapping[str, object]) -> Game[S]:
+        """The game as a match's `options` configure it (names and values checked against the spec,
+        `ValueError` naming what is wrong); the registered instance itself when they are the defaults."""
+        if not isinstance(options, Mapping):
+            raise ValueError("options are an object of option names and values")
+        declared = {option.name: option for option in self.spec.options}
+        unknown = sorted(set(options) - set(declared))
+        if unknown:
+            known = ", ".join(sorted(declared)) or "none"
+            raise ValueError(f"{self.name} has no option {unknown[0]!r} (options: {known})")
+        values = {name: option.default for name, option in declared.items()}
+        values.update({name: declared[name].check(value) for name, value in options.items()})
+        if values == self.options:
+            return self
+        return self.configured(values)
+
+    def configured(self, values: dict[str, bool | int]) -> Game[S]:
+        """The game playing these checked option values; games that declare options implement it."""
+        raise ValueError(f"{self.name} has no options")
 
     # --- the formal model -------------------------------------------------
     @abstractmethod
@@ -233,6 +323,10 @@ class Game(ABC, Generic[S]):
         by the book's weights, so a seeded search plays it again; None out of book or without one."""
         return None
 
+    def cube_inputs(self, state: S) -> CubeInputs | None:
+        """Where the seat to move faces a doubling-cube decision, what deciding it needs; else None."""
+        return None
+
     def table_move(self, state: S) -> TableChoice | None:
         """The best move by the game's endgame tables, where they hold `state` and every reply; else None."""
         return None
@@ -242,6 +336,16 @@ class Game(ABC, Generic[S]):
 
         For games whose rules let a player end a live game as a draw by claiming it; the
         server ends the match on a claim (docs/design.md §2).  None by default: no such rule.
+        """
+        return None
+
+    def move_parts(self, state: S) -> list[PartsNode] | None:
+        """How the legal moves are entered part by part, where a move is several picks (backgammon:
+        a checker per die, in any order the rules allow), or None where each move is picked whole.
+
+        A graph of `PartsNode`s, the first the position before any part: the browser offers the
+        parts of the node it is at and sends the node's `move` once it has one, so it never
+        re-derives the rules.  Parts are strings in the game's own notation (docs/wire.md).
         """
         return None
 
@@ -270,6 +374,13 @@ class Game(ABC, Generic[S]):
         no such notation, or the moves do not fit it.
         """
         return None
+
+    def match_record(self, played: PlayedMatch) -> GameRecord:
+        """The file a player downloads of a played match (`games.records`): the game's own notation
+        where it has one (chess: PGN), else the plain record every game has."""
+        from games.records import plain_record  # records builds on this module
+
+        return plain_record(self, played)
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from games.chances import WinningChances
+
 LEVEL_NAMES: Final[dict[int, str]] = {1: "Beginner", 2: "Casual", 3: "Intermediate", 4: "Advanced", 5: "Master"}
 
 
@@ -52,7 +54,7 @@ class BotSeed:
     """One seeded bot profile.  Slugs are public and stable (links, exports): never rename one.
 
     `settings` holds the profile's search settings by field name (``max_depth``,
-    ``error_rate``, ``search_options``, ...); those left out take the profile's defaults.
+    ``slip_rate``, ``search_options``, ...); those left out take the profile's defaults.
     """
 
     slug: str
@@ -70,6 +72,31 @@ class BotSeed:
 
 
 @dataclass(frozen=True)
+class GameOption:
+    """A choice the players make when they start a match (backgammon: the cube, a match to N points).
+
+    Options are on/off (a `bool` default) or whole numbers from `low` to `high` (an `int` default);
+    `Game.with_options` checks the values a request names and returns the game they configure.
+    """
+
+    name: str
+    description: str
+    default: bool | int
+    low: int = 0
+    high: int = 1
+
+    def check(self, value: object) -> bool | int:
+        """`value` if it is a valid setting of this option; `ValueError` saying what is expected otherwise."""
+        if isinstance(self.default, bool):
+            if type(value) is not bool:
+                raise ValueError(f"option {self.name!r} is true or false")
+            return value
+        if type(value) is not int or not self.low <= value <= self.high:
+            raise ValueError(f"option {self.name!r} is a whole number from {self.low} to {self.high}")
+        return value
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game's presentation and catalogue entry; the rules live in its `Game`."""
 
@@ -78,6 +105,8 @@ class GameSpec:
     order: int  # its place in the catalogue (the lobby's order), smallest first; ties by id
     seats: tuple[SeatSpec, ...]
     ladder: tuple[BotSeed, ...] = ()
+    options: tuple[GameOption, ...] = ()  # what a match may choose; the registered game plays the defaults
+    chances: WinningChances = WinningChances()  # how its values read as winning chances (`games.chances`)
 
     @property
     def stylesheet(self) -> str:

@@ -41,6 +41,8 @@ from daphne.server import Server
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from django.conf import settings
 from twisted.internet.base import DelayedCall
+from twisted.internet.protocol import connectionDone
+from twisted.python.failure import Failure
 from twisted.web import http
 
 from server.realtime.frames_at_once import SEND_TEXT_NOW
@@ -57,16 +59,19 @@ class _FormattedWhenLogged:
     def __format__(self, spec: str) -> str:
         return format(pprint.pformat(self.obj), spec)
 
-    __str__ = __repr__ = lambda self: pprint.pformat(self.obj)
+    def __str__(self) -> str:
+        return pprint.pformat(self.obj)
+
+    __repr__ = __str__
 
 
 # autobahn pretty-prints its whole configuration (some forty options) for a debug line on every
 # WebSocket handshake, whether or not debug lines are logged: about a twentieth of a socket's
 # opening in a connect storm.  Formatted lazily, the line is the same when it is logged.
-autobahn.websocket.protocol.pformat = _FormattedWhenLogged
+autobahn.websocket.protocol.pformat = _FormattedWhenLogged  # type: ignore[attr-defined,assignment]  # a module global autobahn imported; a stand-in that formats later
 
 
-class BackpressureServer(Server):
+class BackpressureServer(Server):  # type: ignore[misc]  # daphne is untyped
     def create_application(self, protocol: Any, scope: dict[str, Any]) -> Any:
         if scope.get("type") == "websocket":  # the socket's frames written without a coroutine
             send_now = partial(self.send_text_now, protocol)
@@ -132,7 +137,7 @@ def written_now(transport: Any, data: bytes) -> bytes:
     return data if isinstance(sent, Exception) else data[sent:]
 
 
-class ImmediateWebSocketProtocol(WebSocketProtocol):
+class ImmediateWebSocketProtocol(WebSocketProtocol):  # type: ignore[misc]  # daphne is untyped
     """daphne's WebSocket protocol, its frames written to the socket when they are sent.
 
     WebSocket connections have Nagle's delay off (autobahn's `tcpNoDelay`), so a frame written
@@ -181,49 +186,49 @@ class ReadDeadlineChannel(http.HTTPChannel):
     _between_requests = False
 
     def connectionMade(self) -> None:  # noqa: N802
-        super().connectionMade()
+        super().connectionMade()  # type: ignore[no-untyped-call]  # Twisted's HTTPChannel is unannotated
         self._set_deadline(self.header_timeout)
 
     def dataReceived(self, data: bytes) -> None:  # noqa: N802
         if self._between_requests and data:  # the next request's first byte: its headers' time starts
             self._between_requests = False
             self._set_deadline(self.header_timeout)
-        super().dataReceived(data)
+        super().dataReceived(data)  # type: ignore[no-untyped-call]  # Twisted's HTTPChannel is unannotated
 
     def allHeadersReceived(self) -> None:  # noqa: N802
-        super().allHeadersReceived()
+        super().allHeadersReceived()  # type: ignore[no-untyped-call]  # Twisted's HTTPChannel is unannotated
         self._set_deadline(self.body_timeout)
 
     def allContentReceived(self) -> None:  # noqa: N802
         self._set_deadline(None)  # the request is in: how long it takes to answer is the application's
-        super().allContentReceived()
+        super().allContentReceived()  # type: ignore[no-untyped-call]  # Twisted's HTTPChannel is unannotated
 
     def requestDone(self, request: http.Request) -> None:  # noqa: N802
         pipelined = bool(self._dataBuffer)  # the next request began arriving during this one
-        super().requestDone(request)
+        super().requestDone(request)  # type: ignore[no-untyped-call]  # Twisted's HTTPChannel is unannotated
         if self.persistent and self.transport is not None and not self._deadline:
             self._between_requests = not pipelined
             if pipelined:
                 self._set_deadline(self.header_timeout)
 
-    def connectionLost(self, reason: Any) -> None:  # noqa: N802
+    def connectionLost(self, reason: Failure = connectionDone) -> None:  # noqa: N802
         self._set_deadline(None)
-        super().connectionLost(reason)
+        super().connectionLost(reason)  # type: ignore[no-untyped-call]  # Twisted's HTTPChannel is unannotated
 
     def _set_deadline(self, seconds: float | None) -> None:
         if self._deadline is not None and self._deadline.active():
             self._deadline.cancel()
-        self._deadline = self.callLater(seconds, self._too_slow) if seconds else None
+        self._deadline = self.callLater(seconds, self._too_slow) if seconds else None  # type: ignore[no-untyped-call]  # Twisted's TimeoutMixin is unannotated
 
     def _too_slow(self) -> None:
         self._deadline = None
         if self.transport is None or self.transport.disconnecting:
             return
-        self.transport.write(REQUEST_TIMEOUT_RESPONSE)
-        self.timeoutConnection()  # closes it, and aborts it after `abortTimeout` if the client holds on
+        self.transport.write(REQUEST_TIMEOUT_RESPONSE)  # type: ignore[call-arg,misc]  # zope's interface methods are declared without `self`
+        self.timeoutConnection()  # type: ignore[no-untyped-call]  # unannotated in Twisted; closes it, and aborts it after `abortTimeout` if the client holds on
 
 
-class ReadDeadlineHTTPFactory(HTTPFactory):
+class ReadDeadlineHTTPFactory(HTTPFactory):  # type: ignore[misc]  # daphne is untyped
     """daphne's HTTP factory with `ReadDeadlineChannel`s and the settings' idle timeout."""
 
     def __init__(self, server: Any) -> None:
@@ -232,7 +237,7 @@ class ReadDeadlineHTTPFactory(HTTPFactory):
         header_timeout, body_timeout = settings.HTTP_HEADER_TIMEOUT_S, settings.HTTP_BODY_TIMEOUT_S
 
         def channel() -> Any:
-            inner = ReadDeadlineChannel()
+            inner = ReadDeadlineChannel()  # type: ignore[no-untyped-call]  # Twisted's HTTPChannel is unannotated
             inner.header_timeout, inner.body_timeout = header_timeout, body_timeout
             # Twisted's HTTP/1.1-or-HTTP/2 switch, as `http.HTTPFactory.protocol` builds it.
             return http._GenericHTTPChannelProtocol(inner)
@@ -244,7 +249,7 @@ class ReadDeadlineHTTPFactory(HTTPFactory):
 daphne.server.HTTPFactory = ReadDeadlineHTTPFactory
 
 
-class BackpressureCommandLine(CommandLineInterface):
+class BackpressureCommandLine(CommandLineInterface):  # type: ignore[misc]  # daphne is untyped
     server_class = BackpressureServer
 
 

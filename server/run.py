@@ -95,7 +95,7 @@ class Child:
     argv: list[str]
     env: dict[str, str]
     quiet: bool = False
-    proc: subprocess.Popen | None = None
+    proc: subprocess.Popen[bytes] | None = None
     started_at: float = 0.0
     ever_stable: bool = False
     quick_exits: int = 0
@@ -151,6 +151,7 @@ class Stack:
                     if now - child.started_at >= STABLE_AFTER_S:
                         child.ever_stable, child.quick_exits = True, 0
                     continue
+                assert child.proc is not None  # not running and not waiting to restart: it ran, and exited
                 code = child.proc.returncode
                 ran = now - child.started_at
                 pause = RESTART_PAUSES_S[min(child.quick_exits, len(RESTART_PAUSES_S) - 1)]

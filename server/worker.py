@@ -5,7 +5,8 @@ from ``server.run``; its pool processes are forked by billiard, which clears tha
 so each arms its own here: if the worker's main process dies, SIGKILLed included, its
 pool processes die with it instead of searching on as orphans.  Options are those of
 ``celery -A server.config worker``, and ``--reserved`` for the worker that takes only
-people's bot turns and hints (`server.bots.queues`).
+people's bot turns and hints (`server.bots.queues`).  Each pool process warms up
+(`server.search.job.warm`) before it reports itself up and takes its first task.
 """
 
 from __future__ import annotations
@@ -14,15 +15,23 @@ import signal
 import sys
 
 from celery.signals import worker_process_init
+from django.conf import settings
 
 from server.bots.queues import RESERVED_KINDS, queue_name
 from server.config import celery_app
 from server.run import die_with_parent
+from server.search.job import warm
 
 
 @worker_process_init.connect
 def _pool_process_dies_with_worker(**_: object) -> None:
     die_with_parent(signal.SIGKILL)
+
+
+@worker_process_init.connect
+def _pool_process_warms_up(**_: object) -> None:
+    if settings.SEARCH_WARM_UP:
+        warm()
 
 
 def main(argv: list[str]) -> None:

@@ -1,5 +1,6 @@
 """Backgammon: the rules (`rules`), the catalogue entry (`spec`).  See `rules` for the notation."""
 
+from games.backgammon.cube import CENTRED, DOUBLE, DROP, MAX_CUBE, ROLL, TAKE, CubeRules
 from games.backgammon.rules import (
     BACKGAMMON,
     BAR,
@@ -15,10 +16,13 @@ from games.backgammon.rules import (
     START,
     Backgammon,
     BackgammonState,
+    GameResult,
     Point,
     Side,
     Step,
     StepSequence,
+    finished,
+    game_result,
     legal_plays,
     pip_count,
     render,
@@ -31,6 +35,16 @@ __all__ = [
     "GAMES",
     "BACKGAMMON",
     "BAR",
+    "CENTRED",
+    "DOUBLE",
+    "DROP",
+    "MAX_CUBE",
+    "ROLL",
+    "TAKE",
+    "CubeRules",
+    "GameResult",
+    "finished",
+    "game_result",
     "CHECKERS",
     "NO_TURN",
     "OFF",

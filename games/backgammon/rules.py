@@ -1,4 +1,4 @@
-"""Backgammon: a single game, no doubling cube; dice are chance moves.
+"""Backgammon: a single game, or with the doubling cube a money game or a match; dice are chance moves.
 
 Board and numbering: each seat numbers the points from its own side, 24 (where
 its back checkers start) down to 1; its home board is points 1-6, it moves
@@ -23,6 +23,12 @@ Moves (canonical text, always in the mover's own numbering):
   segments (ties: the alphabetically first), so the legal plays are
   deduplicated by resulting position.
 - ``"pass"`` is the only move when the dice cannot be played at all.
+- With the cube (options ``cube``, ``jacoby``, ``match_to``; `games.backgammon.cube` states
+  the rules), a seat that may double moves before the dice: ``"double"`` or ``"roll"``; after a
+  double the other seat is the one to move: ``"take"`` or ``"drop"`` (``"pass"`` is read as
+  ``"drop"`` there).  Where the seat on roll may not double, the dice follow at once, as
+  without the cube.  In a match, the finished game's position stays until the next game's
+  opening roll, which starts it with the score updated.
 - Input may word a play any correct way (segments in any order, ``24/18/15``,
   ``8/2*(2)``, hits unmarked, ``Bar/22``): `Backgammon.canonical_move` reads it as the
   canonical string (`games.backgammon.notation`), which is what is stored and shown.
@@ -42,7 +48,11 @@ Rules implemented (each tested in ``tests/games/backgammon/test_rules.py``):
 - the game ends when a seat has borne off all fifteen: a single game scores 1, a
   gammon 2 (the loser has borne off none), a backgammon 3 (the loser has borne
   off none and still has a checker on the bar or in the winner's home board).
-  Returns are ±1, ±2 or ±3 (``max_utility = 3``).
+  Returns are ±1, ±2 or ±3 (``max_utility = 3``).  With the cube the returns stay on that
+  scale (the result in units of the cube, what checker play is worth: the cube multiplies it
+  alike), a drop returning ±1, and the outcome's ``points`` carry what the game pays: the
+  cube's value times 1, 2 or 3 (`games.backgammon.cube`).  A match ends when a seat has the
+  points it was played to; its outcome is that of its last game.
 
 JSON (``to_json``), for the browser and the database::
 
@@ -55,7 +65,16 @@ JSON (``to_json``), for the browser and the database::
      "ply": 17,             # moves so far, rolls included
      "pips": [p0, p1]}      # pip counts
 
-``from_json`` reads every field except ``to_move`` and ``pips``.
+With the cube, also::
+
+     "cube": {"value": 2, "owner": 0|1|null,   # null: centred
+              "action": null|"roll"|"double"|"drop"},  # this turn's cube action so far
+     "match_to": 7,         # 0 for a money game
+     "score": [3, 1],       # the match score before this game
+     "crawford": null|"game"|"after",  # this is the Crawford game, or it has been played
+     "result": null | {"winner": 0, "points": 4, "reason": "gammon"}  # the game just finished
+
+``from_json`` reads every field except ``to_move``, ``pips`` and ``result``.
 """
 
 from __future__ import annotations
@@ -64,13 +83,29 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, TypeAlias
 
+from games.backgammon.cube import (
+    AFTER_CRAWFORD,
+    BEFORE_CRAWFORD,
+    CENTRED,
+    CRAWFORD_GAME,
+    CUBE_MOVES,
+    DOUBLE,
+    DROP,
+    MAX_CUBE,
+    NO_CUBE,
+    ROLL,
+    TAKE,
+    CubeRules,
+    game_points,
+    next_crawford,
+)
 from games.backgammon.evaluation import HEURISTIC_LIMIT, Probabilities, equity, side_probabilities
 from games.backgammon.spec import ID, SPEC
-from games.base import CHANCE, Game, IllegalMove, Move, Outcome, Seat
+from games.base import CHANCE, CubeInputs, Game, IllegalMove, Move, Outcome, PartsNode, Seat
 
 Point: TypeAlias = int  # 1..24 in the mover's numbering; BAR = 25, OFF = 0
 Side: TypeAlias = tuple[int, ...]  # 26 counts: [0] borne off, [1..24] points, [25] bar
@@ -98,7 +133,12 @@ SEGMENT = re.compile(r"^(bar|\d{1,2})(\*?)(?:/(\d{1,2})\*?)*/(off|\d{1,2})(\*?)(
 @dataclass(frozen=True, slots=True)
 class BackgammonState:
     """`points`: 24 counts from seat 0's view (+ seat 0, - seat 1); `turn`: seat playing or
-    about to roll (`NO_TURN` before the opening roll); `dice`: the roll to play, () when due."""
+    about to roll (`NO_TURN` before the opening roll); `dice`: the roll to play, () when due.
+
+    The cube (`games.backgammon.cube`; constant in a game without it): its `cube` value and
+    `owner` (`CENTRED` or a seat), `cube_action` this turn so far ("", ``"roll"``, ``"double"``
+    pending an answer, ``"drop"`` ending the game), the match `score` before this game and its
+    `crawford` stage."""
 
     points: tuple[int, ...] = START
     bar: tuple[int, int] = (0, 0)
@@ -106,6 +146,11 @@ class BackgammonState:
     turn: int = NO_TURN
     dice: tuple[int, ...] = ()
     ply: int = 0
+    cube: int = 1
+    owner: Seat = CENTRED
+    cube_action: Move = ""
+    score: tuple[int, int] = (0, 0)
+    crawford: int = BEFORE_CRAWFORD
 
 
 def sides(state: BackgammonState, seat: Seat) -> tuple[Side, Side]:
@@ -237,7 +282,16 @@ def _rebuild(state: BackgammonState, me: Side, op: Side) -> BackgammonState:
     points = tuple(sign * (me[p] - op[p]) for p in order)
     bar = (me[BAR], op[BAR]) if seat == 0 else (op[BAR], me[BAR])
     off = (me[OFF], op[OFF]) if seat == 0 else (op[OFF], me[OFF])
-    return BackgammonState(points, bar, off, 1 - seat, (), state.ply + 1)
+    return _next_turn(state, points, bar, off)
+
+
+def _next_turn(
+    state: BackgammonState, points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int]
+) -> BackgammonState:
+    """The position after the play of `state`'s roll: the other seat's turn, the cube as it was."""
+    return BackgammonState(
+        points, bar, off, 1 - state.turn, (), state.ply + 1, state.cube, state.owner, "", state.score, state.crawford
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -248,7 +302,7 @@ def legal_plays(state: BackgammonState) -> dict[Move, BackgammonState]:
     seqs = _sequences(me, op, dice)
     longest = max(len(s[0]) for s in seqs)
     if longest == 0:
-        return {PASS: BackgammonState(state.points, state.bar, state.off, 1 - state.turn, (), state.ply + 1)}
+        return {PASS: _next_turn(state, state.points, state.bar, state.off)}
     seqs = [s for s in seqs if len(s[0]) == longest]
     if longest == 1 and len(dice) == 2:
         larger = [s for s in seqs if s[1][0] == max(dice)]
@@ -270,6 +324,42 @@ def _won(state: BackgammonState) -> Seat | None:
     return None
 
 
+def finished(state: BackgammonState) -> bool:
+    """The game on the board is over: a seat has borne off all its checkers, or a double was dropped."""
+    return state.cube_action == DROP or _won(state) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a finished game ended: its winner, 1, 2 or 3 (single, gammon, backgammon; Jacoby applied)
+    and the points it pays (that times the cube)."""
+
+    winner: Seat
+    multiplier: int
+    points: int
+    reason: str
+
+
+def game_result(state: BackgammonState, rules: CubeRules = NO_CUBE) -> GameResult:
+    """The result of the finished game in `state` under `rules`."""
+    if state.cube_action == DROP:
+        return GameResult(state.turn, 1, state.cube, "double dropped")
+    winner = _won(state)
+    if winner is None:
+        raise ValueError("the game is not over")
+    loser_side, _ = sides(state, 1 - winner)
+    multiplier, reason = 1, "single game"
+    if loser_side[OFF] == 0:
+        multiplier, reason = 2, "gammon"
+        # The winner's home board is the loser's points 19-24.
+        if loser_side[BAR] or any(loser_side[19:25]):
+            multiplier, reason = 3, "backgammon"
+    points = game_points(rules, multiplier, state.cube, state.owner)
+    if points < multiplier * state.cube:
+        reason += ", counted single (Jacoby rule)"
+    return GameResult(winner, points // state.cube, points, reason)
+
+
 class Backgammon(Game[BackgammonState]):
     id = ID
     spec = SPEC
@@ -277,34 +367,101 @@ class Backgammon(Game[BackgammonState]):
     has_chance = True
     max_utility = 3.0
 
+    def __init__(self, rules: CubeRules = NO_CUBE) -> None:
+        self.rules = rules
+
+    # --- options -------------------------------------------------------------
+    @property
+    def options(self) -> dict[str, bool | int]:
+        return {"cube": self.rules.cube, "jacoby": self.rules.jacoby, "match_to": self.rules.match_to}
+
+    def configured(self, values: dict[str, bool | int]) -> Backgammon:
+        match_to = int(values["match_to"])
+        return Backgammon(CubeRules(bool(values["cube"]) or match_to > 0, bool(values["jacoby"]), match_to))
+
+    # --- the formal model -----------------------------------------------------
     def initial_state(self) -> BackgammonState:
         return BackgammonState()
 
     def to_move(self, state: BackgammonState) -> Seat:
-        return state.turn if state.dice else CHANCE
+        if state.dice:
+            return state.turn
+        if not self.rules.cube:
+            return CHANCE
+        if state.cube_action == DOUBLE:
+            return 1 - state.turn
+        return state.turn if self.may_double(state) else CHANCE
+
+    def may_double(self, state: BackgammonState) -> bool:
+        """The seat on roll may double now: before rolling, with the cube its own or centred, outside
+        the Crawford game, below `MAX_CUBE`."""
+        return (
+            self.rules.cube
+            and state.turn != NO_TURN
+            and not state.dice
+            and state.cube_action == ""
+            and state.owner in (CENTRED, state.turn)
+            and state.cube < MAX_CUBE
+            and state.crawford != CRAWFORD_GAME
+            and not finished(state)
+        )
+
+    def _rolls(self, state: BackgammonState) -> tuple[tuple[Move, float], ...]:
+        """The dice due in `state`: an opening roll before a game (a match's next one too), else a roll."""
+        return OPENING_ROLLS if state.turn == NO_TURN or finished(state) else ROLLS
 
     def chance_outcomes(self, state: BackgammonState) -> list[tuple[Move, float]]:
-        if state.dice or _won(state) is not None:
+        if state.dice or self.is_terminal(state) or self.to_move(state) != CHANCE:
             raise ValueError("no dice to roll here")
-        return list(OPENING_ROLLS if state.turn == NO_TURN else ROLLS)
+        return list(self._rolls(state))
+
+    def move_parts(self, state: BackgammonState) -> list[PartsNode] | None:
+        """A play die by die: the single-die steps of every legal play (`games.backgammon.parts`)."""
+        from games.backgammon.parts import play_parts  # parts builds on this module
+
+        return play_parts(state) if state.dice and not self.is_terminal(state) else None
 
     def legal_moves(self, state: BackgammonState) -> list[Move]:
-        if _won(state) is not None:
+        if self.is_terminal(state):
             return []
-        if not state.dice:
-            return [m for m, _ in (OPENING_ROLLS if state.turn == NO_TURN else ROLLS)]
-        return list(legal_plays(state))
+        if state.dice:
+            return list(legal_plays(state))
+        if self.to_move(state) != CHANCE:
+            return [TAKE, DROP] if state.cube_action == DOUBLE else [DOUBLE, ROLL]
+        return [m for m, _ in self._rolls(state)]
 
     def apply(self, state: BackgammonState, move: Move) -> BackgammonState:
-        if not state.dice:
-            if state.turn == NO_TURN:
-                a, b = OPENING_DICE[move]
-                return BackgammonState(state.points, state.bar, state.off, 0 if a > b else 1, (max(a, b), min(a, b)), 1)
-            return BackgammonState(state.points, state.bar, state.off, state.turn, ROLL_DICE[move], state.ply + 1)
-        return legal_plays(state)[move]
+        if state.dice:
+            return legal_plays(state)[move]
+        if move in CUBE_MOVES:
+            return _cube_move(state, move)
+        if state.turn == NO_TURN:
+            a, b = OPENING_DICE[move]
+            return replace(state, turn=0 if a > b else 1, dice=(max(a, b), min(a, b)), ply=1)
+        if finished(state):
+            return self._next_game(state, move)
+        return BackgammonState(
+            state.points, state.bar, state.off, state.turn, ROLL_DICE[move], state.ply + 1,
+            state.cube, state.owner, "", state.score, state.crawford,
+        )  # fmt: skip
+
+    def _next_game(self, state: BackgammonState, opening: Move) -> BackgammonState:
+        """A match's next game, started by `opening`, with the finished game's points scored."""
+        result = game_result(state, self.rules)
+        score = list(state.score)
+        score[result.winner] += result.points
+        a, b = OPENING_DICE[opening]
+        return BackgammonState(
+            turn=0 if a > b else 1, dice=(max(a, b), min(a, b)), ply=state.ply + 1, score=(score[0], score[1]),
+            crawford=next_crawford(state.crawford, (score[0], score[1]), self.rules.match_to),
+        )  # fmt: skip
 
     def canonical_move(self, state: BackgammonState, move: Move) -> Move:
         """Any correct wording of a play, as its canonical string (see `games.backgammon.notation`)."""
+        if move in CUBE_MOVES:
+            return move
+        if move == PASS and state.cube_action == DOUBLE:
+            return DROP  # gnubg's and many players' word for dropping
         if not state.dice or _won(state) is not None or move in legal_plays(state):
             return move
         if move.startswith(("roll", "open")) or move == PASS or PASS in legal_plays(state):
@@ -314,6 +471,9 @@ class Backgammon(Game[BackgammonState]):
         return canonical_play(state, move)
 
     def why_illegal(self, state: BackgammonState, move: Move) -> str:
+        refusal = self._cube_refusal(state, move)
+        if refusal:
+            return refusal
         if not state.dice:
             example = "open 3-6" if state.turn == NO_TURN else "roll 6-3"
             return f"the dice are to be rolled first: {move!r} is not a roll (rolls look like {example!r})"
@@ -330,34 +490,60 @@ class Backgammon(Game[BackgammonState]):
             return str(refused)
         return f"{move!r} is written {canonical!r} here"
 
+    def _cube_refusal(self, state: BackgammonState, move: Move) -> str | None:
+        """Why a cube move, or a move made while a cube decision is due, is not legal here; None otherwise."""
+        if move == "beaver":
+            return "beavers are not played here: answer a double with 'take' or 'drop'"
+        if move not in CUBE_MOVES and not (self.rules.cube and not state.dice and self.to_move(state) != CHANCE):
+            return None
+        if not self.rules.cube:
+            return None if move == ROLL else "this game is played without the doubling cube"
+        if state.cube_action == DOUBLE:
+            return "a double is offered: answer 'take' or 'drop'"
+        if self.may_double(state):
+            return "before rolling, 'double' or 'roll'"
+        if move in (TAKE, DROP):
+            return "no double has been offered"
+        return _why_no_double(state)
+
     def is_terminal(self, state: BackgammonState) -> bool:
-        return _won(state) is not None
+        if not finished(state):
+            return False
+        if not self.rules.match_to:
+            return True
+        result = game_result(state, self.rules)
+        return state.score[result.winner] + result.points >= self.rules.match_to
 
     def outcome(self, state: BackgammonState) -> Outcome:
-        winner = _won(state)
-        if winner is None:
+        if not self.is_terminal(state):
             raise ValueError("the game is not over")
-        loser = 1 - winner
-        points, reason = 1, "single game"
-        if state.off[loser] == 0:
-            points, reason = 2, "gammon"
-            loser_side, _ = sides(state, loser)
-            # The winner's home board is the loser's points 19-24.
-            if loser_side[BAR] or any(loser_side[19:25]):
-                points, reason = 3, "backgammon"
+        result = game_result(state, self.rules)
+        loser = 1 - result.winner
         returns = [0.0, 0.0]
-        returns[winner], returns[loser] = float(points), -float(points)
-        return Outcome(tuple(returns), winner, reason, (winner, loser))
+        returns[result.winner], returns[loser] = float(result.multiplier), -float(result.multiplier)
+        if not self.rules.cube:
+            return Outcome(tuple(returns), result.winner, result.reason, (result.winner, loser))
+        points = [0, 0]
+        points[result.winner], points[loser] = result.points, -result.points
+        reason = result.reason if result.reason == "double dropped" else f"{result.reason} at cube {state.cube}"
+        if self.rules.match_to:
+            score = list(state.score)
+            score[result.winner] += result.points
+            reason += f": match won {score[result.winner]}-{score[loser]}"
+        return Outcome(tuple(returns), result.winner, reason, (result.winner, loser), tuple(points))
 
     def ply(self, state: BackgammonState) -> int:
         return state.ply
 
     def key(self, state: BackgammonState) -> tuple[Any, ...]:
-        return (state.points, state.bar, state.off, state.turn, state.dice)
+        board = (state.points, state.bar, state.off, state.turn, state.dice)
+        if not self.rules.cube:
+            return board
+        return (*board, state.cube, state.owner, state.cube_action, state.score, state.crawford)
 
     def to_json(self, state: BackgammonState) -> dict[str, Any]:
-        to_move = None if _won(state) is not None else state.turn if state.dice else CHANCE
-        return {
+        to_move = None if self.is_terminal(state) else self.to_move(state)
+        data: dict[str, Any] = {
             "points": list(state.points),
             "bar": list(state.bar),
             "off": list(state.off),
@@ -367,6 +553,9 @@ class Backgammon(Game[BackgammonState]):
             "ply": state.ply,
             "pips": [pip_count(sides(state, s)[0]) for s in (0, 1)],
         }
+        if self.rules.cube:
+            data.update(cube_json(state, self.rules))
+        return data
 
     def from_json(self, data: dict[str, Any]) -> BackgammonState:
         if not isinstance(data, dict):
@@ -396,15 +585,45 @@ class Backgammon(Game[BackgammonState]):
             total = sum(n * sign for n in points if n * sign > 0) + bar[seat] + off[seat]
             if total != CHECKERS:
                 raise ValueError(f"seat {seat} must have {CHECKERS} checkers, not {total}")
-        return BackgammonState(
+        state = BackgammonState(
             tuple(points), (bar[0], bar[1]), (off[0], off[1]), NO_TURN if turn is None else turn, tuple(dice), ply
         )
+        return cube_from_json(state, data, self.rules) if self.rules.cube else state
 
     # --- search hooks ------------------------------------------------------
     def evaluate(self, state: BackgammonState, seat: Seat) -> float:
         """The equity `seat` can expect, in points (`games.backgammon.evaluation`): gammons count double,
-        backgammons triple; clipped to ±`HEURISTIC_LIMIT`, short of a proven result."""
-        return _evaluate(state, seat)
+        backgammons triple (with the cube: in units of the cube, gammons single under the Jacoby rule
+        while the cube is centred); clipped to ±`HEURISTIC_LIMIT`, short of a proven result."""
+        return _evaluate(state, seat, self.rules)
+
+    def cube_inputs(self, state: BackgammonState) -> CubeInputs | None:
+        """The cubeless probabilities of the seat on roll (`probabilities_before_roll`), where a seat
+        decides whether to double or to take."""
+        if not self.rules.cube or state.dice or self.is_terminal(state) or self.to_move(state) == CHANCE:
+            return None
+        offer = state.cube_action != DOUBLE
+        p = probabilities_before_roll(state)
+        return CubeInputs(
+            offer, DOUBLE if offer else TAKE, ROLL if offer else DROP,
+            p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon,
+            centred=state.owner == CENTRED, gammons_count=not (self.rules.jacoby and state.owner == CENTRED),
+            forced=self._match_forced(state, offer),
+        )  # fmt: skip
+
+    def _match_forced(self, state: BackgammonState, offer: bool) -> Move | None:
+        """A cube decision the match score settles: no double when a single win at the cube's value
+        already wins the match (and no drop against it: that loses the match), a double at once when
+        the opponent's single win would win it anyway (after the Crawford game: doubling costs nothing)."""
+        if not self.rules.match_to:
+            return None
+        roller_needs = self.rules.match_to - state.score[state.turn]
+        other_needs = self.rules.match_to - state.score[1 - state.turn]
+        if roller_needs <= state.cube:
+            return ROLL if offer else TAKE
+        if offer and other_needs <= state.cube:
+            return DOUBLE
+        return None
 
     def order_moves(self, state: BackgammonState, moves: Sequence[Move]) -> list[Move]:
         if not state.dice:
@@ -413,9 +632,12 @@ class Backgammon(Game[BackgammonState]):
         return sorted(moves, key=lambda m: -self.evaluate(plays[m], state.turn))
 
     def rollout_move(self, state: BackgammonState, rng: random.Random) -> Move:
-        """Dice by their odds; plays greedily by the evaluation, with some randomness."""
+        """Dice by their odds; plays greedily by the evaluation, with some randomness; never doubles,
+        always takes (playouts judge checker play, and the cube multiplies it alike)."""
         if not state.dice:
-            outcomes = OPENING_ROLLS if state.turn == NO_TURN else ROLLS
+            if self.to_move(state) != CHANCE:
+                return TAKE if state.cube_action == DOUBLE else ROLL
+            outcomes = self._rolls(state)
             return rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
         plays = legal_plays(state)
         if len(plays) == 1 or rng.random() < 0.1:
@@ -423,27 +645,143 @@ class Backgammon(Game[BackgammonState]):
         return max(plays, key=lambda m: _quick(plays[m], state.turn) + rng.random() * 0.05)
 
 
+def probabilities_before_roll(state: BackgammonState) -> Probabilities:
+    """The seat on roll's cubeless outcome probabilities, looking one roll ahead: for each of the 21
+    rolls, those of the position its best play (by the evaluation's equity) leaves, weighted by the
+    roll's odds.  Cube decisions judged this way agree with gnubg 2-ply's more often than on the
+    evaluation of the position itself (benchmarks/README.md, "The doubling cube")."""
+    return _probabilities_before_roll(state.points, state.bar, state.off, state.turn)
+
+
+@lru_cache(maxsize=1024)
+def _probabilities_before_roll(
+    points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int], seat: Seat
+) -> Probabilities:
+    """`probabilities_before_roll`, cached: a double and its answer ask for the same position."""
+    total = [0.0] * 5
+    for roll, weight in ROLLS:
+        rolled = BackgammonState(points, bar, off, seat, ROLL_DICE[roll])
+        best = max((_after_play(child, seat) for child in legal_plays(rolled).values()), key=equity)
+        for i, value in enumerate((best.win, best.win_gammon, best.win_backgammon, best.lose_gammon,
+                                   best.lose_backgammon)):  # fmt: skip
+            total[i] += weight * value
+    return Probabilities(*total)
+
+
+def _after_play(child: BackgammonState, seat: Seat) -> Probabilities:
+    """`seat`'s cubeless probabilities in `child`, the position its play left (the other seat to roll)."""
+    if _won(child) is not None:
+        multiplier = game_result(child).multiplier
+        return Probabilities(1.0, float(multiplier >= 2), float(multiplier == 3), 0.0, 0.0)
+    me, theirs = sides(child, seat)
+    return side_probabilities(me, _own_numbering(theirs), False)
+
+
+def _cube_move(state: BackgammonState, move: Move) -> BackgammonState:
+    """`state` after the cube action `move` (checked legal by the caller)."""
+    if move == TAKE:
+        return replace(state, cube=2 * state.cube, owner=1 - state.turn, cube_action=ROLL, ply=state.ply + 1)
+    return replace(state, cube_action=move, ply=state.ply + 1)
+
+
+def _why_no_double(state: BackgammonState) -> str:
+    if state.dice:
+        return "the cube is turned only before rolling"
+    if state.turn == NO_TURN or finished(state):
+        return "the opening roll comes first"
+    if state.crawford == CRAWFORD_GAME:
+        return "no doubling in the Crawford game"
+    if state.owner not in (CENTRED, state.turn):
+        return "the cube is your opponent's: only its owner may double"
+    if state.cube >= MAX_CUBE:
+        return f"the cube stops at {MAX_CUBE}"
+    return "the cube has been decided this turn: the dice are next"
+
+
+CRAWFORD_NAMES: dict[int, str | None] = {BEFORE_CRAWFORD: None, CRAWFORD_GAME: "game", AFTER_CRAWFORD: "after"}
+
+
+def cube_json(state: BackgammonState, rules: CubeRules) -> dict[str, Any]:
+    """The cube's fields of a state's JSON (see the module's docstring)."""
+    result = None
+    if finished(state):
+        done = game_result(state, rules)
+        result = {"winner": done.winner, "points": done.points, "reason": done.reason}
+    return {
+        "cube": {
+            "value": state.cube,
+            "owner": None if state.owner == CENTRED else state.owner,
+            "action": state.cube_action or None,
+        },
+        "match_to": rules.match_to,
+        "score": list(state.score),
+        "crawford": CRAWFORD_NAMES[state.crawford],
+        "result": result,
+    }
+
+
+def cube_from_json(state: BackgammonState, data: dict[str, Any], rules: CubeRules) -> BackgammonState:
+    """`state` with the cube's fields read from `data`, each checked."""
+    cube, score, crawford = data.get("cube"), data.get("score"), data.get("crawford")
+    if not isinstance(cube, dict):
+        raise ValueError('cube must be {"value": 1, "owner": null, "action": null}')
+    value, owner, action = cube.get("value"), cube.get("owner"), cube.get("action")
+    if type(value) is not int or value < 1 or value > MAX_CUBE or value & (value - 1):
+        raise ValueError(f"cube value must be a power of two from 1 to {MAX_CUBE}")
+    if owner is not None and owner not in (0, 1) or isinstance(owner, bool) or (owner is None) != (value == 1):
+        raise ValueError("cube owner is null while the cube is at 1 (centred), else the seat that took it")
+    if action not in (None, ROLL, DOUBLE, DROP) or (action is not None and (state.dice or state.turn == NO_TURN)):
+        raise ValueError("cube action is null, 'roll', 'double' or 'drop', and only before the dice are rolled")
+    match_to = rules.match_to
+    if not isinstance(score, list) or len(score) != 2 or not all(type(n) is int and n >= 0 for n in score):
+        raise ValueError("score must be two whole numbers, seat 0's then seat 1's")
+    if (match_to and max(score) >= match_to) or (not match_to and score != [0, 0]):
+        raise ValueError("score is below the match's length (and [0, 0] in a money game)")
+    stages = {name: stage for stage, name in CRAWFORD_NAMES.items()}
+    if crawford not in stages or (crawford is not None and not match_to):
+        raise ValueError('crawford is null, "game" or "after" (in a match)')
+    return replace(
+        state, cube=value, owner=CENTRED if owner is None else owner, cube_action=action or "",
+        score=(score[0], score[1]), crawford=stages[crawford],
+    )  # fmt: skip
+
+
+def _own_numbering(side: Side) -> Side:
+    """A side given in the other seat's numbering, in its own."""
+    return (side[OFF], *side[24:0:-1], side[BAR])
+
+
 @lru_cache(maxsize=65536)
-def _evaluate(state: BackgammonState, seat: Seat) -> float:
+def _evaluate(state: BackgammonState, seat: Seat, rules: CubeRules) -> float:
     """`Backgammon.evaluate`, cached: a search asks for a position's value again when it orders moves."""
-    return position_value(state, seat, side_probabilities)
+    return position_value(state, seat, side_probabilities, rules)
 
 
 def position_value(
-    state: BackgammonState, seat: Seat, probabilities: Callable[[Side, Side, bool], Probabilities]
+    state: BackgammonState,
+    seat: Seat,
+    probabilities: Callable[[Side, Side, bool], Probabilities],
+    rules: CubeRules = NO_CUBE,
 ) -> float:
     """The equity `seat` can expect from the outcome `probabilities` (`side_probabilities` or another
-    model's), a finished game's points when it is over; clipped to ±`HEURISTIC_LIMIT`."""
-    winner = _won(state)
-    if winner is not None:
-        return BACKGAMMON.returns(state)[seat]
+    model's), a finished game's result when it is over; in units of the cube, gammons single where
+    the Jacoby rule holds; clipped to ±`HEURISTIC_LIMIT`."""
+    if finished(state):
+        result = game_result(state, rules)
+        return float(result.multiplier if result.winner == seat else -result.multiplier)
     me, theirs = sides(state, seat)
-    op = (theirs[OFF], *theirs[24:0:-1], theirs[BAR])  # the opponent in its own numbering
+    op = _own_numbering(theirs)
+    value_of = equity if not (rules.jacoby and state.owner == CENTRED) else _single_game_equity
     if state.turn == NO_TURN:  # before the opening roll either side may start
-        value = (equity(probabilities(me, op, True)) + equity(probabilities(me, op, False))) / 2
+        value = (value_of(probabilities(me, op, True)) + value_of(probabilities(me, op, False))) / 2
     else:
-        value = equity(probabilities(me, op, state.turn == seat))
+        value = value_of(probabilities(me, op, state.turn == seat))
     return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value))
+
+
+def _single_game_equity(p: Probabilities) -> float:
+    """The equity when gammons count single (the Jacoby rule)."""
+    return 2 * p.win - 1
 
 
 def _quick(state: BackgammonState, seat: Seat) -> float:

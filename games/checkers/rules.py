@@ -87,6 +87,12 @@ OVER: Final = {(sq, jump[1]): jump[0] for sq in range(32) for jump in JUMPS[sq] 
 FORWARD_DIRS: Final = ((0, 1), (2, 3))  # direction indices of each seat's men
 KING_DIRS: Final = (0, 1, 2, 3)
 CENTRE: Final = sum(1 << (sq - 1) for sq in (14, 15, 18, 19))
+DOUBLE_CORNERS: Final = sum(1 << (sq - 1) for sq in (1, 5, 28, 32))
+DISTANCE: Final = tuple(
+    tuple(max(abs(_coords(a)[0] - _coords(b)[0]), abs(_coords(a)[1] - _coords(b)[1])) for b in range(32))
+    for a in range(32)
+)  # kings' moves between two squares on an empty board
+DRIVE_PIECES: Final = 6  # from this many pieces down, the side ahead hunts (`_drive`)
 
 
 def bits(board: Bitboard) -> list[Square]:
@@ -161,6 +167,43 @@ def _steps(state: CheckersState, seat: Seat) -> list[tuple[Square, Square]]:
     return moves
 
 
+def _after(state: CheckersState, path: Sequence[Square], capture: bool) -> CheckersState:
+    """The position after the side to move plays `path` (a step, or every landing square of a capture)."""
+    seat = state.to_move
+    own, opp, kings = state.pieces(seat), state.pieces(1 - seat), state.kings
+    start, end = path[0], path[-1]
+    king = bool(kings >> start & 1)
+    own = own & ~(1 << start) | 1 << end
+    kings &= ~(1 << start)
+    if capture:
+        for a, b in zip(path, path[1:], strict=False):
+            over = OVER[a, b]
+            opp &= ~(1 << over)
+            kings &= ~(1 << over)
+    if king or KING_ROW[seat] >> end & 1:
+        kings |= 1 << end
+    black, white = (own, opp) if seat == BLACK else (opp, own)
+    irreversible = capture or not king
+    return CheckersState(
+        black,
+        white,
+        kings,
+        1 - seat,
+        state.ply + 1,
+        0 if irreversible else state.quiet + 1,
+        () if irreversible else (*state.seen, state.key),
+    )
+
+
+def children(state: CheckersState) -> list[CheckersState]:
+    """The position after each move of `Checkers.legal_moves`, in its order, draws not checked:
+    what a search over many positions asks, without the moves' text (`games.checkers.endgame`)."""
+    jumps = _jumps(state, state.to_move)
+    if jumps:
+        return [_after(state, path, True) for path in jumps]
+    return [_after(state, step, False) for step in _steps(state, state.to_move)]
+
+
 def _text(path: Sequence[Square], capture: bool) -> Move:
     return ("x" if capture else "-").join(str(sq + 1) for sq in path)
 
@@ -220,30 +263,7 @@ class Checkers(Game[CheckersState]):
         if parsed is None:  # a damaged record replayed (exports): a ValueError, as `play` would raise
             raise IllegalMove(f"{move!r} is not a checkers move")
         path, capture = parsed
-        seat = state.to_move
-        own, opp, kings = state.pieces(seat), state.pieces(1 - seat), state.kings
-        start, end = path[0], path[-1]
-        king = bool(kings >> start & 1)
-        own = own & ~(1 << start) | 1 << end
-        kings &= ~(1 << start)
-        if capture:
-            for a, b in zip(path, path[1:], strict=False):
-                over = OVER[a, b]
-                opp &= ~(1 << over)
-                kings &= ~(1 << over)
-        if king or KING_ROW[seat] >> end & 1:
-            kings |= 1 << end
-        black, white = (own, opp) if seat == BLACK else (opp, own)
-        irreversible = capture or not king
-        return CheckersState(
-            black,
-            white,
-            kings,
-            1 - seat,
-            state.ply + 1,
-            0 if irreversible else state.quiet + 1,
-            () if irreversible else (*state.seen, state.key),
-        )
+        return _after(state, path, capture)
 
     def canonical_move(self, state: CheckersState, move: Move) -> Move:
         """A capture may be named by its first and last squares (``"15x31"``) where only one matches."""
@@ -311,7 +331,10 @@ class Checkers(Game[CheckersState]):
         """
         mine, theirs = _side_score(state, seat), _side_score(state, 1 - seat)
         pieces = (state.black | state.white).bit_count()
-        return 0.95 * math.tanh((mine - theirs) * 32 / (pieces + 16) / 3)
+        lead = mine - theirs
+        if abs(lead) >= 0.5 and pieces <= DRIVE_PIECES:
+            lead += _drive(state, seat if lead > 0 else 1 - seat) * (1 if lead > 0 else -1)
+        return 0.95 * math.tanh(lead * 32 / (pieces + 16) / 3)
 
     def order_moves(self, state: CheckersState, moves: Sequence[Move]) -> list[Move]:
         """Longer captures first, then crowning moves, then the rest as given."""
@@ -365,6 +388,19 @@ class Checkers(Game[CheckersState]):
             result = "1/2-1/2" if winner is None else ("1-0" if winner == BLACK else "0-1")
         turns = [f"{i // 2 + 1}. {' '.join(moves[i : i + 2])}" for i in range(0, len(moves), 2)]
         return "pdn", f'[GameType "21"]\n[Result "{result}"]\n\n' + " ".join([*turns, result])
+
+
+def _drive(state: CheckersState, seat: Seat) -> float:
+    """What the side ahead in a thin ending gains by hunting: its kings near the other side's pieces,
+    and those kings out of the double corners, where a lone king holds out longest.  A search that
+    sees only material shuffles its kings until the 40-move rule draws a won ending."""
+    theirs = bits(state.pieces(1 - seat))
+    hunters = bits(state.pieces(seat) & state.kings)
+    if not theirs or not hunters:
+        return 0.0
+    far = sum(min(DISTANCE[king][sq] for sq in theirs) for king in hunters)
+    cornered = (state.pieces(1 - seat) & state.kings & ~DOUBLE_CORNERS).bit_count()
+    return 0.1 * cornered - 0.03 * far
 
 
 def _side_score(state: CheckersState, seat: Seat) -> float:

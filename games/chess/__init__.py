@@ -1,5 +1,6 @@
 """Chess: the rules (`rules`, on python-chess), the catalogue entry (`spec`).  See `rules` for the notation."""
 
+from games.chess.record import pgn_game
 from games.chess.rules import (
     CHESS,
     PIECE_VALUES,
@@ -11,7 +12,6 @@ from games.chess.rules import (
     encode_key,
     material,
     perft,
-    pgn_game,
     position_key,
 )
 

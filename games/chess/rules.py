@@ -50,7 +50,9 @@ import chess.polyglot
 
 from games.base import BookChoice, Game, IllegalMove, Move, Outcome, Seat, TableChoice
 from games.chess import evaluation, search, tables
+from games.chess.record import match_pgn, pgn_game
 from games.chess.spec import ID, SPEC
+from games.records import GameRecord, PlayedMatch
 
 PositionKey: TypeAlias = tuple[int, int, int, int, int, int, int, int, bool, int, int | None]
 
@@ -347,6 +349,10 @@ class Chess(Game[ChessState]):
         exporter = chess.pgn.StringExporter(headers=False, variations=False, comments=False)
         return "pgn", game.accept(exporter)
 
+    def match_record(self, played: PlayedMatch) -> GameRecord:
+        """The match as PGN, with tags, clocks and how it ended (`games.chess.record`)."""
+        return match_pgn(played)
+
     # --- JSON ---------------------------------------------------------------
     def to_json(self, state: ChessState) -> dict[str, Any]:
         board = state.board
@@ -437,30 +443,6 @@ class Chess(Game[ChessState]):
         if noisy and rng.random() < 0.5:
             return rng.choice(noisy)
         return rng.choice(self.legal_moves(state))
-
-
-def pgn_game(moves: Sequence[Move], board: chess.Board | None = None) -> chess.pgn.Game | None:
-    """A python-chess game record of `moves` (UCI) from the start, or from `board`; None if one is illegal.
-
-    The Result tag says how the moves end the game, or "*" while it goes on.
-    """
-    board = board.copy() if board is not None else chess.Board()
-    game = chess.pgn.Game()
-    if board.fen() != chess.STARTING_FEN:
-        game.setup(board)
-    node: chess.pgn.GameNode = game
-    for text in moves:
-        try:
-            move = chess.Move.from_uci(text)
-        except ValueError:
-            return None
-        if not board.is_legal(move):
-            return None
-        board.push(move)
-        node = node.add_variation(move)
-    outcome = board.outcome()
-    game.headers["Result"] = outcome.result() if outcome else "*"
-    return game
 
 
 def perft(game: Chess, state: ChessState, depth: int) -> int:

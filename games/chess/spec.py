@@ -9,6 +9,7 @@ Levels 1-3 search to a fixed depth, so their strength does not depend on the mac
 
 from __future__ import annotations
 
+from games.chances import WinningChances
 from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "chess"
@@ -28,13 +29,16 @@ SPEC = GameSpec(
     board="chess.js",
     order=70,
     seats=(SeatSpec("white", "white", mark="plain"), SeatSpec("black", "black", mark="plain")),
+    # Lichess's map from centipawns to winning chances (fitted on its players' games), on our
+    # scale of 10,000 centipawns a won game: PeSTO's pawn is near Stockfish's.  A pawn is 0.01.
+    chances=WinningChances(slope=0.00368208 * 10_000, shown_as="pawns", unit=0.01),
     ladder=(
     # --- chess: alpha-beta on PeSTO's evaluation, captures searched to quiet positions ---
     random_bot(ID),
     bot(ID, 1, "Pawnstorm", "alphabeta", 200, "Looks one move ahead, grabs material and often "
-         "plays on a whim.", max_depth=1, error_rate=0.4),
+         "plays on a whim.", max_depth=1, slip_rate=0.4),
     bot(ID, 2, "Knightly", "alphabeta", 400, "Looks two plies ahead, then follows the captures "
-         "through; slips now and then.", max_depth=2, error_rate=0.1),
+         "through; slips now and then.", max_depth=2, slip_rate=0.1),
     bot(ID, 3, "Bishopric", "alphabeta", 1000, "Looks three plies ahead and follows the captures "
          "through.", max_depth=3),
     bot(ID, 4, "Castellan", "alphabeta", 1500, "Plays known openings from a book, then alpha-beta as "

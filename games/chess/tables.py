@@ -87,7 +87,7 @@ def tablebase() -> DtmProber | None:
     if path not in _tablebases:
         prober: DtmProber | None = None
         if Path(path).is_dir() and any(Path(path).glob("*.gtb.cp*")):
-            prober = chess.gaviota.open_tablebase(path, LibraryLoader=None)  # type: ignore[arg-type]
+            prober = chess.gaviota.open_tablebase(path, LibraryLoader=None)  # type: ignore[arg-type]  # None: the pure-Python prober, never libgtb (python-chess checks it for truth)
         else:
             log.info("no Gaviota endgame tables at %s: bots search endgames", path)
         _tablebases[path] = prober

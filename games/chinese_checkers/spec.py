@@ -21,9 +21,9 @@ SPEC = GameSpec(
     # deeper does not pay, playouts do (benchmarks/README.md, "Bot ladder and measured ratings") ---
     random_bot(ID),
     bot(ID, 1, "Hop", "maxn", 200, "Takes the move that gains the most ground half of "
-         "the time; otherwise some other move.", max_depth=1, error_rate=0.5),
+         "the time; otherwise some other move.", max_depth=1, slip_rate=0.5),
     bot(ID, 2, "Skip", "maxn", 200, "Takes the move that gains the most ground on three "
-         "moves in four.", max_depth=1, error_rate=0.25),
+         "moves in four.", max_depth=1, slip_rate=0.25),
     bot(ID, 3, "Leap", "maxn", 200, "Always takes the move that gains the most ground "
          "right now, long hops first.", max_depth=1),
     bot(ID, 4, "Vault", "mcts", 1000, "Monte Carlo tree search with max^n backups: a hundred "
@@ -46,14 +46,14 @@ SPEC_2 = GameSpec(
     # 3 are costly, so slips space the middle levels (benchmarks/README.md, "Bot ladder") ---
     random_bot(ID_2),
     bot(ID_2, 1, "Hop", "alphabeta", 200, "Takes the move that gains the most ground "
-         "half of the time; otherwise some other move.", max_depth=1, error_rate=0.5),
+         "half of the time; otherwise some other move.", max_depth=1, slip_rate=0.5),
     bot(ID_2, 2, "Skip", "alphabeta", 200, "Always takes the move that gains the most "
          "ground right now, long hops first, without looking at your reply.", max_depth=1),
     bot(ID_2, 3, "Leap", "alphabeta", 500, "Looks three moves ahead (its move, your reply, "
          "its next) to set up hop chains, but slips on almost a third of its moves.", max_depth=3,
-         error_rate=0.3),
+         slip_rate=0.3),
     bot(ID_2, 4, "Vault", "alphabeta", 1000, "Looks three moves ahead to set up hop chains "
-         "and block yours; slips on one move in ten.", max_depth=3, error_rate=0.1),
+         "and block yours; slips on one move in ten.", max_depth=3, slip_rate=0.1),
     bot(ID_2, 5, "Comet", "alphabeta", 3000, "Alpha-beta as deep as three seconds allow: "
          "five or six moves ahead."),
     adaptive_bot(ID_2, "Coach Star", "alphabeta", 500, max_depth=4),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.chances import WinningChances
 from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "othello"
@@ -11,11 +12,12 @@ SPEC = GameSpec(
     board="othello.js",
     order=30,
     seats=(SeatSpec("black", "black", mark="plain"), SeatSpec("white", "white", mark="plain")),
+    chances=WinningChances(slope=8.09),  # fitted by benchmarks/calibrate_chances.py (README)
     ladder=(
     # --- othello: alpha-beta with a mobility/corner evaluation; MCTS low on the ladder ---
     random_bot(ID),
     bot(ID, 1, "Pebble", "alphabeta", 200, "Greedy: looks one move ahead, likes flipping "
-         "many discs, and often plays on a whim.", max_depth=1, error_rate=0.5, style="aggressive"),
+         "many discs, and often plays on a whim.", max_depth=1, slip_rate=0.5, style="aggressive"),
     bot(ID, 2, "Marble", "mcts", 500, "Monte Carlo tree search: plays out hundreds of games "
          "with a corner-loving rollout policy.", search_options={"rollout": "heuristic"}),
     bot(ID, 3, "Onyx", "alphabeta", 700, "Looks three moves ahead and values corners.", max_depth=3),

@@ -17,10 +17,14 @@ request, and both are bounded:
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import Throttled
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from server.analysis import selectors, services
@@ -28,8 +32,9 @@ from server.analysis.models import Analysis
 from server.analysis.serializers import AnalysisSerializer, HintSerializer
 from server.bots import fair_share
 from server.http.openapi import ErrorSerializer, errors
-from server.matches.api import acting_player, error_response
+from server.matches.api import error_response
 from server.matches.errors import MatchError
+from server.players.auth import acting_player
 from server.players.throttles import AnalysisThrottle, HintThrottle
 
 BUSY = OpenApiResponse(
@@ -59,7 +64,7 @@ class HintDoneSerializer(HintSerializer):
     status = serializers.ChoiceField(choices=["done"])
 
 
-class HintQueuedSerializer(serializers.Serializer):
+class HintQueuedSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=["queued"])
     seat = serializers.IntegerField()
     ply = serializers.IntegerField(help_text="the ply the hint is for; it comes as a `hint` frame on the match socket")
@@ -69,7 +74,7 @@ class AnalysisView(APIView):
     """``GET``: status, progress and, once done, the per-move results.  ``POST``: start it (idempotent)."""
 
     @extend_schema(responses={200: AnalysisSerializer, **errors(401, 404)})
-    def get(self, request, match_id: int):
+    def get(self, request: Request, match_id: int) -> Response:
         analysis = selectors.analysis_of(match_id)
         if analysis is None:
             return Response({"detail": f"match {match_id} has not been analysed", "code": "not_found"}, status=404)
@@ -84,7 +89,7 @@ class AnalysisView(APIView):
             503: BUSY,
         },
     )
-    def post(self, request, match_id: int):
+    def post(self, request: Request, match_id: int) -> Response:
         player = acting_player(request)
         existing = selectors.analysis_of(match_id)
         if existing is None or existing.status == Analysis.Status.FAILED:
@@ -105,7 +110,8 @@ class AnalysisView(APIView):
                 response["Retry-After"] = str(BUSY_RETRY_S)
             return response
         return Response(
-            selectors.analysis_json(selectors.analysis_of(analysis.match_id)), status=202 if started else 200
+            selectors.analysis_json(selectors.analysis_of(analysis.match_id)),  # type: ignore[arg-type]  # just requested: it exists
+            status=202 if started else 200,
         )
 
 
@@ -119,7 +125,7 @@ class HintView(APIView):
 
     throttle_classes = [HintThrottle]
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         return super().get_throttles() if self.request.method == "POST" else []
 
     @extend_schema(
@@ -130,7 +136,7 @@ class HintView(APIView):
             **errors(401, 403, 404, 409, 429),
         },
     )
-    def post(self, request, match_id: int):
+    def post(self, request: Request, match_id: int) -> Response:
         player = acting_player(request)
         try:
             if (asked := services.hint_of(match_id, player)) is not None:  # asked again: costs nothing
@@ -150,7 +156,7 @@ class HintView(APIView):
             **errors(401, 403, 404, 409),
         },
     )
-    def get(self, request, match_id: int):
+    def get(self, request: Request, match_id: int) -> Response:
         player = acting_player(request)
         try:
             answer = services.hint_of(match_id, player)

@@ -114,8 +114,8 @@ def hint_due(match_id: int, ply: int, seat: int) -> Match | None:
 def hint_search(match_id: int, ply: int, seat: int, search: Search | None = None) -> dict[str, Any] | None:
     """Search the hint for `seat` at `ply` and record it; None when it is no longer wanted (safe to run twice).
 
-    The hint frame names the bot profile whose search found it as ``profile``, and as
-    ``engine`` too: its former name, kept because a played move's stats carry it (exports).
+    The hint frame names the bot profile whose search found it (``profile``); the move then
+    played keeps the hint in its stats (exports).
     """
     match = hint_due(match_id, ply, seat)
     if match is None:

@@ -14,22 +14,25 @@ decisions costs n searches.  A position with a single legal move is not searched
 value is its move's (from the next position or the result; unknown across dice).
 Values are the mover's (with max^n: the mover's component of the vector, one utility
 per seat).  The value a move lost is the best move's value minus the played move's,
-never below zero, and a move is classified by that loss in units of the game's
-``max_utility`` (a won game is worth +max_utility, a lost one -max_utility, so going
-from a win to a draw loses 1 and from a win to a loss 2; backgammon's gammons and
-backgammons make its scale 3):
+never below zero (``loss``, on the game's scale).
 
-==========  =====================
-class       value lost (x max_utility)
-==========  =====================
-inaccuracy  at least 0.1
-mistake     at least 0.25
-blunder     at least 0.5
-==========  =====================
+A move is judged by the *winning chances* it gave away, not by that raw loss: each
+value is read as the mover's expected score (1 a win, 1/2 a draw, 0 a loss) through
+the game's calibrated map (`games.chances`, declared in its spec), a proven result as
+itself, and the drop from the best move's expected score to the played move's
+classifies it (`games.chances.THRESHOLDS`):
 
-With exact values (tic-tac-toe searched to the end, Connect Four solved from the
-level-5 profile's ``exact_endgame`` on) every lost win or draw is a blunder; with a
-heuristic evaluation the thresholds keep small swings from being called mistakes.
+==========  ===================================
+class       expected score given away (drop)
+==========  ===================================
+inaccuracy  at least 0.05
+mistake     at least 0.10
+blunder     at least 0.15
+==========  ===================================
+
+So a hung queen in chess (a tenth of chess's value scale) is a blunder, while the
+same raw swing in a game whose values are squashed differently may be nothing; with
+exact values every lost win or draw (a drop of 1/2 or more) is a blunder.
 
 Exact and heuristic values are compared on one scale (docs/design.md §3):
 
@@ -51,27 +54,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import ai
-from games import CHANCE, registry
+from games import CHANCE, chances, registry
 from games.base import Game
 from server.search.job import search
 
-INACCURACY = 0.1
-MISTAKE = 0.25
-BLUNDER = 0.5
-THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
-
-
-def classify(loss: float, max_utility: float) -> str | None:
-    """ "inaccuracy", "mistake", "blunder" or None for a move that lost `loss` value.
-
-    >>> classify(0.05, 1.0), classify(0.1, 1.0), classify(0.3, 1.0), classify(1.0, 1.0)
-    (None, 'inaccuracy', 'mistake', 'blunder')
-    """
-    share = loss / max_utility if max_utility else 0.0
-    for name, threshold in THRESHOLDS:
-        if share >= threshold - 1e-9:
-            return name
-    return None
+THRESHOLDS = chances.THRESHOLDS
 
 
 def search_position(
@@ -97,12 +84,19 @@ def search_position(
             or "plies_to_end" in result.stats
         ),
     }
+    if "plies_to_end" in result.stats:
+        found["plies_to_end"] = result.stats["plies_to_end"]  # a proven result: how soon (mate in N)
+    if result.pv and result.pv[0] == result.move:
+        found["pv"] = list(result.pv)
     if result.stats.get("forced"):
         found["forced"] = True  # one legal move: nothing was searched, the value is unknown here
     values = result.stats.get("root_values") if (config.get("options") or {}).get("exact_root") else None
     # The searcher that ran gave every root move an exact value when asked (``options["exact_root"]``).
     if values and ai.CATALOGUE[result.algorithm].can(ai.Capability.EXACT_ROOT):
         best = max(values, key=lambda m: (values[m], m == result.move))
+        if best != result.move:
+            found.pop("pv", None)  # the line continues another move than the best valued
+            found.pop("plies_to_end", None)
         found.update(best_move=best, value=values[best])
         if played in values:
             found["played_value"] = values[played]
@@ -134,38 +128,46 @@ def ply_results(
     move was played with is in its ``roll``.
     """
     game = registry.get(game_id)
-    decisions = []  # (ply, seat, move, position after it, the chance move just before it)
+    decisions = []  # (ply, seat, move, position before and after it, the chance move just before it)
     state, roll = game.initial_state(), None
     for ply, seat, move in moves:
         after = game.apply(state, move)
         if seat == CHANCE:
             roll = move
         else:
-            decisions.append((ply, seat, move, after, roll))
+            decisions.append((ply, seat, move, state, after, roll))
             roll = None
         state = after
     results: list[dict[str, Any]] = []
     following: Following | None = None  # the next decision's
-    for (ply, seat, move, after, roll), found in reversed(list(zip(decisions, searched, strict=True))):
+    for (ply, seat, move, before, after, roll), found in reversed(list(zip(decisions, searched, strict=True))):
         played, played_exact = _played_value(game, found, ply, seat, move, after, following)
         forced = bool(found.get("forced"))
         exact = played_exact if forced else bool(found["exact"])
         value = played if forced else _outcome(game, found["value"], exact)
         best = value if played is None or value is None else max(value, played)
         loss = 0.0 if forced else None if played is None or best is None else best - played
+        terminal = game.is_terminal(after)
+        judged = _judged(game, value, _proven(game, exact), played, _proven(game, played_exact, terminal), forced)
         results.append(
             {
                 "ply": ply,
                 "seat": seat,
                 "move": move,
+                "notation": game.move_notation(before, move),
                 "roll": roll,
                 "value": _rounded(value),  # the position's evaluation for the mover, before the move
                 "seat_values": _seat_values(game.num_players, seat, value, found.get("vector")),
                 "best_move": found["best_move"],
+                "best_notation": game.move_notation(before, found["best_move"]),
+                "best_line": _line(game, before, found.get("pv")),
                 "best_value": _rounded(best),
                 "played_value": _rounded(played),
                 "loss": _rounded(loss),
-                "class": classify(loss, game.max_utility) if loss is not None else None,
+                **judged,
+                "seat_chances": _seat_chances(game, seat, judged["chances"], found.get("vector")),
+                "value_text": _text(game, value, _proven(game, exact), found.get("plies_to_end")),
+                "played_text": _text(game, played, _proven(game, played_exact, terminal), None),
                 "forced": forced,
                 "depth": found["depth"],
                 "nodes": found["nodes"],
@@ -174,6 +176,55 @@ def ply_results(
         )
         following = Following(ply, seat, value, exact)
     return results[::-1]
+
+
+def _judged(
+    game: Game[Any], value: float | None, proven: bool, played: float | None, played_proven: bool, forced: bool
+) -> dict[str, Any]:
+    """The winning chances before the move, with the best move, with the played one; their drop; the class."""
+    calibration = game.spec.chances
+    before = None if value is None else calibration.expected_score(value, proven)
+    after = None if played is None else calibration.expected_score(played, played_proven)
+    best = before if after is None or before is None else max(before, after)
+    drop = 0.0 if forced else None if after is None or best is None else best - after
+    return {
+        "chances": _rounded(before),
+        "best_chances": _rounded(best),
+        "played_chances": _rounded(after),
+        "drop": _rounded(drop),
+        "class": chances.classify(drop) if drop is not None else None,
+    }
+
+
+def _proven(game: Game[Any], exact: bool, terminal: bool = False) -> bool:
+    """Whether a value stands for a result (a win, a draw, a loss): at the end of the game, or
+    proven by search with two seats and no dice (with dice an exact value is an expectation)."""
+    return terminal or (exact and game.num_players == 2 and not game.has_chance)
+
+
+def _seat_chances(game: Game[Any], seat: int, mover: float | None, vector: list[float] | None) -> list[float | None]:
+    """Every seat's expected score: from max^n's vector, or the mover's (its complement for the other of two)."""
+    if vector is not None:
+        return [_rounded(game.spec.chances.expected_score(v)) for v in vector]
+    if mover is not None and game.num_players == 2:
+        return [_rounded(mover if s == seat else 1.0 - mover) for s in range(2)]
+    return [_rounded(mover) if s == seat else None for s in range(game.num_players)]
+
+
+def _line(game: Game[Any], state: Any, pv: list[str] | None) -> list[str]:
+    """The best line in the game's notation (SAN in chess), each move written in the position it is played in."""
+    written = []
+    for move in pv or []:
+        if game.is_terminal(state) or game.to_move(state) == CHANCE or move not in game.legal_moves(state):
+            break  # up to the end, the next roll of the dice, or where the line stops being legal
+        written.append(game.move_notation(state, move))
+        state = game.apply(state, move)
+    return written
+
+
+def _text(game: Game[Any], value: float | None, proven: bool, plies_to_end: int | None) -> str | None:
+    """`value` (the mover's) as its players read it (`games.chances.WinningChances.text`)."""
+    return None if value is None else game.spec.chances.text(value, proven, plies_to_end)
 
 
 class Following(NamedTuple):
@@ -186,7 +237,7 @@ class Following(NamedTuple):
 
 
 def _played_value(
-    game: Game,
+    game: Game[Any],
     found: dict[str, Any],
     ply: int,
     seat: int,
@@ -215,7 +266,7 @@ def _played_value(
     return next_value, False
 
 
-def _outcome(game: Game, value: float | None, exact: bool) -> float | None:
+def _outcome(game: Game[Any], value: float | None, exact: bool) -> float | None:
     """A proven value as its outcome (a win in 3 and a win in 9 are both +max_utility); others as they are.
 
     Only in games of two seats without dice, where a proven value is a won, drawn or

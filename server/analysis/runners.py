@@ -57,7 +57,8 @@ def queue_hint(match_id: int, ply: int, seat: int) -> None:
 
 def search_in_pool(game_id: str, state: dict[str, Any], config: dict[str, Any], played: str | None) -> dict[str, Any]:
     """`positions.search_position` in a process of the search pool, this thread waiting for it."""
-    return SearchPool.instance().submit(search_position, game_id, state, config, played).result()
+    found: dict[str, Any] = SearchPool.instance().submit(search_position, game_id, state, config, played).result()
+    return found
 
 
 def _hint_embedded(match_id: int, ply: int, seat: int) -> None:

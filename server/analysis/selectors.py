@@ -10,17 +10,18 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
-from ai import catalogue
-from ai.searcher import Capability
+import ai
 from games import registry
 from server.analysis import positions
 from server.analysis.models import Analysis
 from server.bots.models import BotProfile
 from server.matches.models import Match, MatchEvent
+from server.matches.selectors import result_json
 
 
 def analysis_json(analysis: Analysis) -> dict[str, Any]:
     match = analysis.match
+    game = registry.get(match.game)
     config = analysis.search.get("config") or {}
     search = {
         "profile": analysis.search.get("profile"),
@@ -36,10 +37,14 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
         "total": analysis.total,
         "queue_position": queue_position(analysis),
         "search": search,
-        "engine": search,  # the former name of ``search``, still answered for older clients
-        "max_utility": registry.get(match.game).max_utility,
+        "max_utility": game.max_utility,
         "thresholds": {name: value for name, value in positions.THRESHOLDS},
-        "result": match.result,
+        "chances": {
+            "shown_as": game.spec.chances.shown_as,
+            "unit": game.spec.chances.unit or None,
+            "slope": game.spec.chances.slope,
+        },  # fmt: skip
+        "result": result_json(match.result),
         "plies": analysis.plies if analysis.status == Analysis.Status.DONE else [],
         "error": analysis.error or None,
         "finished_at": analysis.finished_at.isoformat() if analysis.finished_at else None,
@@ -100,7 +105,7 @@ def search_settings(game_id: str, budget_ms: int | None = None) -> dict[str, Any
     """
     profile = strongest_profile(game_id)
     fields: dict[str, Any] = profile.search_fields() if profile else {"algorithm": "alphabeta"}
-    fields.update(error_rate=0.0, temperature=0.0, seed=0)
+    fields.update(slip_rate=0.0, temperature=0.0, seed=0)
     fields["options"] = {
         k: v for k, v in (fields.get("options") or {}).items() if k not in ("opening_book", "tablebases", "trap_model")
     }
@@ -120,8 +125,8 @@ def analysis_settings(game_id: str, budget_ms: int | None = None) -> dict[str, A
     """
     chosen = search_settings(game_id, budget_ms)
     config = chosen["config"]
-    if not catalogue.get(config["algorithm"]).can(Capability.FULL_WIDTH):
-        config.update(algorithm=catalogue.full_width_for(registry.get(game_id)).id, max_iterations=None, options={})
+    if not ai.CATALOGUE[config["algorithm"]].can(ai.Capability.FULL_WIDTH):
+        config.update(algorithm=ai.full_width_for(registry.get(game_id)).id, max_iterations=None, options={})
     config["options"] = {**config["options"], "exact_root": True}
     return chosen
 

@@ -6,7 +6,7 @@ point one way: services -> runners -> tasks -> jobs.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -60,7 +60,7 @@ def analysis_request(match_id: int, player: Player | None) -> tuple[Analysis, bo
     return analysis, True
 
 
-def resume_stalled_analyses(now=None) -> int:
+def resume_stalled_analyses(now: datetime | None = None) -> int:
     """Queue again every analysis with no step for `ANALYSIS_STALL_SECONDS`; returns how many.
 
     Its worker died, or the process of the embedded runner restarted: the job goes on
@@ -100,7 +100,7 @@ def hint_request(match_id: int, player: Player) -> dict[str, Any]:
     seated player to move.  The search runs where bot searches run (`runners.queue_hint`),
     never in the web request; its result is a `hint` event of the match, pushed to the
     match's sockets, and the move the player then plays carries it in its stats
-    (`receivers.py`), so exports show it.  At most one search per ply: asking again
+    (`server/matches/services/moves.py`), so exports show it.  At most one search per ply: asking again
     while it runs, or after, costs nothing.
 
     Returns ``{"status": "done", <the hint frame>}`` or ``{"status": "queued", "seat", "ply"}``.

@@ -17,7 +17,7 @@ from server.analysis.services import resume_stalled_analyses
 
 log = logging.getLogger("plyground.analysis")
 INTERVAL_S = 30.0  # a stalled analysis waits minutes, not seconds: look seldom
-_task: asyncio.Task | None = None
+_task: asyncio.Task[None] | None = None
 
 
 def start_analysis_watch() -> None:

@@ -18,7 +18,7 @@ import ai
 STEP = 0.1  # strength change per match result
 IN_MATCH_SHIFT = 0.2  # strength change while the bot's own evaluation is decisive
 DECISIVE = 0.3  # |value| / max_utility beyond which the bot "knows" who is winning
-MAX_ERROR_RATE = 0.45
+MAX_SLIP_RATE = 0.45
 DEFAULT_DEPTH = 8  # plies at full strength when the profile sets no cap
 DEFAULT_ITERATIONS = 20_000
 
@@ -54,5 +54,5 @@ def config_for(base: dict[str, Any], strength: float) -> dict[str, Any]:
         iterations = base.get("max_iterations") or DEFAULT_ITERATIONS
         config["max_iterations"] = max(10, round(strength**2 * iterations))
         config["max_depth"] = base.get("max_depth")
-    config["error_rate"] = round(max(base.get("error_rate") or 0.0, MAX_ERROR_RATE * (1 - strength)), 3)
+    config["slip_rate"] = round(max(base.get("slip_rate") or 0.0, MAX_SLIP_RATE * (1 - strength)), 3)
     return config

@@ -6,13 +6,8 @@ class BotsConfig(AppConfig):
     label = "bots"
 
     def ready(self) -> None:
-        from django.conf import settings
-
-        from games.chess import tables
         from server.bots import receivers  # noqa: F401  (connects to the turn signal)
         from server.bots.selectors import bot_turn_status
         from server.matches import selectors as match_selectors
 
         match_selectors.bot_turn_status = bot_turn_status  # a reloading page sees a queued turn as queued
-        # The installation's chess book and endgame tables: games read no Django settings themselves.
-        tables.configure(book_path=settings.CHESS_BOOK_PATH, gaviota_path=settings.CHESS_GAVIOTA_PATH)

@@ -19,13 +19,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from games import registry
-from server.bots import measured
+from server.bots import measured, placement
 from server.bots.models import BotProfile
 from server.bots.rating import Rating, Result, comparisons, fit, seatings
 from server.matches import services
@@ -49,7 +50,7 @@ def pairings(profiles: Sequence[BotProfile], num_players: int = 2) -> list[Pairi
     return [Pairing(seats) for seats in seatings(profiles, num_players)]
 
 
-def calibration_matches(profiles: Sequence[BotProfile], status: str | None = None):
+def calibration_matches(profiles: Sequence[BotProfile], status: str | None = None) -> QuerySet[Match]:
     slugs = [p.slug for p in profiles]
     qs = Match.objects.filter(source=SOURCE, seats__bot_profile__slug__in=slugs).distinct()
     return qs.filter(status=status) if status else qs
@@ -59,13 +60,13 @@ def pairing_of(match: Match) -> tuple[str, ...] | None:
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     if len(seats) < 2 or any(s.kind != Seat.Kind.BOT for s in seats):
         return None
-    return tuple(s.bot_profile.slug for s in seats)
+    return tuple(s.bot_profile.slug for s in seats)  # type: ignore[union-attr]  # bot seats: each has its profile
 
 
 def counts_by_pairing(profiles: Sequence[BotProfile]) -> dict[tuple[str, ...], int]:
     """Finished and in-flight calibration matches per ordered pairing."""
     slugs = {p.slug for p in profiles}
-    counts: dict[tuple[str, str], int] = {}
+    counts: dict[tuple[str, ...], int] = {}
     live = calibration_matches(profiles).exclude(status=Match.Status.ABORTED).prefetch_related("seats__bot_profile")
     for match in live:
         pair = pairing_of(match)
@@ -125,7 +126,7 @@ def start_match(pairing: Pairing, budget_cap_ms: int | None = None) -> Match:
     match = services.match_create(pairing.seats[0].game, seats, None, source=SOURCE)
     if budget_cap_ms is not None:
         for seat in match.seats.all():
-            snapshot = dict(seat.bot_snapshot)
+            snapshot = dict(seat.bot_snapshot)  # type: ignore[arg-type]  # a bot seat has its snapshot
             snapshot["time_budget_ms"] = min(snapshot["time_budget_ms"], budget_cap_ms)
             snapshot["min_think_ms"] = min(snapshot.get("min_think_ms") or 0, snapshot["time_budget_ms"])
             seat.bot_snapshot = snapshot
@@ -173,21 +174,21 @@ def fit_and_store(
         entry = measured.entry_for(profile, r.elo, r.low, r.high, games[r.player], method, today, budget_cap_ms)
         for field, value in measured.rating_fields(entry).items():
             setattr(profile, field, value)
-        profile.save(update_fields=list(measured.RATING_FIELDS))
+        profile.save(update_fields=measured.MEASURED_FIELDS)
     return ratings
 
 
-def data_entries(profiles: Sequence[BotProfile]) -> dict[str, dict]:
-    """The rated profiles as `seed_ratings.json` entries (after `fit_and_store`)."""
+def data_entries(profiles: Sequence[BotProfile]) -> dict[str, dict[str, Any]]:
+    """The rated profiles as `seed_ratings.json` entries (after `fit_and_store`), on the bots' own scale."""
     return {
-        p.slug: measured.entry_for(
+        p.slug: measured.entry_for(  # rated by `fit_and_store`: its rating fields are set
             p,
-            p.rating,
-            p.rating_low,
-            p.rating_high,
+            placement.calibration_elo(p.rating),
+            placement.calibration_elo(p.rating_low),  # type: ignore[arg-type]  # rated: set
+            placement.calibration_elo(p.rating_high),  # type: ignore[arg-type]  # rated: set
             p.rated_games,
             p.rating_method,
-            p.measured_on,
+            p.measured_on,  # type: ignore[arg-type]  # rated: set
             p.rating_budget_cap_ms or None,
         )  # fmt: skip
         for p in profiles

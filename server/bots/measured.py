@@ -22,31 +22,35 @@ from pathlib import Path
 from typing import Any
 
 from games import registry
+from server.bots import placement
 
 DATA_FILE = "seed_ratings.json"
 DATA_PATH: Path | None = None  # one file for every game instead of each package's own (tests)
 
 # What decides how a profile plays.  The name, description, listing and the human-like
 # minimum think time (a delay, not a search setting) do not.
-PLAYING_FIELDS = ("game", "algorithm", "time_budget_ms", "max_depth", "max_iterations", "error_rate",
+PLAYING_FIELDS = ("game", "algorithm", "time_budget_ms", "max_depth", "max_iterations", "slip_rate",
                   "temperature", "style", "opponent_model", "search_options", "adaptive")  # fmt: skip
 
 # The values a field takes when a seed leaves it out (`seed.SETTING_DEFAULTS` and the model's).
 PLAYING_DEFAULTS: dict[str, Any] = dict(
-    max_depth=None, max_iterations=None, error_rate=0.0, temperature=0.0, style="balanced", opponent_model="",
+    max_depth=None, max_iterations=None, slip_rate=0.0, temperature=0.0, style="balanced", opponent_model="",
     search_options={}, adaptive=False,
 )  # fmt: skip
 
 # The rating fields of a profile, and their values when it has no measured rating.
 RATING_FIELDS: dict[str, Any] = dict(
-    rating=None, rating_low=None, rating_high=None, rated_games=0, measured_on=None, rating_method="",
-    rating_budget_cap_ms=None, rating_fingerprint="",
+    rating=None, deviation=None, volatility=None, rating_low=None, rating_high=None, rated_games=0,
+    measured_on=None, rating_method="", rating_budget_cap_ms=None, rating_fingerprint="",
 )  # fmt: skip
+
+# What a measurement writes: the rating, and the end of "no longer measured".
+MEASURED_FIELDS = [*RATING_FIELDS, "unmeasured_since"]
 
 
 def _canonical(field: str, value: Any) -> Any:
     """One spelling per setting: 0 and 0.0, None and "" for the opponent model are the same."""
-    if field in ("error_rate", "temperature"):
+    if field in ("slip_rate", "temperature"):
         return float(value or 0.0)
     if field in ("time_budget_ms", "max_depth", "max_iterations"):
         return None if value is None else int(value)
@@ -59,9 +63,14 @@ def _canonical(field: str, value: Any) -> Any:
     return value
 
 
+# Fields hashed under the name they had when the recorded measurements were taken, so that a
+# renamed field keeps every `seed_ratings.json` fingerprint valid.
+HASHED_AS: dict[str, str] = {"slip_rate": "error_rate"}
+
+
 def fingerprint(settings: Mapping[str, Any]) -> str:
     """A short hash of the playing settings (a seed's dict or a profile's fields)."""
-    values = {f: _canonical(f, settings.get(f, PLAYING_DEFAULTS.get(f))) for f in PLAYING_FIELDS}
+    values = {HASHED_AS.get(f, f): _canonical(f, settings.get(f, PLAYING_DEFAULTS.get(f))) for f in PLAYING_FIELDS}
     text = json.dumps(values, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -120,21 +129,28 @@ def write(entries: Mapping[str, dict[str, Any]], path: Path | None = None) -> li
 
 
 def rating_fields(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """A data entry as the profile's rating fields."""
+    """A data entry as the profile's rating fields: placed on the people's Glicko-2 scale (`placement`)."""
+    placed = placement.place(entry["elo"], entry.get("low"), entry.get("high"))
     return dict(
-        rating=entry["elo"], rating_low=entry["low"], rating_high=entry["high"], rated_games=entry["games"],
+        rating=placed.rating, deviation=placed.deviation, volatility=placement.START_VOLATILITY,
+        rating_low=placed.low, rating_high=placed.high, rated_games=entry["games"],
         measured_on=date.fromisoformat(entry["measured_on"]), rating_method=entry["method"],
         rating_budget_cap_ms=entry.get("budget_cap_ms"), rating_fingerprint=entry["fingerprint"],
+        unmeasured_since=None,
     )  # fmt: skip
 
 
 def should_apply(profile: Any, entry: Mapping[str, Any]) -> bool:
-    """The entry was measured with the profile's settings and is not older than its own rating."""
+    """The entry was measured with the profile's settings and is newer than the profile's own rating.
+
+    Not as new: the profile already holds that measurement, or a later one, and since then
+    rated games against people may have moved it (`server.ratings.services`); seeding again
+    must not undo them."""
     if entry["fingerprint"] != profile_fingerprint(profile):
         return False
     own_is_current = profile.rating is not None and profile.rating_fingerprint == entry["fingerprint"]
     return not (
-        own_is_current and profile.measured_on and profile.measured_on > date.fromisoformat(entry["measured_on"])
+        own_is_current and profile.measured_on and profile.measured_on >= date.fromisoformat(entry["measured_on"])
     )
 
 

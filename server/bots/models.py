@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
+from django.utils import timezone
 
 import ai
-from ai import opponents, traps
 from games import registry
 from server.bots import measured
 from server.players.models import Player
@@ -57,7 +58,7 @@ class BotProfile(models.Model):
         validators=[MinValueValidator(10), MaxValueValidator(10_000_000)],
         help_text="MCTS simulations per move; empty: as many as the budget allows",
     )
-    error_rate = models.FloatField(
+    slip_rate = models.FloatField(
         default=0.0,
         validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],  # 1: never its best (backgammon's Dice)
         verbose_name="slip rate",
@@ -83,9 +84,12 @@ class BotProfile(models.Model):
         default=False, help_text="adjusts its strength so that each player scores about half against it"
     )
     description = models.TextField(blank=True)
-    rating = models.FloatField(null=True, blank=True, help_text="Measured Elo; the random mover is 0.")
-    rating_low = models.FloatField(null=True, blank=True, help_text="95% confidence interval, low end")
-    rating_high = models.FloatField(null=True, blank=True, help_text="95% confidence interval, high end")
+    # On the people's Glicko-2 scale: placed by calibration (`placement`), moved by rated games against people.
+    rating = models.FloatField(null=True, blank=True, help_text="Glicko-2, the scale people are rated on")
+    deviation = models.FloatField(null=True, blank=True, help_text="the rating's uncertainty (RD), in rating points")
+    volatility = models.FloatField(null=True, blank=True)
+    rating_low = models.FloatField(null=True, blank=True, help_text="calibration's 95% interval, low end")
+    rating_high = models.FloatField(null=True, blank=True, help_text="calibration's 95% interval, high end")
     rated_games = models.PositiveIntegerField(default=0, help_text="calibration games behind the rating")
     measured_on = models.DateField(null=True, blank=True, help_text="when the rating was measured")
     rating_method = models.CharField(max_length=300, blank=True, help_text="how: the calibration command")
@@ -95,6 +99,10 @@ class BotProfile(models.Model):
     # The playing settings the rating was measured with (`measured.fingerprint`): a rating
     # belongs to those settings, so changing them clears it.
     rating_fingerprint = models.CharField(max_length=16, blank=True)
+    # When a change of its playing settings cleared a measured rating: shown "no longer measured".
+    unmeasured_since = models.DateField(
+        null=True, blank=True, help_text="its settings changed after its rating was measured; empty once measured again"
+    )
     listed = models.BooleanField(default=True, help_text="shown in the lobby and /api/bots/")
 
     is_ai = True  # disclosure is not configurable (docs/design.md §6.1)
@@ -113,13 +121,20 @@ class BotProfile(models.Model):
         ):
             self.clear_rating()
             if kwargs.get("update_fields") is not None:
-                kwargs["update_fields"] = {*kwargs["update_fields"], *measured.RATING_FIELDS}
+                kwargs["update_fields"] = {*kwargs["update_fields"], *measured.MEASURED_FIELDS}
         super().save(*args, **kwargs)
 
     def clear_rating(self) -> None:
-        """Forget the measured rating: it was measured with other settings ("not measured yet")."""
+        """Forget the measured rating: it was measured with other settings ("no longer measured")."""
+        if self.rating is not None:
+            self.unmeasured_since = timezone.localdate()
         for field, empty in measured.RATING_FIELDS.items():
             setattr(self, field, empty)
+
+    @property
+    def provisional(self) -> bool:
+        """Shown with "?" as a person's rating is: its deviation is above the people's threshold."""
+        return self.deviation is None or self.deviation > settings.RATING_PROVISIONAL_DEVIATION
 
     def clean(self) -> None:
         errors = profile_problems(self)
@@ -136,7 +151,7 @@ class BotProfile(models.Model):
             "time_budget_ms": self.time_budget_ms,
             "max_depth": self.max_depth,
             "max_iterations": self.max_iterations,
-            "error_rate": self.error_rate,
+            "slip_rate": self.slip_rate,
             "temperature": self.temperature,
             "style": self.style,
             "opponent_model": self.opponent_model or None,
@@ -214,7 +229,7 @@ def profile_problems(profile: BotProfile) -> dict[str, str]:
         errors["min_think_ms"] = "the minimum think time cannot exceed the time budget"
     if not isinstance(profile.search_options, dict):
         errors["search_options"] = "a JSON object, such as {}"
-    elif problem := trap_model_problem(game, algorithm, profile.search_options.get("trap_model")):
+    elif problem := ai.trap_model_problem(game, algorithm, profile.search_options.get("trap_model")):
         errors["search_options"] = problem
     if not errors:
         try:
@@ -223,19 +238,6 @@ def profile_problems(profile: BotProfile) -> dict[str, str]:
             field = "search_options" if "option" in str(exc) else "algorithm"
             errors[field] = str(exc)
     return errors
-
-
-def trap_model_problem(game: Any, algorithm: ai.Searcher, spec: Any) -> str:
-    """Why a `trap_model` search option cannot work here, or "" (see `ai.traps`)."""
-    if spec is None:
-        return ""
-    if not algorithm.takes_option("trap_model") or not traps.applies(game):
-        return "trap_model is for alpha-beta in two-player games without dice"
-    try:
-        opponents.parse(spec)
-    except (TypeError, ValueError) as exc:
-        return f"trap_model: {exc}"
-    return ""
 
 
 class BotTurnRecord(models.Model):

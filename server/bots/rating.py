@@ -81,7 +81,9 @@ def fit(results: Sequence[Result], anchor: str, prior_draws: float = 1.0, iterat
     return sorted(ratings, key=lambda r: -r.elo)
 
 
-def _gradient_and_hessian(pairs, theta, index) -> tuple[list[float], list[list[float]]]:
+def _gradient_and_hessian(
+    pairs: dict[tuple[str, str], tuple[float, float]], theta: dict[str, float], index: dict[str, int]
+) -> tuple[list[float], list[list[float]]]:
     n = len(index)
     grad = [0.0] * n
     hess = [[0.0] * n for _ in range(n)]

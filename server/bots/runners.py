@@ -11,12 +11,13 @@ import threading
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 
 from server.bots.queues import queue_name
 from server.bots.services import bot_turn_begin, bot_turn_finish, bot_turn_run, thinking_sender
-from server.bots.turn import compute_move_in_pool, turn_key
+from server.bots.turn import BotTurn, compute_move_in_pool, turn_key
 from server.search.pool import SearchPool
 
 log = logging.getLogger("plyground.bots")
@@ -36,7 +37,7 @@ def queue_bot_turn(match_id: int, ply: int, queue: str | None = None) -> None:
         # Waiting for a worker is not overdue; a task older than this is not run (the
         # watchdog has queued the turn again, or played it, long before).
         expires = datetime.now(tz=UTC) + timedelta(milliseconds=settings.BOT_TASK_EXPIRES_MS)
-        bot_move.apply_async(args=[match_id, ply, token], expires=expires, queue=queue or queue_name("bots"))
+        bot_move.apply_async(args=(match_id, ply, token), expires=expires, queue=queue or queue_name("bots"))
     elif runner == "embedded":
         EmbeddedRunner.instance().queue(match_id, ply, token)
     elif runner == "inline":
@@ -59,7 +60,7 @@ class EmbeddedRunner:
     def __init__(self, pool: SearchPool) -> None:
         self.pool = pool
         self.submits = ThreadPoolExecutor(2, thread_name_prefix="bot-submit")
-        self.searched: dict[int, tuple] = {}  # match id -> the key of its last finished search
+        self.searched: dict[int, tuple[Any, ...]] = {}  # match id -> the key of its last finished search
         threading.Thread(target=self._relay_thinking, name="bot-thinking", daemon=True).start()
 
     @classmethod
@@ -76,7 +77,7 @@ class EmbeddedRunner:
             return
         search = self.pool.submit(compute_move_in_pool, turn)
 
-        def done(future: Future) -> None:
+        def done(future: Future[dict[str, Any]]) -> None:
             # Its frames still in the queue are dropped: a thinking bar must not come back after the move.
             self.searched[match_id] = turn_key(turn)
             if future.exception() is not None:
@@ -94,7 +95,7 @@ class EmbeddedRunner:
                 thinking_sender(key[0])(frame)
 
 
-def _finish_and_close(turn, stats) -> None:
+def _finish_and_close(turn: BotTurn, stats: dict[str, Any]) -> None:
     from django.db import close_old_connections
 
     try:

@@ -24,12 +24,12 @@ PROFILES: list[dict[str, Any]] = profiles()
 
 # Every seeded setting is written, so re-seeding resets a profile's search to the catalogue's.
 SETTING_DEFAULTS: dict[str, Any] = dict(
-    max_depth=None, max_iterations=None, error_rate=0.0, temperature=0.0, style="balanced", opponent_model="",
+    max_depth=None, max_iterations=None, slip_rate=0.0, temperature=0.0, style="balanced", opponent_model="",
     search_options={}, min_think_ms=0, adaptive=False,
 )  # fmt: skip
 
 
-def seed_profiles(bot_profile_model, ratings: dict[str, dict[str, Any]] | None = None) -> int:
+def seed_profiles(bot_profile_model: Any, ratings: dict[str, dict[str, Any]] | None = None) -> int:
     """Create or update the seeded profiles, with the measured ratings of the games' `seed_ratings.json`.
 
     A data entry is written onto its profile when it was measured with the settings the
@@ -41,14 +41,16 @@ def seed_profiles(bot_profile_model, ratings: dict[str, dict[str, Any]] | None =
     seeded = profiles()
     for spec in seeded:
         settings = {**SETTING_DEFAULTS, **spec}
+        if "slip_rate" not in known and "error_rate" in known:  # the field's name before migration 0010
+            settings["error_rate"] = settings.pop("slip_rate")
         defaults = {k: v for k, v in settings.items() if k in known and k not in ("slug", "listed")}
         profile, created = bot_profile_model.objects.update_or_create(slug=spec["slug"], defaults=defaults)
         if created and "listed" in known:
             profile.listed = spec.get("listed", True)
             profile.save(update_fields=["listed"])
         entry = entries.get(spec["slug"])
-        if entry and "rating_fingerprint" in known and measured.should_apply(profile, entry):
+        if entry and "unmeasured_since" in known and measured.should_apply(profile, entry):
             for field, value in measured.rating_fields(entry).items():
                 setattr(profile, field, value)
-            profile.save(update_fields=list(measured.RATING_FIELDS))
+            profile.save(update_fields=measured.MEASURED_FIELDS)
     return len(seeded)

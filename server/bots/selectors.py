@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import ai
-from ai.weakening import SLIP_TEMPERATURE
 from games import registry
 from games.base import Game
 from server.bots import public_rating
@@ -28,8 +27,8 @@ def bot_record(profile: BotProfile) -> BotRecord:
     for seat in seats:
         games += 1
         returns = (seat.match.result or {}).get("returns") or []
-        people = Seat.objects.filter(match_id=seat.match_id, kind=Seat.Kind.HUMAN).values_list("index", flat=True)
-        people = [i for i in people if i < len(returns)]
+        seated = Seat.objects.filter(match_id=seat.match_id, kind=Seat.Kind.HUMAN).values_list("index", flat=True)
+        people = [i for i in seated if i < len(returns)]
         if not people or seat.index >= len(returns):
             continue
         human_games += 1
@@ -68,16 +67,16 @@ def how_it_plays(profile: BotProfile) -> list[str]:
         )
         if profile.max_iterations:
             lines.append(f"It plays out at most {profile.max_iterations:,} games per move.")
-        if profile.error_rate:
-            often = "whenever it can" if profile.error_rate >= 1 else f"on about {profile.error_rate:.0%} of its moves"
+        if profile.slip_rate:
+            often = "whenever it can" if profile.slip_rate >= 1 else f"on about {profile.slip_rate:.0%} of its moves"
             lines.append(
                 f"It slips {often}: it plays a plausible second choice "
                 "instead of its best, never one its search sees losing outright, and always one its search "
                 "places in the better half of the range between its best and worst moves."
             )
-        if profile.temperature and profile.error_rate < 1:  # the moves that are not slips
+        if profile.temperature and profile.slip_rate < 1:  # the moves that are not slips
             lines.append("It varies its choice among moves of similar value.")
-        if profile.error_rate and profile.temperature > SLIP_TEMPERATURE:  # below it, slips lean as everyone's
+        if profile.slip_rate and profile.temperature > ai.SLIP_TEMPERATURE:  # below it, slips lean as everyone's
             lines.append(
                 "Its slips are spread: it picks among those second choices nearly at random, the weaker as "
                 "often as the closer, but never one outside the better half."
@@ -102,26 +101,37 @@ def how_it_plays(profile: BotProfile) -> list[str]:
             )
     if profile.adaptive:
         lines.append("It adapts to you: stronger after you win, gentler after you lose, aiming at an even score.")
-    if profile.rating is None:
-        lines.append("Its rating has not been measured yet.")
-    else:
-        interval = (
-            f" (95% interval {profile.rating_low:.0f} to {profile.rating_high:.0f})" if profile.rating_low else ""
-        )
-        when = f" on {profile.measured_on.isoformat()}" if profile.measured_on else ""
+    lines.append(rating_words(profile))
+    if profile.rating is not None and profile.rating_budget_cap_ms:
         lines.append(
-            f"Measured rating: {profile.rating:.0f}{interval}, from {profile.rated_games} games against other "
-            f"bots{when}; the random mover is 0."
+            f"It was measured with its budget capped at {profile.rating_budget_cap_ms} ms a move instead of "
+            f"{profile.time_budget_ms} ms: with its full time it is likely stronger."
         )
-        if profile.rating_budget_cap_ms:
-            lines.append(
-                f"It was measured with its budget capped at {profile.rating_budget_cap_ms} ms a move instead of "
-                f"{profile.time_budget_ms} ms: with its full time it is likely stronger."
-            )
     if entry := public_rating.current_entry(profile):
         scale = public_rating.label(entry)
         lines.append(f"On the scale chess players know: {scale}. {public_rating.caveat(profile, entry)}")
     return lines
+
+
+def rating_words(profile: BotProfile) -> str:
+    """Its rating on the people's scale, with its uncertainty and what placed it; or why it has none."""
+    if profile.rating is None and profile.unmeasured_since:
+        return (
+            f"Its rating is no longer measured: its settings changed on {profile.unmeasured_since.isoformat()}, "
+            "and it has not been calibrated since."
+        )
+    if profile.rating is None:
+        return "Its rating has not been measured yet."
+    mark = "?" if profile.provisional else ""
+    when = f" on {profile.measured_on.isoformat()}" if profile.measured_on else ""
+    text = (
+        f"Rating: {profile.rating:.0f}{mark} ±{profile.deviation or 0:.0f}, on the scale people are rated on: "
+        f"placed by {profile.rated_games} calibration games against other bots{when}, and moved by its rated "
+        "games against people."
+    )
+    if profile.adaptive:
+        text += " It was measured at its starting strength: against you it adapts, so it may play above or below it."
+    return text
 
 
 def bot_turn_status(match_id: int, ply: int) -> tuple[str, datetime | None] | None:

@@ -44,7 +44,7 @@ def bot_seat_to_move(match_id: int, ply: int) -> tuple[Match, Seat] | None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != Match.Status.ACTIVE or match.ply != ply:
         return None
-    seat = match.seats.filter(index=match.to_move, kind=Seat.Kind.BOT).first()
+    seat = match.seats.filter(index=match.to_move, kind=Seat.Kind.BOT).first()  # type: ignore[misc]  # no seat has index None: no bot found
     return (match, seat) if seat is not None else None
 
 
@@ -98,7 +98,7 @@ def adaptive_strength_now(match: Match, seat: Seat) -> float:
     opponent = match.seats.filter(kind=Seat.Kind.HUMAN, player__isnull=False).first()
     stored = None
     if opponent is not None and seat.bot_profile_id is not None:
-        stored = AdaptiveStrength.objects.filter(profile_id=seat.bot_profile_id, player_id=opponent.player_id).first()
+        stored = AdaptiveStrength.objects.filter(profile_id=seat.bot_profile_id, player_id=opponent.player_id).first()  # type: ignore[misc]  # `player__isnull=False` above
     strength = stored.strength if stored else adaptive.clamp(0.5)
     last = match.moves.filter(seat=seat.index).order_by("-ply").values_list("stats", flat=True).first()
     last_value = (last or {}).get("value") if isinstance(last, dict) else None
@@ -119,7 +119,7 @@ def adaptive_strengths_update(match_id: int) -> int:
         for human in humans:
             diff = returns[human.index] - returns[bot.index]
             score = 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
-            row, _ = AdaptiveStrength.objects.get_or_create(profile_id=bot.bot_profile_id, player_id=human.player_id)
+            row, _ = AdaptiveStrength.objects.get_or_create(profile_id=bot.bot_profile_id, player_id=human.player_id)  # type: ignore[misc]  # people's seats: a player each
             row.strength = adaptive.strength_after(row.strength, score)
             row.games += 1
             row.player_score += score
@@ -254,6 +254,7 @@ def bot_turn_begin(match_id: int, ply: int, token: str, send: Callable[[dict[str
     if record is None:
         log.info("bot turn %s/%s: another search is running, this one stands aside", match_id, ply)
         return None
+    assert record.started_at is not None  # a claimed turn has started
     started = record.started_at.timestamp()
     send(frames.bot_thinking(seat.index, ply, budget_ms))
     return _turn_for(match, seat, started + budget_ms / 1000, record.queued_at.timestamp(), started)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -33,10 +34,10 @@ from server.realtime.failures import log_failure
 log = logging.getLogger("plyground.bots")
 INTERVAL_S = 1.0
 TRIM_EVERY = 300  # passes between two trims of ended matches' bot turn records
-_task: asyncio.Task | None = None
+_task: asyncio.Task[None] | None = None
 
 
-def rescue_overdue_bots(now=None) -> int:
+def rescue_overdue_bots(now: datetime | None = None) -> int:
     """Act on every bot turn that needs it; returns the fallback moves played."""
     now = now or timezone.now()
     played = 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -55,6 +57,6 @@ class ChatMute(models.Model):
     def __str__(self) -> str:
         return f"{self.player} muted until {self.until or 'lifted'}"
 
-    def in_force(self, now=None) -> bool:
+    def in_force(self, now: datetime | None = None) -> bool:
         """Whether this mute holds at `now`: for good, or until a time still ahead."""
         return self.until is None or self.until > (now or timezone.now())

@@ -43,7 +43,7 @@ def mute_of(player_id: int, now: datetime | None = None) -> ChatMute | None:
     now = now or timezone.now()
     mutes = [m for m in rows.select(ChatMute, "player_id", player_id) if m.in_force(now)]
     for_good = next((m for m in mutes if m.until is None), None)
-    return for_good or max(mutes, key=lambda m: m.until, default=None)
+    return for_good or max(mutes, key=lambda m: m.until, default=None)  # type: ignore[arg-type,return-value]  # no `until` is None here: `for_good` took those
 
 
 def refusal(match: Match, player_id: int | None, now: datetime | None = None) -> MatchError | None:
@@ -103,7 +103,7 @@ def recent_messages(match: Match, room: str) -> list[dict[str, Any]]:
         .values_list(*columns)[: settings.CHAT_HISTORY]
     )
     seats = {s.player_id: s.index for s in match.seats.all() if s.player_id is not None}
-    return [_line(pk, room, *person, text, at, seats) for pk, *person, text, at in reversed(list(rows))]
+    return [_line(pk, room, *person, text, at, seats) for pk, *person, text, at in reversed(list(rows))]  # type: ignore[call-arg]  # `person` is the three author columns
 
 
 def chat_json(match: Match, player_id: int | None) -> dict[str, Any]:

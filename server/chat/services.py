@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -38,6 +40,7 @@ def chat_post(match_id: int, player_id: int | None, text: object) -> ChatMessage
         raise refused
     # One post at a time per person, in any process: the count below then holds.  It is counted
     # in the database, which every web process shares (the throttles' cache is per process).
+    assert player_id is not None  # refused above: nobody has no room
     author = Player.objects.select_for_update().get(pk=player_id)
     _check_rate(author, now)
     message = ChatMessage.objects.create(
@@ -48,7 +51,7 @@ def chat_post(match_id: int, player_id: int | None, text: object) -> ChatMessage
     return message
 
 
-def _check_rate(author: Player, now) -> None:
+def _check_rate(author: Player, now: datetime) -> None:
     limit, window = settings.CHAT_RATE_LIMIT
     recent = ChatMessage.objects.filter(author=author, created_at__gt=now - timedelta(seconds=window))
     if recent.count() >= limit:
@@ -65,12 +68,12 @@ def chat_hide(message_ids: Iterable[int]) -> int:
     ChatMessage.objects.filter(pk__in=[m.pk for m in rows]).update(deleted=True)
     for message in rows:
         frame, group = frames.chat_deleted(message.pk, message.room), chat_group(message.match_id, message.room)
-        transaction.on_commit(lambda group=group, frame=frame: broadcast.send_to_group(group, frame))
+        transaction.on_commit(partial(broadcast.send_to_group, group, frame))
     return len(rows)
 
 
 @transaction.atomic
-def chat_mute(player_ids: Iterable[int], until: datetime | None, reason: str, by=None) -> int:
+def chat_mute(player_ids: Iterable[int], until: datetime | None, reason: str, by: Any = None) -> int:
     """Staff mute these people until `until` (for good when None); each hears it live.  Answers how many."""
     people = set(player_ids)
     ChatMute.objects.bulk_create(ChatMute(player_id=p, until=until, reason=reason, created_by=by) for p in people)
@@ -86,7 +89,7 @@ def chat_mutes_changed(player_ids: Iterable[int]) -> None:
     says muted, and a mute whose end staff moved into the past says unmuted.
     """
     for player_id in set(player_ids):
-        transaction.on_commit(lambda player_id=player_id: _tell_mute(player_id))
+        transaction.on_commit(partial(_tell_mute, player_id))
 
 
 def _tell_mute(player_id: int) -> None:

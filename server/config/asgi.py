@@ -8,6 +8,7 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.config.settings.dev")
 django_asgi_app = get_asgi_application()
 
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
@@ -41,7 +42,7 @@ class NoSuchSocket(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_NOT_FOUND, reason="no socket here: they are /ws/lobby/ and /ws/matches/{id}/")
 
 
-unknown_ws = [re_path(r"", NoSuchSocket.as_asgi())]  # last: any path the others did not take
+unknown_ws = [re_path(r"", NoSuchSocket.as_asgi())]  # type: ignore[arg-type]  # an ASGI app, as Channels routes them; django-stubs expects a view  # last: any path the others did not take
 
 router = ProtocolTypeRouter(
     {
@@ -51,7 +52,7 @@ router = ProtocolTypeRouter(
         "websocket": DatabaseThreads(
             BrowserOriginValidator(
                 SessionMiddlewareStack(
-                    PlayerWebSocketMiddleware(SocketCapMiddleware(URLRouter(match_ws + lobby_ws + unknown_ws)))
+                    PlayerWebSocketMiddleware(SocketCapMiddleware(URLRouter(match_ws + lobby_ws + unknown_ws)))  # type: ignore[arg-type]  # Channels' URLRouter takes Django's URL patterns holding ASGI apps
                 ),
                 settings.ALLOWED_HOSTS,
             )
@@ -60,7 +61,7 @@ router = ProtocolTypeRouter(
 )
 
 
-async def application(scope, receive, send):
+async def application(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
     """The router, plus the server's own background duties, started on first use."""
     remember_server_loop()
     start_watchdog()

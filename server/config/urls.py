@@ -14,6 +14,7 @@ from server.matches.api import (
     MatchListView,
     MatchPgnView,
     MatchPositionsView,
+    MatchRecordView,
     MatchResignView,
     MatchResumeView,
 )
@@ -53,6 +54,7 @@ api = [
     path("matches/<id:match_id>/claim-draw/", MatchClaimDrawView.as_view(), name="match-claim-draw"),
     path("matches/<id:match_id>/ratings/", MatchRatingsView.as_view(), name="match-ratings"),
     path("matches/<id:match_id>/pgn/", MatchPgnView.as_view(), name="match-pgn"),
+    path("matches/<id:match_id>/record/", MatchRecordView.as_view(), name="match-record"),
     path("matches/<id:match_id>/resume/", MatchResumeView.as_view(), name="match-resume"),
     path("matches/<id:match_id>/analysis/", AnalysisView.as_view(), name="match-analysis"),
     path("matches/<id:match_id>/hint/", HintView.as_view(), name="match-hint"),

@@ -50,7 +50,7 @@ class PersistentConnectionThread(ThreadPoolExecutor):
     def __init__(self, name: str) -> None:
         super().__init__(max_workers=1, thread_name_prefix=name)
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         return super().submit(_keeping_connections, fn, *args, **kwargs)
 
     def close_connections(self) -> None:
@@ -74,7 +74,7 @@ def _keeping_connections(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> A
             conn.ensure_connection()
         conn.close_at = None
         if conn.vendor == "postgresql":
-            conn.health_check_enabled = False  # checked just above, without a round trip
+            conn.health_check_enabled = False  # type: ignore[attr-defined]  # checked just above, without a round trip; Django's, not in the stubs
     return fn(*args, **kwargs)
 
 
@@ -104,7 +104,7 @@ class DatabaseThreads:
         for executor in self.executors:
             executor.close_connections()
 
-    async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> Any:
+    async def __call__(self, scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> Any:
         if scope["type"] != "websocket":
             return await self.app(scope, receive, send)
         with self._lock:

@@ -19,15 +19,13 @@ inside `together()` go in one round trip.
 
 from __future__ import annotations
 
-import re
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from django.conf import settings
-from django.db import DatabaseError, connections, router
+from django.db import DatabaseError, connections, router, transaction
 from django.db.models import Field, Model
 from django.db.models.signals import post_save, pre_save
 
@@ -36,7 +34,7 @@ C = TypeVar("C", bound=Model)
 
 # Per connection (converters are bound to its backend), per statement: the SQL and, for reads,
 # each column's converters.
-_built: weakref.WeakKeyDictionary[Any, dict[tuple, Any]] = weakref.WeakKeyDictionary()
+_built: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -90,13 +88,14 @@ def select(
     connection = connections[alias]
     sql, converters = _cached(connection, ("select", model, column, order_by, lock, related), _build_select)
     cursor = kept_cursor(connection)
-    cursor.execute(sql, [value])
+    _execute(connection, cursor, sql, [value])
     found = [_converted(row, converters, connection) for row in cursor.fetchall()]
     fields = model._meta.concrete_fields
     names = [f.attname for f in fields]
     if related is None:
         return [model.from_db(alias, names, values) for values in found]
     other = model._meta.get_field(related).related_model
+    assert isinstance(other, type)  # a key: it names its model
     other_names = [f.attname for f in other._meta.concrete_fields]
     objects = []
     for values in found:
@@ -109,7 +108,9 @@ def select(
 
 def select_for_update(model: type[M], pk: Any) -> M | None:
     """The row of `model` with primary key `pk`, locked until the transaction ends; None if none."""
-    found = select(model, model._meta.pk.column, pk, lock=True)
+    column = model._meta.pk.column
+    assert column is not None  # a primary key is a concrete column
+    found = select(model, column, pk, lock=True)
     return found[0] if found else None
 
 
@@ -126,7 +127,7 @@ def select_for_update_with(model: type[M], pk: Any, children: type[C], order_by:
         connection, ("with", model, children, key.name, order_by), _build_select_with
     )
     cursor = kept_cursor(connection)
-    cursor.execute(sql, [pk])
+    _execute(connection, cursor, sql, [pk])
     found = cursor.fetchall()
     if not found:
         return None, []
@@ -190,7 +191,51 @@ class _Write:
 
 
 @contextmanager
-def together(using: str = "default") -> Iterator[None]:
+def atomic(using: str = "default") -> Iterator[None]:
+    """`transaction.atomic()` whose writes go as `together()` sends them.
+
+    Where the block opens the transaction itself on PostgreSQL, the transaction costs no
+    round trip of its own: its BEGIN goes in the same query text as its first statement, and
+    its COMMIT in the same query text as its last writes (a move: two round trips instead of
+    four).  psycopg would send each alone: it is told the connection is in autocommit while
+    the block opens the transaction (`_begin_with_next`), and finds nothing left to commit at
+    the end; Django runs its on-commit hooks as ever.  Inside a caller's transaction it is a
+    savepoint, and the caller commits.
+    """
+    connection = connections[using]
+    outermost = not connection.in_atomic_block
+    try:
+        with transaction.atomic(using=using), together(using, commit=outermost):
+            if outermost and several_statements_at_once(connection):
+                _begin_with_next(connection)
+            yield
+    finally:  # the last writes, sent as `together` ends, carried the BEGIN if nothing did before
+        _begin_pending.pop(connection, None)
+
+
+# Per connection, inside `atomic()`: the driver's connection whose BEGIN is still to be sent.
+_begin_pending: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def _begin_with_next(connection: Any) -> None:
+    raw = connection.connection
+    if raw.pgconn.transaction_status != _IDLE:  # psycopg began already: nothing to save
+        return
+    raw.autocommit = True  # psycopg sends no BEGIN of its own: the next statement carries it
+    _begin_pending[connection] = raw
+
+
+def _begin(connection: Any) -> str:
+    """The BEGIN to put before the next statement on `connection` ("" if none is owed)."""
+    raw = _begin_pending.pop(connection, None)
+    return "BEGIN;\n" if raw is not None and raw is connection.connection else ""
+
+
+_IDLE = 0  # psycopg.pq.TransactionStatus.IDLE
+
+
+@contextmanager
+def together(using: str = "default", *, commit: bool = False) -> Iterator[None]:
     """The inserts and updates made inside go to the database in one round trip, in their order.
 
     They are sent when the block ends, or before any other statement on the connection (an
@@ -199,7 +244,8 @@ def together(using: str = "default") -> Iterator[None]:
     `post_save` signal, wait for that send.  An exception inside drops the writes not yet sent
     (the transaction around it is rolled back anyway).  Where one execute cannot carry several
     statements (SQLite; PostgreSQL with server-side binding) they are sent one by one.
-    Meant inside `transaction.atomic()`.
+    Meant inside `transaction.atomic()`; `commit` (`atomic`'s) ends the transaction with the
+    last writes, where they go in one query text.
     """
     connection = connections[using]
     if _waiting.get(connection) is not None:  # within another block: that one sends them
@@ -209,7 +255,7 @@ def together(using: str = "default") -> Iterator[None]:
     try:
         with connection.execute_wrapper(_send_waiting_first):
             yield
-            _send_waiting(connection)
+            _send_waiting(connection, commit=commit)
     finally:
         del _waiting[connection]
 
@@ -226,28 +272,42 @@ def _write(connection: Any, write: _Write) -> None:
         waiting.append(write)
 
 
+def _execute(connection: Any, cursor: Any, sql: str, params: list[Any]) -> None:
+    """`sql` on `cursor`, with the BEGIN `atomic` owes in the same query text (the cursor then
+    on the statement's own result)."""
+    begin = _begin(connection)
+    cursor.execute(begin + sql, params)
+    if begin:
+        cursor.nextset()
+
+
 def _send_now(connection: Any, write: _Write) -> None:
     cursor = kept_cursor(connection)
-    cursor.execute(write.sql, write.params)
+    _execute(connection, cursor, write.sql, write.params)
     write.done(cursor)
 
 
-def _send_waiting_first(execute: Callable, sql: str, params: Any, many: bool, context: dict) -> Any:
-    _send_waiting(context["connection"])
+def _send_waiting_first(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+    connection = context["connection"]
+    if _begin(connection):  # another statement first: the BEGIN goes alone, before it
+        kept_cursor(connection).execute("BEGIN")
+    _send_waiting(connection)
     return execute(sql, params, many, context)
 
 
-def _send_waiting(connection: Any) -> None:
+def _send_waiting(connection: Any, *, commit: bool = False) -> None:
     waiting = _waiting.get(connection)
     if not waiting:
         return
     writes, waiting[:] = list(waiting), []  # emptied first: the sends below pass the wrapper too
-    if len(writes) == 1 or not several_statements_at_once(connection):
+    at_once = several_statements_at_once(connection)
+    if not at_once or (len(writes) == 1 and not commit):
         for write in writes:
             _send_now(connection, write)
         return
     cursor = kept_cursor(connection)
-    cursor.execute(";\n".join(w.sql for w in writes), [p for w in writes for p in w.params])
+    sql = ";\n".join(w.sql for w in writes) + (";\nCOMMIT" if commit else "")
+    _execute(connection, cursor, sql, [p for w in writes for p in w.params])
     for index, write in enumerate(writes):
         if index:
             cursor.nextset()
@@ -260,68 +320,7 @@ def several_statements_at_once(connection: Any) -> bool:
     return connection.vendor == "postgresql" and not connection.settings_dict["OPTIONS"].get("server_side_binding")
 
 
-class Prepared:
-    """A PostgreSQL statement parsed and planned once per connection (``PREPARE``), then run by
-    name (``EXECUTE``) in query texts of several statements.
-
-    PostgreSQL parses and plans every statement of every query text it receives: for a
-    person's plain move, a large share of the database server's CPU (`benchmarks/
-    move_floor.py` measures it).  A connection that shares its server sessions between transactions
-    (PgBouncer in transaction mode) cannot keep them: `DATABASE_PREPARED_STATEMENTS = False`
-    then sends the statement's own text each time.
-
-    `sql` names its values (``%(match)s``); `prepare` is the text that prepares it, and
-    `execute` the text that runs it with the same named values.
-    """
-
-    def __init__(self, name: str, sql: str) -> None:
-        self.name, self.sql = name, sql
-        values = list(dict.fromkeys(_NAMED_VALUE.findall(sql)))
-        numbered = _NAMED_VALUE.sub(lambda found: f"${values.index(found[1]) + 1}", sql)
-        self.prepare = f"PREPARE {name} AS {numbered}"
-        self.execute = f"EXECUTE {name}({', '.join(f'%({value})s' for value in values)})"
-
-
-_NAMED_VALUE = re.compile(r"%\((\w+)\)s")
-
-# Per connection: the driver's connection its statements were prepared on, and their names.
-_prepared: weakref.WeakKeyDictionary[Any, tuple[Any, set[str]]] = weakref.WeakKeyDictionary()
-
-
-def prepared_texts(connection: Any, cursor: Any, statements: Sequence[Prepared]) -> list[str]:
-    """The texts that run `statements` on `connection`: ``EXECUTE``s, each statement prepared
-    on it first if it was not yet (two round trips on `cursor`, once a connection), or, where
-    prepared statements are off or not PostgreSQL's, the statements themselves.  Worth it on
-    a connection that is kept (a socket's database thread's), not on one opened per request."""
-    if not settings.DATABASE_PREPARED_STATEMENTS or connection.vendor != "postgresql":
-        return [statement.sql for statement in statements]
-    raw, names = _prepared.get(connection, (None, set()))
-    if raw is not connection.connection:  # a new connection: nothing prepared on it yet
-        raw, names = connection.connection, set()
-        _prepared[connection] = (raw, names)
-    missing = [statement for statement in statements if statement.name not in names]
-    if missing:  # the session's own list first: it may have them (this process forgot them)
-        cursor.execute("SELECT name FROM pg_prepared_statements")
-        names.update(name for (name,) in cursor.fetchall())
-        missing = [statement for statement in missing if statement.name not in names]
-    if missing:
-        cursor.execute(";\n".join(statement.prepare for statement in missing))
-        names.update(statement.name for statement in missing)
-    return [statement.execute for statement in statements]
-
-
-def forget_prepared(connection: Any) -> None:
-    """`connection`'s server session lost its prepared statements (a pooler's reset, another
-    session behind it): they are prepared again when next used."""
-    _prepared.pop(connection, None)
-
-
-def unknown_prepared_statement(error: BaseException) -> bool:
-    """Whether `error` says a prepared statement named in an ``EXECUTE`` does not exist."""
-    return getattr(error.__cause__, "sqlstate", None) == "26000"  # invalid_sql_statement_name
-
-
-def _cached(connection: Any, key: tuple, build: Callable[..., Any]) -> Any:
+def _cached(connection: Any, key: tuple[Any, ...], build: Callable[..., Any]) -> Any:
     statements = _built.setdefault(connection, {})
     if key not in statements:
         statements[key] = build(connection, *key[1:])
@@ -330,13 +329,14 @@ def _cached(connection: Any, key: tuple, build: Callable[..., Any]) -> Any:
 
 def _build_select(
     connection: Any, model: type[Model], column: str, order_by: str | None, lock: bool, related: str | None
-) -> tuple[str, list[tuple[int, Any, list[Callable]]]]:
+) -> tuple[str, list[tuple[int, Any, list[Callable[..., Any]]]]]:
     q = connection.ops.quote_name
     table = model._meta.db_table
     columns = [field.get_col(table) for field in model._meta.concrete_fields]
     joins = ""
     if related is not None:
         key = model._meta.get_field(related)
+        assert isinstance(key, Field) and isinstance(key.related_model, type)  # a key: a column naming a model
         other = key.related_model._meta
         # The other table under an alias of its own: a key to the model's own table joins it again.
         alias = f"{table}__{related}"
@@ -356,7 +356,7 @@ def _build_select(
 
 def _build_select_with(
     connection: Any, model: type[Model], children: type[Model], key: str, order_by: str
-) -> tuple[str, list[tuple[int, Any, list[Callable]]], list[tuple[int, Any, list[Callable]]]]:
+) -> tuple[str, list[tuple[int, Any, list[Callable[..., Any]]]], list[tuple[int, Any, list[Callable[..., Any]]]]]:
     """The statement, and the converters of the parent's columns and of the children's (each
     indexed from its own first column)."""
     q = connection.ops.quote_name
@@ -366,7 +366,7 @@ def _build_select_with(
     selected = ", ".join(f"{q(col.alias)}.{q(col.target.column)}" for col in [*columns, *child_columns])
     sql = (
         f"SELECT {selected} FROM {q(table)} LEFT OUTER JOIN {q(child_table)}"
-        f" ON {q(child_table)}.{q(children._meta.get_field(key).column)} = {q(table)}.{q(model._meta.pk.column)}"
+        f" ON {q(child_table)}.{q(children._meta.get_field(key).column)} = {q(table)}.{q(model._meta.pk.column)}"  # type: ignore[union-attr]  # `key` names a column (a ForeignKey), never a reverse relation
         f" WHERE {q(table)}.{q(model._meta.pk.column)} = %s ORDER BY {q(child_table)}.{q(order_by)}"
     )
     if connection.features.has_select_for_update:
@@ -374,7 +374,7 @@ def _build_select_with(
     return sql, _converters(connection, columns), _converters(connection, child_columns)
 
 
-def _converters(connection: Any, columns: list[Any]) -> list[tuple[int, Any, list[Callable]]]:
+def _converters(connection: Any, columns: list[Any]) -> list[tuple[int, Any, list[Callable[..., Any]]]]:
     converters = []
     for index, col in enumerate(columns):
         # As the ORM's compiler gathers them for a column: the backend's, then the field's.
@@ -384,7 +384,9 @@ def _converters(connection: Any, columns: list[Any]) -> list[tuple[int, Any, lis
     return converters
 
 
-def _converted(row: tuple, converters: list[tuple[int, Any, list[Callable]]], connection: Any) -> list[Any]:
+def _converted(
+    row: tuple[Any, ...], converters: list[tuple[int, Any, list[Callable[..., Any]]]], connection: Any
+) -> list[Any]:
     values = list(row)
     for index, column, functions in converters:
         for convert in functions:
@@ -400,7 +402,7 @@ def _build_insert(connection: Any, model: type[Model]) -> str:
     return sql if auto is None else f"{sql} RETURNING {q(auto.column)}"
 
 
-def _build_update(connection: Any, model: type[Model], attnames: tuple[str, ...]) -> tuple[str, list[Field]]:
+def _build_update(connection: Any, model: type[Model], attnames: tuple[str, ...]) -> tuple[str, list[Field[Any, Any]]]:
     q = connection.ops.quote_name
     by_attname = {f.attname: f for f in model._meta.concrete_fields}  # `match_id` is the field `match`
     unknown = [name for name in attnames if name not in by_attname]

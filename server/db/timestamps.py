@@ -23,7 +23,7 @@ from psycopg.adapt import Buffer, Loader
 UTC = datetime.UTC
 
 
-class _DjangosLoader(BaseTzLoader):
+class _DjangosLoader(BaseTzLoader):  # type: ignore[misc]  # psycopg's loader, untyped as Django re-exports it
     timezone = UTC
 
 
@@ -42,7 +42,8 @@ class UtcTimestampLoader(Loader):
                 pass
         if self._django is None:
             self._django = _DjangosLoader(self.oid, self.connection)
-        return self._django.load(data)
+        loaded: datetime.datetime = self._django.load(data)
+        return loaded
 
 
 def read_timestamps_in_c(sender: Any, connection: Any, **kwargs: Any) -> None:

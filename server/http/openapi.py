@@ -12,12 +12,14 @@ Two shapes reach a client:
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField(help_text="what went wrong, in words")
     code = serializers.CharField(
         required=False, help_text="a stable code, e.g. not_found, seat_taken, stale_ply, game_over"

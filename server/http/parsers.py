@@ -12,7 +12,8 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import IO, Any
 
 from django.conf import settings
 from rest_framework import status
@@ -96,7 +97,9 @@ class PayloadTooLarge(APIException):
 class BoundedJSONParser(JSONParser):
     """DRF's JSON parser, within `MAX_BODY_BYTES` and `MAX_DEPTH`: bad bodies are 400 (413 when too large)."""
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self, stream: IO[Any] | None, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> Any:  # any JSON value: a view checks the shape it wants
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         raw = stream.read(MAX_BODY_BYTES + 1) if stream is not None else b""
         try:

@@ -24,8 +24,9 @@ from server.matches.consumers import RATE_LIMITED, RateLimiter, parse_frame
 from server.matches.errors import BadMessage, MatchError
 from server.pairing import services as pairing
 from server.pairing.selectors import seeks_json
+from server.players.models import Player
 from server.players.services import player_seen
-from server.players.ws_auth import CredentialWatch
+from server.players.ws_auth import CredentialWatch, scope_player
 from server.realtime.channel_layer import join_groups, leave_groups
 from server.realtime.failures import DisconnectsWhenItFails
 from server.realtime.frames_at_once import FramesWrittenAtOnce, frame_text
@@ -40,7 +41,7 @@ class LobbyConsumer(
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
-        player = self.scope.get("player")
+        player = scope_player(self.scope)
         self.take_frames_at_once()  # held until this opening ends, then written as they come
         await join_groups(self.channel_layer, self.own_groups(), self.channel_name)
         await self.accept()
@@ -55,7 +56,7 @@ class LobbyConsumer(
     def own_groups(self) -> list[str]:
         """The lobby's group, and the person's own (a seek paired is told there) and their
         credentials'.  Not `groups`, which Channels joins and leaves one by one itself."""
-        player = self.scope.get("player")
+        player = scope_player(self.scope)
         person = [pairing.person_group(player.pk)] if player is not None else []
         return [broadcast.LOBBY_GROUP, *person, *self.credential_groups()]
 
@@ -73,7 +74,7 @@ class LobbyConsumer(
             "seek": self.on_seek,
             "seek_cancel": self.on_seek_cancel,
             "seek_accept": self.on_seek_accept,
-        }.get(kind)
+        }.get(kind)  # type: ignore[arg-type]  # a missing or odd type finds no handler
         if handler is None:
             await self.send_json(frames.error("bad_message", f"the lobby takes {FRAME_TYPES}"))
             return
@@ -106,13 +107,13 @@ class LobbyConsumer(
             raise BadMessage('seek_accept names the seek: {"type": "seek_accept", "id": 12}')
         await database_sync_to_async(pairing.seek_accept)(seek_id, self._person())
 
-    def _person(self):
-        player = self.scope.get("player")
+    def _person(self) -> Player:
+        player = scope_player(self.scope)
         if player is None:
             raise BadMessage("open the site in a browser first: seeks are made by a person")
         return player
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         """Every frame counts against the rate limit, then is parsed within bounds (as on the match socket)."""
         if self.signed_out:  # closing: nothing more is read from a client whose credential ended
             return

@@ -25,7 +25,7 @@ log = logging.getLogger("plyground.lobby")
 INTERVAL_S = 1.0
 
 _told_at = float("-inf")  # monotonic time the count was last told from this process
-_pending: asyncio.Task | None = None
+_pending: asyncio.Task[None] | None = None
 
 
 def count_changed() -> None:
@@ -45,6 +45,8 @@ async def _tell_after(delay: float) -> None:
     _told_at = time.monotonic()  # asks from here on wait for the next interval
     try:
         count = await database_sync_to_async(players_online)()
-        await get_channel_layer().group_send(broadcast.LOBBY_GROUP, {"type": FRAME_SEND, "frame": frames.online(count)})
+        layer = get_channel_layer()
+        assert layer is not None  # the settings always configure one
+        await layer.group_send(broadcast.LOBBY_GROUP, {"type": FRAME_SEND, "frame": frames.online(count)})
     except Exception:  # the count is told again at the next arrival or presence heartbeat
         log.warning("online count not told", exc_info=True)

@@ -9,6 +9,8 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -17,7 +19,7 @@ from server.bots import fair_share
 from server.bots.models import BotProfile
 from server.http.openapi import errors
 from server.matches import records, selectors, services
-from server.matches.errors import MatchError
+from server.matches.errors import MatchError, NoRecord
 from server.matches.models import Match, Seat
 from server.matches.serializers import GameSerializer, MatchSerializer, MatchSummarySerializer, PositionsSerializer
 from server.players.auth import acting_player
@@ -29,14 +31,14 @@ MAX_SEATS = 6
 class GameListView(APIView):
     """``GET /api/games/``: the catalogue."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(responses=GameSerializer(many=True))
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return Response([game_entry(g) for g in registry.all()])
 
 
-def game_entry(game: Game) -> dict[str, Any]:
+def game_entry(game: Game[Any]) -> dict[str, Any]:
     """A game's catalogue entry: its rules' metadata and its spec (docs/design.md §2)."""
     return {
         "id": game.id,
@@ -49,11 +51,11 @@ def game_entry(game: Game) -> dict[str, Any]:
     }
 
 
-class SeatRequestSerializer(serializers.Serializer):
+class SeatRequestSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["human", "bot"])
     profile = serializers.SlugField(required=False, help_text="bot profile slug, for bot seats")
 
-    def validate(self, data):
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if data["kind"] == "bot" and not data.get("profile"):
             raise serializers.ValidationError({"profile": "a bot seat names its bot profile"})
         if data["kind"] == "human" and data.get("profile"):
@@ -61,23 +63,23 @@ class SeatRequestSerializer(serializers.Serializer):
         return data
 
 
-class ClockSerializer(serializers.Serializer):
+class ClockSerializer(serializers.Serializer[Any]):
     minutes = serializers.FloatField(min_value=0.25, max_value=180, help_text="each seat's time at the start")
     increment = serializers.IntegerField(min_value=0, max_value=60, help_text="seconds added after each move")
 
 
-class MatchCreateSerializer(serializers.Serializer):
+class MatchCreateSerializer(serializers.Serializer[Any]):
     game = serializers.ChoiceField(choices=[])
-    seats = SeatRequestSerializer(many=True, allow_empty=False, max_length=MAX_SEATS)
+    seats = SeatRequestSerializer(many=True, allow_empty=False, max_length=MAX_SEATS)  # type: ignore[call-arg]  # `many=True` makes a ListSerializer, which takes it
     clock = ClockSerializer(required=False, allow_null=True, help_text="optional clocks, for games between people")
     hints = serializers.BooleanField(default=False, help_text="allow hints: one person against bots, unrated")
     rated = serializers.BooleanField(default=False, help_text="the result changes the people's ratings")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [g.id for g in registry.all()]
+        self.fields["game"].choices = [g.id for g in registry.all()]  # type: ignore[attr-defined]  # a ChoiceField
 
-    def validate(self, data):
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         game = registry.get(data["game"])
         if len(data["seats"]) != game.num_players:
             raise serializers.ValidationError({"seats": f"{game.name} needs exactly {game.num_players} seats"})
@@ -99,7 +101,7 @@ class MatchCreateSerializer(serializers.Serializer):
         return data
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEATS - 1)
 
 
@@ -127,7 +129,7 @@ class MatchListView(APIView):
         responses={200: MatchSummarySerializer(many=True), **errors(400, 401)},
         description="At most 50 matches, newest first.",
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status")
         if wanted not in (None, *STATUS_FILTERS):
             return Response({"status": [f"one of {', '.join(STATUS_FILTERS)}"]}, status=400)
@@ -142,7 +144,7 @@ class MatchListView(APIView):
         return Response([selectors.match_summary_json(m) for m in matches])
 
     @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer, **errors(400, 401, 403, 429)})
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         player = acting_player(request)
         body = MatchCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -163,7 +165,7 @@ class MatchListView(APIView):
                 match = self.create(data, player)
         except MatchError as exc:
             return error_response(exc)
-        return Response(selectors.match_json(selectors.match_get(match.pk)), status=status.HTTP_201_CREATED)
+        return Response(selectors.match_json(selectors.match_get(match.pk)), status=status.HTTP_201_CREATED)  # type: ignore[arg-type]  # just made
 
     @staticmethod
     def create(data: dict[str, Any], player: Player) -> Match:
@@ -176,7 +178,7 @@ class MatchDetailView(APIView):
     """``GET /api/matches/{id}/``: the full match."""
 
     @extend_schema(responses={200: MatchSerializer, **errors(401, 404)})
-    def get(self, request, match_id: int):
+    def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(match_id)
         if match is None:
             return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
@@ -187,38 +189,50 @@ class MatchPositionsView(APIView):
     """``GET /api/matches/{id}/positions/``: the position after each ply (index 0: the start)."""
 
     @extend_schema(responses={200: PositionsSerializer, **errors(401, 404)})
-    def get(self, request, match_id: int):
+    def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(match_id)
         if match is None:
             return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
         return Response({"ply": match.ply, "positions": selectors.match_positions(match)})
 
 
-class MatchPgnView(APIView):
-    """``GET /api/matches/{id}/pgn/``: a chess match as a PGN file, moves in SAN with their clocks."""
+class MatchRecordView(APIView):
+    """``GET /api/matches/{id}/record/``: the match's record as a file, in its game's notation (chess: PGN)."""
+
+    # Only the record in this notation, or any (None): the `/pgn/` address promises PGN.
+    notation: str | None = None
 
     @extend_schema(
-        responses={(200, records.PGN_CONTENT_TYPE.split(";")[0]): OpenApiTypes.STR, **errors(400, 401, 404)},
-        description="Chess matches only (400 no_record otherwise); finished or not (Result * while it goes on).",
+        responses={(200, "text/plain"): OpenApiTypes.STR, **errors(400, 401, 404)},
+        description="Any match, finished or not: PGN for chess (application/x-chess-pgn), "
+        "a plain text record (text/plain) for the other games.",
     )
-    def get(self, request, match_id: int):
+    def get(self, request: Request, match_id: int) -> HttpResponse | Response:
         match = selectors.match_get(match_id)
         if match is None:
             return Response({"detail": f"no match {match_id}", "code": "not_found"}, status=404)
         try:
-            text = records.match_pgn(match, site=request.build_absolute_uri(f"/matches/{match.pk}/"))
+            record = records.match_record(match, site=request.build_absolute_uri(f"/matches/{match.pk}/"))
+            if self.notation is not None and record.extension != self.notation:
+                raise NoRecord(f"match {match.pk} has no {self.notation} record; its record is at /record/")
         except MatchError as exc:
             return error_response(exc)
-        response = HttpResponse(text, content_type=records.PGN_CONTENT_TYPE)
-        response["Content-Disposition"] = f'attachment; filename="plyground-{match.pk}.pgn"'
+        response = HttpResponse(record.text, content_type=record.media_type)
+        response["Content-Disposition"] = f'attachment; filename="plyground-{match.pk}.{record.extension}"'
         return response
+
+
+class MatchPgnView(MatchRecordView):
+    """``GET /api/matches/{id}/pgn/``: a chess match as a PGN file, moves in SAN with their clocks."""
+
+    notation = "pgn"
 
 
 class MatchJoinView(APIView):
     """``POST /api/matches/{id}/join/``: take an open seat."""
 
     @extend_schema(request=JoinSerializer, responses={200: MatchSerializer, **errors(400, 401, 403, 404, 409, 429)})
-    def post(self, request, match_id: int):
+    def post(self, request: Request, match_id: int) -> Response:
         player = acting_player(request)
         body = JoinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -233,14 +247,14 @@ class MatchJoinView(APIView):
                 services.match_join(match_id, player, seat)
         except MatchError as exc:
             return error_response(exc)
-        return Response(selectors.match_json(selectors.match_get(match_id)))
+        return Response(selectors.match_json(selectors.match_get(match_id)))  # type: ignore[arg-type]  # found above, and matches are never deleted
 
 
 class MatchResignView(APIView):
     """``POST /api/matches/{id}/resign/``: the caller's seat resigns."""
 
     @extend_schema(request=None, responses={200: MatchSerializer, **errors(401, 403, 404, 409)})
-    def post(self, request, match_id: int):
+    def post(self, request: Request, match_id: int) -> Response:
         return seat_action(request, match_id, services.match_resign)
 
 
@@ -252,7 +266,7 @@ class MatchResumeView(APIView):
     """
 
     @extend_schema(request=None, responses={200: MatchSerializer, **errors(401, 403, 404, 409)})
-    def post(self, request, match_id: int):
+    def post(self, request: Request, match_id: int) -> Response:
         return seat_action(request, match_id, services.match_resume)
 
 
@@ -263,11 +277,11 @@ class MatchClaimDrawView(APIView):
     """
 
     @extend_schema(request=None, responses={200: MatchSerializer, **errors(401, 403, 404, 409)})
-    def post(self, request, match_id: int):
+    def post(self, request: Request, match_id: int) -> Response:
         return seat_action(request, match_id, services.match_claim_draw)
 
 
-def seat_action(request, match_id: int, action: Callable[[int, int], object]) -> Response:
+def seat_action(request: Request, match_id: int, action: Callable[[int, int], object]) -> Response:
     """`action(match_id, seat)` for the caller's seat; the match after it, or the error."""
     player = acting_player(request)
     try:
@@ -277,4 +291,4 @@ def seat_action(request, match_id: int, action: Callable[[int, int], object]) ->
         action(match_id, services.require_seat(match, player.pk))
     except MatchError as exc:
         return error_response(exc)
-    return Response(selectors.match_json(selectors.match_get(match_id)))
+    return Response(selectors.match_json(selectors.match_get(match_id)))  # type: ignore[arg-type]  # found above, and matches are never deleted

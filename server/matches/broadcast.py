@@ -85,7 +85,7 @@ def _send_from_own_loop(layer: Any, group: str, message: dict[str, Any]) -> None
 
 # The last send handed to the server loop for each group: the next one waits for it, so a
 # group hears its frames in the order they were sent (a move, then the end of the game).
-_last_send: dict[str, asyncio.Task] = {}
+_last_send: dict[str, asyncio.Task[Any]] = {}
 
 
 def _send_in_order(layer: Any, group: str, message: dict[str, Any]) -> None:
@@ -109,7 +109,7 @@ def _send_in_order(layer: Any, group: str, message: dict[str, Any]) -> None:
 
 
 async def _send_after(
-    previous: asyncio.Task | None, layer: Any, group: str, message: dict[str, Any], here: str | None
+    previous: asyncio.Task[Any] | None, layer: Any, group: str, message: dict[str, Any], here: str | None
 ) -> None:
     if previous is not None:
         await asyncio.wait([previous])

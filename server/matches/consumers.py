@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -20,7 +21,7 @@ from server.http.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, frames, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
 from server.matches.services import rematch
-from server.players.ws_auth import CredentialWatch
+from server.players.ws_auth import CredentialWatch, scope_player
 from server.realtime.channel_layer import join_groups, leave_groups
 from server.realtime.failures import DisconnectsWhenItFails
 from server.realtime.frames_at_once import FramesWrittenAtOnce, frame_text
@@ -75,7 +76,7 @@ class MatchConsumer(
         if self.match_id > MAX_ID:  # no row has it, and the database would overflow looking
             await self.refuse(CLOSE_NOT_FOUND)
             return
-        self.player = self.scope.get("player")
+        self.player = scope_player(self.scope)
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
         self.move_limiter = RateLimiter(*settings.SOCKET_MOVE_RATE_LIMIT)
         self.group = broadcast.match_group(self.match_id)
@@ -129,12 +130,13 @@ class MatchConsumer(
                 await asyncio.wait([self._room_move])
             self.stop_taking_frames()
             await leave_groups(self.channel_layer, self.joined, self.channel_name)
-        if getattr(self, "seat", None) is not None:
-            await presence.left(self.match_id, self.seat)
-            if getattr(self, "rematch_pending", False) and (self.match_id, self.seat) not in presence.here():
-                rematch.rematch_leaving(self.match_id, self.seat)  # off after a grace, unless a reload
+        seat: int | None = getattr(self, "seat", None)
+        if seat is not None:
+            await presence.left(self.match_id, seat)
+            if getattr(self, "rematch_pending", False) and (self.match_id, seat) not in presence.here():
+                rematch.rematch_leaving(self.match_id, seat)  # off after a grace, unless a reload
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         if self.signed_out:  # closing: what the client sent after its credential ended is not played
             return
         try:
@@ -279,7 +281,7 @@ def _no_fields(content: dict[str, Any]) -> None:
         raise BadMessage(f"a {content['type']} frame has no other fields (got {', '.join(extra)[:80]})")
 
 
-def _since_version(scope: dict[str, Any]) -> int | None:
+def _since_version(scope: Mapping[str, Any]) -> int | None:
     """``?v=N``: the version the client has seen, or None (send the state) for anything but a plain number."""
     raw = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v", [None])[0]
     if raw is None or not (raw.isascii() and raw.isdigit()) or len(raw) > len(str(MAX_ID)):
@@ -303,7 +305,7 @@ def _opening_frames(match_id: int, player_id: int | None, since: int | None, roo
     return [
         *replay,
         *([frames.chat_history(chat)] if chat is not None else []),
-        frames.heartbeat(reached, heartbeat.interval_ms()),
+        frames.heartbeat(reached, heartbeat.interval_ms()),  # type: ignore[arg-type]  # a replay: `since` was given
     ]
 
 

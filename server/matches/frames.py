@@ -60,11 +60,12 @@ def move(
     bot: bool = False,
     stats: JSON | None = None,
     clock: JSON | None = None,
+    move_parts: list[JSON] | None = None,
 ) -> Frame:
     """A move was played (by a seat, or by chance: seat -1); `notation` is how players write it.
 
     `queue_wait_ms` is sent for bot moves only (`bot`), `stats` when the search gave
-    figures, `clock` in clocked matches.
+    figures, `clock` in clocked matches, `move_parts` where the next move is entered part by part.
     """
     frame = {
         "type": "move",
@@ -85,11 +86,20 @@ def move(
         frame["stats"] = stats
     if clock is not None:
         frame["clock"] = clock
+    if move_parts is not None:
+        frame["move_parts"] = move_parts
     return frame
 
 
 def takeback(
-    *, seat: int, ply: int, state: JSON, to_move: int | None, legal_moves: list[str], clock: JSON | None = None
+    *,
+    seat: int,
+    ply: int,
+    state: JSON,
+    to_move: int | None,
+    legal_moves: list[str],
+    clock: JSON | None = None,
+    move_parts: list[JSON] | None = None,
 ) -> Frame:
     """`seat`'s last move and every later one are gone; the match is at `ply` with `state`."""
     frame = {
@@ -102,6 +112,8 @@ def takeback(
     }
     if clock is not None:
         frame["clock"] = clock
+    if move_parts is not None:
+        frame["move_parts"] = move_parts
     return frame
 
 
@@ -170,8 +182,8 @@ def hint(
 ) -> Frame:
     """The best move found for `seat` at `ply`, by a search (an AI, and it says so).
 
-    `profile` is the bot profile whose search found it; `engine`, its former name, still
-    carries the same slug, because a move's stats copy the hint and exports keep that key.
+    `profile` is the bot profile whose search found it; the move then played copies the hint
+    into its stats (exports).
     """
     return {
         "type": "hint",
@@ -182,7 +194,6 @@ def hint(
         "depth": depth,
         "nodes": nodes,
         "profile": profile,
-        "engine": profile,
         "is_ai": is_ai,
     }
 

@@ -48,7 +48,7 @@ class Socket(Protocol):
 
 _sockets: dict[int, set[Socket]] = defaultdict(set)  # match id -> this process's sockets for it
 _busy: set[Socket] = set()  # sockets whose last heartbeat is still being sent
-_task: asyncio.Task | None = None
+_task: asyncio.Task[Any] | None = None
 
 SLICE = 100  # heartbeats sent in one turn of the event loop (a few ms of it)
 SLICE_PAUSE_S = 0.02  # between slices: 1,000 sockets' beat spread over ~0.2 s
@@ -106,7 +106,7 @@ async def beat() -> int:
                 continue  # still writing its last beat (a slow reader), or closed during the pauses
             if not socket.take_frame(beats[match_id]):
                 _busy.add(socket)
-                asyncio.get_running_loop().create_task(_send(socket, beats[match_id]["frame"]))
+                asyncio.get_running_loop().create_task(_send(socket, beats[match_id]["frame"]))  # type: ignore[arg-type]  # the heartbeat frame
             sent += 1
     return sent
 

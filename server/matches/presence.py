@@ -55,8 +55,8 @@ class _Hold:
     player: int | None = None
 
 
-_holds: dict[asyncio.Task, _Hold] = {}
-_writes: set[asyncio.Task] = set()  # offline writes started by a socket's end, not awaited by anyone
+_holds: dict[asyncio.Task[Any], _Hold] = {}
+_writes: set[asyncio.Task[Any]] = set()  # offline writes started by a socket's end, not awaited by anyone
 
 
 def _hold() -> _Hold:
@@ -81,14 +81,14 @@ def hold(match_id: int, seat: int | None, player_id: int | None) -> None:
 
 async def left(match_id: int, seat: int) -> None:
     """The socket's consumer says it left; the seat goes offline when it was its last socket here."""
-    hold = _holds.get(asyncio.current_task())
+    hold = _holds.get(asyncio.current_task())  # type: ignore[arg-type]  # a consumer runs in a task
     if hold is not None and hold.seat == (match_id, seat):
         hold.seat = None
     if (match_id, seat) not in here():
         await database_sync_to_async(seat_presence)(match_id, seat, False)
 
 
-def _ended(task: asyncio.Task) -> None:
+def _ended(task: asyncio.Task[Any]) -> None:
     """A socket's task ended, cleanly or not: let go of whatever it still holds."""
     hold = _holds.pop(task, None)
     if hold is None:
@@ -111,7 +111,7 @@ def _write(fn: Callable[..., Any], *args: Any) -> None:
     write.add_done_callback(_written)
 
 
-def _written(write: asyncio.Task) -> None:
+def _written(write: asyncio.Task[Any]) -> None:
     _writes.discard(write)
     if not write.cancelled() and write.exception() is not None:
         log.warning("presence not written", exc_info=write.exception())
@@ -336,10 +336,11 @@ _PERSON_ONLINE_SQL = (
 def _update(template: str, model: type[Model], params: list[Any]) -> int:
     """Run one of the statements above on `model`'s table; the rows it changed."""
     q = connection.ops.quote_name
-    columns = {f.attname: q(f.column) for f in model._meta.concrete_fields}
+    columns = {f.attname: q(f.column) for f in model._meta.concrete_fields}  # type: ignore[arg-type]  # concrete fields have columns
     with connection.cursor() as cursor:
         cursor.execute(template.format(t=q(model._meta.db_table), **columns), params)
-        return cursor.rowcount
+        changed: int = cursor.rowcount
+        return changed
 
 
 def _datetime_param(value: datetime) -> Any:

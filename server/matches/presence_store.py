@@ -171,7 +171,7 @@ class RedisStore:
     def refresh(self, members: Iterable[str], now: float, ttl: float) -> set[str]:
         """One script call per `REFRESH_CHUNK` members: Redis does the work, not this process's
         Python (a pipeline of three commands a member cost this process's CPU for every socket)."""
-        members, arrived = list(members), set()
+        members, arrived = list(members), set[str]()
         for start in range(0, len(members), REFRESH_CHUNK):
             chunk = members[start : start + REFRESH_CHUNK]
             keys = [self.live_key, *(self.holders_key(m) for m in chunk)]
@@ -187,7 +187,7 @@ class RedisStore:
         return {members[int(i) - 1] for i in gone}
 
     def expired(self, now: float) -> list[str]:
-        return [m.decode() for m in self.client.zrangebyscore(self.live_key, "-inf", now)]
+        return [m.decode() for m in self.client.zrangebyscore(self.live_key, "-inf", now)]  # type: ignore[union-attr]  # members as bytes: the client does not decode
 
     def drop(self, members: Iterable[str], now: float) -> set[str]:
         members = list(members)

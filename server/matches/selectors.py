@@ -11,6 +11,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from games import CHANCE, registry
+from games.base import parts_json, places
 from server.db import rows
 from server.matches.models import Match, MatchEvent, Move, Seat
 from server.players.selectors import person_json
@@ -23,13 +24,24 @@ def seat_player_json(seat: Seat) -> dict[str, Any] | None:
         profile = {k: snap.get(k) for k in ("slug", "name", "level", "algorithm", "time_budget_ms", "rating")}
         profile["is_ai"] = True
         return {"name": snap.get("name", "Bot"), "kind": "bot", "is_ai": True, "profile": profile}
-    if seat.player_id is None:
+    if seat.player_id is None or seat.player is None:
         return None
     return person_json(seat.player_id, seat.player.name, seat.player.is_guest)
 
 
-def seat_json(seat: Seat) -> dict[str, Any]:
-    return {"index": seat.index, "player": seat_player_json(seat)}
+def seat_json(seat: Seat, game: str | None = None) -> dict[str, Any]:
+    """A seat: its index, its name as the game calls it ("white", "X": the spec's), who sits in it."""
+    seats = registry.get(game or seat.match.game).spec.seats
+    name = seats[seat.index].name if seat.index < len(seats) else f"seat {seat.index + 1}"
+    return {"index": seat.index, "name": name, "player": seat_player_json(seat)}
+
+
+def result_json(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The result as the wire shows it: the stored one (`Outcome.to_json`) and each seat's place
+    (`games.base.places`: 1 first, equal returns shared), read from its returns."""
+    if not result:
+        return result
+    return {**result, "places": list(places(result.get("returns") or []))}
 
 
 def move_json(move: Move, seats: dict[int, Seat]) -> dict[str, Any]:
@@ -75,7 +87,7 @@ bot_turn_status: Callable[[int, int], tuple[str, datetime | None] | None] = _no_
 
 def thinking_json(match: Match, seats: dict[int, Seat]) -> dict[str, Any] | None:
     """The bot to move, if any, so a page that (re)loads shows it waiting for a computer or thinking."""
-    seat = seats.get(match.to_move) if match.status == Match.Status.ACTIVE else None
+    seat = seats.get(match.to_move) if match.status == Match.Status.ACTIVE else None  # type: ignore[arg-type]  # an active match has a seat to move
     if seat is None or seat.kind != Seat.Kind.BOT:
         return None
     status, since = bot_turn_status(match.pk, match.ply) or ("thinking", match.turn_started_at)
@@ -130,10 +142,10 @@ def match_summary_json(match: Match) -> dict[str, Any]:
         "id": match.id,
         "game": match.game,
         "status": match.status,
-        "seats": [seat_json(s) for s in seats],
+        "seats": [seat_json(s, match.game) for s in seats],
         "ply": match.ply,
         "to_move": match.to_move,
-        "result": match.result,
+        "result": result_json(match.result),
         "rated": match.rated,
         "hints_allowed": match.hints_allowed,
         "v": match.v,
@@ -150,6 +162,7 @@ def match_json(match: Match) -> dict[str, Any]:
         **match_summary_json(match),
         "state": match.state,
         "legal_moves": game.legal_moves(game.from_json(match.state)) if live else [],
+        "move_parts": parts_json(game.move_parts(game.from_json(match.state))) if live else None,
         "moves": [move_json(m, seats) for m in match.moves.all()],
         "thinking": thinking_json(match, seats),
         "offer": match.offer,

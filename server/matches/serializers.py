@@ -22,7 +22,7 @@ from server.matches.models import Match, Seat
 SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
 
 
-class GameSeatSerializer(serializers.Serializer):
+class GameSeatSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
     name = serializers.CharField(help_text='as players call the seat, e.g. "X" or "black"')
     colour = serializers.CharField(
@@ -31,7 +31,7 @@ class GameSeatSerializer(serializers.Serializer):
     mark = serializers.CharField(help_text="how lists draw it: disc (with the seat's symbol), plain (disc), x or o")
 
 
-class GameSerializer(serializers.Serializer):
+class GameSerializer(serializers.Serializer[Any]):
     id = serializers.CharField(help_text="stable lowercase id, e.g. connect4")
     name = serializers.CharField(help_text="display name")
     num_players = serializers.IntegerField()
@@ -41,7 +41,7 @@ class GameSerializer(serializers.Serializer):
     seats = GameSeatSerializer(many=True)
 
 
-class SeatBotProfileSerializer(serializers.Serializer):
+class SeatBotProfileSerializer(serializers.Serializer[Any]):
     """The bot's profile as it was when the match was made."""
 
     slug = serializers.CharField(allow_null=True)
@@ -53,7 +53,7 @@ class SeatBotProfileSerializer(serializers.Serializer):
     is_ai = serializers.BooleanField(help_text="always true")
 
 
-class SeatPlayerSerializer(serializers.Serializer):
+class SeatPlayerSerializer(serializers.Serializer[Any]):
     """A person (``kind`` human, with ``id``) or a bot (``kind`` bot, ``is_ai`` true, with ``profile``)."""
 
     id = serializers.IntegerField(required=False, help_text="people only: the player's id")
@@ -63,17 +63,18 @@ class SeatPlayerSerializer(serializers.Serializer):
     profile = SeatBotProfileSerializer(required=False, help_text="bots only")
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
+    name = serializers.CharField(help_text='the seat as the game calls it: "white", "X", "blue (dot)"')
     player = SeatPlayerSerializer(allow_null=True, help_text="null while the seat is open")
 
 
-class MoverSerializer(serializers.Serializer):
+class MoverSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=[*Seat.Kind.values, "chance"])
     is_ai = serializers.BooleanField()
 
 
-class MoveSerializer(serializers.Serializer):
+class MoveSerializer(serializers.Serializer[Any]):
     ply = serializers.IntegerField(help_text="moves played before this one (chance events included)")
     seat = serializers.IntegerField(help_text="seat index; -1 for a chance event")
     move = serializers.CharField(help_text="the game's canonical move text")
@@ -87,14 +88,18 @@ class MoveSerializer(serializers.Serializer):
     stats = serializers.DictField(required=False, help_text="bot moves: the search's figures")
 
 
-class ResultSerializer(serializers.Serializer):
+class ResultSerializer(serializers.Serializer[Any]):
     returns = serializers.ListField(child=serializers.FloatField(), help_text="one utility per seat; empty if aborted")
     winner = serializers.IntegerField(allow_null=True, help_text="seat index; null for a draw, an abort or a tie")
     reason = serializers.CharField()
     ranking = serializers.ListField(child=serializers.IntegerField(), help_text="seats, best first")
+    places = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="by seat: where it finished, 1 first; seats with equal returns share a place (empty if aborted)",
+    )
 
 
-class MatchSummarySerializer(serializers.Serializer):
+class MatchSummarySerializer(serializers.Serializer[Any]):
     """A match as the lobby lists it: everything but the position and the moves."""
 
     id = serializers.IntegerField()
@@ -110,21 +115,21 @@ class MatchSummarySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class ThinkingSerializer(serializers.Serializer):
+class ThinkingSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     status = serializers.ChoiceField(choices=["queued", "thinking"])
     budget_ms = serializers.IntegerField(allow_null=True)
     since = serializers.DateTimeField(allow_null=True)
 
 
-class OfferSerializer(serializers.Serializer):
+class OfferSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=["takeback", "draw"])
     seat = serializers.IntegerField()
     ply = serializers.IntegerField()
     awaiting = serializers.ListField(child=serializers.IntegerField(), help_text="seats still to accept")
 
 
-class ClockStateSerializer(serializers.Serializer):
+class ClockStateSerializer(serializers.Serializer[Any]):
     initial_ms = serializers.IntegerField()
     increment_ms = serializers.IntegerField()
     remaining_ms = serializers.ListField(child=serializers.IntegerField(), help_text="per seat, when the turn started")
@@ -132,7 +137,7 @@ class ClockStateSerializer(serializers.Serializer):
     elapsed_ms = serializers.IntegerField(help_text="used by the running seat since the turn started")
 
 
-class PresenceSerializer(serializers.Serializer):
+class PresenceSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     online = serializers.BooleanField()
 
@@ -142,6 +147,12 @@ class MatchSerializer(MatchSummarySerializer):
 
     state = serializers.DictField(help_text="the current position, the game's own JSON")
     legal_moves = serializers.ListField(child=serializers.CharField(), help_text="empty unless a seat is to move")
+    move_parts = serializers.ListField(
+        child=serializers.DictField(),
+        allow_null=True,
+        help_text="where the move to make is entered part by part (backgammon: die by die), the graph of its parts: "
+        'nodes {"parts": [[part, next node index]], "move": the legal move so far or null}, node 0 first; else null',
+    )
     moves = MoveSerializer(many=True)
     thinking = ThinkingSerializer(allow_null=True, help_text="the bot to move, while one is")
     offer = OfferSerializer(allow_null=True)
@@ -150,7 +161,7 @@ class MatchSerializer(MatchSummarySerializer):
     abandon_after_ms = serializers.IntegerField()
 
 
-class PositionsSerializer(serializers.Serializer):
+class PositionsSerializer(serializers.Serializer[Any]):
     ply = serializers.IntegerField()
     positions = serializers.ListField(
         child=serializers.DictField(), help_text="the start, then the position after each ply"
@@ -160,7 +171,7 @@ class PositionsSerializer(serializers.Serializer):
 # --- the body of POST /api/matches/ --------------------------------------------------
 
 
-class MatchCreateScheme(OpenApiSerializerExtension):
+class MatchCreateScheme(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]  # drf-spectacular's registry is unannotated
     """``POST /api/matches/`` as JSON Schema can say it: one alternative per game and kind of match.
 
     Per game: exactly its number of seats, and bot seats name one of that game's bot
@@ -171,7 +182,7 @@ class MatchCreateScheme(OpenApiSerializerExtension):
 
     target_class = "server.matches.api.MatchCreateSerializer"
 
-    def map_serializer(self, auto_schema, direction) -> dict[str, Any]:
+    def map_serializer(self, auto_schema: Any, direction: str) -> dict[str, Any]:
         profiles = _bot_profiles_by_game()
         human = {
             "type": "object",

@@ -16,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import NamedTuple
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -29,7 +30,7 @@ from server.realtime.failures import log_failure
 
 log = logging.getLogger("plyground.matches")
 INTERVAL_S = 1.0
-_task: asyncio.Task | None = None
+_task: asyncio.Task[Any] | None = None
 _online_told: int | None = None  # the count this process last told the lobby
 
 
@@ -54,7 +55,7 @@ def start_match_watch() -> None:
 
 
 def watch_pass(
-    heartbeat: bool = True, now=None, held: tuple[set[tuple[int, int]], set[int]] | None = None
+    heartbeat: bool = True, now: datetime | None = None, held: tuple[set[tuple[int, int]], set[int]] | None = None
 ) -> WatchPass:
     """One pass at `now`; `held` is (seats, people) with a socket here, read on the event loop."""
     now = now or timezone.now()
@@ -73,7 +74,7 @@ def watch_pass(
     )
 
 
-def _tell_lobby_online(now) -> None:
+def _tell_lobby_online(now: datetime | None) -> None:
     global _online_told
     count = players_online(now)
     if count != _online_told:

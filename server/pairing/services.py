@@ -13,8 +13,10 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from functools import partial
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games import registry
@@ -140,18 +142,18 @@ def _start(seek: Seek, opponent: Player, also_gone: list[Seek]) -> int:
     match_id = match.pk
     for seat, person in enumerate(people):
         group, frame = person_group(person.pk), frames.paired(match_id, seat)
-        transaction.on_commit(lambda group=group, frame=frame: broadcast.send_to_group(group, frame))
+        transaction.on_commit(partial(broadcast.send_to_group, group, frame))
     return match_id
 
 
-def _remove(seeks) -> bool:
+def _remove(seeks: QuerySet[Seek]) -> bool:
     gone = list(seeks.values_list("pk", flat=True))
     if not gone:
         return False
     Seek.objects.filter(pk__in=gone).delete()
     for seek_id in gone:
         frame = frames.seek_gone(seek_id)
-        transaction.on_commit(lambda frame=frame: broadcast.send_to_group(broadcast.LOBBY_GROUP, frame))
+        transaction.on_commit(partial(broadcast.send_to_group, broadcast.LOBBY_GROUP, frame))
     return True
 
 

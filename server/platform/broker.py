@@ -16,15 +16,18 @@ finishes and stores its move, and the watchdog covers a task that Redis forgot.
 
 from __future__ import annotations
 
+from typing import Any
+
 import redis
 from kombu.transport import redis as kombu_redis
 
 
 class Channel(kombu_redis.Channel):
-    def _connparams(self, asynchronous: bool = False) -> dict:
+    def _connparams(self, asynchronous: bool = False) -> dict[str, Any]:
         if self.connection.client is None:
             raise redis.ConnectionError("the broker connection is closed")
-        return super()._connparams(asynchronous=asynchronous)
+        params: dict[str, Any] = super()._connparams(asynchronous=asynchronous)  # type: ignore[misc]  # private in kombu, absent from its stubs
+        return params
 
 
 class Transport(kombu_redis.Transport):

@@ -47,13 +47,13 @@ class FailOpenRedisCache(RedisCache):
             self._missing("get", error)
             return default
 
-    def set(self, key: Any, value: Any, timeout: Any = None, version: int | None = None) -> None:  # type: ignore[override]
+    def set(self, key: Any, value: Any, timeout: Any = None, version: int | None = None) -> None:
         try:
             super().set(key, value, timeout, version)
         except REDIS_DOWN as error:
             self._missing("set", error)
 
-    def add(self, key: Any, value: Any, timeout: Any = None, version: int | None = None) -> bool:  # type: ignore[override]
+    def add(self, key: Any, value: Any, timeout: Any = None, version: int | None = None) -> bool:
         """True also while Redis is away: whoever asks goes ahead (a lock that cannot be kept is not held)."""
         try:
             return bool(super().add(key, value, timeout, version))

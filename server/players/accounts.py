@@ -10,7 +10,8 @@ validators compare a password with it.
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
@@ -23,7 +24,7 @@ NAME_TAKEN = "this name, or one that looks like it, belongs to another account"
 
 def name_taken(name: str, player_id: int | None = None) -> bool:
     """Whether an account other than `player_id`'s has a name that looks like `name`."""
-    accounts = Player.objects.filter(is_guest=False, name_key=name_skeleton(name)).exclude(pk=player_id)
+    accounts = Player.objects.filter(is_guest=False, name_key=name_skeleton(name)).exclude(pk=player_id)  # type: ignore[misc]  # pk=None (no one to leave out) matches no row: nothing excluded
     users = get_user_model().objects.filter(username__iexact=name)
     if player_id is not None:
         users = users.exclude(player__pk=player_id)
@@ -31,7 +32,7 @@ def name_taken(name: str, player_id: int | None = None) -> bool:
 
 
 def email_taken(email: str, user_id: int | None = None) -> bool:
-    return get_user_model().objects.filter(email__iexact=email).exclude(pk=user_id).exists()
+    return get_user_model().objects.filter(email__iexact=email).exclude(pk=user_id).exists()  # type: ignore[misc]  # pk=None (no one to leave out) matches no row: nothing excluded
 
 
 def check_account_name(name: str, player: Player | None = None) -> None:
@@ -43,7 +44,7 @@ def check_account_name(name: str, player: Player | None = None) -> None:
 
 
 @transaction.atomic
-def account_create(name: str, email: str, password: str, guest: Player | None = None) -> AbstractBaseUser:
+def account_create(name: str, email: str, password: str, guest: Player | None = None) -> User:
     """A new account named `name`; the browser's `guest`, if any, becomes its player.
 
     Raises ValidationError when the name is not free (also when another sign-up took it
@@ -68,7 +69,7 @@ def account_rename(player: Player, name: str) -> None:
     check_account_name(name, player)
     player.name, player.name_key = name, name_skeleton(name)
     _save_claiming_name(player)
-    get_user_model().objects.filter(pk=player.user_id).update(username=name)
+    get_user_model().objects.filter(pk=player.user_id).update(username=name)  # type: ignore[misc]  # an account: it has its user
 
 
 def _save_claiming_name(player: Player) -> None:
@@ -79,7 +80,7 @@ def _save_claiming_name(player: Player) -> None:
         raise ValidationError(NAME_TAKEN, code="name_taken") from exc
 
 
-def account_player(user: AbstractBaseUser) -> Player:
+def account_player(user: User) -> Player:
     """The player of an account; a user made outside the site (staff, a shell) gets one on first login."""
     player = Player.objects.filter(user=user).first()
     if player is not None:
@@ -91,7 +92,7 @@ def account_player(user: AbstractBaseUser) -> Player:
     return Player.objects.create(user=user, is_guest=False, name=name[:40], name_key=key)
 
 
-def session_take_player(session, user: AbstractBaseUser) -> Player:
+def session_take_player(session: SessionBase, user: User) -> Player:
     """After a login: the browser is the account's player from now on.
 
     A guest the browser was stays as it is, with its matches: its running ones go on under

@@ -1,21 +1,25 @@
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from server.http.openapi import errors
 from server.players.accounts import NAME_TAKEN, name_taken
-from server.players.auth import acting_player
+from server.players.auth import acting_player, request_player
 from server.players.consent import consent_of, consent_set
 from server.players.models import Player
 from server.players.names import NAME_MAX, NAME_MIN, validate_guest_name
 from server.players.services import player_create_guest_with_token
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(serializers.ModelSerializer[Player]):
     kind = serializers.SerializerMethodField()
     is_ai = serializers.SerializerMethodField()
 
@@ -30,7 +34,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         return False
 
 
-class GuestRequestSerializer(serializers.Serializer):
+class GuestRequestSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(
         required=False,
         trim_whitespace=False,  # the policy says what is wrong with a space at either end
@@ -52,7 +56,7 @@ class GuestThrottle(AnonRateThrottle):
 class GuestView(APIView):
     """``POST /api/players/guest/``: a new guest player and its API token."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     throttle_classes = [GuestThrottle]
 
     @extend_schema(
@@ -68,7 +72,7 @@ class GuestView(APIView):
             **errors(400, 429),
         },
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         body = GuestRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         player, token = player_create_guest_with_token(body.validated_data.get("name"))
@@ -79,10 +83,11 @@ class MeView(APIView):
     """``GET /api/players/me/``: the player this request is."""
 
     @extend_schema(responses={200: PlayerSerializer, **errors(401)})
-    def get(self, request):
-        if request.user is None:
+    def get(self, request: Request) -> Response:
+        player = request_player(request)
+        if player is None:
             return Response({"detail": "not signed in: play a match, or send a bearer token"}, status=401)
-        return Response(PlayerSerializer(request.user).data)
+        return Response(PlayerSerializer(player).data)
 
 
 class ConsentSerializer(serializers.Serializer):
@@ -90,7 +95,7 @@ class ConsentSerializer(serializers.Serializer):
     training = serializers.BooleanField(help_text="the person's games may be used to train Plyground's bots")
     answered = serializers.BooleanField(read_only=True, help_text="false until the person first chose")
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         # Strict JSON booleans: "false" or 0 from a form would be read as a choice nobody made.
         if isinstance(data, dict):
             wrong = {
@@ -107,12 +112,12 @@ class ConsentView(APIView):
     exports and into training our bots (both false until the person says yes)."""
 
     @extend_schema(responses={200: ConsentSerializer, **errors(401)})
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         player = acting_player(request)
         return Response(consent_of(player).to_json())
 
     @extend_schema(request=ConsentSerializer, responses={200: ConsentSerializer, **errors(400, 401)})
-    def put(self, request):
+    def put(self, request: Request) -> Response:
         player = acting_player(request)
         body = ConsentSerializer(data=request.data)
         body.is_valid(raise_exception=True)

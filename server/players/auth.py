@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
 
+from server.players.models import Player
 from server.players.selectors import player_by_token
 from server.players.services import player_create_for_session
 from server.players.throttles import SessionGuestThrottle
@@ -17,7 +21,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
     keyword = "Bearer"
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[Player, str] | None:
         header = authentication.get_authorization_header(request).decode("latin-1").split()
         if not header or header[0] != self.keyword:
             return None
@@ -28,7 +32,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("unknown, expired or revoked token")
         return player, header[1]
 
-    def authenticate_header(self, request):
+    def authenticate_header(self, request: Request) -> str:
         return self.keyword
 
 
@@ -42,22 +46,22 @@ class SessionPlayerAuthentication(authentication.SessionAuthentication):
     request is simply not signed in (401 where a player is needed).
     """
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[Player, None] | None:
         player = getattr(request._request, "player", None)
         if player is None:
             if request.method in SAFE_METHODS or settings.CSRF_COOKIE_NAME not in request.COOKIES:
                 return None
             self.enforce_csrf(request)
             player = self._new_guest(request)
-            request._request.player = player
+            request._request.player = player  # type: ignore[attr-defined]  # the site's own attribute (PlayerMiddleware)
             return player, None
         self.enforce_csrf(request)
         return player, None
 
     @staticmethod
-    def _new_guest(request):
+    def _new_guest(request: Request) -> Player:
         throttle = SessionGuestThrottle()
-        if not throttle.allow_request(request, None):
+        if not throttle.allow_request(request, None):  # type: ignore[arg-type]  # by address: no view is read
             raise exceptions.Throttled(throttle.wait())
         return player_create_for_session(request._request.session)
 
@@ -65,13 +69,13 @@ class SessionPlayerAuthentication(authentication.SessionAuthentication):
 # --- OpenAPI: how /api/schema/ describes the two ways in ------------------------------
 
 
-class BearerTokenScheme(OpenApiAuthenticationExtension):
+class BearerTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # drf-spectacular's registry is unannotated
     """``Authorization: Bearer <token>`` in the schema (the token of ``POST /api/players/guest/``)."""
 
     target_class = BearerTokenAuthentication
     name = "bearerAuth"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
         return {
             "type": "http",
             "scheme": "bearer",
@@ -79,13 +83,13 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
         }
 
 
-class SessionPlayerScheme(OpenApiAuthenticationExtension):
+class SessionPlayerScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # drf-spectacular's registry is unannotated
     """The browser session's cookie in the schema; unsafe methods also need the CSRF token."""
 
     target_class = SessionPlayerAuthentication
     name = "sessionAuth"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
         return {
             "type": "apiKey",
             "in": "cookie",
@@ -95,8 +99,16 @@ class SessionPlayerScheme(OpenApiAuthenticationExtension):
         }
 
 
-def acting_player(request):
+def request_player(request: Request) -> Player | None:
+    """The player behind a request, or None: the backends above authenticate Players, and
+    ``UNAUTHENTICATED_USER`` is None (the stubs know only Django's users)."""
+    player: Player | None = request.user  # type: ignore[assignment]  # see above
+    return player
+
+
+def acting_player(request: Request) -> Player:
     """The player behind a request (session guest or bearer token), or 401."""
-    if request.user is None:
+    player = request_player(request)
+    if player is None:
         raise exceptions.NotAuthenticated("visit the site or send 'Authorization: Bearer <token>'")
-    return request.user
+    return player

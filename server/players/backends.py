@@ -9,14 +9,18 @@ username (staff made in a shell).  The lockout (`server.players.lockout`) runs f
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.models import User
+from django.http import HttpRequest
 
 from server.players.models import Player
 from server.players.names import name_skeleton
 
 
-def user_for_login(identifier: str):
+def user_for_login(identifier: str) -> User | None:
     """The user `identifier` names, or None."""
     users = get_user_model().objects
     if "@" in identifier:
@@ -28,7 +32,9 @@ def user_for_login(identifier: str):
 
 
 class NameOrEmailBackend(ModelBackend):
-    def authenticate(self, request, username=None, password=None, **kwargs):
+    def authenticate(
+        self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> User | None:
         if not username or password is None:
             return None
         user = user_for_login(username.strip())

@@ -18,7 +18,7 @@ import smtplib
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
@@ -33,7 +33,7 @@ SALT = "plyground.email-confirm"
 log = logging.getLogger("plyground.emails")
 
 
-def email_confirmation_send(request: HttpRequest, user: AbstractBaseUser, address: str) -> None:
+def email_confirmation_send(request: HttpRequest, user: User, address: str) -> None:
     """Mail `address` a link attaching it to `user`, or, when another account has it, a note."""
     context = {"user": user, "address": address, "site": request.build_absolute_uri("/")}
     owner = get_user_model().objects.filter(email__iexact=address).exclude(pk=user.pk).first()
@@ -49,7 +49,7 @@ def email_confirmation_send(request: HttpRequest, user: AbstractBaseUser, addres
     _send("email_confirm", address, context)
 
 
-def _send(template: str, address: str, context: dict[str, str | AbstractBaseUser]) -> None:
+def _send(template: str, address: str, context: dict[str, object]) -> None:
     """Mail one message; a mail server that fails is logged, and the page says the same as ever
     (the account is made already; a new address can be asked for again on the account page)."""
     subject = render_to_string(f"frontend/account/{template}_subject.txt", context).strip()
@@ -60,7 +60,7 @@ def _send(template: str, address: str, context: dict[str, str | AbstractBaseUser
         log.exception("could not mail %s", template)
 
 
-def email_to_confirm(token: str, lock: bool = False) -> tuple[AbstractBaseUser, str]:
+def email_to_confirm(token: str, lock: bool = False) -> tuple[User, str]:
     """The account and address a link names, or ValidationError saying why it no longer works.
 
     `lock`: the account's row is locked (inside a transaction), so two clicks attach once.
@@ -79,7 +79,7 @@ def email_to_confirm(token: str, lock: bool = False) -> tuple[AbstractBaseUser, 
 
 
 @transaction.atomic
-def email_confirm(token: str) -> AbstractBaseUser:
+def email_confirm(token: str) -> User:
     """Attach the link's address to its account (ValidationError when it no longer may)."""
     user, address = email_to_confirm(token, lock=True)
     if email_taken(address, user.pk):

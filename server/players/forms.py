@@ -7,6 +7,8 @@ whether an e-mail address is in use: the address is mailed instead (server/playe
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import AuthenticationForm
@@ -55,17 +57,18 @@ class SignupForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
-    def __init__(self, *args, guest: Player | None = None, **kwargs):
+    def __init__(self, *args: Any, guest: Player | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.guest = guest
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"]
+        name: str = self.cleaned_data["name"]
         accounts.check_account_name(name, self.guest)
         return name
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Django's forms answer their cleaned data
         first, second = data.get("password1"), data.get("password2")
         if first and second and first != second:
             self.add_error("password2", "the two passwords differ")
@@ -81,10 +84,10 @@ class SignupForm(forms.Form):
 class LoginForm(AuthenticationForm):
     """Django's login form (and so django-axes' lockout), asking for a name or an e-mail address."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["username"].label = "Display name or e-mail"
-        self.fields["username"].max_length = 254
+        self.fields["username"].max_length = 254  # type: ignore[attr-defined]  # a CharField
         self.fields["username"].widget.attrs.update({"autocomplete": "username", "autocapitalize": "none"})
         self.error_messages["invalid_login"] = "That name or e-mail and password do not match an account."
 
@@ -95,12 +98,12 @@ class AccountForm(forms.Form):
     name = name_field()
     email = email_field(required=False)
 
-    def __init__(self, *args, player: Player, **kwargs):
+    def __init__(self, *args: Any, player: Player, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.player = player
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"]
+        name: str = self.cleaned_data["name"]
         if name != self.player.name:
             accounts.check_account_name(name, self.player)
         return name

@@ -16,6 +16,7 @@ from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, 
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
+from games.base import places
 from server.matches.models import Match, Seat
 from server.matches.selectors import seat_player_json
 from server.players.models import Player
@@ -79,11 +80,11 @@ def results_per_bot(player: Player) -> list[dict[str, Any]]:
     finished = _matches_of(player).filter(status=Match.Status.FINISHED)
     per_bot: dict[int, dict[str, Any]] = {}
     bots = Seat.objects.filter(kind=Seat.Kind.BOT, match__in=finished.values("pk")).select_related("bot_profile")
-    outcomes = {m.pk: _result_for(m.winner, m.my_seat, m.status) for m in finished.only("pk", "status", "result")}
+    outcomes = {m.pk: _result_for(m.winner, m.my_seat, m.status) for m in finished.only("pk", "status", "result")}  # type: ignore[attr-defined]  # `winner` and `my_seat` are annotations (_matches_of)
     for seat in bots.distinct():
         entry = per_bot.setdefault(
-            seat.bot_profile_id,
-            {"slug": seat.bot_profile.slug, "name": seat.bot_profile.name, "game": seat.bot_profile.game,
+            seat.bot_profile_id,  # type: ignore[arg-type]  # bot seats: each has its profile
+            {"slug": seat.bot_profile.slug, "name": seat.bot_profile.name, "game": seat.bot_profile.game,  # type: ignore[union-attr]  # bot seats: a profile each
              "wins": 0, "draws": 0, "losses": 0},
         )  # fmt: skip
         result = outcomes.get(seat.match_id)
@@ -98,6 +99,17 @@ def _result_for(winner: int | None, my_seat: int | None, status: str) -> str | N
     if winner is None:
         return "draw"
     return "win" if winner == my_seat else "loss"
+
+
+def _place_for(match: Match) -> dict[str, Any] | None:
+    """Where the player finished in a game of more than two seats that is no draw
+    ({"place", "shared", "of"}): "draw" alone would hide that two shared first and one was third."""
+    returns = (match.result or {}).get("returns") or []
+    finished = places(returns)
+    seat = match.my_seat  # type: ignore[attr-defined]  # an annotation (_matches_of)
+    if match.status != Match.Status.FINISHED or len(finished) < 3 or seat is None or len(set(finished)) == 1:
+        return None
+    return {"place": finished[seat], "shared": finished.count(finished[seat]) > 1, "of": len(finished)}
 
 
 @dataclass(frozen=True)
@@ -122,7 +134,7 @@ def history(player: Player, wanted: HistoryFilter) -> QuerySet[Match]:
     return matches.order_by("-created_at", "-pk")
 
 
-def history_page(player: Player, wanted: HistoryFilter, number: int) -> Page | None:
+def history_page(player: Player, wanted: HistoryFilter, number: int) -> Page[Match] | None:
     """Page `number` (from 1) of the history, or None past its end (page 1 always exists)."""
     paginator = Paginator(history(player, wanted), HISTORY_PAGE_SIZE, allow_empty_first_page=True)
     if number < 1 or number > paginator.num_pages:
@@ -140,10 +152,11 @@ def history_entry(match: Match) -> dict[str, Any]:
         "rated": match.rated,
         "created_at": match.created_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
-        "seat": match.my_seat,
-        "result": _result_for(match.winner, match.my_seat, match.status),
+        "seat": match.my_seat,  # type: ignore[attr-defined]  # `winner` and `my_seat` are annotations (_matches_of)
+        "result": _result_for(match.winner, match.my_seat, match.status),  # type: ignore[attr-defined]  # `winner` and `my_seat` are annotations (_matches_of)
+        "place": _place_for(match),
         "reason": (match.result or {}).get("reason") or None,
-        "opponents": [seat_player_json(s) for s in seats if s.index != match.my_seat and not s.is_open],
+        "opponents": [seat_player_json(s) for s in seats if s.index != match.my_seat and not s.is_open],  # type: ignore[attr-defined]  # `winner` and `my_seat` are annotations (_matches_of)
         "replay_url": f"/matches/{match.pk}/",
         "analysis_url": f"/matches/{match.pk}/analysis/",
     }

@@ -29,6 +29,7 @@ test client's ``login()``), never from someone guessing a password over HTTP, so
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from axes.attempts import get_cool_off_threshold
@@ -37,7 +38,7 @@ from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core import signing
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
@@ -55,16 +56,16 @@ DEVICE_ACCOUNTS = 10  # accounts a browser remembers (a family computer, a club'
 PAIR, ACCOUNT, ADDRESS = "pair", "account", "address"
 
 
-def account_key(user: AbstractBaseUser) -> str:
+def account_key(user: User) -> str:
     """The lockout key of an account: its name's look, as the one-account-per-look constraint has it."""
     player = Player.objects.filter(user=user).only("name_key").first()
     key = player.name_key if player is not None and player.name_key else name_skeleton(user.get_username())
     return key[:KEY_CHARS]
 
 
-def _resolved(request: HttpRequest | None, identifier: str) -> tuple[str, AbstractBaseUser | None]:
+def _resolved(request: HttpRequest | None, identifier: str) -> tuple[str, User | None]:
     """The key and the account (if any) a typed name or address stands for, once per request."""
-    known: dict[str, tuple[str, AbstractBaseUser | None]] = getattr(request, "_login_accounts", {})
+    known: dict[str, tuple[str, User | None]] = getattr(request, "_login_accounts", {})
     if identifier not in known:
         user = user_for_login(identifier) if identifier else None
         if user is not None:
@@ -73,7 +74,7 @@ def _resolved(request: HttpRequest | None, identifier: str) -> tuple[str, Abstra
             key = identifier.casefold() if "@" in identifier else name_skeleton(identifier)
         known[identifier] = (key[:KEY_CHARS], user)
         if request is not None:
-            request._login_accounts = known  # type: ignore[attr-defined]
+            request._login_accounts = known  # type: ignore[attr-defined]  # the site's (or axes') own attribute on the request
     return known[identifier]
 
 
@@ -116,12 +117,12 @@ def known_accounts(request: HttpRequest) -> list[int]:
     return [i for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
 
 
-def remember_device(request: HttpRequest, user: AbstractBaseUser) -> None:
+def remember_device(request: HttpRequest, user: User) -> None:
     """Mark this browser as one `user` logs in from (the cookie is set on the way out)."""
-    request.known_device_user = user.pk  # type: ignore[attr-defined]
+    request.known_device_user = user.pk  # type: ignore[attr-defined]  # the site's (or axes') own attribute on the request
 
 
-def remember_device_on_login(sender: Any, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any) -> None:
+def remember_device_on_login(sender: Any, request: HttpRequest | None, user: User, **kwargs: Any) -> None:
     """``user_logged_in``: the site's login, the admin's, a sign-up."""
     if request is not None:
         remember_device(request, user)
@@ -130,7 +131,7 @@ def remember_device_on_login(sender: Any, request: HttpRequest | None, user: Abs
 class KnownDeviceMiddleware:
     """Sets the known-device cookie on the response to a login (`remember_device`)."""
 
-    def __init__(self, get_response: Any) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
@@ -149,7 +150,7 @@ class KnownDeviceMiddleware:
         return response
 
 
-def forget_failures(user: AbstractBaseUser) -> None:
+def forget_failures(user: User) -> None:
     """After a password reset: the account's failures no longer count, from anywhere."""
     AccessAttempt.objects.filter(username=account_key(user)).delete()
 
@@ -157,17 +158,17 @@ def forget_failures(user: AbstractBaseUser) -> None:
 # --- axes ---------------------------------------------------------------------------
 
 
-class LoginLockoutHandler(AxesDatabaseHandler):
+class LoginLockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]  # django-axes is untyped
     """axes' database handler with the three limits of this module's docstring."""
 
     def is_locked(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
         reason = self.lock_reason(request, credentials)
-        request.login_lock_reason = reason  # type: ignore[attr-defined]
+        request.login_lock_reason = reason  # type: ignore[attr-defined]  # the site's (or axes') own attribute on the request
         return reason is not None
 
     def lock_reason(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> str | None:
         key = get_client_username(request, credentials)
-        address = request.axes_ip_address  # type: ignore[attr-defined]
+        address = request.axes_ip_address  # type: ignore[attr-defined]  # the site's (or axes') own attribute on the request
         recent = AccessAttempt.objects.filter(attempt_time__gte=get_cool_off_threshold(request))
 
         def failures(**where: Any) -> int:
@@ -186,15 +187,17 @@ class LoginLockoutHandler(AxesDatabaseHandler):
             return ADDRESS
         return None
 
-    def user_login_failed(self, sender: Any, credentials: dict, request: HttpRequest | None = None, **kwargs: Any):
+    def user_login_failed(
+        self, sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
+    ) -> None:
         super().user_login_failed(sender, credentials, request, **kwargs)
         # axes shows its lockout page only when the pair's count is reached; a login refused by
         # the account's or the address's limit gets it too, rather than "wrong password".
         if request is None or getattr(request, "axes_locked_out", False):
             return
         if self.is_locked(request, credentials):
-            request.axes_locked_out = True  # type: ignore[attr-defined]
-            request.axes_credentials = credentials  # type: ignore[attr-defined]
+            request.axes_locked_out = True  # type: ignore[attr-defined]  # the site's (or axes') own attribute on the request
+            request.axes_credentials = credentials  # type: ignore[attr-defined]  # the site's (or axes') own attribute on the request
 
 
 def lockout_response(request: HttpRequest, *args: Any) -> HttpResponse:
@@ -207,8 +210,11 @@ def lockout_response(request: HttpRequest, *args: Any) -> HttpResponse:
     return render(request, settings.AXES_LOCKOUT_TEMPLATE, context, status=settings.AXES_HTTP_RESPONSE_CODE)
 
 
-class LoginLockoutBackend(AxesStandaloneBackend):
-    def authenticate(self, request, username=None, password=None, **kwargs):
+class LoginLockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]  # django-axes is untyped
+    def authenticate(
+        self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> User | None:
         if request is None:
             return None
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        user: User | None = super().authenticate(request, username=username, password=password, **kwargs)
+        return user

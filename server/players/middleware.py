@@ -7,7 +7,10 @@ a match, a hint, an analysis, a token (`SessionPlayerAuthentication`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 
 from server.players.selectors import player_by_session
 from server.players.services import player_seen
@@ -17,11 +20,12 @@ NOT_A_VISIT_PREFIXES = ("/api/", "/static/", f"/{settings.ADMIN_PATH}", "/ws/", 
 
 
 class PlayerMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
-        request.player = player_by_session(request.session)
-        if request.player is not None and not request.path.startswith(NOT_A_VISIT_PREFIXES):
-            player_seen(request.player.pk)
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        player = player_by_session(request.session)
+        request.player = player  # type: ignore[attr-defined]  # the site's own attribute: views read it
+        if player is not None and not request.path.startswith(NOT_A_VISIT_PREFIXES):
+            player_seen(player.pk)
         return self.get_response(request)

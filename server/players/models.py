@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -49,7 +50,7 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         # An account made in code (a shell, a fixture) gets its name's look too: the constraint needs it.
         if not self.is_guest and not self.name_key:
             self.name_key = name_skeleton(self.name)

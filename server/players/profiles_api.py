@@ -7,8 +7,12 @@ as it looks (``alice`` finds ``Alice``) or a guest's exact name; bots have their
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -28,7 +32,7 @@ NAME_PARAMETER = OpenApiParameter(
 )
 
 
-class GameResultsSerializer(serializers.Serializer):
+class GameResultsSerializer(serializers.Serializer[Any]):
     game = serializers.CharField(help_text="a game id, e.g. connect4")
     played = serializers.IntegerField(help_text="finished matches")
     wins = serializers.IntegerField()
@@ -36,7 +40,7 @@ class GameResultsSerializer(serializers.Serializer):
     losses = serializers.IntegerField()
 
 
-class BotResultsSerializer(serializers.Serializer):
+class BotResultsSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField(help_text="the bot profile: /api/bots/<slug>/")
     name = serializers.CharField()
     game = serializers.CharField()
@@ -45,7 +49,7 @@ class BotResultsSerializer(serializers.Serializer):
     losses = serializers.IntegerField()
 
 
-class ProfileSerializer(serializers.Serializer):
+class ProfileSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=["human"])
     is_ai = serializers.BooleanField(help_text="always false: bots are at /api/bots/")
@@ -55,7 +59,7 @@ class ProfileSerializer(serializers.Serializer):
     bots = BotResultsSerializer(many=True, help_text="results against each bot profile met in a finished match")
 
 
-class HistoryEntrySerializer(serializers.Serializer):
+class HistoryEntrySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     game = serializers.CharField()
     status = serializers.CharField(help_text="waiting, active, adjourned, finished or aborted")
@@ -66,20 +70,24 @@ class HistoryEntrySerializer(serializers.Serializer):
     result = serializers.ChoiceField(
         choices=list(history.RESULTS), allow_null=True, help_text="from the person's side; null until finished"
     )
+    place = serializers.DictField(
+        allow_null=True,
+        help_text='games of three or more that are no draw: {"place": 1, "shared": true, "of": 3}; else null',
+    )
     reason = serializers.CharField(allow_null=True, help_text='how it ended, e.g. "four in a row"')
     opponents = SeatPlayerSerializer(many=True, help_text="who sits in the other seats (open seats left out)")
     replay_url = serializers.CharField(help_text="the match's page")
     analysis_url = serializers.CharField(help_text="the match's analysis page")
 
 
-class HistoryPageSerializer(serializers.Serializer):
+class HistoryPageSerializer(serializers.Serializer[Any]):
     count = serializers.IntegerField(help_text="matches that pass the filters")
     page = serializers.IntegerField()
     pages = serializers.IntegerField()
     results = HistoryEntrySerializer(many=True)
 
 
-class HistoryQuerySerializer(serializers.Serializer):
+class HistoryQuerySerializer(serializers.Serializer[Any]):
     game = serializers.ChoiceField(choices=[], required=False, help_text="a game id")
     opponent = serializers.CharField(
         required=False, max_length=60, help_text="a person's name, or a bot profile's slug or name"
@@ -87,9 +95,9 @@ class HistoryQuerySerializer(serializers.Serializer):
     result = serializers.ChoiceField(choices=list(history.RESULTS), required=False, help_text="from the person's side")
     page = serializers.IntegerField(required=False, min_value=1, default=1)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [g.id for g in registry.all()]
+        self.fields["game"].choices = [g.id for g in registry.all()]  # type: ignore[attr-defined]  # a ChoiceField
 
 
 def _no_player(name: str) -> Response:
@@ -99,10 +107,10 @@ def _no_player(name: str) -> Response:
 class ProfileView(APIView):
     """``GET /api/players/{name}/``: a person's public profile."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(parameters=[NAME_PARAMETER], responses={200: ProfileSerializer, **errors(404)})
-    def get(self, request, name: str):
+    def get(self, request: Request, name: str) -> Response:
         player = history.player_by_name(name)
         if player is None:
             return _no_player(name)
@@ -112,13 +120,13 @@ class ProfileView(APIView):
 class HistoryView(APIView):
     """``GET /api/players/{name}/matches/``: a person's matches, newest first, 20 a page."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(
         parameters=[NAME_PARAMETER, HistoryQuerySerializer],
         responses={200: HistoryPageSerializer, **errors(400, 404)},
     )
-    def get(self, request, name: str):
+    def get(self, request: Request, name: str) -> Response:
         query = HistoryQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         player: Player | None = history.player_by_name(name)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib import auth
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.base import SessionBase
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
@@ -48,12 +51,12 @@ def _account_active(user_id: int) -> bool:
     return auth.get_user_model().objects.filter(pk=user_id, is_active=True).exists()
 
 
-def tokens_of(player_id: int):
+def tokens_of(player_id: int) -> QuerySet[ApiToken]:
     """A player's live tokens, newest first."""
     return ApiToken.objects.filter(player_id=player_id, expires_at__gt=timezone.now()).order_by("-created_at", "-pk")
 
 
-def player_by_session(session) -> Player | None:
+def player_by_session(session: SessionBase) -> Player | None:
     """The session's player; an account's only while the session is still logged in to it.
 
     A password changed or reset elsewhere, or an account deactivated, ends the account's
@@ -68,14 +71,14 @@ def player_by_session(session) -> Player | None:
     return player if _logged_in_as(session, player.user) else None
 
 
-def _logged_in_as(session, user) -> bool:
+def _logged_in_as(session: SessionBase, user: User | None) -> bool:
     if user is None or not user.is_active or str(session.get(auth.SESSION_KEY)) != str(user.pk):
         return False
     held = session.get(auth.HASH_SESSION_KEY)
     return held is not None and constant_time_compare(held, user.get_session_auth_hash())
 
 
-def players_online(now=None) -> int:
+def players_online(now: datetime | None = None) -> int:
     """People with a socket open (a match or the lobby), in any web process; bots are not players.
 
     Each web process keeps `Player.online_until` ahead of now for the people it has sockets

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -45,7 +46,7 @@ def player_create_guest(name: str | None = None) -> Player:
     return Player.objects.create(name=name or free_guest_name(), is_guest=True)
 
 
-def player_create_for_session(session) -> Player:
+def player_create_for_session(session: SessionBase) -> Player:
     """A guest for a browser session that has none yet, on its first action that needs a player.
 
     Pages do not make guests (a crawler or a health check would leave one per request);

@@ -11,20 +11,22 @@ from __future__ import annotations
 
 from itertools import islice
 
+from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_login_failed
 from django.core.exceptions import ValidationError
 from django_otp import devices_for_user
 from django_otp.admin import OTPAdminAuthenticationForm, OTPAdminSite
+from django_otp.models import Device
 
 
-class StaffLoginForm(OTPAdminAuthenticationForm):
+class StaffLoginForm(OTPAdminAuthenticationForm):  # type: ignore[misc]  # django-otp is untyped
     # One answer for a wrong password, a wrong code and no code.
     error_messages = {
         **OTPAdminAuthenticationForm.error_messages,
         "invalid_login": "Please enter the correct username, password and code of a staff account.",
     }
 
-    def _chosen_device(self, user):
+    def _chosen_device(self, user: User) -> Device | None:
         """The device picked in the form, else the user's only one (the usual case: one phone)."""
         device = super()._chosen_device(user)
         if device is None:
@@ -32,7 +34,7 @@ class StaffLoginForm(OTPAdminAuthenticationForm):
             device = devices[0] if len(devices) == 1 else None
         return device
 
-    def clean_otp(self, user) -> None:
+    def clean_otp(self, user: User) -> None:
         try:
             super().clean_otp(user)
         except ValidationError as error:
@@ -41,7 +43,7 @@ class StaffLoginForm(OTPAdminAuthenticationForm):
             raise ValidationError(self.error_messages["invalid_login"], code="invalid_login") from error
 
 
-class StaffAdminSite(OTPAdminSite):
+class StaffAdminSite(OTPAdminSite):  # type: ignore[misc]  # django-otp is untyped
     """django-otp's admin under the usual name, so ``admin:`` URLs and links keep working."""
 
     login_form = StaffLoginForm

@@ -7,9 +7,13 @@ the answer that issues it: only its hash is stored.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from server.http.openapi import errors
@@ -19,7 +23,7 @@ from server.players.models import ApiToken, hash_token
 from server.players.throttles import TokenThrottle
 
 
-class TokenSerializer(serializers.ModelSerializer):
+class TokenSerializer(serializers.ModelSerializer[ApiToken]):
     current = serializers.SerializerMethodField(help_text="the token this request was sent with")
 
     class Meta:
@@ -37,20 +41,20 @@ class TokenIssuedSerializer(TokenSerializer):
         fields = [*TokenSerializer.Meta.fields, "token"]
 
 
-class TokenRequestSerializer(serializers.Serializer):
-    label = serializers.CharField(
+class TokenRequestSerializer(serializers.Serializer[Any]):
+    label = serializers.CharField(  # type: ignore[assignment]  # a field: the metaclass takes it out of the class
         required=False, allow_blank=True, max_length=40, help_text="your word for where it is used, e.g. 'laptop'"
     )
 
 
-def _current_id(request) -> int | None:
+def _current_id(request: Request) -> int | None:
     """The id of the bearer token this request came with, if it came with one."""
     if not isinstance(request.auth, str):
         return None
     return ApiToken.objects.filter(digest=hash_token(request.auth)).values_list("pk", flat=True).first()
 
 
-def _issued(row: ApiToken, token: str, request) -> Response:
+def _issued(row: ApiToken, token: str, request: Request) -> Response:
     data = TokenSerializer(row, context={"current_id": _current_id(request)}).data
     return Response({**data, "token": token}, status=status.HTTP_201_CREATED)
 
@@ -62,11 +66,11 @@ def _no_token(token_id: int) -> Response:
 class TokenListView(APIView):
     """``GET``: your live tokens, newest first, without their secrets.  ``POST``: a new token."""
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         return [TokenThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(responses={200: TokenSerializer(many=True), **errors(401)})
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         player = acting_player(request)
         context = {"current_id": _current_id(request)}
         return Response(TokenSerializer(selectors.tokens_of(player.pk), many=True, context=context).data)
@@ -76,7 +80,7 @@ class TokenListView(APIView):
         responses={201: TokenIssuedSerializer, **errors(400, 401, 403, 409, 429)},
         description="Issue a token; it expires after the installation's token lifetime (90 days unless set).",
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         player = acting_player(request)
         body = TokenRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -91,7 +95,7 @@ class TokenDetailView(APIView):
     """``DELETE``: revoke one of your tokens; it stops working at once."""
 
     @extend_schema(request=None, responses={204: OpenApiResponse(description="revoked"), **errors(401, 403, 404)})
-    def delete(self, request, token_id: int):
+    def delete(self, request: Request, token_id: int) -> Response:
         player = acting_player(request)
         if not services.token_revoke(player, token_id):
             return _no_token(token_id)
@@ -104,7 +108,7 @@ class TokenRotateView(APIView):
     throttle_classes = [TokenThrottle]
 
     @extend_schema(request=None, responses={201: TokenIssuedSerializer, **errors(401, 403, 404, 429)})
-    def post(self, request, token_id: int):
+    def post(self, request: Request, token_id: int) -> Response:
         player = acting_player(request)
         rotated = services.token_rotate(player, token_id)
         if rotated is None:

@@ -4,6 +4,7 @@ as long as that credential holds (`CredentialWatch`)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import import_module
@@ -13,6 +14,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
 from django.utils import timezone
 
 from server.players.models import Player
@@ -38,6 +40,12 @@ class Credential:
     expires_at: datetime | None = None
 
 
+def scope_player(scope: Mapping[str, Any]) -> Player | None:
+    """The player `PlayerWebSocketMiddleware` put in a socket's scope (None: nobody)."""
+    player: Player | None = scope.get("player")
+    return player
+
+
 class PlayerWebSocketMiddleware:
     """Sets ``scope["player"]`` (a Player or None) and ``scope["credential"]`` (what named
     it, asked again when it may have ended) after the session middleware ran.
@@ -46,16 +54,16 @@ class PlayerWebSocketMiddleware:
     with `CLOSE_BAD_TOKEN`, never served without one.
     """
 
-    def __init__(self, inner):
+    def __init__(self, inner: Any) -> None:
         self.inner = inner
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [""])[0]
         session = scope.get("session")
         player, credential = await _resolve(token, session)
         if token and player is None:
-            return await _refuse_bad_token(scope, receive, send)
+            return await _refuse_bad_token(scope, receive, send)  # type: ignore[arg-type]  # a Channels scope is a plain dict
         return await self.inner(dict(scope, player=player, credential=credential), receive, send)
 
 
@@ -71,7 +79,7 @@ _refuse_bad_token = BadTokenRefusal.as_asgi()
 
 
 @database_sync_to_async
-def _resolve(token: str, session) -> tuple[Player | None, Credential]:
+def _resolve(token: str, session: SessionBase | None) -> tuple[Player | None, Credential]:
     if token:
         found = token_by_secret(token)
         return (found.player, Credential(token=token, expires_at=found.expires_at)) if found else (None, Credential())
@@ -105,12 +113,12 @@ class CredentialWatch:
     _expiry: asyncio.TimerHandle | None = None
 
     def credential_groups(self) -> list[str]:
-        player = self.scope.get("player")  # type: ignore[attr-defined]
+        player = self.scope.get("player")  # type: ignore[attr-defined]  # a mixin: the consumer has `scope`
         return [credentials_group(player.pk)] if player is not None else []
 
     def watch_expiry(self) -> None:
         """A token's sockets close when it expires (nothing else tells them: no row changes)."""
-        credential = self.scope.get("credential")  # type: ignore[attr-defined]
+        credential = self.scope.get("credential")  # type: ignore[attr-defined]  # a mixin: the consumer has `scope`
         if credential is None or credential.expires_at is None:
             return
         delay = max(0.0, (credential.expires_at - timezone.now()).total_seconds())
@@ -129,8 +137,8 @@ class CredentialWatch:
         """A credential of this socket's player changed: close unless this socket's still holds."""
         if self.signed_out:
             return
-        player = self.scope.get("player")  # type: ignore[attr-defined]
-        credential = self.scope.get("credential")  # type: ignore[attr-defined]
+        player = self.scope.get("player")  # type: ignore[attr-defined]  # a mixin: the consumer has `scope`
+        credential = self.scope.get("credential")  # type: ignore[attr-defined]  # a mixin: the consumer has `scope`
         if player is None or credential is None:
             return
         ended = event.get("ended_session")
@@ -142,4 +150,4 @@ class CredentialWatch:
         if self.signed_out:
             return
         self.signed_out = True
-        await self.close(code=CLOSE_SIGNED_OUT, reason=SIGNED_OUT_REASON)  # type: ignore[attr-defined]
+        await self.close(code=CLOSE_SIGNED_OUT, reason=SIGNED_OUT_REASON)  # type: ignore[attr-defined]  # a mixin: the consumer has `close`

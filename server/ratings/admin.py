@@ -4,7 +4,7 @@ from server.ratings.models import PlayerRating, RatingChange
 
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(admin.ModelAdmin):
+class PlayerRatingAdmin(admin.ModelAdmin[PlayerRating]):
     list_display = ("player", "game", "rating", "deviation", "volatility", "games", "updated_at")
     list_filter = ("game",)
     search_fields = ("player__name",)
@@ -12,7 +12,7 @@ class PlayerRatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
+class RatingChangeAdmin(admin.ModelAdmin[RatingChange]):
     list_display = ("match", "player", "game", "score", "rating_before", "rating_after", "at")
     list_filter = ("game",)
     readonly_fields = [f.name for f in RatingChange._meta.fields]

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -16,7 +20,7 @@ from server.players.selectors import person_json
 from server.ratings import selectors
 
 
-class RatingSerializer(serializers.Serializer):
+class RatingSerializer(serializers.Serializer[Any]):
     game = serializers.CharField()
     rating = serializers.FloatField(help_text="Glicko-2, on the Glicko scale (1500 at the start)")
     deviation = serializers.FloatField(help_text="the rating's uncertainty (RD), in rating points")
@@ -25,13 +29,13 @@ class RatingSerializer(serializers.Serializer):
     games = serializers.IntegerField(help_text="rated matches played in this game")
 
 
-class HistoryPointSerializer(serializers.Serializer):
+class HistoryPointSerializer(serializers.Serializer[Any]):
     at = serializers.DateTimeField(help_text="when the rated match ended")
     rating = serializers.FloatField(help_text="the rating after it")
     deviation = serializers.FloatField()
 
 
-class PlayerRatingsSerializer(serializers.Serializer):
+class PlayerRatingsSerializer(serializers.Serializer[Any]):
     player = serializers.DictField(help_text='{"id", "name", "kind": "human", "is_ai": false, "is_guest"}')
     ratings = RatingSerializer(many=True)
     history = serializers.DictField(
@@ -40,7 +44,7 @@ class PlayerRatingsSerializer(serializers.Serializer):
     provisional_deviation = serializers.FloatField(help_text="ratings with a larger deviation are provisional")
 
 
-class LeaderPlayerSerializer(serializers.Serializer):
+class LeaderPlayerSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     kind = serializers.CharField(help_text='always "human": bots have no rating here')
@@ -48,40 +52,42 @@ class LeaderPlayerSerializer(serializers.Serializer):
     is_guest = serializers.BooleanField(help_text="a guest, shown with the Guest marker")
 
 
-class LeaderSerializer(serializers.Serializer):
+class LeaderSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     player = LeaderPlayerSerializer()
     rating = serializers.FloatField()
     deviation = serializers.FloatField()
+    provisional = serializers.BooleanField(help_text='shown with "?"; listed after every established rating')
     games = serializers.IntegerField()
     last_played = serializers.DateTimeField()
 
 
-class LeaderboardSerializer(serializers.Serializer):
+class LeaderboardSerializer(serializers.Serializer[Any]):
     game = serializers.CharField()
     active_days = serializers.IntegerField(help_text="only people who played a rated match in these last days")
     leaders = LeaderSerializer(many=True)
 
 
-class RatingChangeSerializer(serializers.Serializer):
+class RatingChangeSerializer(serializers.Serializer[Any]):
     before = serializers.FloatField()
     after = serializers.FloatField()
     provisional_before = serializers.BooleanField()
     provisional_after = serializers.BooleanField()
 
 
-class SeatRatingSerializer(serializers.Serializer):
+class SeatRatingSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["human", "bot"], help_text="a person's rating, or a bot profile's")
     rating = serializers.FloatField(help_text="the person's rating in the match's game now (1500 before any)")
     deviation = serializers.FloatField()
     provisional = serializers.BooleanField()
     change = RatingChangeSerializer(allow_null=True, help_text="what this match did to it; null until a rated end")
 
 
-class MatchRatingsSerializer(serializers.Serializer):
+class MatchRatingsSerializer(serializers.Serializer[Any]):
     game = serializers.CharField()
     rated = serializers.BooleanField()
-    seats = SeatRatingSerializer(many=True, help_text="the seats held by people (bots carry their own rating)")
+    seats = SeatRatingSerializer(many=True, help_text="the seats held by people and by measured bots, one scale")
 
 
 def not_found(detail: str) -> Response:
@@ -89,15 +95,15 @@ def not_found(detail: str) -> Response:
 
 
 class LeaderboardView(APIView):
-    """``GET /api/leaderboards/{game}/``: established ratings of active people, best first."""
+    """``GET /api/leaderboards/{game}/``: active people's ratings, established best first, then provisional."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(
         parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH, enum=[g.id for g in registry.all()])],
         responses={200: LeaderboardSerializer, **errors(404)},
     )
-    def get(self, request, game: str):
+    def get(self, request: Request, game: str) -> Response:
         if game not in {g.id for g in registry.all()}:
             return not_found(f"no game {game!r}")
         board = {"game": game, "active_days": settings.LEADERBOARD_ACTIVE_DAYS, "leaders": selectors.leaderboard(game)}
@@ -107,7 +113,7 @@ class LeaderboardView(APIView):
 class PlayerRatingsView(APIView):
     """``GET /api/players/{name}/ratings/``: a person's rating per game and its history."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(
         parameters=[
@@ -117,7 +123,7 @@ class PlayerRatingsView(APIView):
         ],
         responses={200: PlayerRatingsSerializer, **errors(404)},
     )
-    def get(self, request, name: str):
+    def get(self, request: Request, name: str) -> Response:
         player = player_by_name(name)
         if player is None:
             return not_found(f"no player named {name!r}")
@@ -134,10 +140,10 @@ class PlayerRatingsView(APIView):
 class MatchRatingsView(APIView):
     """``GET /api/matches/{id}/ratings/``: the people of a match, their ratings and what it changed."""
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(responses={200: MatchRatingsSerializer, **errors(404)})
-    def get(self, request, match_id: int):
+    def get(self, request: Request, match_id: int) -> Response:
         ratings = selectors.match_ratings(match_id)
         if ratings is None:
             return not_found(f"no match {match_id}")

@@ -1,10 +1,11 @@
-"""People's Glicko-2 ratings per game, and each rated match's change (docs/design.md §4)."""
+"""Glicko-2 ratings per game, people's and the changes rated matches made to them and to bots (docs/design.md §4)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
 
+from server.bots.models import BotProfile
 from server.matches.models import Match
 from server.players.models import Player
 from server.ratings import glicko2
@@ -61,3 +62,28 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.rating_before:.0f}→{self.rating_after:.0f} in match {self.match_id}"
+
+
+class BotRatingChange(models.Model):
+    """A bot's rating before and after one rated match against people (docs/design.md §4).
+
+    Bots are placed on the people's scale by calibration (`server.bots.placement`) and moved
+    by their rated games against people, as a person is.  Unique per (match, profile): two
+    seats of one bot in a match are one rating period of it.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="bot_rating_changes")
+    profile = models.ForeignKey(BotProfile, on_delete=models.CASCADE, related_name="rating_changes")
+    score = models.FloatField(help_text="the bot's points against the people of the match: 1 win, 0.5 draw, 0 loss")
+    rating_before = models.FloatField()
+    deviation_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_after = models.FloatField()
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["match", "profile"], name="one_bot_change_per_match")]
+
+    def __str__(self) -> str:
+        return f"{self.profile} {self.rating_before:.0f}→{self.rating_after:.0f} in match {self.match_id}"

@@ -12,7 +12,7 @@ from games import registry
 from server.matches.models import Match, Seat
 from server.players.selectors import person_json
 from server.ratings import glicko2
-from server.ratings.models import PlayerRating, RatingChange
+from server.ratings.models import BotRatingChange, PlayerRating, RatingChange
 
 
 def ratings_for(player_id: int) -> list[dict[str, Any]]:
@@ -38,26 +38,29 @@ def rating_history(player_id: int, game: str) -> list[dict[str, Any]]:
 
 
 def leaderboard(game: str, now: datetime | None = None) -> list[dict[str, Any]]:
-    """The best established ratings in `game` among people who played a rated match lately.
+    """The ratings in `game` of people who played a rated match lately: established ones best first,
+    then the provisional ones (shown with "?", as lichess does), best first too.
 
-    Accounts only: a guest's rating (from before rated games needed accounts) was free to farm."""
+    A provisional rating is listed rather than hidden, so a new site's board is not empty; it
+    ranks below every established one, so a few lucky first games do not top it.  Accounts
+    only: a guest's rating (from before rated games needed accounts) was free to farm."""
     since = (now or timezone.now()) - timedelta(days=settings.LEADERBOARD_ACTIVE_DAYS)
-    rows = (
-        PlayerRating.objects.filter(
-            game=game,
-            deviation__lte=settings.RATING_PROVISIONAL_DEVIATION,
-            updated_at__gte=since,
-            player__is_guest=False,
-        )
-        .select_related("player")
-        .order_by("-rating", "deviation", "player_id")[: settings.LEADERBOARD_SIZE]
+    limit = settings.RATING_PROVISIONAL_DEVIATION
+    active = PlayerRating.objects.filter(game=game, updated_at__gte=since, player__is_guest=False).select_related(
+        "player"
     )
+    size = settings.LEADERBOARD_SIZE
+    best_first = ("-rating", "deviation", "player_id")
+    rows = list(active.filter(deviation__lte=limit).order_by(*best_first)[:size])
+    if len(rows) < size:
+        rows += active.filter(deviation__gt=limit).order_by(*best_first)[: size - len(rows)]
     return [
         {
             "rank": rank,
             "player": person_json(row.player_id, row.player.name, row.player.is_guest),
             "rating": row.rating,
             "deviation": row.deviation,
+            "provisional": row.deviation > limit,
             "games": row.games,
             "last_played": row.updated_at,
         }
@@ -76,20 +79,48 @@ def provisional_deviation() -> float:
 
 
 def match_ratings(match_id: int) -> dict[str, Any] | None:
-    """The people of a match with their rating in its game, and each one's change once a rated
-    match has ended (None: no such match).  Bots' ratings are their profiles' (docs/design.md §4)."""
+    """The people and measured bots of a match with their rating in its game, on the one scale,
+    and each one's change once a rated match has ended (None: no such match)."""
     match = Match.objects.filter(pk=match_id).only("game", "rated").first()
     if match is None:
         return None
     seats = list(Seat.objects.filter(match_id=match_id, player__isnull=False).order_by("index"))
-    people = [s.player_id for s in seats]
+    people = [s.player_id for s in seats if s.player_id is not None]  # all of them (the query above)
     ratings = {r.player_id: r for r in PlayerRating.objects.filter(game=match.game, player_id__in=people)}
     changes = {c.player_id: c for c in RatingChange.objects.filter(match_id=match_id)}
-    return {
-        "game": match.game,
-        "rated": match.rated,
-        "seats": [_seat_rating(s.index, ratings.get(s.player_id), changes.get(s.player_id)) for s in seats],
-    }
+    entries = [_seat_rating(s.index, ratings.get(s.player_id), changes.get(s.player_id)) for s in seats]  # type: ignore[arg-type]  # seats with a player only (the query above)
+    entries += _bot_seat_ratings(match_id)
+    return {"game": match.game, "rated": match.rated, "seats": sorted(entries, key=lambda e: e["seat"])}
+
+
+def _bot_seat_ratings(match_id: int) -> list[dict[str, Any]]:
+    """The bots' seats whose profile has a rating now: the profile's, as the lobby shows it."""
+    seats = Seat.objects.filter(match_id=match_id, kind=Seat.Kind.BOT, bot_profile__rating__isnull=False)
+    changes = {c.profile_id: c for c in BotRatingChange.objects.filter(match_id=match_id)}
+    limit = settings.RATING_PROVISIONAL_DEVIATION
+    out = []
+    for seat in seats.select_related("bot_profile"):
+        profile = seat.bot_profile
+        assert profile is not None  # bot seats with a measured profile only (the query above)
+        change = changes.get(profile.pk)
+        out.append(
+            {
+                "seat": seat.index,
+                "kind": "bot",
+                "rating": profile.rating,
+                "deviation": profile.deviation,
+                "provisional": profile.provisional,
+                "change": None
+                if change is None
+                else {
+                    "before": change.rating_before,
+                    "after": change.rating_after,
+                    "provisional_before": change.deviation_before > limit,
+                    "provisional_after": change.deviation_after > limit,
+                },
+            }
+        )
+    return out
 
 
 def _seat_rating(index: int, now: PlayerRating | None, change: RatingChange | None) -> dict[str, Any]:
@@ -99,6 +130,7 @@ def _seat_rating(index: int, now: PlayerRating | None, change: RatingChange | No
     limit = settings.RATING_PROVISIONAL_DEVIATION
     return {
         "seat": index,
+        "kind": "human",
         "rating": rating,
         "deviation": deviation,
         "provisional": deviation > limit,

@@ -24,8 +24,16 @@ accounts trading wins cannot pump one of them.
 
 Several seats: each person is rated against every other seat at once, the higher return
 winning the pair (a draw when equal).  A bot seat counts as an opponent only where
-`BOT_GAMES_RATED_FOR_HUMANS` allows rated bot games, at its measured rating with
-`BOT_RATING_DEVIATION`; bots' own ratings are measured by `manage.py calibrate`, never here.
+`BOT_GAMES_RATED_FOR_HUMANS` allows rated bot games, and only once its rating is measured.
+
+Bots are on the same scale (`server.bots.placement`): calibration places them, and here
+their rated games against people move them as a person's move a person, so that a bot's
+number and a person's mean the same.  A bot is rated against the people of the match only
+(its games against bots are calibration's), one rating period per match, without the
+idle widening (a bot's strength does not drift while it rests).  Adaptive bots are not
+moved: they play each person at a strength of that person's own, so their results say
+how well they adapt, not how strong they are.  Bot profiles are locked after the people's
+rows, in id order, so two matches of one bot ending at once queue up as people's do.
 """
 
 from __future__ import annotations
@@ -37,9 +45,11 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from server.bots import placement
+from server.bots.models import BotProfile
 from server.matches.models import Match, Seat
 from server.ratings import glicko2
-from server.ratings.models import PlayerRating, RatingChange
+from server.ratings.models import BotRatingChange, PlayerRating, RatingChange
 
 SECONDS_PER_DAY = 86400.0
 PAIR_WINDOW = timedelta(days=1)  # `RATING_PAIR_MATCHES_PER_DAY` counts in any window this long
@@ -53,8 +63,11 @@ def rate_match(match: Match) -> list[RatingChange]:
         return []
     seats = list(match.seats.all())
     at = match.finished_at
+    assert at is not None and match.result is not None  # `_ratable`: it has finished
     rows = _locked_ratings(match.game, sorted({s.player_id for s in seats if s.player_id}))
     now = {pid: _current(row, at) for pid, row in rows.items()}
+    bots = _locked_bots(seats)
+    bots_now = {pid: _bot_rating(profile) for pid, profile in bots.items()}
     returns = match.result["returns"]
     spent = _spent_pairs(match, seats)
     changes = []
@@ -66,10 +79,20 @@ def rate_match(match: Match) -> list[RatingChange]:
             for other in seats
             if other.index != seat.index
             and frozenset((seat.player_id, other.player_id)) not in spent
-            and (opponent := _opponent(other, now)) is not None
+            and (opponent := _opponent(other, now, bots_now)) is not None
         ]
         if results:
             changes.append(_apply(match, rows[seat.player_id], now[seat.player_id], results, at))
+    for profile_id, profile in bots.items():
+        results = [
+            glicko2.Result(now[other.player_id], _score(returns[seat.index], returns[other.index]))
+            for seat in seats
+            if seat.bot_profile_id == profile_id
+            for other in seats
+            if other.player_id is not None
+        ]
+        if results and not profile.adaptive:
+            _apply_to_bot(match, profile, bots_now[profile_id], results, at)
     return changes
 
 
@@ -129,12 +152,29 @@ def _current(row: PlayerRating, at: datetime) -> glicko2.Rating:
     return glicko2.idle(row.as_glicko(), days * settings.RATING_PERIODS_PER_DAY)
 
 
-def _opponent(seat: Seat, people: dict[int, glicko2.Rating]) -> glicko2.Rating | None:
+def _locked_bots(seats: list[Seat]) -> dict[int, BotProfile]:
+    """The measured bot profiles seated, locked in id order, where rated bot games exist."""
+    if not settings.BOT_GAMES_RATED_FOR_HUMANS:
+        return {}
+    ids = sorted({s.bot_profile_id for s in seats if s.kind == Seat.Kind.BOT and s.bot_profile_id is not None})
+    profiles = BotProfile.objects.select_for_update().filter(pk__in=ids, rating__isnull=False).order_by("pk")
+    return {profile.pk: profile for profile in profiles}
+
+
+def _bot_rating(profile: BotProfile) -> glicko2.Rating:
+    # A rating from before bots had a deviation is as sure as the measurement floor.
+    return glicko2.Rating(
+        profile.rating,  # type: ignore[arg-type]  # measured only (`_locked_bots`)
+        profile.deviation or placement.MIN_DEVIATION,
+        profile.volatility or placement.START_VOLATILITY,
+    )
+
+
+def _opponent(seat: Seat, people: dict[int, glicko2.Rating], bots: dict[int, glicko2.Rating]) -> glicko2.Rating | None:
     if seat.player_id is not None:
         return people[seat.player_id]
-    rating = (seat.bot_snapshot or {}).get("rating")
-    if seat.kind == Seat.Kind.BOT and settings.BOT_GAMES_RATED_FOR_HUMANS and rating is not None:
-        return glicko2.Rating(float(rating), settings.BOT_RATING_DEVIATION)
+    if seat.kind == Seat.Kind.BOT and seat.bot_profile_id is not None:
+        return bots.get(seat.bot_profile_id)
     return None
 
 
@@ -163,4 +203,26 @@ def _apply(
     row.games += 1
     row.updated_at = at
     row.save(update_fields=["rating", "deviation", "volatility", "games", "updated_at"])
+    return change
+
+
+def _apply_to_bot(
+    match: Match, profile: BotProfile, before: glicko2.Rating, results: list[glicko2.Result], at: datetime
+) -> BotRatingChange:
+    after = glicko2.rate(before, results, tau=settings.RATING_TAU)
+    change = BotRatingChange.objects.create(
+        match=match,
+        profile=profile,
+        score=sum(r.score for r in results) / len(results),
+        rating_before=before.rating,
+        deviation_before=before.deviation,
+        rating_after=after.rating,
+        deviation_after=after.deviation,
+        at=at,
+    )
+    profile.rating, profile.deviation, profile.volatility = after.rating, after.deviation, after.volatility
+    # `update` rather than `save`: the rating moves, the settings it was measured with stay.
+    BotProfile.objects.filter(pk=profile.pk).update(
+        rating=after.rating, deviation=after.deviation, volatility=after.volatility
+    )
     return change

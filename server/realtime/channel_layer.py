@@ -27,7 +27,8 @@ from channels_redis.core import RedisChannelLayer
 # ended and its person stayed online (one or two people of 300 closing at once, in most runs
 # of tests/faults/test_storms.py).
 # A dead Redis is noticed by the kernel instead, within about 20 s: keepalive probes while
-# a read waits, and a user timeout while a write goes unacknowledged.
+# a read waits, and a user timeout while a write goes unacknowledged.  (The project runs on
+# Python 3.11, where gh-86296 is not fixed: tests/faults/test_storms.py, the people left online.)
 DEAD_REDIS_S = 20
 TCP_OPTIONS = {
     socket.TCP_KEEPIDLE: 10,
@@ -43,7 +44,10 @@ TCP_OPTIONS = {
 # for a free connection instead (up to POOL_WAIT_S), and its size is set on purpose: a command
 # takes well under a millisecond on loopback, so 50 connections carry tens of thousands of
 # commands a second, while N web processes x 50 stay far below Redis's 10,000 clients.  One
-# of them is held by the layer's blocking read at all times.
+# of them is held by the layer's blocking read at all times.  Upstream: redis-py's asyncio
+# `ConnectionPool` raises instead of waiting (aio-libs/aioredis-py#1113, still so in the pinned
+# redis 8.1.0, whose default cap became 100), and channels_redis 4.3.0 builds that pool
+# (`channels_redis.utils.create_pool`); tests/faults/test_storms.py counts MaxConnectionsError.
 POOL_SIZE = int(os.environ.get("REDIS_POOL_SIZE", "50"))
 POOL_WAIT_S = 10
 
@@ -53,6 +57,9 @@ POOL_WAIT_S = 10
 # membership lasts GROUP_EXPIRY_S, and each process stamps again every membership it holds
 # every quarter of that: a dead process's members are dropped within GROUP_EXPIRY_S of its
 # death (at the group's next send), while a live one has four tries to renew each.
+# Upstream: django/channels#1371 (leaked memberships of a dead server, a day by default: still
+# so in channels_redis 4.3.0); tests/server/test_channel_layer.py,
+# `test_a_dead_process_memberships_expire_and_a_live_one_keeps_its_own`.
 GROUP_EXPIRY_S = int(os.environ.get("CHANNEL_GROUP_EXPIRY_S", "120"))
 RENEW_BATCH = 500  # memberships renewed per round trip
 READ_BATCH = 200  # messages a process takes from its queue per round trip
@@ -72,7 +79,7 @@ class _Inbox:
 
     def __init__(self) -> None:
         self.messages: deque[dict[str, Any]] = deque()
-        self.waiter: asyncio.Future | None = None
+        self.waiter: asyncio.Future[None] | None = None
 
     def put(self, message: dict[str, Any], capacity: int) -> None:
         if len(self.messages) >= capacity:  # a socket that stopped reading: drop its oldest (channels_redis#212)
@@ -101,7 +108,7 @@ class _Send:
         self.group_key = group_key
         self.message = message
         self.here = here
-        self.done: asyncio.Future | None = None
+        self.done: asyncio.Future[tuple[int, list[bytes]]] | None = None
 
 
 # The gap between the scores, in a process's queue, of sends made in one call or in the same
@@ -109,19 +116,19 @@ class _Send:
 _SCORE_STEP = 1e-6
 
 
-class PooledRedisChannelLayer(RedisChannelLayer):
+class PooledRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # channels_redis is untyped
     """channels_redis with a blocking, bounded connection pool (see POOL_SIZE), and one reader
     per process that no closing socket can interrupt (see `receive`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._reader: asyncio.Task | None = None
+        self._reader: asyncio.Task[None] | None = None
         self._joined: defaultdict[str, set[str]] = defaultdict(set)  # group -> this process's channels in it
         self._inboxes: dict[str, _Inbox] = {}  # this process's sockets' channels -> what was read for them
         self._takers: dict[str, Callable[[dict[str, Any]], bool]] = {}  # channels that take messages at once
-        self._renewer: asyncio.Task | None = None
+        self._renewer: asyncio.Task[None] | None = None
         self._outgoing: list[_Send] = []  # group sends waiting for the batch under way
-        self._sender: asyncio.Task | None = None
+        self._sender: asyncio.Task[None] | None = None
         self._last_score = 0.0
         # The loop this process's sockets join and receive on: the only one that may touch their inboxes.
         self._sockets_loop: asyncio.AbstractEventLoop | None = None
@@ -134,12 +141,15 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         and a socket closing cancels its receive: when the read it cancelled had already
         popped a message -- the reply on its way, or the loop busy before reading it -- redis-py
         drops the connection with the reply, and another socket's frame was lost for good
-        (django/channels#1683; tests/server/test_channel_layer.py: 2-3 % of the frames while
-        other sockets closed).  Here the read runs in a task of its own that no socket owns;
+        (django/channels#1683, channels_redis#366; channels_redis 4.3.0 still reads in the
+        task of the socket holding its receive lock; tests/server/test_channel_layer.py,
+        `test_no_message_is_lost_while_other_sockets_close`: 2-3 % of the frames while other
+        sockets closed).  Here the read runs in a task of its own that no socket owns;
         a receive waits for its socket's inbox, and cancelling it cancels only that wait.
         """
         if "!" not in channel:  # a channel read by whoever asks, not this process's sockets
-            return await super().receive(channel)
+            message: dict[str, Any] = await super().receive(channel)
+            return message
         assert self.require_valid_channel_name(channel)
         self._sockets_loop = asyncio.get_running_loop()
         inbox = self._inboxes.get(channel) or self._inboxes.setdefault(channel, _Inbox())
@@ -159,7 +169,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
             del self._inboxes[channel]  # a socket between frames gets a new one on the next message
         return message
 
-    def _running_reader(self, process_channel: str) -> asyncio.Task:
+    def _running_reader(self, process_channel: str) -> asyncio.Task[None]:
         """The task that reads this process's messages into the sockets' inboxes (started if need be)."""
         loop = asyncio.get_running_loop()
         reader = self._reader
@@ -173,7 +183,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         self._reader.add_done_callback(self._wake_receives)
         return self._reader
 
-    def _wake_receives(self, reader: asyncio.Task) -> None:
+    def _wake_receives(self, reader: asyncio.Task[None]) -> None:
         """The reader ended: every waiting receive looks at why (and fails, or starts another)."""
         for inbox in self._inboxes.values():
             inbox.wake()
@@ -307,7 +317,7 @@ class PooledRedisChannelLayer(RedisChannelLayer):
         """
         while self._outgoing:
             # A send whose sender gave up (cancelled: its loop closing) is not sent, as alone.
-            batch = [send for send in self._outgoing if not send.done.done()]
+            batch = [send for send in self._outgoing if not send.done.done()]  # type: ignore[union-attr]  # a send in `_outgoing` has its future (`_in_next_batch`)
             self._outgoing = []
             if not batch:
                 continue
@@ -315,12 +325,12 @@ class PooledRedisChannelLayer(RedisChannelLayer):
                 found = await self._queue_in_groups(batch)
             except Exception as error:  # each sender reports it, as its own send would have
                 for send in batch:
-                    if not send.done.done():
-                        send.done.set_exception(error)
+                    if not send.done.done():  # type: ignore[union-attr]  # a send in `_outgoing` has its future (`_in_next_batch`)
+                        send.done.set_exception(error)  # type: ignore[union-attr]  # a send in `_outgoing` has its future (`_in_next_batch`)
                 continue
             for send, result in zip(batch, found, strict=True):
-                if not send.done.done():
-                    send.done.set_result(result)
+                if not send.done.done():  # type: ignore[union-attr]  # a send in `_outgoing` has its future (`_in_next_batch`)
+                    send.done.set_result(result)  # type: ignore[union-attr]  # a send in `_outgoing` has its future (`_in_next_batch`)
 
     async def _queue_in_groups(self, sends: list[_Send]) -> list[tuple[int, list[bytes]]]:
         """One script call for `sends`: for each, in order, its group's expired members
@@ -572,7 +582,7 @@ async def _for_each_group(layer: Any, method: str, groups: Iterable[str], channe
         await getattr(layer, method)(group, channel)
 
 
-def _note_reader_failure(reader: asyncio.Task) -> None:
+def _note_reader_failure(reader: asyncio.Task[None]) -> None:
     """A failed read fails the receives waiting then (their sockets reconnect); a new one starts on
     the next receive.  Logged here too, for when no receive was waiting to hear it."""
     if not reader.cancelled() and reader.exception() is not None:

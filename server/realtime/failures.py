@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, WebSocketDisconnectEvent
 from django.db import InterfaceError, OperationalError
+
+if TYPE_CHECKING:
+    from channels.consumer import _ChannelScope
 
 log = logging.getLogger("plyground.sockets")
 
@@ -35,18 +39,18 @@ class DisconnectsWhenItFails:
     logs it and closes the socket as before.
     """
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         try:
-            await super().__call__(scope, receive, send)  # type: ignore[misc]
+            await super().__call__(scope, receive, send)  # type: ignore[misc]  # a mixin: the consumer's base has it
         except Exception:
             if not getattr(self, "disconnecting", False):
                 self.disconnecting = True
                 try:
-                    await self.disconnect(CLOSE_SERVER_ERROR)  # type: ignore[attr-defined]
+                    await self.disconnect(CLOSE_SERVER_ERROR)  # type: ignore[attr-defined]  # a mixin: the consumer has `disconnect`
                 except Exception:
                     log_failure(log, "a failed socket's clean-up failed too")
             raise
 
-    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+    async def websocket_disconnect(self, message: WebSocketDisconnectEvent) -> None:
         self.disconnecting = True  # a failure inside `disconnect` is not cleaned up twice
-        await super().websocket_disconnect(message)  # type: ignore[misc]
+        await super().websocket_disconnect(message)  # type: ignore[misc]  # a mixin: the consumer's base has it

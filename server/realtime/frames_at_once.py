@@ -40,18 +40,18 @@ class FramesWrittenAtOnce:
     _held: list[dict[str, Any]] | None = None
 
     def take_frames_at_once(self) -> None:
-        send_now = (self.scope.get("extensions") or {}).get(SEND_TEXT_NOW)  # type: ignore[attr-defined]
-        take = getattr(self.channel_layer, "take_at_once", None)  # type: ignore[attr-defined]
+        send_now = (self.scope.get("extensions") or {}).get(SEND_TEXT_NOW)  # type: ignore[attr-defined]  # a mixin: the consumer has it
+        take = getattr(self.channel_layer, "take_at_once", None)  # type: ignore[attr-defined]  # a mixin: the consumer has it
         if send_now is None or take is None:
             return
         self._send_text_now = send_now
         self._held = []
-        take(self.channel_name, self.take_frame)  # type: ignore[attr-defined]
+        take(self.channel_name, self.take_frame)  # type: ignore[attr-defined]  # a mixin: the consumer has it
 
     def stop_taking_frames(self) -> None:
-        stop = getattr(self.channel_layer, "stop_taking", None)  # type: ignore[attr-defined]
+        stop = getattr(self.channel_layer, "stop_taking", None)  # type: ignore[attr-defined]  # a mixin: the consumer has it
         if stop is not None:
-            stop(self.channel_name)  # type: ignore[attr-defined]
+            stop(self.channel_name)  # type: ignore[attr-defined]  # a mixin: the consumer has it
 
     def frame_written(self, frame: dict[str, Any]) -> None:
         """Called for each frame written as it came (a consumer's own bookkeeping)."""
@@ -74,7 +74,7 @@ class FramesWrittenAtOnce:
     async def dispatch(self, message: dict[str, Any]) -> None:
         self._dispatching = True
         try:
-            await super().dispatch(message)  # type: ignore[misc]
+            await super().dispatch(message)  # type: ignore[misc]  # a mixin: the consumer's base dispatches
         finally:
             self._dispatching = False
             if self._held:  # offered while the handler ran: after what it sent, in order

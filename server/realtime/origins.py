@@ -1,11 +1,19 @@
 """Sockets from browsers come from the page's own origin (the ASGI application wires it in front of every socket)."""
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
 from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
+
+if TYPE_CHECKING:
+    from channels.consumer import _ChannelScope
 
 
 class BrowserOriginValidator(OriginValidator):
@@ -19,25 +27,26 @@ class BrowserOriginValidator(OriginValidator):
     authenticate with a token.
     """
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> Any:
         origin = _header(scope, b"origin")
         if origin is None or self.same_origin(origin, scope):
-            return await self.application(scope, receive, send)
+            return await self.application(scope, receive, send)  # type: ignore[call-arg,misc]  # an ASGI 3 app (the stubs allow ASGI 2 too)
         return await WebsocketDenier()(scope, receive, send)
 
-    def same_origin(self, origin: str, scope) -> bool:
+    def same_origin(self, origin: str, scope: Mapping[str, Any]) -> bool:
         sent = _origin(origin)
         if sent is None:
             return False  # "null" (a sandboxed page, a file), or not an origin at all
         host = _header(scope, b"x-forwarded-host") if settings.USE_X_FORWARDED_HOST else None
         host = (host or _header(scope, b"host") or "").split(",")[0].strip()
         domain, _ = split_domain_port(host)
-        if domain and validate_host(domain, self.allowed_origins) and sent == _origin(f"{_scheme(scope)}://{host}"):
+        allowed = self.allowed_origins
+        if domain and validate_host(domain, allowed) and sent == _origin(f"{_scheme(scope)}://{host}"):  # type: ignore[arg-type]  # ALLOWED_HOSTS: strings
             return True
         return any(_trusted(sent, pattern) for pattern in settings.CSRF_TRUSTED_ORIGINS)
 
 
-def _scheme(scope) -> str:
+def _scheme(scope: Mapping[str, Any]) -> str:
     """The scheme of the page the socket belongs to: https for wss, or when a TLS proxy says so.
 
     daphne leaves a socket's scope without the scheme a proxy reports (X-Forwarded-Proto),
@@ -48,10 +57,10 @@ def _scheme(scope) -> str:
     return "https" if scope.get("scheme") == "wss" or forwarded in ("https", "wss") else "http"
 
 
-def _header(scope, name: bytes) -> str | None:
+def _header(scope: Mapping[str, Any], name: bytes) -> str | None:
     for key, value in scope.get("headers", []):
         if key == name:
-            return value.decode("latin-1")
+            return str(value.decode("latin-1"))
     return None
 
 

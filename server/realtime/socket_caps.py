@@ -78,7 +78,7 @@ def client_address(scope: dict[str, Any]) -> str | None:
     try:
         ip = ipaddress.ip_address(peer)
     except ValueError:
-        return peer[:64]  # not an address (a unix socket's peer): counted as it is
+        return str(peer)[:64]  # not an address (a unix socket's peer): counted as it is
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
             return str(ip.ipv4_mapped)
@@ -184,7 +184,7 @@ class Leases:
     def __init__(self, store: LeaseStore) -> None:
         self.store = store
         self.held: dict[str, list[str]] = {}
-        self._renewing: asyncio.Task | None = None
+        self._renewing: asyncio.Task[None] | None = None
 
     async def take(self, caps: list[Cap]) -> tuple[str | None, Cap | None]:
         """A new lease under `caps`: (its id, None), or (None, the cap that is full).  While the
@@ -270,7 +270,7 @@ class SocketCapMiddleware:
         held = leases()
         lease, full = await held.take(caps_of(scope))
         if full is not None:
-            return await _refuse(dict(scope, refusal=full.reason), receive, send)
+            return await _refuse(dict(scope, refusal=full.reason), receive, send)  # type: ignore[arg-type]  # a Channels scope is a plain dict
         try:
             return await self.inner(scope, receive, send)
         finally:
@@ -282,7 +282,7 @@ class TooManySockets(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         await self.accept()
-        await self.close(code=CLOSE_TOO_MANY_SOCKETS, reason=self.scope["refusal"])
+        await self.close(code=CLOSE_TOO_MANY_SOCKETS, reason=self.scope["refusal"])  # type: ignore[typeddict-item]  # set by SocketCapMiddleware
 
 
 _refuse = TooManySockets.as_asgi()

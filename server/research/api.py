@@ -4,13 +4,17 @@ and ``/api/exports/estimate/`` (how big they would be)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Any, NoReturn
 
 from django.db import DatabaseError
+from django.http.response import HttpResponseBase
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -27,19 +31,19 @@ from server.research.streaming import export_response
 SLUG = "[-a-zA-Z0-9_]+"
 
 
-def comma_list(values: str) -> dict:
+def comma_list(values: str) -> dict[str, Any]:
     """A query parameter that is a comma-separated list of `values` (a regex alternation)."""
     return {"type": "string", "pattern": f"^({values})(,({values}))*$"}
 
 
-def one_of(choices) -> str:
+def one_of(choices: Iterable[str]) -> str:
     """An alternation of plain words: ids and choices are letters, digits, - and _, nothing to escape."""
     words = list(choices)
     assert all(re.fullmatch(SLUG, word) for word in words), words
     return "|".join(words)
 
 
-def bot_slugs() -> dict:
+def bot_slugs() -> dict[str, Any]:
     """``bot``: a list of the bot profiles' slugs, read when the schema is made (any slugs without a database)."""
     try:
         slugs = list(BotProfile.objects.order_by("slug").values_list("slug", flat=True))
@@ -68,7 +72,7 @@ FILTER_SCHEMAS = {
 def filter_parameters() -> list[OpenApiParameter]:
     schemas = {**FILTER_SCHEMAS, "bot": bot_slugs()}
     return [
-        OpenApiParameter(name, schemas[name], description=f.help_text)
+        OpenApiParameter(name, schemas[name], description=f.help_text)  # type: ignore[arg-type]  # every filter has its help text
         for name, f in ExportFilterSerializer().fields.items()
     ]
 
@@ -76,7 +80,7 @@ def filter_parameters() -> list[OpenApiParameter]:
 class ExportSchema(AutoSchema):
     """The export views' filters, with ``bot`` limited to the bot profiles there are when the schema is made."""
 
-    def get_override_parameters(self):
+    def get_override_parameters(self) -> list[Any]:
         return [*super().get_override_parameters(), *filter_parameters()]
 
 
@@ -85,12 +89,12 @@ class ExportView(APIView):
     permission_classes = [IsResearcher]
     fmt = "jsonl"
 
-    def permission_denied(self, request, message=None, code=None):
+    def permission_denied(self, request: Request, message: str | None = None, code: str | None = None) -> NoReturn:
         # 403 for everyone without the permission, signed in or not: there is nothing to
         # gain by signing in as a guest, so a 401 challenge would only mislead.
         raise PermissionDenied(message or IsResearcher.message)
 
-    def get(self, request):
+    def get(self, request: Request) -> HttpResponseBase:  # a download streams: DRF passes Django's response through
         return export_response(request._request, parse_filters(request.query_params), self.fmt)
 
 
@@ -115,7 +119,7 @@ class MovesExportView(ExportView):
     fmt = "csv"
 
 
-class EstimateSerializer(serializers.Serializer):
+class EstimateSerializer(serializers.Serializer[Any]):
     matches = serializers.IntegerField(help_text="matches the export holds")
     moves = serializers.IntegerField(help_text="their moves and chance events: the CSV's rows")
     bytes = inline_serializer(
@@ -135,5 +139,5 @@ class ExportEstimateView(ExportView):
 
     throttle_classes = [EstimateThrottle]  # each one counts the matches selected: cheap, but not free
 
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return Response(export_estimate(parse_filters(request.query_params)).as_json())

@@ -15,13 +15,14 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, replace
+from typing import Any
 
 from django.db.models import Count, Sum
 
 from server.research.filters import ExportFilters
 from server.research.formats import CSV_COLUMNS, game_line, move_rows
 from server.research.pseudonyms import Pseudonyms
-from server.research.selectors import GAME_COLUMNS, MOVE_ROW_COLUMNS, MatchRows, match_rows, matches_query
+from server.research.selectors import GAME_COLUMNS, MOVE_ROW_COLUMNS, Columns, MatchRows, match_rows, matches_query
 
 SAMPLE_MATCHES = 50  # formatted to measure the bytes: one chunk of rows, a few milliseconds
 
@@ -50,7 +51,7 @@ class Estimate:
     csv_bytes: int
     exact: bool  # the bytes are the export's own (the sample was the whole selection)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "matches": self.matches,
             "moves": self.moves,
@@ -72,7 +73,7 @@ def _utf8(text: str) -> int:
     return len(text.encode())
 
 
-def _csv_bytes(rows: list[list]) -> int:
+def _csv_bytes(rows: list[list[Any]]) -> int:
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows)
     return _utf8(buffer.getvalue())
@@ -92,7 +93,7 @@ def csv_sizes(sample: list[MatchRows], names: Pseudonyms) -> Sizes:
     return Sizes(len(sample), moves, 0, sum(_csv_bytes(list(move_rows(rows, names))) for rows in sample))
 
 
-def _sample(filters: ExportFilters, columns, names: Pseudonyms) -> list[MatchRows]:
+def _sample(filters: ExportFilters, columns: Columns, names: Pseudonyms) -> list[MatchRows]:
     limit = SAMPLE_MATCHES if filters.max is None else min(filters.max, SAMPLE_MATCHES)
     return list(match_rows(replace(filters, max=limit), columns, order=names.match))
 

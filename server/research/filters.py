@@ -8,7 +8,7 @@ is refused with a message per field rather than silently exporting something els
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time
 from typing import Any
@@ -48,10 +48,10 @@ class ExportFilters:
     within: QuerySet[Match] | None = field(default=None, repr=False)  # e.g. the admin's selection
 
 
-class CommaListField(serializers.Field):
+class CommaListField(serializers.Field[tuple[str, ...], str, str, Any]):
     """``a,b,c`` → ``("a", "b", "c")``, each checked against `choices` (a callable) or as a slug."""
 
-    def __init__(self, choices=None, **kwargs) -> None:
+    def __init__(self, choices: Callable[[], Iterable[str]] | Iterable[str] | None = None, **kwargs: Any) -> None:
         self.choices = choices
         super().__init__(**kwargs)
 
@@ -73,7 +73,7 @@ class CommaListField(serializers.Field):
         return ",".join(value)
 
 
-class MomentField(serializers.Field):
+class MomentField(serializers.Field[datetime, str, str, Any]):
     """An ISO 8601 date (``2026-01-31``, midnight UTC) or date-time (naive means UTC).
 
     The moment is returned in UTC, and must have a UTC date in years 1 to 9999: the database
@@ -103,7 +103,7 @@ class MomentField(serializers.Field):
         return value.isoformat()
 
 
-class ExportFilterSerializer(serializers.Serializer):
+class ExportFilterSerializer(serializers.Serializer[Any]):
     game = CommaListField(required=False, choices=lambda: [g.id for g in registry.all()], help_text="game ids")
     since = MomentField(required=False, help_text="matches created at or after this date or date-time (UTC)")
     until = MomentField(required=False, help_text="matches created before this date or date-time (UTC)")
@@ -117,7 +117,7 @@ class ExportFilterSerializer(serializers.Serializer):
     status = CommaListField(
         required=False, choices=STATUSES, help_text="finished (the default), aborted, active, waiting or any"
     )
-    source = CommaListField(required=False, help_text="play (games on the site), selfplay, or a dataset's name")
+    source = CommaListField(required=False, help_text="play (games on the site), selfplay, or a dataset's name")  # type: ignore[assignment]  # a field: the metaclass takes it out of the class
     min_plies = serializers.IntegerField(required=False, min_value=0, help_text="at least this many plies")
     max = serializers.IntegerField(required=False, min_value=1, help_text="at most this many matches")
     purpose = serializers.ChoiceField(

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import auth
 from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+
+if TYPE_CHECKING:
+    from rest_framework.views import APIView
 
 RESEARCHER_GROUP = "researcher"  # created by migration research/0001; granted in the admin
 
@@ -14,7 +18,7 @@ def user_is_researcher(user: Any) -> bool:
     """An active Django user in the researcher group, or staff / superuser."""
     if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
-    return user.is_staff or user.is_superuser or user.groups.filter(name=RESEARCHER_GROUP).exists()
+    return bool(user.is_staff or user.is_superuser or user.groups.filter(name=RESEARCHER_GROUP).exists())
 
 
 class IsResearcher(BasePermission):
@@ -29,7 +33,7 @@ class IsResearcher(BasePermission):
         "(granted in the admin), signed in or sending its API token as 'Authorization: Bearer <token>'"
     )
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         player = request.user  # a Player, or None (DRF's UNAUTHENTICATED_USER)
         if player is not None and user_is_researcher(getattr(player, "user", None)):
             return True

@@ -35,12 +35,12 @@ class Pseudonyms:
         self._match = self._keyed(secret, b"plyground.research.match")
 
     @staticmethod
-    def _keyed(secret: str, purpose: bytes):
+    def _keyed(secret: str, purpose: bytes) -> hmac.HMAC:
         key = hmac.new(secret.encode(), purpose, hashlib.sha256).digest()  # one key per purpose
         return hmac.new(key, digestmod=hashlib.sha256)
 
     @staticmethod
-    def _digest(base, value: int) -> str:
+    def _digest(base: hmac.HMAC, value: int) -> str:
         mac = base.copy()
         mac.update(str(value).encode())
         return mac.hexdigest()[:DIGEST_HEX]

@@ -56,12 +56,12 @@ class EpochMs(Func):
     output_field = BigIntegerField()
     template = "CAST(EXTRACT(EPOCH FROM %(expressions)s) * 1000 AS BIGINT)"
 
-    def as_sqlite(self, compiler, connection, **extra):
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, Any]:
         # julianday() is SQLite's own millisecond count over 86,400,000: back to an exact integer.
         template = "CAST(ROUND((julianday(%(expressions)s) - 2440587.5) * 86400000.0) AS INTEGER)"
         return self.as_sql(compiler, connection, template=template)
 
-    def as_postgresql(self, compiler, connection, **extra):
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, Any]:
         return self.as_sql(compiler, connection, template="ROUND(EXTRACT(EPOCH FROM %(expressions)s) * 1000)::bigint")
 
 
@@ -72,10 +72,10 @@ class IsoDay(Func):
     output_field = CharField()
     template = "CAST(CAST(%(expressions)s AS DATE) AS CHAR(10))"
 
-    def as_sqlite(self, compiler, connection, **extra):
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, Any]:
         return self.as_sql(compiler, connection, template="date(%(expressions)s)")  # stored in UTC
 
-    def as_postgresql(self, compiler, connection, **extra):
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, Any]:
         return self.as_sql(compiler, connection, template="to_char(%(expressions)s AT TIME ZONE 'UTC', 'YYYY-MM-DD')")
 
 
@@ -94,10 +94,10 @@ class JsonValue(Func):
         super().__init__(F(column))
         self.key = key
 
-    def as_sqlite(self, compiler, connection, **extra):
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, Any]:
         return self.as_sql(compiler, connection, template=f"JSON_EXTRACT(%(expressions)s, '$.{self.key}')")
 
-    def as_postgresql(self, compiler, connection, **extra):
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, Any]:
         return self.as_sql(compiler, connection, template=f"(%(expressions)s ->> '{self.key}')")
 
 
@@ -112,11 +112,11 @@ class JsonWithout(Func):
             raise ValueError(f"not plain JSON keys: {self.keys!r}")
         super().__init__(F(column))
 
-    def as_sqlite(self, compiler, connection, **extra):
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, Any]:
         paths = ", ".join(f"'$.{k}'" for k in self.keys)
         return self.as_sql(compiler, connection, template=f"JSON_REMOVE(%(expressions)s, {paths})")
 
-    def as_postgresql(self, compiler, connection, **extra):
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, Any]:
         keys = ", ".join(f"'{k}'" for k in self.keys)
         return self.as_sql(compiler, connection, template=f"((%(expressions)s - ARRAY[{keys}]::text[])::text)")
 
@@ -191,7 +191,7 @@ STAT_COLUMNS = (
     "budget_ms",
     "queued_ms",
     "deadline_slack_ms",
-    "engine",
+    "search_version",
 )
 # Figures with a column of their own ("move" is the move column); any others go to `other_stats`.
 # ("fallback" and "reason": how moves stored before the `fallback` field said it.)
@@ -287,7 +287,7 @@ def matches_query(filters: ExportFilters) -> QuerySet[Match]:
     return qs
 
 
-def _any(conditions) -> Q:
+def _any(conditions: Iterable[Q]) -> Q:
     combined = Q()
     for condition in conditions:
         combined |= Q(condition)
@@ -308,9 +308,9 @@ class MatchRows:
     database: an export then decodes and re-encodes nothing it does not have to.
     """
 
-    match: tuple  # Columns.match
-    seats: list[tuple]  # Columns.seat
-    moves: list[tuple]  # Columns.move
+    match: tuple[Any, ...]  # Columns.match
+    seats: list[tuple[Any, ...]]  # Columns.seat
+    moves: list[tuple[Any, ...]]  # Columns.move
     # A rated match's changes by player id: (rating, deviation) before, then after.
     ratings: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
 
@@ -376,8 +376,10 @@ def match_rows(
             left -= len(rows)
 
 
-def _by_match(model, fields: dict[str, Any], ids: list[int], order: str) -> dict[int, list[tuple]]:
-    found: dict[int, list[tuple]] = defaultdict(list)
+def _by_match(
+    model: type[Seat] | type[Move], fields: dict[str, Any], ids: list[int], order: str
+) -> dict[int, list[tuple[Any, ...]]]:
+    found: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     # The range tells the planner what the IN list does not: the rows sit in one stretch
     # of the match_id index.  Without it PostgreSQL, short of statistics, guesses 500 ids
     # at over a million moves and JIT-compiles the query (for every chunk) or scans the table.

@@ -31,7 +31,7 @@ def export_chunks(filters: ExportFilters, fmt: str) -> Iterator[bytes]:
 async def _pulled(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
     pull = sync_to_async(next, thread_sensitive=True)
     try:
-        while (chunk := await pull(chunks, None)) is not None:
+        while (chunk := await pull(chunks, None)) is not None:  # type: ignore[call-arg]  # next(iterator, default): the stubs see one overload
             yield chunk
     finally:
         close = getattr(chunks, "close", None)

@@ -7,16 +7,19 @@ analyses and hints (`server.analysis.positions`) both search through `run_search
 
 from __future__ import annotations
 
+import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import ai  # every searcher loaded now, not inside the first search's budget
-from ai.budget import collect_between_searches
+import ai
 from games import registry
 
-# Recorded with every bot move as its stats' ``engine`` field (an export field: the name stays).
+log = logging.getLogger(__name__)
+
+# Recorded with every bot move as its stats' ``search_version`` (exports: which release of the search chose it).
 SEARCH_VERSION = "plyground-ai 0.1"
 
 OnProgress = Callable[[dict[str, Any]], None]
@@ -51,7 +54,7 @@ def search(
     garbage earlier searches left is collected before it (`run_search` does so for a turn).
     """
     if deadline is None:
-        collect_between_searches()
+        ai.collect_between_searches()
     game = registry.get(game_id)
     return ai.choose_move(game, game.from_json(state), config, deadline=deadline, on_progress=on_progress)
 
@@ -66,7 +69,7 @@ def run_search(request: SearchRequest, on_progress: OnProgress | None = None) ->
     """
     # What earlier searches left for the collector, collected now that it costs this search
     # none of its time: its budget starts below (and its deadline moves by the wait).
-    collect_between_searches()
+    ai.collect_between_searches()
     started = time.time()
     deadline = request.deadline
     since = request.started_at or request.queued_at
@@ -87,7 +90,7 @@ def run_search(request: SearchRequest, on_progress: OnProgress | None = None) ->
     if deadline is not None:
         stats["deadline_slack_ms"] = round((deadline - finished) * 1000, 1)
     # The think time (taken out of a bot move's stats when it is stored): search and pause.
-    stats.update(think_ms=round((finished - started) * 1000, 1), seed=config.seed, engine=SEARCH_VERSION)
+    stats.update(think_ms=round((finished - started) * 1000, 1), seed=config.seed, search_version=SEARCH_VERSION)
     return result, stats
 
 
@@ -95,10 +98,13 @@ def run_search(request: SearchRequest, on_progress: OnProgress | None = None) ->
 _progress_queue: Any = None
 
 
-def report_progress_to(queue: Any) -> None:
-    """The pool's initializer: this process's searches may put their progress on `queue`."""
+def start_search_process(queue: Any, warm_up: bool = True) -> None:
+    """The pool's initializer: this process's searches may put their progress on `queue`, and it
+    warms up (`warm`) before it takes its first search."""
     global _progress_queue
     _progress_queue = queue
+    if warm_up:
+        warm()
 
 
 def progress_queue() -> Any:
@@ -107,4 +113,11 @@ def progress_queue() -> Any:
 
 
 def warm() -> None:
-    """Nothing: importing this module in a pool process loads the games and the searchers."""
+    """Get this process ready to search before it takes work: every game's fast paths built and
+    searched once (`ai.warm_up`), so the first bot reply is as quick as the next."""
+    took = ai.warm_up()
+    log.info("search process %d warmed up in %.2f s", os.getpid(), sum(took.values()))
+
+
+def started() -> None:
+    """Nothing: a task that makes the pool start a process (its initializer warms it up)."""

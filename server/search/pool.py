@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 
-from server.search.job import report_progress_to, warm
+from server.search.job import start_search_process, started
 
 WARM_UP_TIMEOUT_S = 60
 
@@ -29,7 +29,10 @@ class SearchPool:
         context = multiprocessing.get_context("spawn")
         self.progress = context.SimpleQueue()
         self.executor = ProcessPoolExecutor(
-            size, mp_context=context, initializer=report_progress_to, initargs=(self.progress,)
+            size,
+            mp_context=context,
+            initializer=start_search_process,
+            initargs=(self.progress, settings.SEARCH_WARM_UP),
         )
 
     @classmethod
@@ -40,9 +43,10 @@ class SearchPool:
             wait(cls._instance.warm_up(), timeout=WARM_UP_TIMEOUT_S)
         return cls._instance
 
-    def warm_up(self) -> list[Future]:
-        """Start the processes now, so the first search does not pay for their imports."""
-        return [self.executor.submit(warm) for _ in range(self.executor._max_workers)]
+    def warm_up(self) -> list[Future[Any]]:
+        """Start the processes now, so the first search pays neither for their imports nor their warm-up."""
+        workers: int = self.executor._max_workers  # type: ignore[attr-defined]  # private, not in typeshed
+        return [self.executor.submit(started) for _ in range(workers)]
 
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         return self.executor.submit(fn, *args)

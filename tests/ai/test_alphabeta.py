@@ -183,7 +183,7 @@ def test_stats_are_json_and_principal_variation_is_legal():
 
 def test_deterministic_for_a_seed_at_a_fixed_depth():
     state = CONNECT4.from_moves("44")
-    config = ai.SearchConfig(time_budget_ms=5000, max_depth=5, seed=4, error_rate=0.3, temperature=0.2)
+    config = ai.SearchConfig(time_budget_ms=5000, max_depth=5, seed=4, slip_rate=0.3, temperature=0.2)
     first = [ai.choose_move(CONNECT4, state, config).to_json() for _ in range(2)]
     for data in first:
         data.pop("elapsed_ms"), data.pop("nps")

@@ -39,7 +39,7 @@ def test_kernel_gives_the_generic_result_node_for_node(seed, plies, depth, style
     state = random_position(CONNECT4, random.Random(seed), plies)
     if CONNECT4.is_terminal(state) or len(CONNECT4.legal_moves(state)) < 2:
         return
-    levers = {"error_rate": 0.5, "temperature": 0.2} if weakened else {}
+    levers = {"slip_rate": 0.5, "temperature": 0.2} if weakened else {}
     config = {"time_budget_ms": 600_000, "max_depth": depth, "style": style, "seed": seed, **levers}
     fast = ai.choose_move(CONNECT4, state, ai.SearchConfig(**config))
     generic = ai.choose_move(CONNECT4, state, ai.SearchConfig(**config, options={"fast": False}))

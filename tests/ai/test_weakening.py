@@ -21,7 +21,7 @@ CONNECT4 = registry.get("connect4")
 def test_a_slip_is_a_plausible_move_never_a_proven_loss():
     values = {"a": 0.5, "b": 0.4, "c": -0.99, "d": -0.3}
     rng = random.Random(1)
-    chosen = {pick(values, "a", error_rate=1.0, temperature=0, max_utility=1, rng=rng)[0] for _ in range(200)}
+    chosen = {pick(values, "a", slip_rate=1.0, temperature=0, max_utility=1, rng=rng)[0] for _ in range(200)}
     assert chosen <= {"b", "d"} and "b" in chosen  # never the loss, mostly the close second
 
 
@@ -31,9 +31,7 @@ def test_a_temperature_spreads_slips_evenly_and_never_below_the_floor():
 
     def shares(temperature: float) -> dict[str, float]:
         rng = random.Random(3)
-        picks = [
-            pick(values, "a", error_rate=1.0, temperature=temperature, max_utility=3, rng=rng) for _ in range(3000)
-        ]
+        picks = [pick(values, "a", slip_rate=1.0, temperature=temperature, max_utility=3, rng=rng) for _ in range(3000)]
         assert {why for _, why in picks} == {"slip"}
         return {m: sum(move == m for move, _ in picks) / len(picks) for m in values}
 
@@ -47,7 +45,7 @@ def test_a_win_on_the_next_move_is_always_taken():
     values = {"a": 0.999, "b": 0.1}
     rng = random.Random(1)
     for _ in range(50):
-        assert pick(values, "a", error_rate=1.0, temperature=1.0, max_utility=1, rng=rng, immediate_win=True)[0] == "a"
+        assert pick(values, "a", slip_rate=1.0, temperature=1.0, max_utility=1, rng=rng, immediate_win=True)[0] == "a"
 
 
 @pytest.mark.parametrize("algorithm", ["alphabeta", "expectimax", "mcts"])
@@ -56,7 +54,7 @@ def test_weak_tictactoe_bot_takes_wins_and_blocks(algorithm):
     block = TICTACTOE.from_json({"board": [0, 0, None, None, 1, None, None, None, None]})
     for seed in range(15):
         config = ai.SearchConfig(
-            algorithm=algorithm, error_rate=0.5, temperature=0.3, max_depth=2, seed=seed, max_iterations=400
+            algorithm=algorithm, slip_rate=0.5, temperature=0.3, max_depth=2, seed=seed, max_iterations=400
         )
         assert ai.choose_move(TICTACTOE, take, config).move == "3"
         assert ai.choose_move(TICTACTOE, block, config).move == "3"
@@ -71,7 +69,7 @@ def test_weak_bot_makes_mistakes_but_no_immediate_blunders():
         while not TICTACTOE.is_terminal(state):
             if TICTACTOE.to_move(state) == 0:
                 # Slips stay in the better half of the root values, so it takes many to lose a tic-tac-toe draw.
-                config = ai.SearchConfig(error_rate=0.7, max_depth=2, seed=game_no * 10 + len(state.board))
+                config = ai.SearchConfig(slip_rate=0.7, max_depth=2, seed=game_no * 10 + len(state.board))
                 result = ai.choose_move(TICTACTOE, state, config)
                 after = TICTACTOE.play(state, result.move)
                 before = exact_value(TICTACTOE, state, memo)
@@ -130,7 +128,7 @@ def test_every_searcher_reports_its_weakened_pick_alike(game_id, algorithm):
         state = game.apply(state, game.chance_outcomes(state)[0][0])
     for seed in range(30):
         config = ai.SearchConfig(
-            algorithm=algorithm, error_rate=1.0, max_depth=1, max_iterations=60, seed=seed, time_budget_ms=60_000
+            algorithm=algorithm, slip_rate=1.0, max_depth=1, max_iterations=60, seed=seed, time_budget_ms=60_000
         )
         result = ai.choose_move(game, state, config)
         if result.stats["choice"] == "slip":
@@ -138,7 +136,7 @@ def test_every_searcher_reports_its_weakened_pick_alike(game_id, algorithm):
             assert result.stats["best_move"] != result.move
             assert result.value == pytest.approx(values[result.move], abs=1e-6) and result.pv[0] == result.move
             return
-    pytest.fail("no slip in 30 searches at error_rate 1")
+    pytest.fail("no slip in 30 searches at slip_rate 1")
 
 
 # --- the promise on the bot pages, in every game's own scale ---------------------------------
@@ -185,7 +183,7 @@ def test_no_slip_is_beyond_the_stated_margin(monkeypatch, game_id, algorithm, de
         if state is None or len(game.legal_moves(state)) < 2:
             continue
         config = ai.SearchConfig(
-            algorithm=algorithm, error_rate=1.0, max_depth=depth, max_iterations=iterations, seed=seed
+            algorithm=algorithm, slip_rate=1.0, max_depth=depth, max_iterations=iterations, seed=seed
         )
         ai.choose_move(game, state, config)
     slips = 0

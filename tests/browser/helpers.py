@@ -16,12 +16,12 @@ MY_TURN_OR_OVER = """() => {
 }"""
 
 
-def start_bot_match(page: Page, game: str, bot_slug: str, order: str = "first") -> int:
-    """From the lobby: pick a bot and start; returns the match id once the room is ready."""
+def start_bot_match(page: Page, game: str, bot_slug: str, seat: int = 0) -> int:
+    """From the lobby: pick a bot, take `seat` (0 moves first) and start; the match id once the room is ready."""
     page.locator(f'[data-testid="bot-{bot_slug}"]').click()
     form = page.locator(f'[data-testid="play-bot-form-{game}"]')
     if form.locator('select[name="order"]').count():  # two-player games only
-        form.locator('select[name="order"]').select_option(order)
+        form.locator('select[name="order"]').select_option(str(seat))
     page.locator(f'[data-testid="play-bot-{game}"]').click()
     page.wait_for_url(re.compile(r"/matches/\d+/$"))
     expect(page.locator("#match-room")).to_have_attribute("data-ready", "true")

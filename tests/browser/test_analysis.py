@@ -259,3 +259,29 @@ def test_a_connect_four_analysis_marks_the_best_column(new_page, quick_analysis,
     assert marker.get_attribute("data-move") in list("1234567")
     expect(page.locator("#analysis-moves li").nth(2)).to_have_attribute("aria-current", "step")
     screenshot(page, "connect4")
+
+
+def test_the_analysis_states_its_thresholds_and_reads_values_as_winning_chances_at_phone_and_desktop(
+    new_page, screenshot
+):
+    """Tic-tac-toe's evaluations read as winning chances (or a proven win, draw or loss), the graph plots them,
+    and the legend states the drops in winning chances that make a move an inaccuracy, a mistake, a blunder."""
+    page = new_page("/")
+    match_id = start_bot_match(page, "tictactoe", "tictactoe-random")
+    play_until_over(page, preferred=["5", "1", "9", "3", "7"])
+    open_analysis(page, match_id)
+    legend = page.locator("#analysis-legend")
+    expect(legend).to_contain_text("at least 5 points of the mover's winning chances")
+    expect(legend).to_contain_text("a blunder (??) from 15")
+    expect(legend).to_contain_text("winning chances")
+    expect(page.locator("#graph-help")).to_contain_text("Winning chances")
+    figures = page.locator("#analysis-moves .move-figures").first
+    expect(figures).to_contain_text(re.compile(r"mover: (\d+%|win|draw|loss)"))
+    for size in ({"width": 360, "height": 740}, {"width": 1280, "height": 800}):
+        page.set_viewport_size(size)
+        expect(page.locator('[data-testid="eval-graph"] svg [data-testid="eval-line"]')).to_be_visible()
+        page.locator("#analysis-legend").scroll_into_view_if_needed()
+        expect(legend).to_be_in_viewport()
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page scrolls sideways at {size}"
+        screenshot(page, f"analysis-chances-{size['width']}")

@@ -61,8 +61,10 @@ def seat_numbering(move: str, seat: int, viewer: int) -> str:
     return re.sub(r"(^|[\s/])(\d{1,2})(?=[*/\s(]|$)", lambda m: f"{m.group(1)}{25 - int(m.group(2))}", move)
 
 
-def test_a_turn_is_played_die_by_die_with_clicks_and_confirmed(new_page, screenshot):
-    page = new_page("/")
+@pytest.mark.parametrize("viewport", [None, {"width": 390, "height": 844}], ids=["desktop", "phone"])
+def test_a_turn_is_played_die_by_die_with_clicks_and_confirmed(new_page, screenshot, viewport):
+    """The steps offered are the server's (`move_parts`): click a checker, a step, and so on, then confirm."""
+    page = new_page("/", viewport=viewport)
     start_bot_match(page, "backgammon", "backgammon-random")
     wait_hand_turn(page)
     seat = page.locator("#match-room").get_attribute("data-your-seat")
@@ -155,7 +157,7 @@ def test_a_checker_is_dragged_to_a_target(new_page, screenshot):
 
 def test_the_bots_plays_are_written_in_the_viewers_numbering(new_page, plyground, screenshot):
     page = new_page("/")
-    match_id = start_bot_match(page, "backgammon", "backgammon-random", order="second")
+    match_id = start_bot_match(page, "backgammon", "backgammon-random", seat=1)
     assert page.locator("#match-room").get_attribute("data-your-seat") == "1"
     expect(page.locator('[data-testid="bg-summary"]')).to_contain_text("Points are numbered from your side")
     # seat 0's 1-point (bottom right) is the 24-point of the player in seat 1
@@ -216,7 +218,9 @@ def find_position(accept: Callable[[BackgammonState, list[str]], bool], seed: in
                 continue
             plays = list(legal_plays(state))
             if accept(state, plays):
-                return {"state": game.to_json(state), "legal": plays}
+                parts = game.move_parts(state)  # what the server sends with the legal plays
+                return {"state": game.to_json(state), "legal": plays,
+                        "parts": None if parts is None else [node.to_json() for node in parts]}  # fmt: skip
             state = game.apply(state, rng.choice(plays))
     raise AssertionError("no such position in the games tried")
 
@@ -233,7 +237,8 @@ def mount(page: Page, position: dict, interactive: bool = True) -> None:
           window.sent = [];
           const view = board.createBoard(box, { onMove: (move) => window.sent.push(move) });
           const seat = position.state.turn;
-          window.live = { state: position.state, legalMoves: position.legal, interactive: position.interactive,
+          window.live = { state: position.state, legalMoves: position.legal, moveParts: position.parts,
+                          interactive: position.interactive,
                           seatToMove: seat, yourSeat: seat, lastMove: null, lastSeat: null };
           window.boardView = view;
           view.render(window.live);
@@ -340,7 +345,8 @@ def test_the_analysis_marker_draws_an_arrow_per_checker(new_page, screenshot):
 def test_a_checker_moves_on_with_both_dice_in_one_go(new_page, screenshot):
     state = BackgammonState(turn=0, dice=(6, 5), ply=1)  # the opening 6-5: "lover's leap", 24/13
     page = new_page("/")
-    mount(page, {"state": Backgammon().to_json(state), "legal": list(legal_plays(state))})
+    parts = [node.to_json() for node in Backgammon().move_parts(state)]
+    mount(page, {"state": Backgammon().to_json(state), "legal": list(legal_plays(state)), "parts": parts})
     page.locator('#board [data-spot="24"]').click()
     route = page.locator('#board .target.route[data-spot="13"]')
     expect(route).to_have_attribute("data-die", "6+5")
@@ -360,7 +366,7 @@ def test_a_checker_moves_on_with_both_dice_in_one_go(new_page, screenshot):
 
 
 def test_the_steps_offered_add_up_to_exactly_the_legal_plays(new_page):
-    """Every single-die path the board offers ends in a legal play, and every legal play is reachable."""
+    """Every single-die path offered from the server's steps ends in a legal play, and every one is reachable."""
     game = Backgammon()
     rng = random.Random(11)
     positions = []
@@ -373,14 +379,15 @@ def test_the_steps_offered_add_up_to_exactly_the_legal_plays(new_page):
                 continue
             plays = list(legal_plays(state))
             if plays != ["pass"] and rng.random() < 0.3:
-                positions.append({"state": game.to_json(state), "legal": plays})
+                parts = [node.to_json() for node in game.move_parts(state)]
+                positions.append({"state": game.to_json(state), "legal": plays, "parts": parts})
             state = game.apply(state, rng.choice(plays))
     page = new_page("/")
     wrong = page.evaluate(
         """async (positions) => {
           const { planTurn } = await import('/static/frontend/js/boards/backgammon.js');
           const wrong = [];
-          for (const { state, legal } of positions) {
+          for (const { state, legal, parts } of positions) {
             const seat = state.turn;
             const me = Array(26).fill(0), op = Array(26).fill(0);
             for (let p = 1; p <= 24; p += 1) {
@@ -392,7 +399,7 @@ def test_the_steps_offered_add_up_to_exactly_the_legal_plays(new_page):
             [me[25], op[25]] = [state.bar[seat], state.bar[1 - seat]];
             const [a, b] = state.dice;
             const dice = a === b ? [a, a, a, a] : [a, b];
-            const plan = planTurn({ me, op }, dice, legal);
+            const plan = planTurn({ me, op }, dice, parts);
             const reached = new Set();
             let deadEnds = 0;
             const walk = (sides, left) => {

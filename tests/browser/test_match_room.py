@@ -174,7 +174,7 @@ def test_the_move_list_browses_earlier_positions_without_leaving_the_live_game(n
 
 def test_rematch_starts_a_new_match_with_the_same_bot(new_page, plyground):
     page = new_page("/")
-    first = start_bot_match(page, "tictactoe", "tictactoe-random", order="second")
+    first = start_bot_match(page, "tictactoe", "tictactoe-random", seat=1)
     expect(page.locator("#match-room")).to_have_attribute("data-your-seat", "1")
     wait_my_turn_or_over(page)
     page.locator("#resign-button").click()

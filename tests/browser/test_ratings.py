@@ -89,7 +89,9 @@ def test_the_leaderboard_and_the_ratings_panel(new_page, plyground, screenshot):
     board = page.locator('[data-testid="board-tictactoe"]')
     expect(board).to_contain_text(f"Ada{tag}")
     expect(board).to_contain_text(f"Ben{tag}")
-    expect(board).not_to_contain_text(f"Cleo{tag}")
+    # Cleo's one rated game leaves her provisional: listed, marked "?", after the established ratings.
+    cleo = board.locator("tr", has_text=f"Cleo{tag}")
+    expect(cleo.locator(".rating-value")).to_have_text(re.compile(r"^\d+\?$"))
     expect(board.get_by_role("columnheader", name="Rating")).to_be_visible()
     page.locator('[data-testid="board-tab-tictactoe"]').click()
     screenshot(page, "leaderboards-desktop")

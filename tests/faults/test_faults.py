@@ -89,7 +89,7 @@ def test_a_worker_killed_mid_search_the_bots_move_still_comes_from_a_real_search
         "shell",
         "-c",
         "from server.bots.models import BotProfile; BotProfile.objects.filter(slug='connect4-deep').update("
-        f"time_budget_ms={SLOW_BOT_BUDGET_MS}, max_depth=None, error_rate=0, min_think_ms=0)",
+        f"time_budget_ms={SLOW_BOT_BUDGET_MS}, max_depth=None, slip_rate=0, min_think_ms=0)",
     )
 
     async def play() -> None:

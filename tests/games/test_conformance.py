@@ -5,7 +5,9 @@ random moves (chance moves drawn with their probabilities), and at every state
 the Game API contract is checked: moves are canonical strings, `play` accepts
 each legal move and refuses anything else with `IllegalMove` without changing the
 state, terminal states have no moves and well-formed returns, JSON and keys
-round trip, chance probabilities sum to 1, and the ply counts every move.
+round trip, chance probabilities sum to 1, and the ply counts every move.  A game with
+options (`GameSpec.options`) is checked as each option alone configures it and with every
+on/off option on, where that is a valid setting.
 """
 
 from __future__ import annotations
@@ -22,8 +24,30 @@ from hypothesis import strategies as st
 
 from games import CHANCE, Game, IllegalMove, registry
 
-GAMES = registry.all()
-IDS = [g.id for g in GAMES]
+
+def variants(game: Game) -> list[Game]:
+    """`game` as each of its options alone changes it, then with every on/off option on (valid ones)."""
+    settings: list[dict[str, object]] = [{o.name: not o.default if isinstance(o.default, bool) else min(o.high, 3)}
+                                         for o in game.spec.options]  # fmt: skip
+    settings.append({o.name: True for o in game.spec.options if isinstance(o.default, bool)})
+    found: list[Game] = []
+    for options in settings:
+        try:
+            variant = game.with_options(options)
+        except ValueError:
+            continue
+        if variant is not game and all(v.options != variant.options for v in found):
+            found.append(variant)
+    return found
+
+
+def label(game: Game) -> str:
+    changed = {k: v for k, v in game.options.items() if v != registry.get(game.id).options[k]}
+    return game.id + "".join(f"-{k}={v}" for k, v in changed.items())
+
+
+GAMES = [v for g in registry.all() for v in (g, *variants(g))]
+IDS = [label(g) for g in GAMES]
 MAX_PLIES = 3000  # every game must end well within this under random play
 FULL_CHECK_EVERY = 7  # play every legal move at one state in this many (and at the start)
 MAX_MOVES_CHECKED = 40
@@ -40,7 +64,9 @@ def check_metadata(game: Game) -> None:
     assert isinstance(game.name, str) and game.name
     assert isinstance(game.num_players, int) and game.num_players >= 1
     assert game.max_utility > 0
-    assert registry.get(game.id) is game
+    registered = registry.get(game.id)
+    assert registered.with_options(game.options).options == game.options
+    assert game is registered or game.options != registered.options
 
 
 def check_terminal(game: Game, state: Any) -> None:

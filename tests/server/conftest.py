@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from server.bots.models import BotProfile
 from server.bots.seed import seed_profiles
 from server.matches import services
+from server.players.models import Player
 from server.players.services import player_create_guest, player_create_guest_with_token
 from server.realtime.channel_layer import redis_channel_layer
 from tests.faults.stack import POSTGRES_URL
@@ -56,6 +57,14 @@ def postgres():
         pytest.skip("no PostgreSQL on 127.0.0.1:5432")
     yield conn
     conn.close()
+
+
+def with_account(player: Player) -> Player:
+    """`player` with an account (made in code, as a shell would: the sign-up form is tested
+    elsewhere); rated play, bot-vs-bot matches and leaderboards need one."""
+    player.is_guest = False
+    player.save(update_fields=["is_guest"])
+    return player
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 import ai
-from games import CHANCE, registry
+from games import CHANCE, chances, registry
 from server.analysis import positions
 from server.analysis.jobs import analysis_step
 from server.analysis.models import Analysis
@@ -45,15 +45,20 @@ def received_frames(channel, until, timeout=5.0):
     return async_to_sync(collect)()
 
 
-def test_thresholds_are_in_units_of_max_utility():
-    assert positions.classify(0.0, 1.0) is None
-    assert positions.classify(0.099, 1.0) is None
-    assert positions.classify(0.1, 1.0) == "inaccuracy"
-    assert positions.classify(0.25, 1.0) == "mistake"
-    assert positions.classify(0.5, 1.0) == "blunder"
-    assert positions.classify(2.0, 1.0) == "blunder"  # a won game thrown away
-    assert positions.classify(0.5, 10.0) is None  # the same loss is small on a scale of 10
-    assert positions.classify(5.0, 10.0) == "blunder"
+def test_thresholds_are_drops_in_expected_score():
+    assert chances.classify(0.0) is None
+    assert chances.classify(0.049) is None
+    assert chances.classify(0.05) == "inaccuracy"
+    assert chances.classify(0.1) == "mistake"
+    assert chances.classify(0.15) == "blunder"
+    assert chances.classify(1.0) == "blunder"  # a won game thrown away
+
+
+def test_a_queen_is_a_queen_on_chess_s_scale():
+    """The reported case: a queen (0.09 on chess's scale of a won game) is near-certain winning chances."""
+    chess = registry.get("chess").spec.chances
+    assert chess.expected_score(0.09) > 0.95 and chess.expected_score(-0.09) < 0.05
+    assert chess.text(0.09) == "+9.00"
 
 
 @committing
@@ -121,8 +126,8 @@ def test_the_api_starts_reports_and_refuses_clearly(token_client, bob):
     assert again.status_code == 200
     body = token_client.get(f"/api/matches/{match.pk}/analysis/").json()
     assert body["status"] == "done" and body["progress"] == body["total"] == 7
-    assert body["search"]["is_ai"] and body["engine"] == body["search"]  # its former name, kept
-    assert body["thresholds"] == {"blunder": 0.5, "mistake": 0.25, "inaccuracy": 0.1}
+    assert body["search"]["is_ai"] and "engine" not in body  # one word per idea: the search
+    assert body["thresholds"] == {"blunder": 0.15, "mistake": 0.1, "inaccuracy": 0.05}
     assert [p["class"] for p in body["plies"]].count("blunder") >= 1
 
 
@@ -147,7 +152,7 @@ def assert_judged_consistently(plies, max_utility):
         if p["forced"]:
             assert p["loss"] == 0 and p["class"] is None and p["best_move"] == p["move"]
         if p["loss"] is not None:
-            assert p["class"] == positions.classify(p["loss"], max_utility)
+            assert p["class"] == chances.classify(p["drop"])
             assert p["loss"] == pytest.approx(p["best_value"] - p["played_value"], abs=1e-6)
         for value in (p["value"], p["played_value"], *p["seat_values"]):
             assert value is None or -max_utility <= value <= max_utility
@@ -220,7 +225,7 @@ def test_exact_root_values_every_root_move_as_a_full_window_does(game_id):
     found = positions.search_position(game_id, game.to_json(state), {**config, "options": {"exact_root": True}})
     exact = ai.choose_move(game, state, ai.SearchConfig(**config, options={"exact_root": True}))
     # A weakened bot searches every root move with a full window too.
-    full = ai.choose_move(game, state, ai.SearchConfig(**config, error_rate=0.01, seed=1))
+    full = ai.choose_move(game, state, ai.SearchConfig(**config, slip_rate=0.01, seed=1))
     assert exact.stats["root_values"] == full.stats["root_values"]
     values = exact.stats["root_values"]
     assert found["value"] == max(values.values()) and values[found["best_move"]] == found["value"]
@@ -231,15 +236,16 @@ def test_exact_root_values_every_root_move_as_a_full_window_does(game_id):
 
 
 def test_backgammon_losses_are_measured_on_its_scale_of_three():
-    """A roll is skipped; a forced move takes no blame; 0.4 of 3 lost is an inaccuracy, 1.6 a blunder."""
+    """A roll is skipped; a forced move takes no blame; 0.15 of equity lost from +0.2 is an inaccuracy
+    (the winning chances drop 0.07), 1.6 a blunder."""
     moves = [(0, CHANCE, "open 3-1"), (1, 0, "8/5 6/5"), (2, CHANCE, "roll 6-5"), (3, 1, "24/13")]
     searched = [
-        {"best_move": "24/21 6/5", "value": 0.2, "played_value": -0.2, "depth": 2, "nodes": 9, "exact": False},
+        {"best_move": "24/21 6/5", "value": 0.2, "played_value": 0.05, "depth": 2, "nodes": 9, "exact": False},
         {"best_move": "13/2", "value": 0.5, "played_value": -1.1, "depth": 2, "nodes": 9, "exact": False},
     ]
     plies = positions.ply_results("backgammon", moves, searched)
     assert [(p["ply"], p["roll"], p["loss"], p["class"]) for p in plies] == [
-        (1, "open 3-1", pytest.approx(0.4), "inaccuracy"),
+        (1, "open 3-1", pytest.approx(0.15), "inaccuracy"),
         (3, "roll 6-5", pytest.approx(1.6), "blunder"),
     ]
     forced = [{"best_move": "24/13", "value": 0.0, "forced": True, "depth": 0, "nodes": 0, "exact": False}]

@@ -26,7 +26,7 @@ def test_every_game_has_a_random_mover_five_levels_and_an_adaptive_bot():
         for bot in bots:
             bot.full_clean()  # every seeded profile passes the admin's validation
         # Levels differ in substance, not only in name.
-        settings = {(b.algorithm, b.time_budget_ms, b.max_depth, b.error_rate) for b in bots if not b.adaptive}
+        settings = {(b.algorithm, b.time_budget_ms, b.max_depth, b.slip_rate) for b in bots if not b.adaptive}
         assert len(settings) == 6
 
 
@@ -41,7 +41,7 @@ def profile(**overrides) -> BotProfile:
         ({"time_budget_ms": 20}, "time_budget_ms", "greater than or equal to 50"),
         ({"time_budget_ms": 60_000}, "time_budget_ms", "less than or equal to 30000"),
         ({"max_depth": 99}, "max_depth", "less than or equal to 64"),
-        ({"error_rate": 1.5}, "error_rate", "less than or equal to 1.0"),
+        ({"slip_rate": 1.5}, "slip_rate", "less than or equal to 1.0"),
         ({"algorithm": "maxn"}, "algorithm", "three or more players"),
         ({"algorithm": "expectimax"}, "opponent_model", "needs an opponent model"),
         ({"algorithm": "alphabeta", "opponent_model": "uniform"}, "opponent_model", "only expectimax"),
@@ -73,7 +73,7 @@ def test_the_admin_form_shows_the_error_and_the_measured_record(alice):
     bot = BotProfile.objects.get(slug="connect4-shallow")
     page = client.get(f"/admin/bots/botprofile/{bot.pk}/change/")
     assert b"Games played" in page.content and b"no games against people yet" in page.content
-    data = {f: getattr(bot, f) for f in ("slug", "game", "name", "level", "algorithm", "error_rate", "style")}
+    data = {f: getattr(bot, f) for f in ("slug", "game", "name", "level", "algorithm", "slip_rate", "style")}
     data.update(time_budget_ms=10, temperature=0, min_think_ms=0, search_options="{}", description="d", listed="on")
     response = client.post(f"/admin/bots/botprofile/{bot.pk}/change/", data)
     assert response.status_code == 200 and b"greater than or equal to 50" in response.content
@@ -94,10 +94,10 @@ def test_adaptive_strength_rises_when_the_player_wins_and_falls_when_they_lose()
 
 
 def test_lower_strength_means_shallower_search_and_more_slips():
-    base = {"algorithm": "alphabeta", "max_depth": 8, "error_rate": 0.0}
+    base = {"algorithm": "alphabeta", "max_depth": 8, "slip_rate": 0.0}
     weak, strong = adaptive.config_for(base, 0.2), adaptive.config_for(base, 1.0)
     assert weak["max_depth"] < strong["max_depth"] == 8
-    assert weak["error_rate"] > strong["error_rate"] == 0.0
+    assert weak["slip_rate"] > strong["slip_rate"] == 0.0
 
 
 def test_adaptive_play_converges_to_an_even_score():

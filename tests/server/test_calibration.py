@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 
 from server.bots import calibration
 from server.bots.models import BotProfile
+from server.bots.placement import RANDOM_MOVER_RATING
 from server.matches.models import Match, Move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,7 +31,7 @@ def test_calibrate_plays_a_round_robin_and_writes_monotonic_ratings():
     assert all(Move.objects.filter(match=m).count() == m.ply for m in matches)
     assert "18/18 games" in err
     rated = {p.slug: p for p in BotProfile.objects.filter(slug__in=SLUGS.split(","))}
-    assert rated["tictactoe-random"].rating == 0
+    assert rated["tictactoe-random"].rating == RANDOM_MOVER_RATING  # the anchor, placed on the players' scale
     assert rated["tictactoe-perfect"].rating > rated["tictactoe-random"].rating
     assert (
         rated["tictactoe-perfect"].rating_low

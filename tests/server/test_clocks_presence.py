@@ -14,6 +14,7 @@ from server.matches.models import Match, Seat
 from server.matches.selectors import match_get, match_json
 from server.matches.watch import WatchPass, watch_pass
 from server.ratings.models import PlayerRating
+from tests.server.conftest import with_account
 
 pytestmark = pytest.mark.django_db
 
@@ -114,8 +115,7 @@ def test_a_match_whose_person_makes_no_first_move_is_aborted_unrated(alice, bob,
     """Real time passes (a short grace): the watch's pass aborts, without a result or a rating."""
     settings.CLOCK_FIRST_MOVE_MS = 300
     for person in (alice, bob):  # accounts: a rated match
-        person.is_guest = False
-        person.save()
+        with_account(person)
     match = services.match_create("connect4", [HUMAN, HUMAN], alice, clock=services.Clock(1, 2), rated=True)
     services.match_join(match.pk, bob)
     first_moves(match, moves)

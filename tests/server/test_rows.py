@@ -304,3 +304,95 @@ def test_statements_share_one_cursor_until_the_connection_or_the_recording_chang
     connection.close()
     assert [seat.index for seat in rows.select(Seat, "match_id", match.pk, order_by="index")] == [0, 1]
     assert Match.objects.get(pk=match.pk).ply == match.ply + 1
+
+
+postgresql_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="one query text carries several statements"
+)
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_block_that_opens_the_transaction_commits_with_its_writes(match):
+    """`rows.atomic()` in autocommit: BEGIN, the writes and the COMMIT in one query text, and
+    the on-commit hooks run after it, seeing the rows from another connection."""
+    seen = []
+
+    def on_commit() -> None:
+        with connections.create_connection("default").cursor() as other:  # not this transaction's
+            other.execute("SELECT count(*) FROM matches_move WHERE match_id = %s", [match.pk])
+            seen.append(other.fetchone()[0])
+
+    connection.ensure_connection()
+    raw, commands = connection.connection, []
+    sends_command = raw._exec_command  # psycopg's own BEGIN and COMMIT, each a round trip
+
+    def spied(command, *args, **kwargs):
+        commands.append(bytes(command))
+        return sends_command(command, *args, **kwargs)
+
+    raw._exec_command = spied
+    try:
+        with CaptureQueriesContext(connection) as captured, rows.atomic():
+            rows.insert(_move(match, 0))
+            match.ply = 1
+            rows.update(match, ["ply"])
+            transaction.on_commit(on_commit)
+    finally:
+        del raw._exec_command
+    sent = [q["sql"] for q in captured.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]  # Django's log of them
+    assert len(sent) == 1 and sent[0].startswith("BEGIN;\nINSERT") and sent[0].endswith(";\nCOMMIT"), sent
+    assert commands == [], commands  # psycopg sent no BEGIN nor COMMIT of its own
+    assert seen == [1] and not connection.in_atomic_block
+    assert Match.objects.get(pk=match.pk).ply == 1
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_write_with_the_commit_rolls_back_and_the_connection_goes_on(match):
+    Move.objects.create(match=match, ply=0, seat=0, move="1")
+    heard = []
+    with pytest.raises(IntegrityError), rows.atomic():
+        match.ply = 5
+        rows.update(match, ["ply"])
+        rows.insert(_move(match, 0))  # (match, ply 0) is taken: the COMMIT after it never runs
+        transaction.on_commit(lambda: heard.append("committed"))
+    assert heard == [] and Match.objects.get(pk=match.pk).ply == 0
+    with rows.atomic():
+        rows.insert(_move(match, 1))
+    assert Move.objects.filter(match=match).count() == 2
+
+
+def test_inside_a_callers_transaction_the_block_leaves_the_commit_to_it(match):
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        with rows.atomic():
+            rows.insert(_move(match, 0))
+        assert connection.in_atomic_block
+    assert not any("COMMIT" in q["sql"] for q in captured.captured_queries)
+    assert Move.objects.filter(match=match).count() == 1
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_move_opens_its_transaction_with_the_locked_read_and_commits_with_its_writes(match):
+    """A move in autocommit, as a socket's database thread makes it: two round trips."""
+    Match.objects.filter(pk=match.pk).update(clock_ms=[59000, 59000])  # both have moved: no first-move lookup
+    mover = match.seats.get(index=0).player_id
+    with CaptureQueriesContext(connection) as captured:
+        services.submit_player_move(match.pk, mover, "4", 0)
+    sent = [q["sql"] for q in captured.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
+    assert len(sent) == 2, sent
+    assert sent[0].startswith("BEGIN;\nSELECT") and sent[0].endswith('FOR UPDATE OF "matches_match"'), sent
+    assert sent[1].startswith("INSERT") and sent[1].endswith(";\nCOMMIT"), sent
+    assert Match.objects.get(pk=match.pk).ply == 1
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_an_orm_query_first_sends_the_begin_alone(match):
+    with rows.atomic():
+        assert Match.objects.select_for_update().get(pk=match.pk).ply == 0
+        assert connection.connection.pgconn.transaction_status != 0  # in the transaction
+        match.ply = 3
+        rows.update(match, ["ply"])
+    assert Match.objects.get(pk=match.pk).ply == 3 and not connection.in_atomic_block

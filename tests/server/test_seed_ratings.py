@@ -13,6 +13,7 @@ from django.test import Client
 from games import registry
 from server.bots import calibration, measured
 from server.bots.models import BotProfile
+from server.bots.placement import RANDOM_MOVER_RATING
 from server.bots.rating import comparisons
 from server.bots.seed import profiles, seed_profiles
 from server.matches.models import Match
@@ -47,8 +48,8 @@ def test_every_seeded_profile_has_its_measured_rating_after_seed_bots():
     for profile in BotProfile.objects.filter(slug__in=seeded):
         assert profile.rating is not None, f"{profile.slug} has no rating"
         assert profile.rated_games > 0 and profile.measured_on is not None and profile.rating_method
-    for anchor in BotProfile.objects.filter(slug__in=seeded, algorithm="random"):
-        assert anchor.rating == 0
+    for anchor in BotProfile.objects.filter(slug__in=seeded, algorithm="random"):  # placed on the people's scale
+        assert anchor.rating == RANDOM_MOVER_RATING and anchor.deviation == 60 and anchor.volatility == 0.06
 
 
 def test_a_capped_measurement_says_so():
@@ -73,9 +74,9 @@ def an_entry(slug: str, elo: float = 500.0, measured_on: str = "2026-11-20", **s
 
 def test_the_fingerprint_follows_the_playing_settings_only():
     spec = settings_of("connect4-deep")
-    same = {**spec, "name": "Renamed", "description": "other words", "min_think_ms": 0, "error_rate": 0.05}
+    same = {**spec, "name": "Renamed", "description": "other words", "min_think_ms": 0, "slip_rate": 0.05}
     assert measured.fingerprint(same) == measured.fingerprint(spec)
-    for change in ({"max_depth": 6}, {"time_budget_ms": 999}, {"error_rate": 0.1}, {"search_options": {"x": 1}}):
+    for change in ({"max_depth": 6}, {"time_budget_ms": 999}, {"slip_rate": 0.1}, {"search_options": {"x": 1}}):
         assert measured.fingerprint({**spec, **change}) != measured.fingerprint(spec), change
     # A profile and its seed agree, whatever the spelling of the defaults.
     assert measured.profile_fingerprint(BotProfile.objects.get(slug="connect4-deep")) == measured.fingerprint(spec)
@@ -95,7 +96,7 @@ def test_a_newer_calibration_of_the_same_settings_is_kept_over_the_data():
     seed_profiles(BotProfile, {"connect4-deep": an_entry("connect4-deep", elo=500, measured_on="2026-11-20")})
     assert BotProfile.objects.get(slug="connect4-deep").rating == 650
     seed_profiles(BotProfile, {"connect4-deep": an_entry("connect4-deep", elo=700, measured_on="2026-11-26")})
-    assert BotProfile.objects.get(slug="connect4-deep").rating == 700
+    assert BotProfile.objects.get(slug="connect4-deep").rating == 700 + RANDOM_MOVER_RATING
 
 
 def test_changing_how_a_bot_plays_clears_its_rating_and_reseeding_brings_it_back():
@@ -103,14 +104,14 @@ def test_changing_how_a_bot_plays_clears_its_rating_and_reseeding_brings_it_back
     profile = BotProfile.objects.get(slug="connect4-deep")
     profile.description = "New words; same play."
     profile.save()
-    assert BotProfile.objects.get(slug="connect4-deep").rating == 500
+    assert BotProfile.objects.get(slug="connect4-deep").rating == 500 + RANDOM_MOVER_RATING
     profile.max_depth = 5
     profile.save(update_fields=["max_depth"])
     profile = BotProfile.objects.get(slug="connect4-deep")
     assert profile.rating is None and profile.rated_games == 0 and profile.measured_on is None
     seed_profiles(BotProfile, {"connect4-deep": an_entry("connect4-deep")})
     profile = BotProfile.objects.get(slug="connect4-deep")
-    assert profile.max_depth == 7 and profile.rating == 500
+    assert profile.max_depth == 7 and profile.rating == 500 + RANDOM_MOVER_RATING
 
 
 def admin_client() -> Client:
@@ -138,10 +139,18 @@ def test_the_admin_changing_a_playing_setting_clears_the_rating_other_edits_keep
     url = f"/admin/bots/botprofile/{profile.pk}/change/"
     response = client.post(url, change_form(profile, description="Kinder words."))
     assert response.status_code == 302, response.content.decode()[:2000]
-    assert BotProfile.objects.get(pk=profile.pk).rating == 500
-    assert client.post(url, change_form(profile, error_rate="0.2")).status_code == 302
+    assert BotProfile.objects.get(pk=profile.pk).rating == 500 + RANDOM_MOVER_RATING
+    profile.refresh_from_db()
+    refused = client.post(url, change_form(profile, slip_rate="0.2"))  # the description left as it was
+    assert refused.status_code == 200 and "its description and level were written for the old settings" in (
+        refused.content.decode()
+    )
+    assert BotProfile.objects.get(pk=profile.pk).rating == 500 + RANDOM_MOVER_RATING
+    kept = change_form(profile, slip_rate="0.2", description_still_true="on")
+    assert client.post(url, kept).status_code == 302
     changed = BotProfile.objects.get(pk=profile.pk)
-    assert changed.error_rate == 0.2 and changed.rating is None and changed.rating_method == ""
+    assert changed.slip_rate == 0.2 and changed.rating is None and changed.rating_method == ""
+    assert changed.unmeasured_since is not None
 
 
 def test_the_api_says_when_and_how_a_bot_was_rated():
@@ -150,11 +159,15 @@ def test_the_api_says_when_and_how_a_bot_was_rated():
     seed_profiles(BotProfile, {"connect4-master": entry})
     bots = {b["slug"]: b for b in Client().get("/api/bots/?game=connect4").json()}
     master = bots["connect4-master"]
-    assert (master["rating"], master["rating_low"], master["rating_high"]) == (905, 805, 1005)
+    assert (master["rating"], master["rating_low"], master["rating_high"]) == (1505, 1405, 1605)
+    assert master["deviation"] == 60 and master["provisional"] is False  # 100 / 1.96 is below the floor
     assert master["rated_games"] == 40 and master["measured_on"] == "2026-11-20"
     assert master["rating_budget_cap_ms"] == 300 and master["rating_method"].startswith("manage.py calibrate")
     how = " ".join(Client().get("/api/bots/connect4-master/").json()["how_it_plays"])
-    assert "Measured rating: 905 (95% interval 805 to 1005), from 40 games against other bots on 2026-11-20" in how
+    assert (
+        "Rating: 1505 ±60, on the scale people are rated on: "
+        "placed by 40 calibration games against other bots on 2026-11-20" in how
+    )
     assert "capped at 300 ms a move instead of 4000 ms" in how
     BotProfile.objects.filter(slug="connect4-deep").update(**measured.RATING_FIELDS)
     unrated = Client().get("/api/bots/connect4-deep/").json()
@@ -194,7 +207,8 @@ def test_calibrate_writes_the_data_file_with_the_cap_it_played_with(tmp_path, mo
     BotProfile.objects.update(**measured.RATING_FIELDS)
     seed_profiles(BotProfile)
     advanced = BotProfile.objects.get(slug="tictactoe-advanced")
-    assert advanced.rating == entries["tictactoe-advanced"]["elo"] and advanced.rating_budget_cap_ms == 250
+    assert advanced.rating == entries["tictactoe-advanced"]["elo"] + RANDOM_MOVER_RATING
+    assert advanced.rating_budget_cap_ms == 250
 
 
 def test_every_registered_game_has_measured_ratings():

@@ -1,7 +1,9 @@
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def seed(apps, schema_editor):
+def seed(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     from server.bots.seed import seed_profiles
 
     seed_profiles(apps.get_model("bots", "BotProfile"))

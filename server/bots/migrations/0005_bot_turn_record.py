@@ -2,9 +2,11 @@
 
 import django.db.models.deletion
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def mark_old_fallbacks(apps, schema_editor):
+def mark_old_fallbacks(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Moves the watchdog played before `Move.fallback` existed said so in their stats: copy it over."""
     Move = apps.get_model("matches", "Move")
     for move in Move.objects.filter(fallback="", seat__gte=0, stats__fallback=True).only("pk", "stats").iterator():

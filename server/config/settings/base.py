@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
+import django_stubs_ext
 
 from server.platform.cache import cache_settings
 from server.platform.installation import installation_id
 from server.realtime.channel_layer import redis_channel_layer
+
+# The generics the type stubs declare (ModelAdmin[Player], ...) subscriptable at run time too.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parents[3]
 
@@ -90,15 +95,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE transactions take the write lock at BEGIN, so concurrent moves queue up
     # instead of failing; the timeout is how long one waits for the other.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
-# The hot statements (a plain move's) prepared once per PostgreSQL connection and run by name
-# (server/db/rows.py, `Prepared`).  Set DATABASE_PREPARED_STATEMENTS=0 behind a pooler
-# that shares a server session between transactions (PgBouncer in transaction mode).
-DATABASE_PREPARED_STATEMENTS = os.environ.get("DATABASE_PREPARED_STATEMENTS", "1") != "0"
 
 # One database is one installation (server/platform/installation.py): its processes share a
 # channel-layer prefix and a base task queue that no other installation on the same Redis
 # uses.  CHANNEL_PREFIX and CELERY_QUEUE, or PLYGROUND_INSTALLATION for both, set them by hand.
-INSTALLATION_ID = installation_id(DATABASES["default"])
+INSTALLATION_ID = installation_id(dict(DATABASES["default"]))
 CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX") or f"plyground-{INSTALLATION_ID}"
 CELERY_QUEUE = os.environ.get("CELERY_QUEUE") or f"plyground-{INSTALLATION_ID}"
 
@@ -116,7 +117,7 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True  # serve app static files without a collectstatic step
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "server.players.auth.BearerTokenAuthentication",
         "server.players.auth.SessionPlayerAuthentication",
@@ -163,7 +164,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 EMBEDDED = not REDIS_URL
 
 if EMBEDDED:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS: dict[str, dict[str, Any]] = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     BOT_RUNNER = "embedded"
 else:
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, prefix=CHANNEL_PREFIX)}
@@ -240,6 +241,13 @@ BOT_TASK_EXPIRES_MS = 600_000
 # A bot that has not moved by its deadline plus this grace gets a fallback move.
 BOT_WATCHDOG_GRACE_MS = int(os.environ.get("BOT_WATCHDOG_GRACE_MS", "3000"))
 BOT_POOL_SIZE = int(os.environ.get("BOT_POOL_SIZE", "2"))
+# Each search process (a Celery pool process, a local search process) warms up before it
+# takes work (`ai.warm_up`): the first bot reply costs what the next ones do.  Off ("0") only
+# to measure what it saves (benchmarks/first_reply.py).
+SEARCH_WARM_UP = os.environ.get("SEARCH_WARM_UP", "1") != "0"
+# A pool process reports itself up once its init (the warm-up) is done; Celery's default
+# 4 s is too short on a loaded 2-core machine.
+CELERY_WORKER_PROC_ALIVE_TIMEOUT = 60.0
 BOT_WATCHDOG = True
 BOT_GAMES_RATED_FOR_HUMANS = (
     os.environ.get("BOT_GAMES_RATED_FOR_HUMANS", "0") == "1"
@@ -255,7 +263,6 @@ RATING_TAU = 0.5
 # (friends playing a long evening's series still play rated; only the first few count).
 RATING_MIN_PLIES = int(os.environ.get("RATING_MIN_PLIES", "4"))
 RATING_PAIR_MATCHES_PER_DAY = int(os.environ.get("RATING_PAIR_MATCHES_PER_DAY", "3"))
-BOT_RATING_DEVIATION = 60.0  # a bot's measured rating as an opponent, where bot games are rated
 LEADERBOARD_ACTIVE_DAYS = int(os.environ.get("LEADERBOARD_ACTIVE_DAYS", "30"))  # who played since
 LEADERBOARD_SIZE = 100
 # Analysis and hints search with the strongest bot profile's settings; these cap its budget (ms, 0: no cap).
@@ -269,9 +276,6 @@ CHESS_GAVIOTA_PATH = os.environ.get("CHESS_GAVIOTA_PATH", "/usr/share/gaviotatb/
 
 # --- Match sockets ----------------------------------------------------------------
 MATCH_EVENTS_KEPT = 500  # events replayed to a client reconnecting with ?v=
-# A person's plain move on PostgreSQL in two round trips, without model instances
-# (server/matches/services/plain_moves.py); off, every move takes the general path.
-PLAIN_MOVES = True
 SOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 frames per 5 seconds per connection, moves apart
 SOCKET_MOVE_RATE_LIMIT = (50, 5.0)  # move frames: 10 a second, beyond any human's clicking
 # Sockets open at once, match and lobby together, counted across every web process
@@ -321,7 +325,7 @@ OPEN_MATCH_EXPIRE_MS = int(os.environ.get("OPEN_MATCH_EXPIRE_MS", "600000"))
 # unset, it is generated on first use into RESEARCH_PSEUDONYM_SECRET_FILE (mode 0600, ignored
 # by git) and read from there after: one secret per installation, never committed.
 RESEARCH_PSEUDONYM_SECRET = os.environ.get("RESEARCH_PSEUDONYM_SECRET", "")
-RESEARCH_PSEUDONYM_SECRET_FILE = os.environ.get(
+RESEARCH_PSEUDONYM_SECRET_FILE: str | None = os.environ.get(  # None: never generated (prod.py)
     "RESEARCH_PSEUDONYM_SECRET_FILE", str(BASE_DIR / ".secrets" / "research_pseudonym_secret")
 )
 # --- end of research exports --------------------------------------------------------

@@ -3,12 +3,13 @@
 import os
 
 from server.config.settings.base import *  # noqa: F403
+from server.platform.cache import cache_settings
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 BOT_RUNNER = "inline"
 CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-CACHES = cache_settings("", "")  # this process's memory: a test's throttle counts never outlive it  # noqa: F405
+CACHES = cache_settings("", "")  # this process's memory: a test's throttle counts never outlive it
 BOT_WATCHDOG_GRACE_MS = 1000
 BOT_WATCHDOG = False  # tests call rescue_overdue_bots() themselves
 MATCH_WATCH = False  # tests call flag_fallen_clocks() and abandon_gone_seats() themselves

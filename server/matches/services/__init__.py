@@ -2,7 +2,6 @@
 
 - `lifecycle`: creating a match, joining it, starting it; `require_seat`.
 - `moves`: `submit_move`, the one path every move takes, human or bot; dice.
-- `plain_moves`: a person's plain move on PostgreSQL, the same rows and frames in two round trips.
 - `offers`: takebacks, takeback requests and draw offers, and their answers; draw claims.
 - `clocks`: time controls, flagging a seat whose time ran out, aborting a match with no first move.
 - `presence`: which seated people have a socket open.

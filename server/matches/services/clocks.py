@@ -39,7 +39,7 @@ class Clock:
         return {"initial_ms": round(self.minutes * 60_000), "increment_ms": self.increment * 1000}
 
 
-def flag_if_out_of_time(match: Match, now=None, seats: dict[int, Seat] | None = None) -> bool:
+def flag_if_out_of_time(match: Match, now: datetime | None = None, seats: dict[int, Seat] | None = None) -> bool:
     """End the match "out of time" when the person to move has used their time plus the grace.
 
     `seats` (by index), when the caller has them loaded, saves a query for the seat's kind.
@@ -72,14 +72,14 @@ def charged(clock_ms: list[int], seat: int, used_ms: int, increment_ms: int) -> 
     return [left if i == seat else ms for i, ms in enumerate(clock_ms)]
 
 
-def flag_fallen_clocks(now=None) -> int:
+def flag_fallen_clocks(now: datetime | None = None) -> int:
     """End every clocked match whose seat to move ran out of time; how many ended."""
     now = now or timezone.now()
     live = Match.objects.filter(status=Match.Status.ACTIVE, clock_ms__isnull=False, turn_started_at__isnull=False)
     overdue = [
         pk
         for pk, clock_ms, seat, started in live.values_list("pk", "clock_ms", "to_move", "turn_started_at")
-        if seat is not None and seat >= 0 and out_of_time(clock_ms, seat, started, now)
+        if seat is not None and seat >= 0 and out_of_time(clock_ms, seat, started, now)  # type: ignore[arg-type]  # the query: both set
     ]
     # A bot to move never flags: its seat is left out here and again under the lock.
     bots_to_move = set(
@@ -98,7 +98,7 @@ def flag_fallen_clocks(now=None) -> int:
     return flagged
 
 
-def abort_unstarted_matches(now=None) -> int:
+def abort_unstarted_matches(now: datetime | None = None) -> int:
     """Abort every clocked match whose person to move has not made their first move within
     `CLOCK_FIRST_MOVE_MS` of their turn's start; how many were aborted.
 
@@ -116,7 +116,7 @@ def abort_unstarted_matches(now=None) -> int:
     whole = {
         pk: seat
         for pk, clock, clock_ms, seat in live.values_list("pk", "clock", "clock_ms", "to_move")
-        if clock_ms[seat] == clock["initial_ms"]
+        if clock_ms[seat] == clock["initial_ms"]  # type: ignore[index]  # a clocked match has both
     }
     moved = set(Move.objects.filter(match_id__in=whole).order_by().values_list("match_id", "seat").distinct())
     bots_to_move = set(

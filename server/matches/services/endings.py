@@ -20,6 +20,7 @@ from games.base import Outcome
 from server.matches import frames
 from server.matches.errors import GameOver, NotSeated
 from server.matches.models import Match, Seat
+from server.matches.selectors import result_json
 from server.matches.services.events import announce_turn, lobby_after_commit, locked, record, record_state
 from server.matches.signals import match_ending, match_finished
 
@@ -49,7 +50,7 @@ def _end(match: Match, status: Match.Status, outcome: Outcome, now: datetime) ->
     match.status = status
     match.finished_at, match.to_move = now, None
     match.result = outcome.to_json()
-    record(match, frames.game_over(match.result, match.status))
+    record(match, frames.game_over(result_json(match.result) or {}, match.status))
     lobby_after_commit(match)
 
 
@@ -105,7 +106,7 @@ def _gone_since(seat: Seat, match: Match) -> Any:
     return max(seat.last_seen_at or start, start)
 
 
-def abandon_gone_seats(now=None) -> int:
+def abandon_gone_seats(now: datetime | None = None) -> int:
     """Matches between people where a seat's sockets are gone past the grace: that seat loses.
 
     When every person is gone the match is aborted instead.  Returns how many matches ended.
@@ -116,12 +117,12 @@ def abandon_gone_seats(now=None) -> int:
     since = now - timedelta(milliseconds=settings.ABANDON_GRACE_MS)
     # Only matches with a seat gone past the grace (as `_gone_since` reads it), found by the
     # database: a pass every second must not load every match whose seat just went offline.
-    gone = Q(seats__last_seen_at__isnull=True) | Q(seats__last_seen_at__lt=since)
+    gone_q = Q(seats__last_seen_at__isnull=True) | Q(seats__last_seen_at__lt=since)
     candidates = (
         Match.objects.filter(status=Match.Status.ACTIVE)
         .alias(start=Coalesce("started_at", "created_at"))
         .filter(start__lt=since)
-        .filter(gone, seats__kind=Seat.Kind.HUMAN, seats__online=False)
+        .filter(gone_q, seats__kind=Seat.Kind.HUMAN, seats__online=False)
         .distinct()
     )
     for match in candidates.prefetch_related("seats"):
@@ -131,7 +132,7 @@ def abandon_gone_seats(now=None) -> int:
         if not any(not s.online and _gone_since(s, match) < since for s in humans):
             continue
         with transaction.atomic():
-            match = locked(match.pk)
+            match = locked(match.pk)  # type: ignore[assignment]  # the same row, locked (without the annotation)
             if match.status != Match.Status.ACTIVE:
                 continue
             humans = [s for s in match.seats.all() if s.kind == Seat.Kind.HUMAN]
@@ -147,7 +148,7 @@ def abandon_gone_seats(now=None) -> int:
     return ended
 
 
-def adjourn_gone_matches(now=None) -> int:
+def adjourn_gone_matches(now: datetime | None = None) -> int:
     """A match of one person against bots, whose person has had no socket and which has seen
     no move for `ADJOURN_AFTER_MS`, is adjourned: off the live list, kept, resumable.
 
@@ -187,7 +188,7 @@ def _person_gone(match: Match, since: Any) -> bool:
 
 
 @transaction.atomic
-def match_resume(match_id: int, seat: int, now=None) -> Match:
+def match_resume(match_id: int, seat: int, now: datetime | None = None) -> Match:
     """`seat`'s person is back: their adjourned match is active again, where it stopped.
 
     The turn starts again now (so does a bot's budget, so its search is queued afresh
@@ -209,7 +210,7 @@ def match_resume(match_id: int, seat: int, now=None) -> Match:
     return match
 
 
-def expire_open_matches(now=None) -> int:
+def expire_open_matches(now: datetime | None = None) -> int:
     """A waiting match whose seated people have had no socket for `OPEN_MATCH_EXPIRE_MS`
     is aborted ("nobody joined"): its creator is gone, nobody would play it.  Returns how many."""
     now = now or timezone.now()

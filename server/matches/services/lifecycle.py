@@ -108,7 +108,7 @@ def match_join(match_id: int, player: Player, seat_index: int | None = None) -> 
     seat = open_seats[0]
     seat.player = player
     seat.save(update_fields=["player"])
-    record(match, frames.seat_taken(seat_json(seat)))
+    record(match, frames.seat_taken(seat_json(seat, match.game)))
     if not any(s.is_open for s in match.seats.all()):
         _start(match, registry.get(match.game))
     match.save()
@@ -116,7 +116,7 @@ def match_join(match_id: int, player: Player, seat_index: int | None = None) -> 
     return match
 
 
-def _start(match: Match, game: Game) -> None:
+def _start(match: Match, game: Game[Any]) -> None:
     now = timezone.now()
     match.status = Match.Status.ACTIVE
     match.started_at = now

@@ -12,21 +12,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from games import CHANCE, IllegalMove, registry
-from games.base import Game, State
+from games.base import Game, State, parts_json
 from server.db import rows
 from server.matches import frames
 from server.matches.errors import BadMessage, GameOver, IllegalMoveError, NotSeated, NotYourTurn, StalePly
-from server.matches.models import Match, Move, Seat
+from server.matches.models import Match, MatchEvent, Move, Seat
 from server.matches.selectors import by_json, clock_json, clock_runs
 from server.matches.services.clocks import charged, flag_if_out_of_time
 from server.matches.services.endings import finish
 from server.matches.services.events import announce_turn, locked_with_seats, record, save_changes
 from server.matches.services.offers import cancel_offer_on_move
-from server.matches.services.plain_moves import submit_plain_move
 
 _dice = secrets.SystemRandom()  # chance events are rolled from a secure source
 
@@ -71,16 +70,8 @@ def submit_player_move(match_id: int, player_id: int | None, move: Any, ply: Any
 
     The seat is found among the seats the move loads anyway, under the match's lock, rather
     than by reading the match, its seats, players and moves first; the errors come in the
-    same order as that (`not_found`, `not_seated`, then the move's own).  A plain move on
-    PostgreSQL takes a leaner way to the same rows and frames (`plain_moves`).
+    same order as that (`not_found`, `not_seated`, then the move's own).
     """
-    if _good_ply(ply) and _good_move(move):  # bad ones are refused below, after not_found and not_seated
-        try:
-            plain = submit_plain_move(match_id, player_id, move, ply)
-        except IntegrityError:  # as below: another submission for this ply won the race
-            raise StalePly(f"ply {ply} has already been played") from None
-        if plain is not None:
-            return plain
     return _submit(match_id, lambda seats: _seat_held_by(seats, player_id), move, ply)
 
 
@@ -118,8 +109,8 @@ def _submit(
 ) -> Move:
     try:
         # The move's writes (the move, its events, the match) reach the database in one round
-        # trip, at the end or before any other statement (`rows.together`).
-        with transaction.atomic(), rows.together():
+        # trip with the commit (`rows.atomic`).
+        with rows.atomic():
             # Read with the match, once a move: the mover's seat, the frame's `by`, and whether
             # a bot is to move next (the bots app then needs no query of its own for a person's turn).
             match, seats = locked_with_seats(match_id)
@@ -170,7 +161,7 @@ def _submit_locked(
 
 def _store_move(
     match: Match,
-    game: Game,
+    game: Game[Any],
     seats: dict[int, Seat],
     seat: int,
     move: str,
@@ -192,13 +183,13 @@ def _store_move(
         move=move,
         notation="" if notation in (None, move) else notation,
         think_ms=max(0, think_ms),
-        stats=stats,
+        stats=_with_hint(match, seat, stats) if match.hints_allowed and seat != CHANCE else stats,
         queue_wait_ms=timing.queue_wait_ms,
         fallback=timing.fallback[:200],
     )
     # Before the insert: `clock_runs` may look up the seat's earlier moves.
     if match.clock_ms is not None and seat != CHANCE and clock_runs(match, seat):
-        match.clock_ms = charged(match.clock_ms, seat, think_ms, match.clock["increment_ms"])
+        match.clock_ms = charged(match.clock_ms, seat, think_ms, match.clock["increment_ms"])  # type: ignore[index]  # clocked: it has its clock
     rows.insert(stored)
     match.ply += 1
     match.state = game.to_json(new_state)
@@ -221,6 +212,7 @@ def _store_move(
         bot=seat_obj is not None and seat_obj.kind == Seat.Kind.BOT,
         stats=stats,
         clock=clock_json(match, now) if match.clock_ms is not None else None,
+        move_parts=None if finished or match.to_move == CHANCE else parts_json(game.move_parts(new_state)),
     )
     record(match, frame)
     cancel_offer_on_move(match, seat)
@@ -229,7 +221,22 @@ def _store_move(
     return stored
 
 
-def play_chance(match: Match, game: Game, state: State, seats: dict[int, Seat] | None = None) -> None:
+def _with_hint(match: Match, seat: int, stats: dict[str, Any] | None) -> dict[str, Any] | None:
+    """`stats` with the hint `seat` was given for this ply, if any (the latest): a move carries
+    the hint its player saw, so exports show it.  Part of the insert, not a write after it:
+    the move's writes go with the commit (`rows.atomic`)."""
+    event = (
+        MatchEvent.objects.filter(match_id=match.pk, frame__type="hint", frame__ply=match.ply, frame__seat=seat)
+        .order_by("-v")
+        .first()
+    )
+    if event is None:
+        return stats
+    hint = {k: event.frame[k] for k in ("move", "value", "depth", "nodes", "profile") if k in event.frame}
+    return {**(stats or {}), "hint": hint}
+
+
+def play_chance(match: Match, game: Game[Any], state: State, seats: dict[int, Seat] | None = None) -> None:
     """Roll every chance event that is due (dice), logged as moves of seat -1; then announce the turn.
 
     With the match's `seats` (by index) the announcement says whether a bot is to move.

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import registry
+from games.base import parts_json
 from server.matches import frames
 from server.matches.errors import (
     BadMessage,
@@ -173,6 +174,7 @@ def _take_back(match: Match, seat: int) -> None:
         to_move=match.to_move,
         legal_moves=game.legal_moves(state),
         clock=clock_json(match, now) if match.clock_ms is not None else None,
+        move_parts=parts_json(game.move_parts(state)),
     )
     record(match, frame)
     announce_turn(match)

@@ -8,6 +8,7 @@ database hears only of transitions (docs/design.md §7).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -17,12 +18,12 @@ from server.matches.models import Match, Seat
 from server.matches.services.endings import match_resume
 
 
-def seat_presence(match_id: int, seat: int, online: bool, now=None) -> bool:
+def seat_presence(match_id: int, seat: int, online: bool, now: datetime | None = None) -> bool:
     """A human seat's sockets came or went; True (and a `presence` frame) when that changed."""
     return presence.seat_presence(match_id, seat, online, now)
 
 
-def socket_arrived(match_id: int, player_id: int | None, now=None) -> tuple[bool, int | None]:
+def socket_arrived(match_id: int, player_id: int | None, now: datetime | None = None) -> tuple[bool, int | None]:
     """A match socket opened: whether the match exists, and the seat of `player_id` in it (or None).
 
     Everything its arrival reads and writes, in one call (a connect storm pays one database
@@ -43,7 +44,7 @@ def socket_arrived(match_id: int, player_id: int | None, now=None) -> tuple[bool
         with transaction.atomic():
             presence.arrived(came, now)
             if resumes:
-                match_resume(match_id, seat, now)  # re-checks under the match's lock
+                match_resume(match_id, seat, now)  # type: ignore[arg-type]  # `resumes`: seated; re-checks under the match's lock
     return True, seat
 
 
@@ -70,12 +71,12 @@ def _match_and_seat_sql() -> str:
     )
 
 
-def person_presence(player_id: int, online: bool, now=None) -> None:
+def person_presence(player_id: int, online: bool, now: datetime | None = None) -> None:
     """A person's first socket in this web process opened, or their last one here closed."""
     presence.person_presence(player_id, online, now)
 
 
-def presence_heartbeat(seats: set[tuple[int, int]], people: Iterable[int] = (), now=None) -> None:
+def presence_heartbeat(seats: set[tuple[int, int]], people: Iterable[int] = (), now: datetime | None = None) -> None:
     """The (match id, seat) pairs and the people this process has sockets for are still here:
     refreshed in the presence store; the database hears only those the store had lost."""
     presence.heartbeat(seats, people, now)
@@ -84,6 +85,6 @@ def presence_heartbeat(seats: set[tuple[int, int]], people: Iterable[int] = (), 
 LIVE_STATUSES = (Match.Status.WAITING, Match.Status.ACTIVE)
 
 
-def presence_expire_stale(now=None) -> int:
+def presence_expire_stale(now: datetime | None = None) -> int:
     """Seats and people whose process stopped refreshing them (it died) go offline; returns how many seats."""
     return presence.expire_stale(now)

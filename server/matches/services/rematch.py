@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -45,7 +46,7 @@ def rematch_offer(match_id: int, seat: int) -> int | None:
     offer = match.offer
     if offer is not None and offer.get("kind") == KIND:
         if "match" in offer:
-            return offer["match"]
+            return int(offer["match"])
         if offer["seat"] == seat:
             return None  # a second click on our own offer
         if seat in offer["awaiting"]:
@@ -67,7 +68,7 @@ def rematch_answer(match_id: int, seat: int, accept: bool) -> int | None:
         raise NoOffer("no rematch is on offer")
     if "match" in offer:
         if accept:
-            return offer["match"]
+            return int(offer["match"])
         raise NoOffer("the rematch has started already")
     if seat == offer["seat"] and accept:
         raise NoOffer("you cannot accept your own rematch offer; decline withdraws it")
@@ -81,7 +82,7 @@ def rematch_answer(match_id: int, seat: int, accept: bool) -> int | None:
     return None
 
 
-def _accepted(match: Match, seats: list[Seat], offer: dict, seat: int) -> int | None:
+def _accepted(match: Match, seats: list[Seat], offer: dict[str, Any], seat: int) -> int | None:
     awaiting = [s for s in offer["awaiting"] if s != seat]
     if awaiting:
         match.offer = {**offer, "awaiting": awaiting}
@@ -104,7 +105,7 @@ def _next_match(match: Match, seats: list[Seat]) -> Match:
     human = SeatRequest("human")
     next_match = match_create(match.game, [human] * len(people), people[0], source=match.source, clock=clock)
     for person in people[1:]:
-        match_join(next_match.pk, person)
+        match_join(next_match.pk, person)  # type: ignore[arg-type]  # people's seats: a player each
     Match.objects.filter(pk=next_match.pk).update(rated=match.rated)
     return next_match
 
@@ -168,7 +169,7 @@ def withdraw_left_rematches(now: datetime | None = None) -> int:
     return withdrawn
 
 
-def pending_after(frame: dict, pending: bool) -> bool:
+def pending_after(frame: dict[str, Any], pending: bool) -> bool:
     """Whether a rematch offer waits, once a socket has sent `frame` (it was `pending` before)."""
     kind = frame.get("type")
     if kind == "rematch_offer":

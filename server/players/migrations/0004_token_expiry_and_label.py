@@ -2,11 +2,13 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 import server.players.names
 
 
-def expire_from_creation(apps, schema_editor):
+def expire_from_creation(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Tokens issued before expiry existed expire API_TOKEN_DAYS after they were issued."""
     ApiToken = apps.get_model("players", "ApiToken")
     lifetime = timedelta(days=settings.API_TOKEN_DAYS)

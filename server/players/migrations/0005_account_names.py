@@ -2,9 +2,11 @@
 
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def fill_account_keys(apps, schema_editor):
+def fill_account_keys(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Accounts made before this migration get their name's look; a second of one look keeps its id in it."""
     from server.players.names import name_skeleton
 

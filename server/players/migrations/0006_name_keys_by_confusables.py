@@ -5,9 +5,11 @@ its id (as in 0005), so the constraint holds and a new account can take neither 
 """
 
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def recompute_account_keys(apps, schema_editor):
+def recompute_account_keys(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     from server.players.names import name_skeleton
 
     Player = apps.get_model("players", "Player")

@@ -110,7 +110,7 @@ def test_alpha_beta_takes_the_double_jump() -> None:
 @pytest.mark.parametrize("seed", CHECKERS.spec.ladder, ids=lambda s: s.slug)
 def test_every_seeded_bot_plays_a_legal_move(seed) -> None:
     state = CHECKERS.play(CHECKERS.initial_state(), "11-15")
-    settings = {k: v for k, v in seed.settings.items() if k in ("max_depth", "error_rate")}
+    settings = {k: v for k, v in seed.settings.items() if k in ("max_depth", "slip_rate")}
     config = SearchConfig(algorithm=seed.algorithm, time_budget_ms=300, seed=3, **settings)
     assert choose_move(CHECKERS, state, config).move in CHECKERS.legal_moves(state)
 

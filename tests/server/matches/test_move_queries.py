@@ -29,12 +29,10 @@ def queries_a_move() -> int:
 
 
 def _sql_of(capture_on_commit, submit, *args) -> list[str]:
-    """The queries of a move, but the preparing of its statements, once a connection
-    (`rows.prepared_texts`).  Commit hooks run too: the broadcast and the bots' receiver."""
+    """The queries of a move.  Commit hooks run too: the broadcast and the bots' receiver."""
     with CaptureQueriesContext(connection) as captured, capture_on_commit(execute=True):
         submit(*args)
-    once_a_connection = ("SELECT name FROM pg_prepared_statements", "PREPARE ")
-    return [q["sql"] for q in captured.captured_queries if not q["sql"].startswith(once_a_connection)]
+    return [q["sql"] for q in captured.captured_queries]
 
 
 def _statements(sql: list[str]) -> list[str]:

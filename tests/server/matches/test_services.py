@@ -16,7 +16,7 @@ from server.matches.errors import (
 )
 from server.matches.models import Match, MatchEvent, Move
 from server.matches.selectors import events_after, match_get, match_json
-from tests.server.conftest import human_match
+from tests.server.conftest import human_match, with_account
 
 pytestmark = pytest.mark.django_db
 
@@ -139,8 +139,7 @@ def test_games_against_bots_are_unrated_for_people_unless_the_policy_says_so(ali
     with_bot = [services.SeatRequest("human"), services.SeatRequest("bot", bot)]
     assert human_match("connect4", alice, bob).rated is False  # casual unless asked
     for person in (alice, bob):  # rated games are between accounts
-        person.is_guest = False
-        person.save()
+        with_account(person)
     people = [services.SeatRequest("human")] * 2
     assert services.match_create("connect4", people, alice, rated=True).rated is True
     with pytest.raises(NotRatable):

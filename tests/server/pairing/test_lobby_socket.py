@@ -10,6 +10,7 @@ from server.config.asgi import application
 from server.matches.models import Match
 from server.pairing.models import Seek
 from server.players.services import player_create_guest_with_token
+from tests.server.conftest import with_account
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layer")]
 HEADERS = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
@@ -33,8 +34,7 @@ def person_token(guest: bool = False) -> str:
     """A bearer token of a new person: an account unless `guest` (rated seeks need accounts)."""
     player, token = player_create_guest_with_token()
     if not guest:
-        player.is_guest = False
-        player.save()
+        with_account(player)
     return token
 
 

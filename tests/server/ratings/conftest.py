@@ -4,31 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from server.players.models import Player
-from server.players.services import player_create_guest
-
-
-def account(name: str) -> Player:
-    """A person with an account (made in code, as a shell would: the sign-up form is tested elsewhere)."""
-    player = player_create_guest(name)
-    player.is_guest = False
-    player.save()
-    return player
+from tests.server.conftest import with_account
 
 
 @pytest.fixture
-def alice(db):
-    return account("Alice")
+def alice(alice):
+    return with_account(alice)
 
 
 @pytest.fixture
-def bob(db):
-    return account("Bob")
+def bob(bob):
+    return with_account(bob)
 
 
 @pytest.fixture
 def token_client(token_client):
-    player = token_client.player
-    player.is_guest = False
-    player.save()
+    with_account(token_client.player)
     return token_client

@@ -13,7 +13,7 @@ from server.matches.errors import RatedNeedsAccount
 from server.matches.models import Match
 from server.players.services import player_create_guest, player_create_guest_with_token
 from server.ratings.models import PlayerRating, RatingChange
-from tests.server.ratings.conftest import account
+from tests.server.conftest import with_account
 
 HUMAN = services.SeatRequest("human")
 X_WINS = ["1", "4", "2", "5", "3"]  # tic-tac-toe: seat 0 takes the top row
@@ -100,7 +100,7 @@ def test_twenty_wins_between_two_established_accounts_move_them_little(alice, bo
 def test_the_pair_limit_is_per_pair_and_rolls_with_the_day(alice, bob):
     for _ in range(3):
         win(alice, bob)
-    carol = account("Carol")
+    carol = with_account(player_create_guest("Carol"))
     win(alice, carol)  # another partner: counts
     assert RatingChange.objects.filter(player=alice).count() == 4
     win(alice, bob)

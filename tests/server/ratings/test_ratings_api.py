@@ -12,7 +12,7 @@ from server.matches import services
 from server.players.services import player_create_guest
 from server.ratings.models import PlayerRating
 from server.ratings.selectors import leaderboard
-from tests.server.ratings.conftest import account
+from tests.server.conftest import with_account
 
 HUMAN = {"kind": "human"}
 OPENING = ["5", "1", "9", "3"]  # two moves each: enough for an ending to be rated (RATING_MIN_PLIES)
@@ -24,14 +24,14 @@ def play_opening(match_id: int) -> None:
 
 
 def established(name: str, rating: float, game="connect4", days_ago=1, deviation=60.0, guest=False):
-    player = player_create_guest(name) if guest else account(name)
+    player = player_create_guest(name) if guest else with_account(player_create_guest(name))
     when = timezone.now() - timedelta(days=days_ago)
     PlayerRating.objects.create(player=player, game=game, rating=rating, deviation=deviation, games=30, updated_at=when)
     return player
 
 
 @pytest.mark.django_db
-def test_the_leaderboard_lists_established_active_people_best_first(settings):
+def test_the_leaderboard_lists_active_people_established_first_then_provisional(settings):
     settings.LEADERBOARD_ACTIVE_DAYS = 30
     established("Strong", 1900)
     established("Steady", 1700)
@@ -41,9 +41,14 @@ def test_the_leaderboard_lists_established_active_people_best_first(settings):
     established("FarmedGuest", 2300, guest=True)  # rated as a guest before rated games needed accounts
     body = APIClient().get("/api/leaderboards/connect4/").json()
     assert body["active_days"] == 30
-    assert [(r["rank"], r["player"]["name"]) for r in body["leaders"]] == [(1, "Strong"), (2, "Steady")]
+    # The provisional rating is listed, marked, after the established ones however high it is.
+    assert [(r["rank"], r["player"]["name"], r["provisional"]) for r in body["leaders"]] == [
+        (1, "Strong", False),
+        (2, "Steady", False),
+        (3, "Provisional", True),
+    ]
     settings.LEADERBOARD_ACTIVE_DAYS = 60
-    assert [r["player"]["name"] for r in leaderboard("connect4")] == ["Gone", "Strong", "Steady"]
+    assert [r["player"]["name"] for r in leaderboard("connect4")] == ["Gone", "Strong", "Steady", "Provisional"]
     assert APIClient().get("/api/leaderboards/nosuchgame/").status_code == 404
 
 
@@ -108,8 +113,8 @@ def test_a_match_shows_its_peoples_ratings_and_after_a_rated_end_what_it_changed
         "game": "tictactoe",
         "rated": True,
         "seats": [
-            {"seat": 0, "rating": 1500.0, "deviation": 350.0, "provisional": True, "change": None},
-            {"seat": 1, "rating": 1720.0, "deviation": 80.0, "provisional": False, "change": None},
+            {"seat": 0, "kind": "human", "rating": 1500.0, "deviation": 350.0, "provisional": True, "change": None},
+            {"seat": 1, "kind": "human", "rating": 1720.0, "deviation": 80.0, "provisional": False, "change": None},
         ],
     }
     play_opening(match_id)
@@ -122,13 +127,18 @@ def test_a_match_shows_its_peoples_ratings_and_after_a_rated_end_what_it_changed
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_casual_match_changes_nothing_and_bots_and_open_seats_are_not_listed(token_client):
+def test_a_casual_match_changes_nothing_and_a_bot_is_listed_with_its_profiles_rating(token_client):
     bot = {"kind": "bot", "profile": "tictactoe-random"}
     created = token_client.post("/api/matches/", {"game": "tictactoe", "seats": [HUMAN, bot]}, format="json")
     match_id = created.json()["id"]
     services.match_resign(match_id, 0)
     body = APIClient().get(f"/api/matches/{match_id}/ratings/").json()
-    assert body["rated"] is False and [s["seat"] for s in body["seats"]] == [0]
-    assert body["seats"][0]["change"] is None
+    assert body["rated"] is False and [(s["seat"], s["kind"]) for s in body["seats"]] == [(0, "human"), (1, "bot")]
+    assert body["seats"][0]["change"] is None and body["seats"][1]["change"] is None
+    random_mover = APIClient().get("/api/bots/tictactoe-random/").json()
+    assert (body["seats"][1]["rating"], body["seats"][1]["deviation"]) == (
+        random_mover["rating"],
+        random_mover["deviation"],
+    )
     assert APIClient().get("/api/matches/999999/ratings/").status_code == 404
     assert APIClient().get("/api/matches/99999999999999999999999/ratings/").status_code == 404

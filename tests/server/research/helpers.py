@@ -37,7 +37,7 @@ def bot_stats(move: str, **extra: Any) -> dict[str, Any]:
         "queued_ms": 1.5,
         "deadline_slack_ms": 278.5,
         "seed": 12345,
-        "engine": "plyground-ai 0.1",
+        "search_version": "plyground-ai 0.1",
         **extra,
     }
 

@@ -114,7 +114,7 @@ def test_a_game_line_carries_seats_moves_and_search_figures(dataset, researcher)
     first, reply = line["moves"][:2]
     assert first["by"] == "human" and first["stats"] is None and first["think_ms"] == 100
     assert reply["by"] == "bot" and reply["stats"]["nodes"] == 812 and reply["stats"]["pv"] == ["3", "4"]
-    assert {"depth", "budget_ms", "deadline_slack_ms", "engine", "value"} <= set(reply["stats"])
+    assert {"depth", "budget_ms", "deadline_slack_ms", "search_version", "value"} <= set(reply["stats"])
     assert "seed" not in reply["stats"]  # derived from the public match id: never exported
     assert line["notation"] == {"format": "connect4-solver", "moves": "13132353"}
     # A day, then milliseconds from the match's creation (the helper stores a move every 2 s).

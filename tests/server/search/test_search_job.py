@@ -34,7 +34,7 @@ def test_the_search_is_ai_choose_move_node_for_node():
 
 def test_without_a_deadline_its_figures_leave_out_the_queue_and_the_slack():
     result, stats = run_search(SearchRequest("connect4", start(), CONFIG))
-    assert stats["move"] == result.move and stats["engine"] == SEARCH_VERSION
+    assert stats["move"] == result.move and stats["search_version"] == SEARCH_VERSION
     assert stats["budget_ms"] == 60_000 and stats["seed"] == 3 and stats["think_ms"] >= 0
     assert "queued_ms" not in stats and "deadline_slack_ms" not in stats
 

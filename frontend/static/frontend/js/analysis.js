@@ -112,7 +112,7 @@ function seatPlayer(seat) {
 function render() {
   if (!analysis) return;
   el.root.dataset.status = analysis.status;
-  const search = analysis.search || analysis.engine || {};
+  const search = analysis.search || {};
   el.search.textContent = `Every position searched by the strongest computer player (AI, ${algorithmName(search.algorithm) || "search"}` +
     `${search.time_budget_ms ? `, up to ${formatMs(search.time_budget_ms)} a position` : ""}).`;
   const running = analysis.status === "queued" || analysis.status === "running";
@@ -147,16 +147,16 @@ function renderResults() {
   const seats = match.seats.map((x) => x.index).sort((a, b) => a - b);
   el.graph.replaceChildren(evalGraph(plies, max, seats));
   el.graphHelp.textContent = seats.length === 2
-    ? `Above the middle line ${playerWords(seatPlayer(0))} is better, below it ${playerWords(seatPlayer(1))}; ` +
-      "marked points are the positions before a mistake."
-    : "One line per player, each with its own colour, dashes and shape: higher is better for that player " +
-      `(+${max} a win, -${max} last place). Marked points are the positions before a mistake.`;
+    ? `Winning chances: at the top ${playerWords(seatPlayer(0))} wins for sure, at the bottom ` +
+      `${playerWords(seatPlayer(1))}, on the middle line the chances are even; marked points are the positions before a mistake.`
+    : "Winning chances, one line per player, each with its own colour, dashes and shape: higher is better for that " +
+      "player (the top a sure win, the bottom last place). Marked points are the positions before a mistake.";
   const t = analysis.thresholds || {};
-  const scale = max === 1 ? "of a win's value" : `of the biggest win (worth ${max}: ${+(t.inaccuracy * max).toFixed(2)} and more)`;
-  el.legend.textContent = `A move is an inaccuracy (?!) when it loses at least ${t.inaccuracy} ${scale}, ` +
-    `a mistake (?) from ${t.mistake}, a blunder (??) from ${t.blunder}: a lost win or a lost draw is a blunder. ` +
-    "Each move shows the position's value before it and the value of the move played, both for the player who moved " +
-    "(a value proven by searching to the end counts as a win, draw or loss)." +
+  const pct = (x) => `${Math.round((x || 0) * 100)}`;
+  el.legend.textContent = `A move is an inaccuracy (?!) when it gives away at least ${pct(t.inaccuracy)} points of ` +
+    `the mover's winning chances (out of 100), a mistake (?) from ${pct(t.mistake)}, a blunder (??) from ` +
+    `${pct(t.blunder)}: a lost win or a lost draw is a blunder. ${valueWords()} ` +
+    "Each move shows the position's evaluation before it and after the move played, both for the player who moved." +
     (plies.some((p) => p.roll) ? " Rolls of the dice are not judged; a move that was the only one possible is never a mistake." : "");
   el.summary.replaceChildren(...seats.map((seat) => {
     const counts = Object.keys(CLASSES).map((name) => {
@@ -188,22 +188,39 @@ function moveItem(p) {
   h("span", { class: "move-text" }, written(p.move, p.seat, p.ply)),
   isBot(seatPlayer(p.seat)) ? aiBadge(seatPlayer(p.seat).profile, { compact: true }) : null, // a bot's move says so (docs/design.md §6.1)
   cls ? h("span", { class: `judgement judgement-${p.class}`, title: cls.words, "data-testid": "judgement" }, cls.mark, h("span", { class: "visually-hidden" }, ` (${cls.words})`)) : null,
-  differs ? h("span", { class: "best-move", "data-testid": "best-move" }, `best was ${written(p.best_move, p.seat)}`) : null,
+  differs ? h("span", { class: "best-move", "data-testid": "best-move" }, `best was ${bestWritten(p)}`) : null,
   h("span", { class: "move-figures muted" }, moveFigures(p)));
 }
 
 function moveFigures(p) {
   if (p.forced) return "the only move";
   // Both values from the mover's side, so that the next row's value (the opponent's) is not read as this one's "after".
-  const after = p.played_value === null || p.played_value === undefined ? "" : ` → ${evalText(p.played_value)}`;
-  const parts = [p.value === null ? "not valued" : `mover: ${evalText(p.value)}${after}`];
-  parts.push(p.loss === null ? "loss not known" : `lost ${p.loss.toFixed(2)}`);
+  const before = p.value_text ?? (p.value === null ? null : evalText(p.value));
+  const played = p.played_text ?? (p.played_value === null || p.played_value === undefined ? null : evalText(p.played_value));
+  const parts = [before === null ? "not valued" : `mover: ${before}${played === null ? "" : ` → ${played}`}`];
+  if (p.drop !== undefined) parts.push(p.drop === null ? "loss not known" : `gave away ${Math.round(p.drop * 100)}% winning chances`);
+  else parts.push(p.loss === null ? "loss not known" : `lost ${p.loss.toFixed(2)}`);
   if (p.exact) parts.push("exact");
   return parts.join(" · ");
 }
 
 function evalText(value) {
   return `${value > 0 ? "+" : ""}${value.toFixed(2)}`;
+}
+
+/** How the evaluations read in this game (`chances.shown_as`): pawns, equity or winning chances. */
+function valueWords() {
+  const shown = (analysis.chances || {}).shown_as;
+  if (shown === "pawns") return "Evaluations are in pawns (+1.00: a pawn up), #3 a mate in three moves, #-3 mated in three.";
+  if (shown === "equity") return "Evaluations are equity: the points the player can expect to win (cubeless; a gammon counts 2).";
+  return "Evaluations are the player's winning chances (a draw counting half).";
+}
+
+/** A move's expected score for `seat`, 0..1, or null; older analyses had none: their values, read from -max..max. */
+function seatChance(p, seat, twoSeats, max) {
+  if (p.seat_chances) return p.seat_chances[seat] ?? null;
+  const value = seatValue(p, seat, twoSeats);
+  return value === null ? null : (Math.max(-max, Math.min(max, value)) / max + 1) / 2;
 }
 
 /** A position's value for `seat`, or null where the analysis does not know it (older analyses: the mover's only). */
@@ -229,22 +246,22 @@ function evalGraph(plies, max, seats) {
   const pad = 10;
   const n = Math.max(1, plies.length - (returns && returns.length ? 0 : 1));
   const x = (i) => pad + (i * (width - 2 * pad)) / n;
-  const y = (v) => height / 2 - (Math.max(-max, Math.min(max, v)) / max) * (height / 2 - pad);
+  const y = (c) => height - pad - Math.max(0, Math.min(1, c)) * (height - 2 * pad); // an expected score, 0..1
   const svg = s("svg", {
     viewBox: `0 0 ${width} ${height}`,
     class: "eval-svg",
     role: "img",
     "aria-label": twoSeats
-      ? `Evaluation over ${plies.length} moves, from ${playerWords(seatPlayer(0))}'s side`
-      : `Evaluation over ${plies.length} moves, one line per player`,
+      ? `Winning chances over ${plies.length} moves, from ${playerWords(seatPlayer(0))}'s side`
+      : `Winning chances over ${plies.length} moves, one line per player`,
   },
   s("rect", { x: 0, y: 0, width, height, class: "eval-bg" }),
   s("line", { x1: 0, y1: height / 2, x2: width, y2: height / 2, class: "eval-mid" }));
   const ends = [];
   for (const seat of twoSeats ? [0] : seats) {
-    const points = plies.map((p, i) => ({ i, value: seatValue(p, seat, twoSeats), judged: p }))
+    const points = plies.map((p, i) => ({ i, value: seatChance(p, seat, twoSeats, max), judged: p }))
       .filter((pt) => pt.value !== null);
-    if (returns && returns.length) points.push({ i: plies.length, value: returns[seat], judged: null });
+    if (returns && returns.length) points.push({ i: plies.length, value: finalScore(returns, seat), judged: null });
     if (!points.length) continue;
     const line = points.map((pt, k) => `${k ? "L" : "M"}${x(pt.i).toFixed(1)} ${y(pt.value).toFixed(1)}`).join(" ");
     if (twoSeats) {
@@ -265,11 +282,19 @@ function evalGraph(plies, max, seats) {
         cy: y(pt.value).toFixed(1),
         r: pt.judged.class === "blunder" ? 6 : 4.5,
         class: `eval-point ${pt.judged.class}`,
-      }, s("title", {}, `Move ${pt.judged.ply + 1}: ${pt.judged.move}, ${CLASSES[pt.judged.class].words}`)));
+      }, s("title", {}, `Move ${pt.judged.ply + 1}: ${pt.judged.notation || pt.judged.move}, ${CLASSES[pt.judged.class].words}`)));
     }
     if (!twoSeats) svg.append(lineEnd(seat, x(points[points.length - 1].i), y(points[points.length - 1].value), ends));
   }
   return svg;
+}
+
+/** The result as a score for `seat`: 1 ahead of every other seat, 0 behind every one, a tie half. */
+function finalScore(returns, seat) {
+  const others = returns.filter((_, i) => i !== seat);
+  if (!others.length) return 0.5;
+  const beaten = others.reduce((n, r) => n + (returns[seat] > r ? 1 : returns[seat] === r ? 0.5 : 0), 0);
+  return beaten / others.length;
 }
 
 /** The seat's disc and shape where its line ends; moved left of another seat's end it would hide. */
@@ -293,7 +318,7 @@ function loadViewer() {
   ]).then(([module, body]) => {
     viewer.module = module;
     viewer.positions = body.positions || [];
-    viewer.board = module.createBoard(el.board, { onMove: () => {} });
+    viewer.board = module.createBoard(el.board, { onMove: () => {}, seatName: (seat) => markName(match.game, seat) });
     el.board.dataset.game = match.game;
     if (module.moveText) el.moves.replaceChildren(...(analysis.plies || []).map(moveItem)); // in the viewer's numbering now
     showPosition(viewer.index);
@@ -368,6 +393,13 @@ function written(move, seat, ply = null) {
   return viewer.module && viewer.module.moveText ? viewer.module.moveText(move, seat, viewerSeat()) : move;
 }
 
+/** The best move in the game's notation (SAN in chess), with the line that follows it where known. */
+function bestWritten(p) {
+  const line = p.best_line || [];
+  const first = p.best_notation && p.best_notation !== p.best_move ? p.best_notation : written(p.best_move, p.seat);
+  return line.length > 1 ? `${first} (${line.slice(1, 6).join(" ")})` : first;
+}
+
 /** `move` (played by `seat`) in words, in the viewer's numbering where the board has one. */
 function describe(move, seat) {
   return viewer.module && viewer.module.describeMove ? viewer.module.describeMove(move, seat, viewerSeat()) : move;
@@ -387,7 +419,8 @@ function stepCaption(p, marked) {
       `is known to be worse (lost ${p.loss.toFixed(2)}).`;
   }
   if (!lost) return `${played}: as good as the best move found, ${describe(p.best_move, p.seat)}${shown}.`;
-  return `${played}${verdict}; best was ${describe(p.best_move, p.seat)}${shown}.`;
+  const best = p.best_notation && p.best_notation !== p.best_move ? bestWritten(p) : describe(p.best_move, p.seat);
+  return `${played}${verdict}; best was ${best}${shown}.`;
 }
 
 /** The step shown: its move row and a cursor on the graph. */

@@ -19,15 +19,15 @@ function howItPlays(bot) {
   const story = algorithmHow(bot.algorithm);
   const how = onePly ? ONE_PLY
     : story.length ? story : [algorithmSummary(bot.algorithm) || `It uses ${algorithmName(bot.algorithm)} search.`];
-  return bot.error_rate && algorithmCan(bot.algorithm, "looks_ahead") ? [...how, SLIPS] : how;
+  return bot.slip_rate && algorithmCan(bot.algorithm, "looks_ahead") ? [...how, SLIPS] : how;
 }
 
-// A slip: a plausible second choice instead of its best (the profile's `error_rate`); a temperature of 1
+// A slip: a plausible second choice instead of its best (the profile's `slip_rate`); a temperature of 1
 // or more draws slips nearly evenly among those choices (ai/weakening.py).
 function slipsText(bot) {
-  if (!bot.error_rate) return null;
-  const often = bot.error_rate >= 1 ? "whenever it has another of its better moves"
-    : `on about ${Math.round(bot.error_rate * 100)}% of its moves`;
+  if (!bot.slip_rate) return null;
+  const often = bot.slip_rate >= 1 ? "whenever it has another of its better moves"
+    : `on about ${Math.round(bot.slip_rate * 100)}% of its moves`;
   return bot.temperature >= 1 ? `${often}, drawn nearly at random among them` : often;
 }
 
@@ -67,10 +67,10 @@ async function main() {
     ...fact("Depth limit", bot.max_depth ?? (algorithmCan(bot.algorithm, "full_width") ? "none: as deep as the time allows" : null)),
     ...fact("Slips", slipsText(bot)),
     ...fact("Style", bot.style),
-    ...fact("Rating", typeof bot.rating === "number" ? ratingText(bot) : "not measured yet"),
+    ...fact("Rating", ratingText(bot)),
     ...fact("How it was rated", ratingCaveat(bot)
       ? `${bot.rating_method}; ${ratingCaveat(bot)}`
-      : bot.rating_method ? `${bot.rating_method}: calibration games against the other bots, the random mover at Elo 0` : null),
+      : bot.rating_method ? `${bot.rating_method}: placed by calibration games against the other bots, moved by rated games against people` : null),
     ...fact("Rating on Stockfish's scale", publicRatingText(bot) || null),
     ...fact("How it was rated against Stockfish", bot.public_rating ? `${bot.public_rating.method}. ${bot.public_rating.caveat}` : null),
   );

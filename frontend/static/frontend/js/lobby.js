@@ -5,7 +5,8 @@ import { ApiError, api, createMatch, getBots, getGames, items, joinMatch, listMa
 import { announce, h, pageData, present, since } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { aiBadge, algorithmName, formatMs, playerLabel, seatMark } from "./players.js";
-import { publicRatingShort, publicRatingText, ratingCaveat, ratingShort, ratingText } from "./bot-rating.js";
+import { allLevel, placeWords, placesOf } from "./places.js";
+import { publicRatingText, ratingCaveat, ratingShort, ratingText } from "./bot-rating.js";
 
 const $ = (id) => document.getElementById(id);
 const gamesById = new Map();
@@ -56,10 +57,10 @@ function gameCard(game) {
       h("div", { class: "bot-list", role: "radiogroup", "aria-label": `${game.name} computer players` }, h("p", { class: "muted" }, "Loading bots…"))),
     game.num_players === 2
       ? h("label", { class: "order" }, "You play ",
-        h("select", { name: "order" },
-          h("option", { value: "first" }, "first"),
-          h("option", { value: "second" }, "second"),
-          h("option", { value: "random" }, "first or second at random")))
+        h("select", { name: "order", "data-testid": `order-${game.id}` },
+          h("option", { value: "0" }, seatWords(game, 0)),
+          h("option", { value: "1" }, seatWords(game, 1)),
+          h("option", { value: "random" }, "either, at random")))
       : null,
     clockPicker(game, { testid: `bot-clock-${game.id}`, note: "only you can lose on time" }),
     h("label", { class: "hints-choice" }, h("input", { type: "checkbox", name: "hints", "data-testid": `hints-${game.id}` }), " Allow hints: a Hint button shows the computer's move for your turn (a game with hints is never rated)"),
@@ -83,6 +84,12 @@ function gameCard(game) {
     botForm,
     h("div", { class: "friend" }, friend, clockPicker(game), ratedPicker(game), h("span", { class: "muted" }, " You get a link to send.")),
     h("p", { class: "error card-error", role: "alert" }));
+}
+
+/** A seat as the game calls it, with who moves first: "white, moves first", "black". */
+function seatWords(game, index) {
+  const name = (game.seats && game.seats[index] && game.seats[index].name) || `seat ${index + 1}`;
+  return index === 0 ? `${name}, moves first` : name;
 }
 
 function renderBots(game, list, bots) {
@@ -127,11 +134,9 @@ function botTile(game, bot, preferred, details) {
     h("span", { class: "level-number" }, levelName(bot)),
     h("span", { class: "tile-badge ai-badge", "aria-label": "computer player (AI)" }, "AI"),
     h("span", { class: "level-kind" }, isAdaptive(bot) ? `level ${bot.level}` : `level ${bot.level} · ${algorithmName(bot.algorithm)}`),
-    h("span", { class: "level-rating", "data-testid": `rating-${bot.slug}`, title: ratingText(bot) }, ratingShort(bot)),
-    // Chess: the scale players know, next to the bots' own (say which is which).
-    publicRatingShort(bot)
-      ? h("span", { class: "level-rating public-rating", "data-testid": `public-rating-${bot.slug}`, title: publicRatingText(bot) }, publicRatingShort(bot))
-      : null);
+    // One number, on the people's scale; an adaptive bot's is where it starts (it adapts to you).
+    h("span", { class: "level-rating", "data-testid": `rating-${bot.slug}`, title: [`Rating ${ratingText(bot)}`, ratingCaveat(bot)].filter(Boolean).join("; ") },
+      isAdaptive(bot) && typeof bot.rating === "number" ? `starts at ${ratingShort(bot)}` : ratingShort(bot)));
 }
 
 /** The chosen bot in full: its name always with the AI badge. */
@@ -139,7 +144,7 @@ function showBot(details, bot) {
   details.replaceChildren(...present(
     h("p", { class: "bot-main" }, h("span", { class: "bot-name" }, bot.name), " ", aiBadge(bot)),
     h("p", { class: "bot-meta muted" },
-      [ratingText(bot), bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null].filter(Boolean).join(" · ")),
+      [`Rating ${ratingText(bot)}`, bot.time_budget_ms ? `${formatMs(bot.time_budget_ms)} a move` : null].filter(Boolean).join(" · ")),
     ratingCaveat(bot) ? h("p", { class: "bot-meta muted" }, `Rating ${ratingCaveat(bot)}.`) : null,
     publicRatingText(bot) ? h("p", { class: "bot-meta", "data-testid": "bot-public-rating" }, publicRatingText(bot)) : null,
     bot.description ? h("p", { class: "bot-description" }, bot.description) : null,
@@ -154,9 +159,9 @@ async function startBotMatch(game, form) {
   }
   const bot = { kind: "bot", profile: chosen.value };
   const seats = Array.from({ length: game.num_players - 1 }, () => ({ ...bot }));
-  let order = form.elements.order ? form.elements.order.value : "first";
-  if (order === "random") order = Math.random() < 0.5 ? "first" : "second";
-  seats.splice(order === "second" ? 1 : 0, 0, { kind: "human" });
+  let seat = form.elements.order ? form.elements.order.value : "0";
+  if (seat === "random") seat = Math.random() < 0.5 ? "0" : "1";
+  seats.splice(Number(seat), 0, { kind: "human" });
   const hints = form.elements.hints && form.elements.hints.checked;
   const clock = chosenClock(form.elements.clock);
   await start(game, seats, form.querySelector("button[type=submit]"), { ...(hints ? { hints: true } : {}), ...(clock ? { clock } : {}) });
@@ -354,6 +359,11 @@ function mySeat(m) {
 function outcome(m) {
   const r = m.result || {};
   if (m.status === "aborted") return "aborted";
+  const places = placesOf(r);
+  const seat = mySeat(m);
+  if ((r.winner === null || r.winner === undefined) && !allLevel(places) && seat !== null && places[seat]) {
+    return `finished ${placeWords(places, seat)}${r.reason ? `, ${r.reason}` : ""}`;
+  }
   if (r.winner === null || r.winner === undefined) return `draw${r.reason ? `, ${r.reason}` : ""}`;
   return `${r.winner === mySeat(m) ? "won" : "lost"}${r.reason ? `, ${r.reason}` : ""}`;
 }

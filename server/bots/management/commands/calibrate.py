@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Sequence
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import registry
 from server.bots import calibration, measured
+from server.bots.models import BotProfile
 
 LADDER_MIN_SCORE = 0.65
 
@@ -17,11 +20,12 @@ LADDER_MIN_SCORE = 0.65
 class Command(BaseCommand):
     help = (
         "Play a round-robin of bot-vs-bot matches through the normal match path (alternating seats), "
-        "fit Elo ratings by maximum likelihood anchored at the random mover (0), and store them. "
+        "fit Elo ratings by maximum likelihood anchored at the random mover (0), and store them placed on "
+        "the players' Glicko-2 scale (server/bots/placement.py). "
         "Resumable: games already played count."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", required=True)
         parser.add_argument("--games", type=int, default=20, help="games per pairing and seat order")
         parser.add_argument("--profiles", default="", help="comma-separated slugs (default: the listed ladder)")
@@ -39,7 +43,7 @@ class Command(BaseCommand):
             help=f"also write the ratings into the game's {measured.DATA_FILE}, which a fresh install is seeded with",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             registry.get(options["game"])
             slugs = [s for s in options["profiles"].split(",") if s]
@@ -62,7 +66,7 @@ class Command(BaseCommand):
             written = measured.write(entries)
             self.stdout.write(f"\n{len(entries)} ratings written to {', '.join(map(str, written))}")
 
-    def play(self, profiles, games, concurrency, cap) -> None:
+    def play(self, profiles: Sequence[BotProfile], games: int, concurrency: int, cap: int | None) -> None:
         names = ", ".join(p.slug for p in profiles)
         capped = f", budgets capped at {cap} ms" if cap is not None else ""
         self.stderr.write(f"round-robin of {names}: {games} games per seating ({settings.BOT_RUNNER}{capped})")
@@ -79,11 +83,12 @@ class Command(BaseCommand):
         calibration.run_round_robin(profiles, games, concurrency, progress, budget_cap_ms=cap)
         self.stderr.write("")
 
-    def report(self, profiles, anchor: str, how: str, cap: int | None) -> None:
+    def report(self, profiles: Sequence[BotProfile], anchor: str, how: str, cap: int | None) -> None:
         try:
             ratings = calibration.fit_and_store(profiles, anchor, how, cap)
         except ValueError as exc:
             raise CommandError(f"cannot rate yet: {exc}") from None
+        # The bots' own scale here (random mover 0); the profiles hold it placed on the players' scale.
         self.stdout.write(f"{'profile':28} {'level':>5} {'Elo':>7} {'95% interval':>17} {'games':>6}")
         level = {p.slug: p.level for p in profiles}
         for r in ratings:
@@ -99,7 +104,7 @@ class Command(BaseCommand):
             self.stdout.write(f"  {upper.slug:28} vs {lower.slug:28} {score:6.1%} over {games:4} games  {verdict}")
 
 
-def method(options: dict) -> str:
+def method(options: dict[str, Any]) -> str:
     """The command that measured a rating, as kept with it (the runner says how the matches were played)."""
     parts = ["manage.py calibrate", f"--game {options['game']}", f"--games {options['games']}"]
     if options["budget_cap_ms"] is not None:

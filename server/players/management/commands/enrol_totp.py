@@ -8,21 +8,22 @@ then asks for its six-digit code.  ``--replace`` removes the user's other TOTP d
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import segno
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 
 class Command(BaseCommand):
     help = "Give a staff user a TOTP device for the admin's second factor and print its QR code and URI."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
         parser.add_argument("--replace", action="store_true", help="remove the user's other TOTP devices first")
 
-    def handle(self, username: str, replace: bool, **options) -> None:
+    def handle(self, username: str, replace: bool, **options: Any) -> None:
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
             raise CommandError(f"no user is called {username!r}")

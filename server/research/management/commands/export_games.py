@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 from rest_framework.exceptions import ValidationError
 
 from server.research.filters import parse_filters
@@ -42,7 +42,7 @@ class Progress:
 
     WIDTH = 30
 
-    def __init__(self, out, total: int, enabled: bool) -> None:
+    def __init__(self, out: OutputWrapper, total: int, enabled: bool) -> None:
         self.out, self.total, self.enabled = out, total, enabled
         self.done, self.started, self.drawn = 0, time.monotonic(), 0.0
 
@@ -72,7 +72,7 @@ class Progress:
 class Command(BaseCommand):
     help = "Export matches for research (JSON Lines or CSV), with the filters of the export API."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--format", choices=sorted(FORMATS), default="jsonl", help="jsonl (a match a line) or csv")
         parser.add_argument("-o", "--output", default="-", help="file to write; - (the default) is stdout")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -95,7 +95,7 @@ class Command(BaseCommand):
         try:
             filters = parse_filters(params)
         except ValidationError as exc:
-            problems = "; ".join(f"--{k.replace('_', '-')}: {' '.join(map(str, v))}" for k, v in exc.detail.items())
+            problems = "; ".join(f"--{k.replace('_', '-')}: {' '.join(map(str, v))}" for k, v in exc.detail.items())  # type: ignore[union-attr]  # a serializer's errors: by field
             raise CommandError(problems) from None
         write, columns, _ = FORMATS[options["format"]]
         try:

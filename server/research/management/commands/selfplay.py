@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import registry
 from server.matches.errors import MatchError
@@ -33,7 +33,7 @@ OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
 class Command(BaseCommand):
     help = "Play bot-vs-bot matches through the bot runner (Celery workers when Redis is set), tagged for exports."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", required=True, help="game id, e.g. connect4")
         parser.add_argument("--profiles", required=True, help="bot profile slugs, comma-separated (one a seat)")
         parser.add_argument("--games", type=int, default=10, help="how many matches to play")

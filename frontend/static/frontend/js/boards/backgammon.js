@@ -6,11 +6,11 @@
 // are moves of the pseudo-seat -1.  The board is drawn from seat 0's side;
 // point numbers and plays are shown in the numbering of the player looking at it.
 //
-// Playing: the server sends the legal plays whole.  The board plays them one die at a
-// time: a checker's targets are the single-die steps after which some legal play can
-// still be completed (so the maximum-dice rules come with the server's list), the partial
-// play is drawn, Undo takes a step back, and Confirm sends the legal play the steps add
-// up to.  Positions are compared, not wordings, so any order of the steps is fine.
+// Playing: the server sends the legal plays and, for each, its die-by-die steps (the
+// match's `move_parts`, from games.backgammon.parts: a graph of positions, each with the
+// steps that can come next and the legal play it is, if any).  The board offers the steps
+// of the node it is at, draws the partial play, Undo takes a step back, and Confirm sends
+// the node's play.  It never re-derives the rules: which steps a die allows is the server's.
 
 import { h, s } from "../dom.js";
 import { discSymbol } from "../players.js";
@@ -54,7 +54,7 @@ export function parseMove(text) {
 
 export const replay = null; // hits and the bar are the rules' business: only the live position is drawn
 
-// --- the rules the board needs: single-die steps, checked against the legal plays -----------
+// --- the partial play: drawing the steps the server offers ---------------------------------
 
 /** The mover's checkers and the opponent's, both in the mover's numbering: [off, 1..24, bar]. */
 function sidesOf(state, seat) {
@@ -83,28 +83,6 @@ function stateOf(state, seat, { me, op }) {
 }
 
 const keyOf = ({ me, op }) => `${me.join(",")}|${op.join(",")}`;
-
-/** Single-checker moves one die allows ({from, to, hit}), as games.backgammon.rules._steps. */
-function stepsFor({ me, op }, die) {
-  if (me[BAR_SPOT]) {
-    const to = BAR_SPOT - die;
-    return op[to] < 2 ? [{ from: BAR_SPOT, to, hit: op[to] === 1 }] : [];
-  }
-  const home = !me.slice(7, 25).some(Boolean);
-  let highest = 0;
-  for (let p = 24; p >= 1 && !highest; p -= 1) if (me[p]) highest = p;
-  const out = [];
-  for (let p = highest; p >= 1; p -= 1) {
-    if (!me[p]) continue;
-    const to = p - die;
-    if (to >= 1) {
-      if (op[to] < 2) out.push({ from: p, to, hit: op[to] === 1 });
-    } else if (home && (to === 0 || p === highest)) {
-      out.push({ from: p, to: OFF_SPOT, hit: false });
-    }
-  }
-  return out;
-}
 
 function applyStep({ me, op }, step) {
   const m = [...me];
@@ -148,36 +126,45 @@ function without(dice, die) {
   return rest;
 }
 
+const SPOTS = { bar: BAR_SPOT, off: OFF_SPOT };
+
+/** A step as the server writes it ("6:13/7", "4:bar/21*", "5:3/off"): {from, to, hit, die}; null if unreadable. */
+export function parseStep(text) {
+  const found = /^([1-6]):(bar|\d{1,2})\/(off|\d{1,2})(\*?)$/.exec(String(text));
+  if (!found) return null;
+  const spot = (name) => SPOTS[name] ?? Number(name);
+  return { die: Number(found[1]), from: spot(found[2]), to: spot(found[3]), hit: found[4] === "*" };
+}
+
 /**
- * The single-die steps that lead to one of `legalMoves` from `start` with `dice`.
- * offered(sides, left) lists them; playAt(sides) names the legal play ending there.
+ * The turn's steps as the server's graph gives them (`moveParts`, node 0 the start).
+ * offered(sides, left) lists the steps from that position with those dice left, the smallest
+ * die when two take a checker to the same place (bearing off); playAt(sides) names the legal
+ * play ending there.  Positions are found by playing the graph's steps from `start`.
  */
-export function planTurn(start, dice, legalMoves) {
-  const endings = new Map();
-  for (const play of legalMoves) {
-    const after = play === "pass" ? null : applyPlay(start, play);
-    if (after) endings.set(keyOf(after), play);
-  }
-  const memo = new Map();
-  function reaches(sides, left) {
-    const key = keyOf(sides);
-    if (endings.has(key)) return true;
-    if (!left.length) return false;
-    const memoKey = `${key}#${[...left].sort().join("")}`;
-    if (!memo.has(memoKey)) {
-      memo.set(memoKey, [...new Set(left)].some((die) =>
-        stepsFor(sides, die).some((step) => reaches(applyStep(sides, step), without(left, die)))));
+export function planTurn(start, dice, moveParts) {
+  const nodes = new Map(); // position and dice left -> the node's steps
+  const endings = new Map(); // position -> the legal play it is
+  const placeOf = (sides, left) => `${keyOf(sides)}#${[...left].sort().join("")}`;
+  const visit = (index, sides, left) => {
+    const place = placeOf(sides, left);
+    if (nodes.has(place) || !moveParts || !moveParts[index]) return;
+    const node = moveParts[index];
+    const steps = [];
+    nodes.set(place, steps);
+    if (node.move) endings.set(keyOf(sides), node.move);
+    for (const [text, next] of node.parts || []) {
+      const step = parseStep(text);
+      if (!step || !left.includes(step.die)) continue;
+      steps.push(step);
+      visit(next, applyStep(sides, step), without(left, step.die));
     }
-    return memo.get(memoKey);
-  }
+  };
+  visit(0, start, dice);
   function offered(sides, left) {
-    const found = new Map(); // "from-to" -> step; the smallest die when two reach the same place (bearing off)
-    for (const die of [...new Set(left)].sort((a, b) => a - b)) {
-      for (const step of stepsFor(sides, die)) {
-        const id = `${step.from}-${step.to}`;
-        if (!found.has(id) && reaches(applyStep(sides, step), without(left, die))) found.set(id, { ...step, die });
-      }
-    }
+    const found = new Map(); // "from-to" -> step
+    const steps = [...(nodes.get(placeOf(sides, left)) || [])].sort((a, b) => a.die - b.die);
+    for (const step of steps) if (!found.has(`${step.from}-${step.to}`)) found.set(`${step.from}-${step.to}`, step);
     return [...found.values()];
   }
   return { offered, playAt: (sides) => endings.get(keyOf(sides)) || null };
@@ -267,10 +254,10 @@ function viewBox(L) {
 }
 
 /** "3 of your checkers", "1 opposing checker", "empty": a point's `n` (seat 0's +, seat 1's -) as `viewer` sees it. */
-function checkerWords(n, viewer) {
+function checkerWords(n, viewer, seatName) {
   if (!n) return "empty";
   const whose = n > 0 ? 0 : 1;
-  const owner = viewer === null ? `seat ${whose + 1}` : whose === viewer ? "of your" : "opposing";
+  const owner = viewer === null ? seatName(whose) : whose === viewer ? "of your" : "opposing";
   return `${Math.abs(n)} ${owner} checker${Math.abs(n) > 1 ? "s" : ""}`;
 }
 
@@ -297,7 +284,7 @@ const diceWords = (target) => (target.steps || [target]).map((step) => `the ${st
 const spotName = (p) => (p === BAR_SPOT ? "bar" : p === OFF_SPOT ? "off" : String(p));
 const stepText = (step) => `${spotName(step.from)}/${spotName(step.to)}${step.hit ? "*" : ""}`;
 
-export function createBoard(container, { onMove }) {
+export function createBoard(container, { onMove, seatName = (seat) => `seat ${seat + 1}` }) {
   const svg = s("svg", { class: "board-svg board-backgammon", role: "group", "aria-label": "Backgammon board", tabindex: "-1" });
   const summary = h("p", { class: "bg-summary", "data-testid": "bg-summary" });
   const notice = h("p", { class: "bg-notice", role: "status", "data-testid": "bg-notice", hidden: true });
@@ -356,7 +343,7 @@ export function createBoard(container, { onMove }) {
    * (while the play is on its way, or an earlier position is browsed and left again).
    */
   function startTurn() {
-    const { state, legalMoves = [], interactive, yourSeat } = view;
+    const { state, legalMoves = [], moveParts = null, interactive, yourSeat } = view;
     const ours = interactive && state && Array.isArray(state.dice) && state.dice.length === 2 && yourSeat !== null && state.turn === yourSeat;
     if (!ours || (turn && turnKey(state) === turn.key)) return;
     window.clearTimeout(forcedTimer);
@@ -366,7 +353,7 @@ export function createBoard(container, { onMove }) {
     const [a, b] = state.dice;
     const dice = a === b ? [a, a, a, a] : [a, b];
     const start = sidesOf(state, yourSeat);
-    turn = { key: turnKey(state), seat: yourSeat, start, dice, plan: planTurn(start, dice, legalMoves), steps: [], forced: null, shown: null };
+    turn = { key: turnKey(state), seat: yourSeat, start, dice, plan: planTurn(start, dice, moveParts), steps: [], forced: null, shown: null };
     notice.hidden = true;
     if (legalMoves.length === 1) playForced(legalMoves[0], state.dice);
   }
@@ -547,7 +534,7 @@ export function createBoard(container, { onMove }) {
         s("path", { class: "triangle", d: `M${x} ${base} L${x + L.W} ${base} L${x + L.W / 2} ${tip} Z` }),
       ];
       const g = live
-        ? spotNode(spot, classes, shapes, `Point ${label(p)}, ${checkerWords(n, yourSeat)}`)
+        ? spotNode(spot, classes, shapes, `Point ${label(p)}, ${checkerWords(n, yourSeat, seatName)}`)
         : s("g", { class: classes.join(" ") }, shapes);
       g.setAttribute("data-point", p);
       layers.push(g);

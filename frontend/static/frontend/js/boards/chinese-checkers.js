@@ -33,7 +33,7 @@ export const replay = null; // only the live position is drawn
 
 export const canFlip = true; // render({flipped: true}) turns the star half round: row q at the top
 
-export function createBoard(container, { onMove }) {
+export function createBoard(container, { onMove, seatName = (seat) => `seat ${seat + 1}` }) {
   const svg = s("svg", { class: "board-svg board-cc", role: "group", "aria-label": "Chinese checkers board" });
   const pass = h("button", { type: "button", class: "pass-button", "data-move": "pass", hidden: true }, "Pass (no piece can move)");
   const summary = h("p", { class: "cc-summary", "data-testid": "cc-summary" });
@@ -132,7 +132,7 @@ export function createBoard(container, { onMove }) {
       if (destination) classes.push("destination");
       const lastEnd = lastMove && lastMove !== "pass" && lastMove.split("-").pop() === cell;
       if (lastEnd) classes.push("last-move");
-      const occupant = seat === null || seat === undefined ? "empty" : `seat ${seat + 1}`;
+      const occupant = seat === null || seat === undefined ? "empty" : seatName(seat);
       nodes.push(s("g", {
         class: classes.join(" "),
         "data-cell": cell,
@@ -157,7 +157,7 @@ export function createBoard(container, { onMove }) {
     hadMovable = movable;
     pass.hidden = !(interactive && (view.legalMoves || []).includes("pass"));
     const distances = state && Array.isArray(state.distances) ? state.distances : null;
-    summary.textContent = distances ? `Distance to goal: ${distances.map((d, i) => `seat ${i + 1}: ${d}`).join(" · ")}` : "";
+    summary.textContent = distances ? `Distance to goal: ${distances.map((d, i) => `${seatName(i)}: ${d}`).join(" · ")}` : "";
   }
 
   /**

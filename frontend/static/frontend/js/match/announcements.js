@@ -2,7 +2,8 @@
 // (Offers, takebacks and presence say theirs in offers.js and presence.js.)
 
 import { announce } from "../dom.js";
-import { playerWords } from "../players.js";
+import { allLevel, placeWords, placesOf } from "../places.js";
+import { markName, playerWords } from "../players.js";
 import { notation } from "./move-list.js";
 
 export function capitalise(text) {
@@ -25,7 +26,7 @@ export function announceMove(store, frame, describeMove) {
 
 export function announceSeatsTaken(store, before) {
   store.match.seats.forEach((seat, i) => {
-    if (!before[i] && seat.player) announce(`${capitalise(playerWords(store.seatPlayer(seat.index)))} took seat ${seat.index + 1}.`);
+    if (!before[i] && seat.player) announce(`${capitalise(playerWords(store.seatPlayer(seat.index)))} took ${markName(store.match.game, seat.index)}.`);
   });
 }
 
@@ -51,6 +52,11 @@ function resultWords(store) {
   const r = match.result || {};
   const reason = r.reason ? ` (${r.reason})` : "";
   if (match.status === "aborted") return `Match aborted${reason}.`;
+  const places = placesOf(r);
+  if ((r.winner === null || r.winner === undefined) && !allLevel(places) && places.length) {
+    const finished = places.map((_, seat) => `${seat === you.seat ? "you" : who(store, seat)} ${placeWords(places, seat)}`);
+    return `${capitalise(finished.join(", "))}${reason}.`;
+  }
   if (r.winner === null || r.winner === undefined) return `Draw${reason}.`;
   if (r.winner === you.seat) return `You won${reason}.`;
   const winner = who(store, r.winner);

@@ -7,6 +7,9 @@
 // then); `moveSound(move, state, seat)` for match/sounds.js.  `render` also says
 // `markerStrip: false` when no move will be played from this page (a spectator, a finished
 // match): a board that keeps a strip for its move markers (Connect Four) leaves it out.
+// `createBoard` gets `seatName(seat)`: the seat as the game calls it ("white", "blue (dot)").
+
+import { markName } from "../players.js";
 
 export function createBoardHost({ el, catalogue, onMove }) {
   let module = null; // the board module (boards/*.js) of `game`
@@ -30,7 +33,7 @@ export function createBoardHost({ el, catalogue, onMove }) {
     }).then((loaded) => {
       module = loaded;
       game = id;
-      view = loaded.createBoard(el.board, { onMove });
+      view = loaded.createBoard(el.board, { onMove, seatName: (seat) => markName(id, seat) });
       el.board.dataset.game = id;
       el.boardHelp.textContent = loaded.help;
     });
@@ -57,6 +60,7 @@ export function createBoardHost({ el, catalogue, onMove }) {
     view.render({
       state: position.state,
       legalMoves: match.legal_moves || [],
+      moveParts: match.move_parts || null,
       interactive,
       lastMove: position.last ? position.last.move : null,
       lastSeat: position.last ? position.last.seat : null,

@@ -3,6 +3,7 @@
 // docs/design.md §5).
 
 import { h } from "../dom.js";
+import { markName } from "../players.js";
 
 const TICK_MS = 200;
 
@@ -62,7 +63,7 @@ export function createClocks({ store }) {
         return;
       }
       if (!node) {
-        node = h("span", { class: "clock", "data-testid": `clock-${seat}`, role: "timer", "aria-label": `Time left for seat ${seat + 1}` });
+        node = h("span", { class: "clock", "data-testid": `clock-${seat}`, role: "timer", "aria-label": `Time left for ${markName(match.game, seat)}` });
         item.append(node);
       }
       const left = timeLeft(seat);

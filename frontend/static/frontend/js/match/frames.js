@@ -79,7 +79,10 @@ export function createFrames({ store, socket, boardHost, history, sender, thinki
     match.ply = frame.ply + 1;
     if ("state" in frame) match.state = frame.state;
     if ("to_move" in frame) match.to_move = frame.to_move;
-    if ("legal_moves" in frame) match.legal_moves = frame.legal_moves || [];
+    if ("legal_moves" in frame) {
+      match.legal_moves = frame.legal_moves || [];
+      match.move_parts = frame.move_parts || null; // sent only where a move is entered part by part
+    }
     if (match.status === "waiting") match.status = "active";
     thinking.onMove(frame);
     announceMove(store, frame, boardHost.describeMove);
@@ -96,6 +99,7 @@ export function createFrames({ store, socket, boardHost, history, sender, thinki
     match.state = frame.state;
     match.to_move = frame.to_move;
     match.legal_moves = frame.legal_moves || [];
+    match.move_parts = frame.move_parts || null;
     match.offer = null;
     sender.onTakeback();
     thinking.onTakeback();
@@ -111,6 +115,7 @@ export function createFrames({ store, socket, boardHost, history, sender, thinki
     match.status = frame.status || (frame.result && frame.result.reason === "aborted" ? "aborted" : "finished");
     match.to_move = null;
     match.legal_moves = [];
+    match.move_parts = null;
     store.thinking = null;
     sender.onGameOver();
     announceResult(store);

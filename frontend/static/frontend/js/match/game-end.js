@@ -8,7 +8,7 @@
 
 import { ApiError, createMatch } from "../api.js";
 import { announce, h } from "../dom.js";
-import { isBot } from "../players.js";
+import { isBot, markName } from "../players.js";
 
 const CONFIRM_MS = 4000; // the armed "Confirm: resign" goes back to "Resign" after this long
 
@@ -42,7 +42,7 @@ export function createGameEnd({ store, el, socket, errors }) {
 
   function who(seat) {
     const s = store.match.seats.find((x) => x.index === seat);
-    return s && s.player ? s.player.name : `Seat ${seat + 1}`;
+    return s && s.player ? s.player.name : markName(store.match.game, seat);
   }
 
   function renderPanel(offer) {

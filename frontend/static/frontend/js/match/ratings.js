@@ -1,7 +1,7 @@
-// People's ratings in the match room: beside each person's name their rating in this game
-// ("1500?" while provisional), and once a rated match has ended what it changed ("+12"), on
-// the seat's line and, for the players, in the result box (GET /api/matches/{id}/ratings/,
-// docs/wire.md).  Bots carry their own rating in their badge.
+// Ratings in the match room: beside each person's and each measured bot's name their rating
+// in this game, on one scale ("1500?" while provisional), and once a rated match has ended
+// what it changed ("+12"), on the seat's line and, for the players, in the result box
+// (GET /api/matches/{id}/ratings/, docs/wire.md).
 
 import { api } from "../api.js";
 import { announce, h } from "../dom.js";

@@ -28,7 +28,7 @@ export function createSeats({ store, el, socket, thinking, errors, render, board
         "data-testid": `seat-${seat.index}`,
       },
       seatMark(match.game, seat.index),
-      h("span", { class: "visually-hidden" }, `Seat ${seat.index + 1}, ${markName(match.game, seat.index)}: `),
+      h("span", { class: "visually-hidden" }, `${markName(match.game, seat.index)}: `),
       playerLabel(store.seatPlayer(seat.index)),
       seat.index === you.seat ? h("span", { class: "tag you-tag" }, "you") : null,
       toMove ? h("span", { class: "tag turn-tag" }, thinking.turnTag(seat.index)) : null);

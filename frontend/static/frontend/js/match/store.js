@@ -29,7 +29,7 @@ export class MatchStore {
 
   /**
    * The player in `seat`, as the room shows them.  Two seats with one name (two bots of one
-   * profile) are told apart by seat number and colour, in every place the room names them.
+   * profile) are told apart by their seat's colour, in every place the room names them.
    */
   seatPlayer(seat) {
     const entry = this.match && this.match.seats.find((s) => s.index === seat);
@@ -38,7 +38,7 @@ export class MatchStore {
     const namesakes = this.match.seats.filter((s) => s.player && s.player.name === player.name);
     if (namesakes.length < 2) return player;
     const colour = markName(this.match.game, seat).split(" ")[0];
-    return { ...player, name: `${player.name} (seat ${seat + 1}, ${colour})` };
+    return { ...player, name: `${player.name} (${colour})` };
   }
 
   botToMove() {

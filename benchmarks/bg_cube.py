@@ -1,0 +1,157 @@
+"""The bots' cube decisions against GNU Backgammon 2-ply, on money positions where a double is considered.
+
+Positions: gnubg 0-ply plays both sides of money games (a little noise, so the games
+differ); every position before a roll where the seat on roll wins 60 % to 95 % of the
+time by gnubg's 0-ply cubeless evaluation is one where a double is considered.  Every
+other one is taken with the cube on 2 and the roller owning it (a redouble), the rest
+with the cube centred.
+
+For each, gnubg 2-ply's cubeful equities (no double, double/take, double/drop) decide
+double or not and take or drop; ours come from `ai.cube` on the evaluation's cubeless
+probabilities (what every bot but the random mover plays).  Printed: agreement for each
+decision with its 95 % interval (Wilson), what gnubg's equities say the disagreements
+cost (in units of the cube, per decision and in all), and for comparison the same model
+on gnubg's own 0-ply probabilities (what is left when our evaluation is taken out).
+
+    .venv/bin/python benchmarks/bg_cube.py --positions 200 --seed 1
+
+Needs gnubg (``apt-get install -y gnubg``); see `benchmarks.gnubg_bridge`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ai import cube  # noqa: E402
+from benchmarks.gnubg_bridge import CubeEquities, Gnubg, Outputs  # noqa: E402
+from games import registry  # noqa: E402
+from games.backgammon import CENTRED, DOUBLE, TAKE, Backgammon, BackgammonState  # noqa: E402
+from games.base import CHANCE, CubeInputs  # noqa: E402
+
+CONSIDERED = (0.60, 0.95)  # the roller's cubeless chances of winning where a double is considered
+NOISE = 0.03  # gnubg's play while generating positions: its "casual" noise is 0.05
+GAME: Backgammon = registry.get("backgammon").with_options({"cube": True})  # type: ignore[assignment]
+
+
+@dataclass
+class Tally:
+    agreed: int = 0
+    total: int = 0
+    lost: float = 0.0  # gnubg's equity given away where we disagree, in units of the cube
+
+    def add(self, same: bool, cost: float) -> None:
+        self.total += 1
+        self.agreed += same
+        self.lost += 0.0 if same else cost
+
+    def line(self, name: str) -> str:
+        low, high = wilson(self.agreed, self.total)
+        wrong = self.total - self.agreed
+        return (
+            f"{name:<24} {self.agreed}/{self.total} = {100 * self.agreed / self.total:.1f} % "
+            f"(95 % interval {100 * low:.1f}-{100 * high:.1f});  disagreements cost "
+            f"{self.lost:.3f} in all, {self.lost / max(wrong, 1):.3f} each, {self.lost / self.total:.4f} a decision"
+        )
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95 % interval for a proportion."""
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def positions(gnubg: Gnubg, wanted: int, rng: random.Random) -> list[BackgammonState]:
+    """Positions before a roll, from gnubg's self-play, where the roller's cubeless chances are `CONSIDERED`."""
+    found: list[BackgammonState] = []
+    while len(found) < wanted:
+        state = GAME.initial_state()
+        while not GAME.is_terminal(state) and len(found) < wanted:
+            before_roll = not state.dice and state.ply > 1 and state.cube_action == ""
+            if before_roll and considered(gnubg.evaluate(state)):
+                found.append(replace(state, cube=2, owner=state.turn) if len(found) % 2 else state)
+            if GAME.to_move(state) == CHANCE:
+                outcomes = GAME.chance_outcomes(state)
+                state = GAME.apply(state, rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0])
+            elif state.dice:
+                state = GAME.apply(state, gnubg.move(state, 0, NOISE))
+            else:
+                state = GAME.apply(state, GAME.legal_moves(state)[-1])  # "roll": self-play keeps the cube still
+    return found
+
+
+def considered(outputs: Outputs) -> bool:
+    return CONSIDERED[0] <= outputs.win <= CONSIDERED[1]
+
+
+def double_cost(judge: CubeEquities, double: bool) -> float:
+    """What a cube action gives away by the judge's equities, the opponent answering best."""
+    doubled = min(judge.double_take, judge.double_drop)
+    return max(doubled, judge.no_double) - (doubled if double else judge.no_double)
+
+
+def gnubg_inputs(state: BackgammonState, outputs: Outputs, offer: bool) -> CubeInputs:
+    """`ai.cube`'s inputs from gnubg's own 0-ply cubeless outputs instead of our evaluation."""
+    act, decline = ("double", "roll") if offer else ("take", "drop")
+    return CubeInputs(offer, act, decline, outputs.win, outputs.win_gammon, outputs.win_backgammon,
+                      outputs.lose_gammon, outputs.lose_backgammon, centred=state.owner == CENTRED)  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--plies", type=int, default=2, help="gnubg's lookahead for the reference decisions")
+    parser.add_argument("--verbose", action="store_true", help="print every disagreement")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    ours_double, ours_take, model_double, model_take = Tally(), Tally(), Tally(), Tally()
+    confusion = {(ours, theirs): 0 for ours in (True, False) for theirs in (True, False)}
+    verdicts = {"double": 0, "no double": 0, "too good": 0, "take": 0, "drop": 0}
+    started = time.perf_counter()
+    with Gnubg() as gnubg:
+        found = positions(gnubg, args.positions, rng)
+        generated = time.perf_counter()
+        for state in found:
+            judge = gnubg.cube(state, args.plies)
+            too_good = judge.no_double > judge.double_drop
+            verdicts["double" if judge.double else "too good" if too_good else "no double"] += 1
+            verdicts["take" if judge.take else "drop"] += 1
+            offer = GAME.cube_inputs(state)
+            answer = GAME.cube_inputs(GAME.apply(state, DOUBLE))
+            assert offer is not None and answer is not None
+            doubles, takes = cube.decide(offer).move == DOUBLE, cube.decide(answer).move == TAKE
+            confusion[doubles, judge.double] += 1
+            take_cost = abs(judge.double_take - judge.double_drop)
+            ours_double.add(doubles == judge.double, double_cost(judge, doubles))
+            ours_take.add(takes == judge.take, take_cost)
+            outputs = gnubg.evaluate(state)
+            model_double.add(
+                (cube.decide(gnubg_inputs(state, outputs, True)).move == "double") == judge.double,
+                double_cost(judge, not judge.double),
+            )
+            model_take.add((cube.decide(gnubg_inputs(state, outputs, False)).move == "take") == judge.take, take_cost)
+            if args.verbose and (doubles != judge.double or takes != judge.take):
+                print(f"  {GAME.to_json(state)}\n    gnubg {judge}; ours double={doubles} take={takes}")
+    print(f"{len(found)} positions (cube centred or owned by the roller at 2, half each), seed {args.seed}; "
+          f"gnubg {args.plies}-ply says: {verdicts}")  # fmt: skip
+    print(ours_double.line("double / no double"))
+    print(ours_take.line("take / drop"))
+    print(f"  we double where gnubg does not: {confusion[True, False]}; not where it does: {confusion[False, True]}")
+    print("the same model on gnubg's 0-ply probabilities:")
+    print(model_double.line("  double / no double"))
+    print(model_take.line("  take / drop"))
+    print(f"{generated - started:.0f} s to generate, {time.perf_counter() - generated:.0f} s to judge")
+
+
+if __name__ == "__main__":
+    main()

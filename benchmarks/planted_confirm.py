@@ -1,0 +1,260 @@
+"""Planted blunders and good moves, each confirmed by a reference outside the searcher under test.
+
+Writes ``tests/data/planted/<game>.json``, which `tests/server/analysis/test_planted.py`
+runs the analysis over: every blunder must be flagged a blunder at its move, no good move
+flagged at all.  Each entry is a position (the moves from the start) and a move, with the
+reference's verdict: its value of the best move and of the played one, as the mover's
+expected score, and the drop between them.  The references:
+
+- chess: Stockfish (Debian's ``stockfish`` package, 15.1) at depth 20, one thread,
+  64 MB hash, through python-chess's engine module; centipawns read as expected score by
+  lichess's published map, 1 / (1 + exp(-0.00368208 * cp)), mates as 1 or 0;
+- Connect Four: our exact solver (`games.connect4.solver`, not the alpha-beta searcher
+  the analysis runs): a win 1, a draw 1/2, a loss 0;
+- tic-tac-toe: full minimax written here, over the whole game tree;
+- Othello: the same minimax, to the end, from positions with at most 8 empty squares.
+
+A blunder is kept when the reference's drop is at least ``CLEAR_BLUNDER`` (0.25, above
+the analysis's 0.15, so that a borderline verdict cannot make the test flaky), a good
+move when it is the reference's best move, or within ``CLEAR_GOOD`` (0.01) of it.
+Candidates come from games the reference plays against itself with some randomness
+(chess: Stockfish at depth 6 picking among its three best; elsewhere random moves), a
+fixed seed making a run repeatable:
+
+    .venv/bin/python benchmarks/planted_confirm.py chess --count 20
+    .venv/bin/python benchmarks/planted_confirm.py connect4 tictactoe
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+from games import registry
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "planted"
+CLEAR_BLUNDER = 0.25
+CLEAR_GOOD = 0.01
+LICHESS_SLOPE = 0.00368208  # per centipawn: lichess's winning-chances map (lila's WinPercent)
+
+
+def write(name: str, reference: dict[str, Any], entries: list[dict[str, Any]]) -> None:
+    """The set so far (written after each find, so that a long run keeps what it found)."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / f"{name}.json"
+    body = {"game": name.split("-")[0], "reference": reference, "entries": entries}
+    path.write_text(json.dumps(body, indent=1) + "\n")
+    blunders = sum(e["kind"] == "blunder" for e in entries)
+    print(f"{path}: {blunders} blunders, {len(entries) - blunders} good moves", flush=True)
+
+
+def entry(moves: list[str], move: str, kind: str, best: str, best_score: float, played_score: float) -> dict[str, Any]:
+    return {
+        "moves": moves,
+        "move": move,
+        "kind": kind,
+        "reference_best": best,
+        "best_score": round(best_score, 4),
+        "played_score": round(played_score, 4),
+        "drop": round(best_score - played_score, 4),
+    }
+
+
+# --- chess: Stockfish at depth 20 -------------------------------------------------------
+
+
+def chess_planted(count: int, seed: int, depth: int, out: str = "chess") -> None:
+    import chess
+    import chess.engine
+
+    binary = shutil.which("stockfish") or "/usr/games/stockfish"
+    engine = chess.engine.SimpleEngine.popen_uci(binary)
+    engine.configure({"Threads": 1, "Hash": 64})
+    name = engine.id.get("name", "Stockfish")
+    rng = random.Random(seed)
+
+    def score(board: chess.Board, limit: chess.engine.Limit) -> tuple[float, str | None]:
+        """The expected score of the side to move, and the engine's best move."""
+        info = engine.analyse(board, limit)
+        pov = info["score"].pov(board.turn)
+        pv = info.get("pv") or [None]
+        return expected(pov), pv[0].uci() if pv[0] else None
+
+    def expected(pov: chess.engine.Score) -> float:
+        if pov.is_mate():
+            return 1.0 if (pov.mate() or 0) > 0 else 0.0
+        return 1 / (1 + math.exp(-LICHESS_SLOPE * (pov.score() or 0)))
+
+    def after(board: chess.Board, move: str, limit: chess.engine.Limit) -> float:
+        board.push_uci(move)
+        try:
+            if board.is_game_over():
+                result = board.outcome()
+                assert result is not None
+                return 0.5 if result.winner is None else 1.0
+            return 1 - score(board, limit)[0]
+        finally:
+            board.pop()
+
+    deep = chess.engine.Limit(depth=depth)
+    quick = chess.engine.Limit(depth=4)  # only picks candidates: the deep search confirms them
+    entries: list[dict[str, Any]] = []
+    reported = ["d2d4", "e7e5", "d4e5"]  # the reported case: 2...Qg5?? 3.Bxg5
+    board = chess.Board()
+    for m in reported:
+        board.push_uci(m)
+    best_score, best = score(board, deep)
+    entries.append(entry(reported, "d8g5", "blunder", best or "", best_score, after(board, "d8g5", deep)))
+    reference = {
+        "engine": name,
+        "settings": f"depth {depth}, Threads 1, Hash 64 MB",
+        "map": f"expected score = 1 / (1 + exp(-{LICHESS_SLOPE} * centipawns)); mate 1 or 0",
+        "seed": seed,
+    }
+
+    def chess_position(board: chess.Board, moves: list[str]) -> list[dict[str, Any]]:
+        """A good move and a blunder in this position, where the deep search confirms them."""
+        found: list[dict[str, Any]] = []
+        best_score, best = score(board, deep)
+        if not 0.3 < best_score < 0.7 or best is None:  # roughly even: a blunder then moves the chances most
+            return found
+        if goods < count:
+            played = after(board, best, deep)
+            if best_score - played <= CLEAR_GOOD:
+                found.append(entry(list(moves), best, "good", best, best_score, played))
+        if blunders < count:
+            ranked = engine.analyse(board, quick, multipv=64)
+            bad = [
+                i["pv"][0].uci()
+                for i in ranked
+                if i.get("pv") and best_score - expected(i["score"].pov(board.turn)) >= 0.4
+            ]
+            if bad:
+                move = rng.choice(bad)
+                played = after(board, move, deep)
+                if best_score - played >= CLEAR_BLUNDER:
+                    found.append(entry(list(moves), move, "blunder", best, best_score, played))
+        return found
+
+    blunders = goods = 0
+    while blunders < count or goods < count:
+        board, moves = chess.Board(), []
+        looks = set(range(rng.randrange(10, 18), 70, 9))  # several positions of each game
+        while len(moves) < 70 and not board.is_game_over() and (blunders < count or goods < count):
+            if len(moves) in looks:
+                found = chess_position(board, moves)
+                blunders += sum(e["kind"] == "blunder" for e in found)
+                goods += sum(e["kind"] == "good" for e in found)
+                entries.extend(found)
+                write(out, reference, entries)
+            infos = engine.analyse(board, chess.engine.Limit(depth=6), multipv=3)
+            move = rng.choice([i["pv"][0] for i in infos if i.get("pv")])
+            board.push(move)
+            moves.append(move.uci())
+
+    engine.quit()
+    write(out, reference, entries)
+
+
+# --- Connect Four: our exact solver; tic-tac-toe: full minimax --------------------------
+
+
+def exact_planted(game_id: str, count: int, seed: int, values: Any, reference: dict[str, Any]) -> None:
+    """Positions from random play; `values(state)` is the exact score (1, 1/2, 0) of every legal move."""
+    game = registry.get(game_id)
+    rng = random.Random(seed)
+    entries: list[dict[str, Any]] = []
+    seen: set[tuple[str, ...]] = set()
+    blunders = goods = 0
+    while blunders < count or goods < count:
+        state, moves = game.initial_state(), []
+        stop = rng.randrange(*reference["plies"])
+        while len(moves) < stop and not game.is_terminal(state):
+            move = rng.choice(game.legal_moves(state))
+            state = game.apply(state, move)
+            moves.append(move)
+        if game.is_terminal(state) or tuple(moves) in seen:
+            continue
+        seen.add(tuple(moves))
+        scores = values(game, state)
+        best = max(scores.values())
+        best_move = max(scores, key=lambda m: scores[m])
+        worse = [m for m in scores if best - scores[m] >= CLEAR_BLUNDER]
+        good = [m for m in scores if scores[m] == best]
+        if worse and blunders < count:
+            move = rng.choice(worse)
+            entries.append(entry(moves, move, "blunder", best_move, best, scores[move]))
+            blunders += 1
+        elif good and goods < count and len(good) < len(scores):  # a choice that matters
+            move = rng.choice(good)
+            entries.append(entry(moves, move, "good", best_move, best, best))
+            goods += 1
+    write(game_id, {k: v for k, v in reference.items() if k != "plies"}, entries)
+
+
+def solver_values(game: Any, state: Any) -> dict[str, float]:
+    solver = game.new_solver()
+    seat = game.to_move(state)
+    found = {}
+    for move in game.legal_moves(state):
+        after = game.apply(state, move)
+        if game.is_terminal(after):
+            found[move] = (game.returns(after)[seat] + 1) / 2
+        else:
+            theirs = solver.solve_state(after, weak=True)
+            found[move] = 0.5 - 0.5 * ((theirs > 0) - (theirs < 0))
+    return found
+
+
+def minimax_values(game: Any, state: Any) -> dict[str, float]:
+    def value(s: Any) -> int:  # for the seat to move: 1, 0, -1
+        seat = game.to_move(s)
+        best = -2
+        for m in game.legal_moves(s):
+            a = game.apply(s, m)
+            v = int(game.returns(a)[seat]) if game.is_terminal(a) else -value(a)
+            best = max(best, v)
+        return best
+
+    seat = game.to_move(state)
+    found = {}
+    for move in game.legal_moves(state):
+        after = game.apply(state, move)
+        v = game.returns(after)[seat] if game.is_terminal(after) else -value(after)
+        found[move] = (v + 1) / 2
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("games", nargs="+", choices=["chess", "connect4", "tictactoe", "othello"])
+    parser.add_argument("--count", type=int, default=20, help="blunders and good moves each (default 20)")
+    parser.add_argument("--seed", type=int, default=48)
+    parser.add_argument("--depth", type=int, default=20, help="Stockfish's depth (default 20)")
+    parser.add_argument(
+        "--out",
+        help="chess: the file's name under tests/data/planted/ (default chess); two runs with other seeds "
+        "and names can share the work, their entries then joined",
+    )
+    args = parser.parse_args()
+    for game_id in args.games:
+        if game_id == "chess":
+            chess_planted(args.count, args.seed, args.depth, args.out or "chess")
+        elif game_id == "connect4":
+            engine = {"engine": "games.connect4.solver (exact, weak solve)", "seed": args.seed, "plies": (14, 32)}
+            exact_planted("connect4", args.count, args.seed, solver_values, engine)
+        elif game_id == "othello":  # an exact endgame: at most 8 empty squares, minimax to the end
+            engine = {"engine": "full minimax to the end (at most 8 empties)", "seed": args.seed, "plies": (52, 57)}
+            exact_planted("othello", args.count, args.seed, minimax_values, engine)
+        else:
+            engine = {"engine": "full minimax over the game tree", "seed": args.seed, "plies": (0, 7)}
+            exact_planted("tictactoe", args.count, args.seed, minimax_values, engine)
+
+
+if __name__ == "__main__":
+    main()

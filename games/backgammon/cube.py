@@ -1,0 +1,73 @@
+"""The doubling cube: what a game with the cube pays, and how a match to N points goes on.
+
+The rules (`games.backgammon.rules` applies them as moves):
+
+- Before rolling, a seat that owns the cube, or any seat while it is centred, may ``"double"``.
+  The other seat is then the one to move and answers ``"take"`` (the cube is worth twice as much
+  and the taker owns it: only it may redouble) or ``"drop"`` (the game ends and the doubler wins
+  the cube's value before the double).  A seat that does not double plays ``"roll"``, and the
+  dice follow.  Beavers are not played.  The cube stops at `MAX_CUBE`, as on most sites.
+- A game pays the cube's value times 1 (single game), 2 (gammon) or 3 (backgammon).  Under the
+  Jacoby rule (money games, an option) gammons and backgammons count as single games until a
+  double has been taken.
+- A match to N points adds each game's points to the winner's score until one seat has N.  The
+  game after a seat first reaches N - 1 is the Crawford game: no doubling in it.  After it the
+  cube is back in play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from games.base import Move, Seat
+
+DOUBLE: Final[Move] = "double"
+TAKE: Final[Move] = "take"
+DROP: Final[Move] = "drop"
+ROLL: Final[Move] = "roll"
+CUBE_MOVES: Final = frozenset({DOUBLE, TAKE, DROP, ROLL})
+
+CENTRED: Final[Seat] = -1  # the cube's owner while nobody has taken a double
+MAX_CUBE: Final = 64
+MAX_MATCH: Final = 25  # the longest match to choose; tournaments play 25 points at most
+
+# The match's Crawford stage: before anyone is one point from winning, the Crawford game, after it.
+BEFORE_CRAWFORD: Final = 0
+CRAWFORD_GAME: Final = 1
+AFTER_CRAWFORD: Final = 2
+
+
+@dataclass(frozen=True)
+class CubeRules:
+    """The options a backgammon match plays: the cube at all, the Jacoby rule, the match length."""
+
+    cube: bool = False
+    jacoby: bool = False
+    match_to: int = 0  # 0: a single money game
+
+    def __post_init__(self) -> None:
+        if self.match_to and not self.cube:
+            raise ValueError("a match to N points is played with the cube")
+        if self.jacoby and (self.match_to or not self.cube):
+            raise ValueError("the Jacoby rule is an option of money games with the cube")
+
+
+NO_CUBE: Final = CubeRules()
+
+
+def game_points(rules: CubeRules, multiplier: int, cube: int, owner: Seat) -> int:
+    """What a finished game pays: `multiplier` 1, 2 or 3 (single, gammon, backgammon) times the cube,
+    gammons counted single under the Jacoby rule while the cube is centred."""
+    if rules.jacoby and owner == CENTRED:
+        multiplier = 1
+    return multiplier * cube
+
+
+def next_crawford(stage: int, score: tuple[int, int], match_to: int) -> int:
+    """The Crawford stage of the game starting at `score`, after a game played at `stage`."""
+    if stage == CRAWFORD_GAME:
+        return AFTER_CRAWFORD
+    if stage == BEFORE_CRAWFORD and max(score) == match_to - 1:
+        return CRAWFORD_GAME
+    return stage

@@ -1,0 +1,40 @@
+"""Janowski's cube decisions (`ai.cube`) against the take points known in closed form."""
+
+from __future__ import annotations
+
+import pytest
+
+from ai import cube
+from games.base import CubeInputs
+
+
+def inputs(win: float, offer: bool = False, gammons: float = 0.0, centred: bool = True) -> CubeInputs:
+    """A position without backgammons: the roller wins `win`, a share `gammons` of either side's wins gammons."""
+    act, decline = ("double", "roll") if offer else ("take", "drop")
+    return CubeInputs(offer, act, decline, win, gammons * win, 0.0, gammons * (1 - win), 0.0, centred=centred)
+
+
+@pytest.mark.parametrize(("efficiency", "take_point"), [(0.0, 0.25), (1.0, 0.20), (0.68, 1 - 1.84 / 2.34)])
+def test_the_take_point_without_gammons(efficiency: float, take_point: float) -> None:
+    """Dead cube: 25 %; perfectly live: 20 %; Janowski's 0.68 in between (21.4 %)."""
+    doubler_wins = 1 - take_point
+    assert cube.decide(inputs(doubler_wins - 0.002), efficiency).move == "take"
+    assert cube.decide(inputs(doubler_wins + 0.002), efficiency).move == "drop"
+
+
+def test_a_double_needs_a_market_and_too_good_plays_on() -> None:
+    assert cube.decide(inputs(0.55, offer=True)).move == "roll"  # no double: too early
+    assert cube.decide(inputs(0.75, offer=True)).move == "double"  # double, take
+    assert cube.decide(inputs(0.97, offer=True, gammons=0.6)).move == "roll"  # too good: plays for the gammon
+
+
+def test_the_owner_of_the_cube_waits_longer_than_a_centred_cube() -> None:
+    """Redoubling gives away the cube's ownership: a position that doubles from the centre may not redouble."""
+    centred = cube.decide(inputs(0.70, offer=True))
+    owned = cube.decide(inputs(0.70, offer=True, centred=False))
+    assert owned.no_double > centred.no_double
+
+
+def test_a_forced_decision_is_played() -> None:
+    forced = CubeInputs(True, "double", "roll", 0.2, 0.0, 0.0, 0.0, 0.0, centred=True, forced="double")
+    assert cube.decide(forced).move == "double"
