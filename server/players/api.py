@@ -90,7 +90,7 @@ class MeView(APIView):
         return Response(PlayerSerializer(player).data)
 
 
-class ConsentSerializer(serializers.Serializer):
+class ConsentSerializer(serializers.Serializer[Any]):
     research = serializers.BooleanField(help_text="the person's games may go into research exports")
     training = serializers.BooleanField(help_text="the person's games may be used to train Plyground's bots")
     answered = serializers.BooleanField(read_only=True, help_text="false until the person first chose")

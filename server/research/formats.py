@@ -209,8 +209,8 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
             seats[index] = ("bot", None, slug, level, name, None, None)
             continue
         player = names.player(player_id) if player_id is not None else None
-        figures = rows.ratings.get(player_id) if player_id is not None else None
-        ratings = (None, None) if figures is None else (coarse_rating(figures[0]), coarse_rating(figures[2]))
+        change = rows.ratings.get(player_id) if player_id is not None else None
+        ratings = (None, None) if change is None else (coarse_rating(change[0]), coarse_rating(change[2]))
         seats[index] = ("human", player, None, None, name, *ratings)
     head = [SCHEMA_VERSION, names.match(match_id), game, source, pairing(s[0] for s in seats.values()), winner]
     head += [created_on]
