@@ -100,7 +100,8 @@ def generate(games: int, plies: int, seed: int = 7) -> None:
     move_columns = "match_id, ply, seat, move, created_at, think_ms, stats, fallback, notation"
     insert_move = f"INSERT INTO {Move._meta.db_table} ({move_columns}) VALUES ({', '.join(['%s'] * 9)})"
     profiles = list(BotProfile.objects.filter(game="connect4"))
-    people = Player.objects.bulk_create([Player(name=f"Bench Person {i}") for i in range(2000)])
+    # Everyone agreed to research: an export holds only the matches of people who did.
+    people = Player.objects.bulk_create([Player(name=f"Bench Person {i}", consent_research=True) for i in range(2000)])
     batch = 2000
     started = time.monotonic()
     for first in range(0, games, batch):
@@ -112,13 +113,14 @@ def generate(games: int, plies: int, seed: int = 7) -> None:
             returns = [0.0, 0.0] if winner is None else [1.0 if i == winner else -1.0 for i in (0, 1)]
             reason = "board full" if winner is None else "four in a row"
             result = {"returns": returns, "winner": winner, "reason": reason, "ranking": []}
-            plans.append((kinds, plies + rng.randint(-2, 2), result))
+            clock = rng.choice([None, {"initial_ms": 300_000, "increment_ms": 2000}])  # half replay their clocks
+            plans.append((kinds, plies + rng.randint(-2, 2), result, clock))
         with transaction.atomic():
             matches = Match.objects.bulk_create(
-                [Match(game="connect4", status="finished", state={}, ply=p[1], result=p[2]) for p in plans]
+                [Match(game="connect4", status="finished", state={}, ply=p[1], result=p[2], clock=p[3]) for p in plans]
             )
             seats, moves = [], []
-            for match, (kinds, length, _) in zip(matches, plans, strict=True):
+            for match, (kinds, length, _, _) in zip(matches, plans, strict=True):
                 two = rng.sample(people, 2)  # two different people when both seats are human
                 for index, kind in enumerate(kinds):
                     if kind == "bot":

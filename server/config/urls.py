@@ -19,7 +19,7 @@ from server.matches.api import (
     MatchResumeView,
 )
 from server.pairing.api import PairingReadyView
-from server.players.api import GuestView, MeView
+from server.players.api import ConsentView, GuestView, MeView
 from server.players.profiles_api import HistoryView, ProfileView
 from server.players.tokens_api import TokenDetailView, TokenListView, TokenRotateView
 from server.ratings.api import LeaderboardView, MatchRatingsView, PlayerRatingsView
@@ -33,6 +33,7 @@ api = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("players/guest/", GuestView.as_view(), name="player-guest"),
     path("players/me/", MeView.as_view(), name="player-me"),
+    path("players/me/consent/", ConsentView.as_view(), name="player-consent"),
     path("pairing/ready/", PairingReadyView.as_view(), name="pairing-ready"),
     path("players/me/tokens/", TokenListView.as_view(), name="player-tokens"),
     path("players/me/tokens/<id:token_id>/", TokenDetailView.as_view(), name="player-token"),

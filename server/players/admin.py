@@ -53,7 +53,9 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
 
     list_display = ["name", "is_guest", "user", "created_at"]
     search_fields = ["name"]
-    list_filter = ["is_guest"]
+    list_filter = ["is_guest", "consent_research", "consent_training"]
+    # Staff see a person's consent and never set it: only the person decides (server/players/consent.py).
+    readonly_fields = ["consent_research", "consent_training", "consent_answered_at"]
 
 
 @admin.register(ApiToken)

@@ -12,7 +12,8 @@ from rest_framework.views import APIView
 
 from server.http.openapi import errors
 from server.players.accounts import NAME_TAKEN, name_taken
-from server.players.auth import request_player
+from server.players.auth import acting_player, request_player
+from server.players.consent import consent_of, consent_set
 from server.players.models import Player
 from server.players.names import NAME_MAX, NAME_MIN, validate_guest_name
 from server.players.services import player_create_guest_with_token
@@ -87,3 +88,38 @@ class MeView(APIView):
         if player is None:
             return Response({"detail": "not signed in: play a match, or send a bearer token"}, status=401)
         return Response(PlayerSerializer(player).data)
+
+
+class ConsentSerializer(serializers.Serializer[Any]):
+    research = serializers.BooleanField(help_text="the person's games may go into research exports")
+    training = serializers.BooleanField(help_text="the person's games may be used to train Plyground's bots")
+    answered = serializers.BooleanField(read_only=True, help_text="false until the person first chose")
+
+    def to_internal_value(self, data: Any) -> Any:
+        # Strict JSON booleans: "false" or 0 from a form would be read as a choice nobody made.
+        if isinstance(data, dict):
+            wrong = {
+                k: ["must be true or false"] for k in ("research", "training") if not isinstance(data.get(k), bool)
+            }
+            wrong |= {k: ["unknown field; known: research, training"] for k in data if k not in self.fields}
+            if wrong:
+                raise serializers.ValidationError(wrong)
+        return super().to_internal_value(data)
+
+
+class ConsentView(APIView):
+    """``GET``/``PUT /api/players/me/consent/``: whether the player's games go into research
+    exports and into training our bots (both false until the person says yes)."""
+
+    @extend_schema(responses={200: ConsentSerializer, **errors(401)})
+    def get(self, request: Request) -> Response:
+        player = acting_player(request)
+        return Response(consent_of(player).to_json())
+
+    @extend_schema(request=ConsentSerializer, responses={200: ConsentSerializer, **errors(400, 401)})
+    def put(self, request: Request) -> Response:
+        player = acting_player(request)
+        body = ConsentSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        chosen = consent_set(player, body.validated_data["research"], body.validated_data["training"])
+        return Response(chosen.to_json())

@@ -28,6 +28,13 @@ class Player(models.Model):
     # While a web process holds a socket of this player (match or lobby), its heartbeat keeps
     # this ahead of now (server/matches/presence.py); the lobby's "online" counts these.
     online_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Consent (server/players/consent.py): whether this person's games may go into research
+    # exports, and into the data our bots are trained on.  Off until they say yes: a default
+    # of yes would not be consent.  `consent_answered_at` is when they last chose (null: never
+    # asked, so a guest still sees the notice).
+    consent_research = models.BooleanField(default=False)
+    consent_training = models.BooleanField(default=False)
+    consent_answered_at = models.DateTimeField(null=True, blank=True)
 
     # DRF treats the authenticated principal as a user; a Player is one.
     is_authenticated = True

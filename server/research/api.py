@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from games import registry
 from server.bots.models import BotProfile
 from server.http.openapi import errors
+from server.players.consent import PURPOSES
 from server.players.throttles import EstimateThrottle
 from server.research.estimate import export_estimate
 from server.research.filters import PAIRINGS, RESULTS, STATUSES, ExportFilterSerializer, parse_filters
@@ -64,6 +65,7 @@ FILTER_SCHEMAS = {
     "source": comma_list(SLUG),
     "min_plies": {"type": "integer", "minimum": 0},
     "max": {"type": "integer", "minimum": 1},
+    "purpose": {"type": "string", "enum": list(PURPOSES)},
 }
 
 

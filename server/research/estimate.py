@@ -82,7 +82,7 @@ def _csv_bytes(rows: list[list[Any]]) -> int:
 def jsonl_sizes(sample: list[MatchRows], names: Pseudonyms) -> Sizes:
     """Each line's bytes (and its newline), split into its frame and its moves."""
     whole = sum(_utf8(game_line(rows, names)) + 1 for rows in sample)
-    frames = sum(_utf8(game_line(MatchRows(rows.match, rows.seats, []), names)) + 1 for rows in sample)
+    frames = sum(_utf8(game_line(MatchRows(rows.match, rows.seats, [], rows.ratings), names)) + 1 for rows in sample)
     moves = sum(len(rows.moves) for rows in sample)
     return Sizes(len(sample), moves, frames, whole - frames)
 

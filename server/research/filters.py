@@ -20,6 +20,7 @@ from rest_framework import serializers
 from games import registry
 from server.bots.models import BotProfile
 from server.matches.models import Match
+from server.players.consent import PURPOSES, Purpose
 
 PAIRINGS = ("human-vs-bot", "bot-vs-bot", "human-vs-human")
 RESULTS = ("win", "draw", "human-win", "bot-win")
@@ -42,6 +43,8 @@ class ExportFilters:
     sources: tuple[str, ...] = ()
     min_plies: int = 0
     max: int | None = None  # at most this many matches
+    # What the data is for: a match goes in only when every person seated in it agreed to this use.
+    purpose: Purpose = "research"
     within: QuerySet[Match] | None = field(default=None, repr=False)  # e.g. the admin's selection
 
 
@@ -117,6 +120,12 @@ class ExportFilterSerializer(serializers.Serializer[Any]):
     source = CommaListField(required=False, help_text="play (games on the site), selfplay, or a dataset's name")  # type: ignore[assignment]  # a field: the metaclass takes it out of the class
     min_plies = serializers.IntegerField(required=False, min_value=0, help_text="at least this many plies")
     max = serializers.IntegerField(required=False, min_value=1, help_text="at most this many matches")
+    purpose = serializers.ChoiceField(
+        required=False,
+        choices=PURPOSES,
+        help_text="research (the default) or training (data our bots learn from): only matches whose people "
+        "all agreed to that use",
+    )
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(self.initial_data) - set(self.fields))
@@ -146,6 +155,7 @@ class ExportFilterSerializer(serializers.Serializer[Any]):
             sources=data.get("source", ()),
             min_plies=data.get("min_plies", 0),
             max=data.get("max"),
+            purpose=data.get("purpose", "research"),
         )
 
 

@@ -18,6 +18,7 @@ from server.matches.models import Seat
 from server.research.filters import ExportFilters
 from server.research.notation import positions_before, standard_notation
 from server.research.pseudonyms import Pseudonyms
+from server.research.seats import clocks_after_moves, coarse_rating, rating_change, seat_name
 from server.research.selectors import (
     GAME_COLUMNS,
     MOVE_ROW_COLUMNS,
@@ -30,7 +31,7 @@ from server.research.selectors import (
 )
 
 LINES_PER_CHUNK = 100  # matches per chunk of bytes handed to the server
-CHANCE_SEAT = ("chance", None, None, None)
+CHANCE_SEAT = ("chance", None, None, None, None, None, None)  # (by, player, bot slug, bot level, name, ratings)
 
 CSV_COLUMNS = (
     "schema_version",
@@ -58,6 +59,15 @@ CSV_COLUMNS = (
     "fallback_reason",
     "notation",  # the move as players write it (SAN in chess); added within schema version 2
     "position",  # the position before the move (FEN in chess); added within schema version 2
+    # Added within schema version 2 too: the match's rating and time control, the mover's seat
+    # name and rating change, and every seat's clock after the move.
+    "rated",
+    "clock_initial_ms",
+    "clock_increment_ms",
+    "seat_name",
+    "rating_before",
+    "rating_after",
+    "remaining_ms",
 )
 NO_STATS = [None] * (len(STAT_COLUMNS) + 4)  # the search columns of a person's move or a chance event
 
@@ -75,26 +85,36 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
     Written by hand for speed, splicing in the JSON the database holds (results, bot
     snapshots, search figures) as it is; ``docs/exports.schema.json`` checks the result.
     """
-    match_id, game, source, status, created_on, created_ms, started_ms, finished_ms, result, plies = rows.match
+    match_id, game, source, status, created_on, created_ms, started_ms, finished_ms, result, plies, rated, clock = (
+        rows.match
+    )
+    clock = _clock(clock)
     kinds: dict[int, str] = {}
     seats = []
     for _, index, kind, player_id, snapshot in rows.seats:
         kinds[index] = kind
+        head = f'{{"index":{index},"name":{_text(seat_name(game, index))}'
         if kind == Seat.Kind.BOT:
-            seats.append(f'{{"index":{index},"kind":"bot","is_ai":true,"player":null,"bot":{snapshot or "null"}}}')
+            seats.append(
+                f'{head},"kind":"bot","is_ai":true,"player":null,"bot":{snapshot or "null"},"rating_change":null}}'
+            )
         else:
             # Only a pseudonym: never the player's name, account, address or anything they typed.
             player = "null" if player_id is None else f'"{names.player(player_id)}"'
-            seats.append(f'{{"index":{index},"kind":"human","is_ai":false,"player":{player},"bot":null}}')
+            change = _rating_change(rows, player_id)
+            seats.append(f'{head},"kind":"human","is_ai":false,"player":{player},"bot":null,"rating_change":{change}}}')
     moves, played = [], []
-    for (_, ply, seat, move, at, think_ms, stats, fallback, queue_wait_ms, notation), position in zip(
-        rows.moves, _positions(game, rows.moves), strict=True
+    initial_ms, increment_ms = (clock["initial_ms"], clock["increment_ms"]) if clock else (None, None)
+    remaining = _remaining(initial_ms, increment_ms, len(rows.seats), rows.moves)
+    for (_, ply, seat, move, at, think_ms, stats, fallback, queue_wait_ms, notation), position, left in zip(
+        rows.moves, _positions(game, rows.moves), remaining, strict=True
     ):
         by = "chance" if seat == CHANCE else kinds.get(seat, Seat.Kind.HUMAN)
         moves.append(
             f'{{"ply":{ply},"seat":{seat},"by":"{by}","move":{_text(move)},"notation":{_text(notation or move)},'
             f'"position":{_opt_text(position)},"at_ms":{at - created_ms},'
-            f'"think_ms":{think_ms},"stats":{stats or "null"},"fallback":{_opt_text(fallback or None)},'
+            f'"think_ms":{think_ms},"remaining_ms":{_int_list(left) or "null"},"stats":{stats or "null"},'
+            f'"fallback":{_opt_text(fallback or None)},'
             f'"queue_wait_ms":{"null" if queue_wait_ms is None else queue_wait_ms}}}'
         )
         if seat != CHANCE:
@@ -105,9 +125,39 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
         f'"variant":{{}},"source":{_text(source)},"status":{_text(status)},"created_on":"{created_on}",'
         f'"started_ms":{_since(started_ms, created_ms)},"finished_ms":{_since(finished_ms, created_ms)},'
         f'"result":{result or "null"},'
-        f'"pairing":"{pairing(kinds.values())}","plies":{plies},"seats":[{",".join(seats)}],'
+        f'"pairing":"{pairing(kinds.values())}","plies":{plies},"rated":{"true" if rated else "false"},'
+        f'"clock":{_compact(clock)},"seats":[{",".join(seats)}],'
         f'"moves":[{",".join(moves)}],"notation":{_compact(notation)}}}'
     )
+
+
+def _clock(stored: str | None) -> dict[str, int] | None:
+    """The match's time control, as exported: its two figures and nothing else the column may gain."""
+    if not stored:
+        return None
+    clock = json.loads(stored)
+    return {"initial_ms": int(clock["initial_ms"]), "increment_ms": int(clock["increment_ms"])}
+
+
+def _remaining(initial_ms: Any, increment_ms: Any, seats: int, moves: list[tuple[Any, ...]]) -> list[list[int] | None]:
+    """Each seat's time left after each move (`seats.clocks_after_moves`), from the moves' think times.
+
+    The clock's figures may come as text (PostgreSQL's ``->>``); None for a match without clocks.
+    """
+    if initial_ms is None:
+        return [None] * len(moves)
+    timed = ((seat, think_ms) for _, _, seat, _, _, think_ms, *_ in moves)
+    return clocks_after_moves(int(initial_ms), int(increment_ms or 0), seats, timed)
+
+
+def _int_list(values: list[int] | None) -> str | None:
+    """A list of integers as compact JSON, None for None (json.dumps costs ten times as much, once a move)."""
+    return None if values is None else f"[{','.join(map(str, values))}]"
+
+
+def _rating_change(rows: MatchRows, player_id: int | None) -> str:
+    figures = rows.ratings.get(player_id) if player_id is not None else None
+    return "null" if figures is None else _compact(rating_change(*figures))
 
 
 def _positions(game: str, moves: list[tuple[Any, ...]]) -> Sequence[str | None]:
@@ -150,20 +200,27 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
     The database has picked the figures out of the stored JSON; the csv module writes
     None as an empty cell.
     """
-    match_id, game, source, winner, created_on, created_ms = rows.match
-    seats: dict[int, tuple[str, str | None, Any, Any]] = {}  # index -> (by, player, bot slug, bot level)
+    match_id, game, source, winner, created_on, created_ms, rated, initial_ms, increment_ms = rows.match
+    # index -> (by, player, bot slug, bot level, seat name, rating before, rating after): once a match
+    seats: dict[int, tuple[Any, ...]] = {}
     for _, index, kind, player_id, slug, level in rows.seats:
+        name = seat_name(game, index)
         if kind == Seat.Kind.BOT:
-            seats[index] = ("bot", None, slug, level)
-        else:
-            seats[index] = ("human", names.player(player_id) if player_id is not None else None, None, None)
+            seats[index] = ("bot", None, slug, level, name, None, None)
+            continue
+        player = names.player(player_id) if player_id is not None else None
+        change = rows.ratings.get(player_id) if player_id is not None else None
+        ratings = (None, None) if change is None else (coarse_rating(change[0]), coarse_rating(change[2]))
+        seats[index] = ("human", player, None, None, name, *ratings)
     head = [SCHEMA_VERSION, names.match(match_id), game, source, pairing(s[0] for s in seats.values()), winner]
     head += [created_on]
-    for stored, position in zip(rows.moves, _positions(game, rows.moves), strict=True):
+    clocks = _remaining(initial_ms, increment_ms, len(seats), rows.moves)
+    match_tail = ["true" if rated else "false", initial_ms, increment_ms]
+    for stored, position, left in zip(rows.moves, _positions(game, rows.moves), clocks, strict=True):
         _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other, queue_wait_ms, notation = stored
-        by, player, slug, level = CHANCE_SEAT if seat == CHANCE else seats[seat]
+        by, player, slug, level, *mover = CHANCE_SEAT if seat == CHANCE else seats[seat]
         at_ms = at - created_ms
-        written = [notation or move, position]
+        written = [notation or move, position, *match_tail, *mover, _int_list(left)]
         if by != "bot":  # no search figures: a person's move or a chance event
             yield [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *NO_STATS, None, None, *written]
             continue

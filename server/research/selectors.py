@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
@@ -34,6 +34,8 @@ from django.db.models import (
 from django.db.models.functions import Cast
 
 from server.matches.models import Match, Move, Seat
+from server.players.consent import Purpose, consent_field
+from server.ratings.models import RatingChange
 from server.research.filters import ExportFilters
 from server.research.pseudonyms import Pseudonyms
 
@@ -159,6 +161,8 @@ GAME_COLUMNS = Columns(
         "finished_ms": EpochMs("finished_at"),
         "result": _json_text("result"),
         "ply": "ply",
+        "rated": "rated",
+        "clock": _json_text("clock"),
     },
     seat={
         "match_id": "match_id",
@@ -200,6 +204,9 @@ MOVE_ROW_COLUMNS = Columns(
         "source": "source",
         "winner": JsonValue("result", "winner"),
         **MATCH_TIMES,
+        "rated": "rated",
+        "clock_initial_ms": JsonValue("clock", "initial_ms"),
+        "clock_increment_ms": JsonValue("clock", "increment_ms"),
     },
     seat={
         "match_id": "match_id",
@@ -226,9 +233,19 @@ def _seated(**lookups: Any) -> Exists:
     return Exists(Seat.objects.filter(match=OuterRef("pk"), **lookups))
 
 
+def refusing_seat(purpose: Purpose) -> Exists:
+    """Whether a person seated in the match has not agreed to `purpose` (docs/exports.md, "Consent").
+
+    The whole match is left out, not that person's moves: a game is made by all its players
+    (each move answers the others', and each position holds them all), so no part of it is one
+    person's alone.  Bots need nobody's consent; an open seat has nobody to ask.
+    """
+    return _seated(player__isnull=False, **{f"player__{consent_field(purpose)}": False})
+
+
 def matches_query(filters: ExportFilters) -> QuerySet[Match]:
-    """The matches `filters` select (unordered)."""
-    qs = Match.objects.order_by()
+    """The matches `filters` select (unordered), of people who all agreed to the export's purpose."""
+    qs = Match.objects.order_by().exclude(refusing_seat(filters.purpose))
     if filters.within is not None:
         qs = qs.filter(pk__in=filters.within.order_by().values("pk"))
     if filters.statuses:
@@ -294,6 +311,8 @@ class MatchRows:
     match: tuple[Any, ...]  # Columns.match
     seats: list[tuple[Any, ...]]  # Columns.seat
     moves: list[tuple[Any, ...]]  # Columns.move
+    # A rated match's changes by player id: (rating, deviation) before, then after.
+    ratings: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
 
 
 # SQLite has no autovacuum and Django never runs ANALYZE.  Without statistics every chunk
@@ -349,8 +368,9 @@ def match_rows(
             return
         ids = [row[0] for row in rows]
         seats, moves = _by_match(Seat, columns.seat, ids, "index"), _by_match(Move, columns.move, ids, "ply")
+        ratings = _rating_changes(ids)
         for row in sorted(rows, key=lambda row: order(row[0])):
-            yield MatchRows(row, seats.get(row[0], []), moves.get(row[0], []))
+            yield MatchRows(row, seats.get(row[0], []), moves.get(row[0], []), ratings.get(row[0], {}))
         last = ids[-1]
         if left is not None:
             left -= len(rows)
@@ -367,6 +387,16 @@ def _by_match(
     rows = chunk.order_by("match_id", order).values_list(*fields.values())
     for row in rows:
         found[row[0]].append(row)
+    return found
+
+
+def _rating_changes(ids: list[int]) -> dict[int, dict[int, tuple[float, float, float, float]]]:
+    """The rating changes of the matches `ids`, by match and player: one query a chunk."""
+    found: dict[int, dict[int, tuple[float, float, float, float]]] = defaultdict(dict)
+    changes = RatingChange.objects.filter(match_id__gte=ids[0], match_id__lte=ids[-1], match_id__in=ids).order_by()
+    fields = ("match_id", "player_id", "rating_before", "deviation_before", "rating_after", "deviation_after")
+    for match_id, player_id, *figures in changes.values_list(*fields):
+        found[match_id][player_id] = tuple(figures)
     return found
 
 

@@ -29,6 +29,7 @@ from server.config.celery import app
 from server.matches import services
 from server.matches.models import Match, Move
 from server.matches.selectors import match_json
+from server.players.models import Player
 from server.research.filters import ExportFilters
 from server.research.formats import CSV_COLUMNS, csv_chunks, game_records
 from server.research.selectors import MOVE_ROW_COLUMNS, match_rows
@@ -232,6 +233,7 @@ def test_a_fallback_only_after_the_second_search_is_lost_and_it_says_so_everywhe
     assert moves[1]["fallback"] == reply.fallback and moves[1]["queue_wait_ms"] == reply.queue_wait_ms
     assert moves[0]["fallback"] is None and "queue_wait_ms" not in moves[0]
     everything = ExportFilters(statuses=())  # any status: this match is still active
+    Player.objects.filter(pk=alice.pk).update(consent_research=True)  # exports hold only people who agreed
     (record,) = game_records(everything)
     assert record["moves"][1]["fallback"] == reply.fallback and record["moves"][0]["fallback"] is None
     assert record["moves"][1]["queue_wait_ms"] == reply.queue_wait_ms and record["moves"][0]["queue_wait_ms"] is None

@@ -99,6 +99,7 @@ async def test_every_socket_frame_that_shows_a_bot_discloses_it(played):
 
 def test_exports_disclose_bots_and_name_nobody(played):
     match, player, _ = played
+    Player.objects.filter(pk=player.pk).update(consent_research=True)  # exports hold only people who agreed
     services.match_resign(match.pk, 0)
     researcher, token = player_create_guest_with_token("Rita")
     from django.contrib.auth.models import User

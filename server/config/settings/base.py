@@ -79,6 +79,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # every page links each game's board stylesheet (games/<board>.css)
                 "frontend.context_processors.game_stylesheets",
+                # a guest's consent notice (server/players/consent.py)
+                "frontend.context_processors.consent",
             ],
         },
     },

@@ -16,6 +16,7 @@ from server.bots.models import BotProfile
 from server.matches import selectors, services
 from server.matches.errors import GameOver, IllegalMoveError, NoDrawToClaim, NotYourTurn
 from server.matches.models import Match, MatchEvent, Move
+from server.players.models import Player
 from server.players.services import player_create_guest_with_token
 from server.research.filters import ExportFilters
 from server.research.formats import csv_chunks, game_records
@@ -221,6 +222,7 @@ def test_research_exports_carry_the_game_as_pgn():
 
 def test_a_chess_match_exports_with_uci_san_fen_and_pgn(people):
     match, _, _ = people
+    Player.objects.filter(seats__match=match).update(consent_research=True)  # exports hold only people who agreed
     play(match, FOOLS_MATE)
     (record,) = [r for r in game_records(ExportFilters(games=("chess",))) if r["plies"] == 4]
     EXPORT_SCHEMA.validate(record)

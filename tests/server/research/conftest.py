@@ -34,8 +34,9 @@ def pseudonym_secret_file(settings, tmp_path):
 def dataset(db) -> Dataset:
     """Six matches covering every pairing, result, status, source and a chance game."""
     person = User.objects.create_user(SECRET_USERNAME, email=SECRET_EMAIL, password="pw")
-    zeb = Player.objects.create(name=SECRET_NAME, user=person, is_guest=False)
-    ann = Player.objects.create(name="Annika Vogelsang")
+    # Both agreed to research (nothing of theirs is exported otherwise: test_research_consent.py).
+    zeb = Player.objects.create(name=SECRET_NAME, user=person, is_guest=False, consent_research=True)
+    ann = Player.objects.create(name="Annika Vogelsang", consent_research=True)
     shallow = BotProfile.objects.get(slug="connect4-shallow")
     medium = BotProfile.objects.get(slug="connect4-medium")
     tess = BotProfile.objects.get(slug="tictactoe-shallow")

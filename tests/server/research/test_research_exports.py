@@ -15,6 +15,7 @@ from django.http import StreamingHttpResponse
 from django.test import Client
 from rest_framework.test import APIClient
 
+from games import registry
 from server.matches.models import Move
 from server.players.models import Player
 from server.players.services import player_create_guest_with_token
@@ -105,8 +106,8 @@ def test_a_game_line_carries_seats_moves_and_search_figures(dataset, researcher)
     match = dataset.matches["hb_bot_wins"]
     (line,) = [g for g in jsonl(export(researcher)) if g["match"] == names.match(match.pk)]
     human, bot = line["seats"]
-    assert human == {"index": 0, "kind": "human", "is_ai": False, "player": names.player(dataset.people["zeb"].pk),
-                     "bot": None}  # fmt: skip
+    assert human == {"index": 0, "name": "blue (dot)", "kind": "human", "is_ai": False,
+                     "player": names.player(dataset.people["zeb"].pk), "bot": None, "rating_change": None}  # fmt: skip
     assert bot["kind"] == "bot" and bot["is_ai"] is True and bot["player"] is None
     assert bot["bot"]["slug"] == "connect4-shallow" and bot["bot"]["max_depth"] == 2
     assert line["pairing"] == "human-vs-bot" and line["result"]["winner"] == 1
@@ -298,11 +299,11 @@ def test_exports_stream(dataset, researcher):
 
 
 def test_matches_are_read_in_chunks_not_one_by_one(dataset, django_assert_num_queries):
-    # 6 matches by 2: the ceiling, then per chunk matches + seats + moves, then an empty chunk;
-    # on SQLite first the size that decides whether to analyse.
+    # 6 matches by 2: the ceiling, then per chunk matches + seats + moves + rating changes, then an
+    # empty chunk; on SQLite first the size that decides whether to analyse.
     from django.db import connection
 
-    with django_assert_num_queries((connection.vendor == "sqlite") + 1 + 3 * 3 + 1):
+    with django_assert_num_queries((connection.vendor == "sqlite") + 1 + 3 * 4 + 1):
         records = list(match_rows(ExportFilters(statuses=()), chunk=2))
     assert len(records) == 6
 
@@ -345,9 +346,13 @@ def test_positions_skip_chance_and_stop_at_a_move_that_does_not_replay():
 def test_no_player_field_names_a_player(dataset):
     fields = {f.name for f in Player._meta.get_fields()}
     assert "name" in fields  # what must never be exported
+    people = set(Player.objects.values_list("name", flat=True))
     for record in game_records(ExportFilters(statuses=())):
+        seat_names = [seat.name for seat in registry.get(record["game"]).spec.seats]
         for seat in record["seats"]:
-            assert set(seat) == {"index", "kind", "is_ai", "player", "bot"}
+            assert set(seat) == {"index", "name", "kind", "is_ai", "player", "bot", "rating_change"}
+            # A seat's name is the game's (white, blue (dot)), never the person's.
+            assert seat["name"] == seat_names[seat["index"]] and seat["name"] not in people
 
 
 def test_schema_file_is_valid_json_schema():

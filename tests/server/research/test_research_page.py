@@ -36,6 +36,9 @@ def test_a_researcher_gets_the_tokens_and_the_url_builder():
     assert 'value="human-vs-bot"' in html and 'value="bot-win"' in html and 'value="any"' in html
     assert "/api/exports/estimate/" in html and "/api/players/me/tokens/" in html  # for research.js
     assert "csrftoken" in page.cookies
+    # Whose games an export holds, what the default is and why; the training purpose.
+    assert "Only the games of people who said yes" in html and "Nobody is in by" in html and "consent" in html
+    assert 'name="purpose"' in html and 'value="training"' in html
 
 
 def test_staff_are_researchers_too():

@@ -56,6 +56,8 @@ def _guest(name: str) -> APIClient:
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {response.json()['token']}")
     client.token = response.json()["token"]
     client.player_id = response.json()["player"]["id"]
+    consent = client.put("/api/players/me/consent/", {"research": True, "training": False}, format="json")
+    assert consent.status_code == 200  # exports hold only the games of people who agreed
     return client
 
 

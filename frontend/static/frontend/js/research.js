@@ -10,7 +10,8 @@ const { urls } = pageData();
 const CONFIRM_MS = 4000; // an armed "Confirm: revoke" goes back to "Revoke" after this long
 const ESTIMATE_DELAY_MS = 250; // typing in a field asks once it pauses
 const LIST_FILTERS = ["game", "bot", "pairing", "result"]; // several values, comma-separated
-const ONE_VALUE_FILTERS = ["since", "until", "status", "source", "min_plies", "max"];
+const ONE_VALUE_FILTERS = ["since", "until", "status", "source", "min_plies", "max", "purpose"];
+const DEFAULTS = { status: "finished", purpose: "research" }; // left out of the URL: the server's own defaults
 
 const $ = (id) => document.getElementById(id);
 
@@ -126,7 +127,7 @@ function query() {
   }
   for (const name of ONE_VALUE_FILTERS) {
     const value = String(data.get(name) ?? "").trim();
-    if (value && !(name === "status" && value === "finished")) parts.push(`${name}=${encodeURIComponent(value)}`);
+    if (value && value !== DEFAULTS[name]) parts.push(`${name}=${encodeURIComponent(value)}`);
   }
   return parts.join("&");
 }

@@ -22,7 +22,19 @@ from server.research.formats import FORMATS
 from server.research.pseudonyms import Pseudonyms
 from server.research.selectors import MatchRows, export_count, match_rows
 
-FILTER_OPTIONS = ("game", "since", "until", "bot", "pairing", "result", "status", "source", "min_plies", "max")
+FILTER_OPTIONS = (
+    "game",
+    "since",
+    "until",
+    "bot",
+    "pairing",
+    "result",
+    "status",
+    "source",
+    "min_plies",
+    "max",
+    "purpose",
+)
 
 
 class Progress:
@@ -74,6 +86,9 @@ class Command(BaseCommand):
         parser.add_argument("--source", help="play, selfplay or a dataset's name")
         parser.add_argument("--min-plies", dest="min_plies", help="at least this many plies")
         parser.add_argument("--max", help="at most this many matches")
+        parser.add_argument(
+            "--purpose", help="research (default) or training: matches whose people all agreed to that use"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         params = {name: str(options[name]) for name in FILTER_OPTIONS if options.get(name) is not None}
