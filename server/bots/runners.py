@@ -37,7 +37,7 @@ def queue_bot_turn(match_id: int, ply: int, queue: str | None = None) -> None:
         # Waiting for a worker is not overdue; a task older than this is not run (the
         # watchdog has queued the turn again, or played it, long before).
         expires = datetime.now(tz=UTC) + timedelta(milliseconds=settings.BOT_TASK_EXPIRES_MS)
-        bot_move.apply_async(args=(match_id, ply, token), expires=expires, queue=queue or queue_name("bots"))
+        bot_move.apply_async(args=[match_id, ply, token], expires=expires, queue=queue or queue_name("bots"))  # type: ignore[arg-type]  # Celery takes a list too (and sends one: JSON)
     elif runner == "embedded":
         EmbeddedRunner.instance().queue(match_id, ply, token)
     elif runner == "inline":
