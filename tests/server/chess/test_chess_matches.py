@@ -110,7 +110,13 @@ def test_threefold_repetition_is_claimed_by_the_player_to_move(people):
     assert answer.status_code == 200
     body = answer.json()
     assert body["status"] == "finished"
-    assert body["result"] == {"returns": [0.0, 0.0], "winner": None, "reason": "threefold repetition", "ranking": []}
+    assert body["result"] == {
+        "returns": [0.0, 0.0],
+        "winner": None,
+        "reason": "threefold repetition",
+        "ranking": [],
+        "places": [1, 1],
+    }
     assert MatchEvent.objects.filter(match=match).order_by("v").last().frame["type"] == "game_over"
 
 
