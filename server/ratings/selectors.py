@@ -97,12 +97,10 @@ def _bot_seat_ratings(match_id: int) -> list[dict[str, Any]]:
     """The bots' seats whose profile has a rating now: the profile's, as the lobby shows it."""
     seats = Seat.objects.filter(match_id=match_id, kind=Seat.Kind.BOT, bot_profile__rating__isnull=False)
     changes = {c.profile_id: c for c in BotRatingChange.objects.filter(match_id=match_id)}
-    limit = settings.RATING_PROVISIONAL_DEVIATION
     out = []
     for seat in seats.select_related("bot_profile"):
         profile = seat.bot_profile
         assert profile is not None  # bot seats with a measured profile only (the query above)
-        change = changes.get(profile.pk)
         out.append(
             {
                 "seat": seat.index,
@@ -110,14 +108,7 @@ def _bot_seat_ratings(match_id: int) -> list[dict[str, Any]]:
                 "rating": profile.rating,
                 "deviation": profile.deviation,
                 "provisional": profile.provisional,
-                "change": None
-                if change is None
-                else {
-                    "before": change.rating_before,
-                    "after": change.rating_after,
-                    "provisional_before": change.deviation_before > limit,
-                    "provisional_after": change.deviation_after > limit,
-                },
+                "change": _change_json(changes.get(profile.pk)),
             }
         )
     return out
@@ -127,19 +118,24 @@ def _seat_rating(index: int, now: PlayerRating | None, change: RatingChange | No
     # Before the first rated match a person has no row: the start of the scale, provisional.
     rating = now.rating if now else glicko2.BASE
     deviation = now.deviation if now else glicko2.START_DEVIATION
-    limit = settings.RATING_PROVISIONAL_DEVIATION
     return {
         "seat": index,
         "kind": "human",
         "rating": rating,
         "deviation": deviation,
-        "provisional": deviation > limit,
-        "change": None
-        if change is None
-        else {
-            "before": change.rating_before,
-            "after": change.rating_after,
-            "provisional_before": change.deviation_before > limit,
-            "provisional_after": change.deviation_after > limit,
-        },
+        "provisional": deviation > settings.RATING_PROVISIONAL_DEVIATION,
+        "change": _change_json(change),
+    }
+
+
+def _change_json(change: RatingChange | BotRatingChange | None) -> dict[str, Any] | None:
+    """A rated match's change of one seat's rating, as a person's or a bot's row records it."""
+    if change is None:
+        return None
+    limit = settings.RATING_PROVISIONAL_DEVIATION
+    return {
+        "before": change.rating_before,
+        "after": change.rating_after,
+        "provisional_before": change.deviation_before > limit,
+        "provisional_after": change.deviation_after > limit,
     }
