@@ -147,21 +147,21 @@ def test_a_move_refused_as_one_frame_too_many_is_sent_again_not_lost(new_page, s
     expect(page.locator("#error")).to_have_text("")
 
 
-def test_two_bots_of_one_name_are_told_apart_by_seat(new_page, screenshot):
+def test_two_bots_of_one_name_are_told_apart_by_their_seats_colour(new_page, screenshot):
     page = new_page("/")
     start_bot_match(page, "chinese-checkers", "chinese-checkers-random")
     names = page.locator("#seats .seat .player-name")
     expect(names).to_have_count(3)
     bot_names = [names.nth(i).inner_text() for i in (1, 2)]
     assert bot_names[0] != bot_names[1], bot_names
-    assert all(re.search(r"\(seat \d, \w+\)", name) for name in bot_names), bot_names
+    assert [re.search(r"\((\w+)\)$", name)[1] for name in bot_names] == ["orange", "purple"], bot_names
     page.wait_for_function("() => document.querySelector('#board .movable')")
     page.locator("#board .movable").first.click()
     page.locator("#board .destination").first.click()
     expect(page.locator("#move-list li.move")).to_have_count(3)
     labels = [page.locator("#move-list li.move button").nth(i).get_attribute("aria-label") for i in (1, 2)]
-    assert "(seat 2," in labels[0] and "(seat 3," in labels[1], labels
-    expect(page.locator("#announcer")).to_contain_text(re.compile(r"\(seat [23], \w+\)"))
+    assert "(orange)" in labels[0] and "(purple)" in labels[1], labels
+    expect(page.locator("#announcer")).to_contain_text(re.compile(r"\((orange|purple)\)"))
     screenshot(page, "seats")
 
 
