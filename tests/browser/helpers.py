@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import uuid
 
 from playwright.sync_api import Page, expect
 
@@ -67,3 +68,21 @@ def budget_text(stack, slug: str) -> str:
     game = slug.rsplit("-", 1)[0]
     ms = next(b for b in stack.api("GET", f"/api/bots/?game={game}") if b["slug"] == slug)["time_budget_ms"]
     return f"{ms / 1000:.1f} s" if ms >= 1000 else f"{ms} ms"
+
+
+def staff_logged_in(new_page, stack, viewport=None) -> Page:
+    """A new staff member, logged in to the admin through its form (password and TOTP code)."""
+    name = f"staff{uuid.uuid4().hex[:6]}"
+    code = stack.manage(
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User; from django_otp.plugins.otp_totp.models import TOTPDevice; "
+        f"from tests.server.staff import totp_code; user = User.objects.create_superuser('{name}', '', 'pw'); "
+        "print(totp_code(TOTPDevice.objects.create(user=user, name='phone', confirmed=True)))",
+    ).split()[-1]
+    staff = new_page("/admin/login/", viewport=viewport) if viewport else new_page("/admin/login/")
+    staff.fill("#id_username", name)
+    staff.fill("#id_password", "pw")
+    staff.fill("#id_otp_token", code)
+    staff.locator('input[type="submit"]').click()
+    return staff

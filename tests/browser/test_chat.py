@@ -7,6 +7,7 @@ import uuid
 
 from playwright.sync_api import expect
 
+from tests.browser.helpers import staff_logged_in
 from tests.browser.test_match_actions import friend_match
 
 
@@ -145,19 +146,7 @@ def test_a_person_staff_mute_is_told_live_and_unmuting_gives_the_box_back(new_pa
 def staff_action(new_page, plyground, search: str, action: str):
     """A new staff member logs in to the admin (password and TOTP code) and runs `action` on the first
     chat message matching `search`."""
-    name = f"staff{uuid.uuid4().hex[:6]}"
-    code = plyground.manage(
-        "shell",
-        "-c",
-        "from django.contrib.auth.models import User; from django_otp.plugins.otp_totp.models import TOTPDevice; "
-        f"from tests.server.staff import totp_code; user = User.objects.create_superuser('{name}', '', 'pw'); "
-        "print(totp_code(TOTPDevice.objects.create(user=user, name='phone', confirmed=True)))",
-    ).split()[-1]
-    staff = new_page("/admin/login/")
-    staff.fill("#id_username", name)
-    staff.fill("#id_password", "pw")
-    staff.fill("#id_otp_token", code)
-    staff.locator('input[type="submit"]').click()
+    staff = staff_logged_in(new_page, plyground)
     staff.goto(f"/admin/chat/chatmessage/?q={search}")
     staff.locator('input[name="_selected_action"]').first.check()
     staff.locator('select[name="action"]').select_option(action)

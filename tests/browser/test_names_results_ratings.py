@@ -11,7 +11,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import start_bot_match
+from tests.browser.helpers import staff_logged_in, start_bot_match
 
 SIZES = [
     pytest.param({"width": 360, "height": 740}, id="phone"),
@@ -159,24 +159,6 @@ BotProfile.objects.create(slug="{slug}", game="connect4", name="Admin{tag}", lev
 """
 
 
-def admin_page(new_page, plyground, size):
-    """A new staff member, logged in to the admin through its form (password and TOTP code)."""
-    name = f"staff{uuid.uuid4().hex[:6]}"
-    code = plyground.manage(
-        "shell",
-        "-c",
-        "from django.contrib.auth.models import User; from django_otp.plugins.otp_totp.models import TOTPDevice; "
-        f"from tests.server.staff import totp_code; user = User.objects.create_superuser('{name}', '', 'pw'); "
-        "print(totp_code(TOTPDevice.objects.create(user=user, name='phone', confirmed=True)))",
-    ).split()[-1]
-    staff = new_page("/admin/login/", viewport=size)
-    staff.fill("#id_username", name)
-    staff.fill("#id_password", "pw")
-    staff.fill("#id_otp_token", code)
-    staff.locator('input[type="submit"]').click()
-    return staff
-
-
 @pytest.mark.parametrize("size", SIZES)
 def test_the_admin_is_asked_to_update_a_bots_words_when_its_play_changes(new_page, plyground, screenshot, size):
     tag = uuid.uuid4().hex[:5]
@@ -186,7 +168,7 @@ def test_the_admin_is_asked_to_update_a_bots_words_when_its_play_changes(new_pag
         pk = plyground.manage(
             "shell", "-c", f"from server.bots.models import BotProfile as P; print(P.objects.get(slug='{slug}').pk)"
         ).split()[-1]
-        staff = admin_page(new_page, plyground, size)
+        staff = staff_logged_in(new_page, plyground, viewport=size)
         staff.goto(f"/admin/bots/botprofile/{pk}/change/")
         staff.fill("#id_max_depth", "6")
         staff.locator('input[name="_save"]').click()
