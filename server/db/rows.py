@@ -19,12 +19,14 @@ inside `together()` go in one round trip.
 
 from __future__ import annotations
 
+import hashlib
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import DatabaseError, connections, router, transaction
 from django.db.models import Field, Model
 from django.db.models.signals import post_save, pre_save
@@ -273,11 +275,23 @@ def _write(connection: Any, write: _Write) -> None:
 
 
 def _execute(connection: Any, cursor: Any, sql: str, params: list[Any]) -> None:
-    """`sql` on `cursor`, with the BEGIN `atomic` owes in the same query text (the cursor then
-    on the statement's own result)."""
+    """`sql` (one statement of this module's) on `cursor`, by name where it is prepared."""
+    prepare, text = _by_name(connection, cursor, sql)
+    _execute_text(connection, cursor, text, params, prepare)
+
+
+def _execute_text(connection: Any, cursor: Any, sql: str, params: list[Any], prepare: Sequence[_Prepared] = ()) -> None:
+    """The query text `sql` on `cursor`, after the BEGIN `atomic` owes and the statements to
+    `prepare` first, in the same text (the cursor then on `sql`'s first statement's result)."""
     begin = _begin(connection)
-    cursor.execute(begin + sql, params)
-    if begin:
+    head = begin + "".join(f"{statement.prepare};\n" for statement in prepare)
+    try:
+        cursor.execute(head + sql, params)
+    except Exception:
+        _prepared_now(connection, prepare, ran=False)
+        raise
+    _prepared_now(connection, prepare, ran=True)
+    for _ in range(bool(begin) + len(prepare)):
         cursor.nextset()
 
 
@@ -306,12 +320,94 @@ def _send_waiting(connection: Any, *, commit: bool = False) -> None:
             _send_now(connection, write)
         return
     cursor = kept_cursor(connection)
-    sql = ";\n".join(w.sql for w in writes) + (";\nCOMMIT" if commit else "")
-    _execute(connection, cursor, sql, [p for w in writes for p in w.params])
+    named = [_by_name(connection, cursor, w.sql) for w in writes]
+    sql = ";\n".join(text for _, text in named) + (";\nCOMMIT" if commit else "")
+    prepare = list({statement.name: statement for found, _ in named for statement in found}.values())
+    _execute_text(connection, cursor, sql, [p for w in writes for p in w.params], prepare)
     for index, write in enumerate(writes):
         if index:
             cursor.nextset()
         write.done(cursor)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A statement's texts for PostgreSQL to parse and plan it once a session (``PREPARE``) and
+    then run it by name (``EXECUTE``), its values still bound on the client."""
+
+    name: str
+    prepare: str
+    execute: str
+
+    @classmethod
+    def of(cls, sql: str) -> _Prepared:
+        parts = sql.split("%s")
+        name = "plyground_rows_" + hashlib.sha1(sql.encode()).hexdigest()[:16]
+        numbered = "".join(part + (f"${i}" if i < len(parts) else "") for i, part in enumerate(parts, start=1))
+        execute = f"EXECUTE {name}" + (f"({', '.join(['%s'] * (len(parts) - 1))})" if len(parts) > 1 else "")
+        return cls(name, f"PREPARE {name} AS {numbered}", execute)
+
+
+# Per statement text (the same on every connection): its prepared texts.
+_prepared_texts: dict[str, _Prepared] = {}
+
+
+@dataclass
+class _Session:
+    raw: Any  # the driver's connection the statements were prepared on
+    names: set[str] | None  # None: not known (a query text that prepared some failed)
+
+
+# Per connection: the statements prepared in its current session.
+_sessions: weakref.WeakKeyDictionary[Any, _Session] = weakref.WeakKeyDictionary()
+
+
+def _by_name(connection: Any, cursor: Any, sql: str) -> tuple[list[_Prepared], str]:
+    """The text that runs `sql`, and what must be prepared before it in the same query text: on
+    PostgreSQL, ``EXECUTE`` of the statement prepared in this connection's session (with its
+    ``PREPARE`` the first time the session meets it).
+
+    PostgreSQL parses and plans every statement of every query text it receives: for a move,
+    about a quarter of its backend's CPU (`benchmarks/move_floor.py`).  A prepared statement
+    outlives a transaction rolled back and lasts as long as its session; a connection opened
+    again is a new session, with nothing prepared.  A pooler that shares server sessions
+    between transactions (PgBouncer in transaction mode) cannot keep them:
+    `DATABASE_PREPARED_STATEMENTS = False` then sends the text each time.
+    """
+    if not settings.DATABASE_PREPARED_STATEMENTS or not several_statements_at_once(connection):
+        return [], sql
+    prepared = _prepared_texts.get(sql)
+    if prepared is None:
+        prepared = _prepared_texts[sql] = _Prepared.of(sql)
+    names = _session(connection, cursor).names
+    assert names is not None  # `_session` reads them when not known
+    return ([] if prepared.name in names else [prepared]), prepared.execute
+
+
+def _session(connection: Any, cursor: Any) -> _Session:
+    """What is prepared in `connection`'s session: nothing in a new one; after a query text that
+    prepared some failed, what the session itself lists (its BEGIN, if owed, goes with it)."""
+    session = _sessions.get(connection)
+    if session is None or session.raw is not connection.connection:
+        session = _sessions[connection] = _Session(connection.connection, set())
+    if session.names is None:
+        begin = _begin(connection)
+        cursor.execute(begin + "SELECT name FROM pg_prepared_statements")
+        if begin:
+            cursor.nextset()
+        session.names = {name for (name,) in cursor.fetchall()}
+    return session
+
+
+def _prepared_now(connection: Any, prepared: Sequence[_Prepared], *, ran: bool) -> None:
+    """Note the statements a query text prepared (`ran`: it succeeded; else which did is not known)."""
+    session = _sessions.get(connection)
+    if not prepared or session is None or session.names is None:
+        return
+    if ran:
+        session.names.update(statement.name for statement in prepared)
+    else:
+        session.names = None
 
 
 def several_statements_at_once(connection: Any) -> bool:

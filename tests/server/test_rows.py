@@ -15,6 +15,8 @@ from django.utils import timezone
 from server.db import rows
 from server.matches import services
 from server.matches.models import Match, MatchEvent, Move, Seat
+from tests.server.conftest import human_match
+from tests.server.sql_sent import as_statements
 
 
 @pytest.fixture
@@ -113,7 +115,7 @@ def test_an_update_of_no_row_fails_as_save_does(match):
 def test_a_lock_is_taken_where_the_database_has_row_locks(match):
     with CaptureQueriesContext(connection) as captured, transaction.atomic():
         rows.select_for_update(Match, match.pk)
-    locking = [q["sql"] for q in captured.captured_queries if "matches_match" in q["sql"]]
+    locking = [q for q in as_statements([q["sql"] for q in captured.captured_queries]) if "matches_match" in q]
     assert locking and locking[0].endswith("FOR UPDATE") == connection.features.has_select_for_update
 
 
@@ -173,7 +175,7 @@ def test_rows_locked_with_a_joined_key_lock_their_own_table(match):
         seats = rows.select(Seat, "match_id", match.pk, order_by="index", related="player", lock=True)
     assert [s.player_id for s in seats] == [s.player.pk for s in seats]
     if connection.features.has_select_for_update:
-        locking = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+        locking = [q for q in as_statements([q["sql"] for q in captured.captured_queries]) if q.startswith("SELECT")]
         assert locking[0].endswith('FOR UPDATE OF "matches_seat"')
 
 
@@ -186,7 +188,7 @@ def test_a_row_locked_with_its_children_is_the_orms_in_one_statement(match):
     assert [_fields(s) for s in seats] == [_fields(s) for s in Seat.objects.filter(match=match).order_by("index")]
     assert all(owner is read for owner in owners)
     if connection.features.has_select_for_update:
-        assert captured.captured_queries[1]["sql"].endswith('FOR UPDATE OF "matches_match"')
+        assert as_statements([captured.captured_queries[1]["sql"]])[0].endswith('FOR UPDATE OF "matches_match"')
 
 
 def test_a_row_with_no_children_and_no_row(match):
@@ -298,7 +300,7 @@ def test_statements_share_one_cursor_until_the_connection_or_the_recording_chang
             rows.update(locked, ["ply"])
         recording = rows.kept_cursor(connections["default"])
     assert recording is not kept
-    statements = [q["sql"].split()[0] for q in captured.captured_queries]
+    statements = [q.split()[0] for q in as_statements([q["sql"] for q in captured.captured_queries])]
     assert [s for s in statements if s not in ("BEGIN", "COMMIT")] == ["SELECT", "UPDATE"]
     assert rows.kept_cursor(connections["default"]) is not recording  # recording stopped: a plain cursor again
     connection.close()
@@ -340,7 +342,7 @@ def test_a_block_that_opens_the_transaction_commits_with_its_writes(match):
             transaction.on_commit(on_commit)
     finally:
         del raw._exec_command
-    sent = [q["sql"] for q in captured.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]  # Django's log of them
+    sent = [q for q in as_statements([q["sql"] for q in captured.captured_queries]) if q not in ("BEGIN", "COMMIT")]
     assert len(sent) == 1 and sent[0].startswith("BEGIN;\nINSERT") and sent[0].endswith(";\nCOMMIT"), sent
     assert commands == [], commands  # psycopg sent no BEGIN nor COMMIT of its own
     assert seen == [1] and not connection.in_atomic_block
@@ -380,7 +382,7 @@ def test_a_move_opens_its_transaction_with_the_locked_read_and_commits_with_its_
     mover = match.seats.get(index=0).player_id
     with CaptureQueriesContext(connection) as captured:
         services.submit_player_move(match.pk, mover, "4", 0)
-    sent = [q["sql"] for q in captured.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
+    sent = [q for q in as_statements([q["sql"] for q in captured.captured_queries]) if q not in ("BEGIN", "COMMIT")]
     assert len(sent) == 2, sent
     assert sent[0].startswith("BEGIN;\nSELECT") and sent[0].endswith('FOR UPDATE OF "matches_match"'), sent
     assert sent[1].startswith("INSERT") and sent[1].endswith(";\nCOMMIT"), sent
@@ -396,3 +398,66 @@ def test_an_orm_query_first_sends_the_begin_alone(match):
         match.ply = 3
         rows.update(match, ["ply"])
     assert Match.objects.get(pk=match.pk).ply == 3 and not connection.in_atomic_block
+
+
+def _prepared_names() -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name FROM pg_prepared_statements")
+        return {name for (name,) in cursor.fetchall()}
+
+
+def _sent(move_of) -> list[str]:
+    """The query texts `move_of()` sent, as sent (prepared statements by name; Django's log of
+    the transaction's own BEGIN and COMMIT, which psycopg did not send, left out)."""
+    with CaptureQueriesContext(connection) as captured:
+        move_of()
+    return [q["sql"] for q in captured.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_statements_are_prepared_once_a_session_and_again_in_a_new_one(alice, bob):
+    """A new session prepares each statement with its first use, in the same query text (no
+    round trip of its own); later uses run it by name; a connection opened again is a new
+    session, and prepares again."""
+    match = human_match("connect4", alice, bob)  # no clock: a move is its two query texts
+    mover = [seat.player_id for seat in match.seats.order_by("index")]
+    connection.close()
+    first = _sent(lambda: services.submit_player_move(match.pk, mover[0], "4", 0))
+    assert len(first) == 2 and all("PREPARE plyground_rows_" in q for q in first), first
+    assert all(q.split(";\n")[-1].startswith("EXECUTE") or q.endswith("COMMIT") for q in first), first
+    second = _sent(lambda: services.submit_player_move(match.pk, mover[1], "4", 1))
+    assert len(second) == 2 and not any("PREPARE" in q for q in second), second
+    assert second[0] == "BEGIN;\n" + first[0].split(";\n")[-1].split("(")[0] + f"({match.pk})"
+    assert {q.split()[1] for q in as_statements(first) if q.startswith("EXECUTE")} <= _prepared_names()
+    connection.close()
+    assert _prepared_names() == set()  # a new session
+    again = _sent(lambda: services.submit_player_move(match.pk, mover[0], "3", 2))
+    assert len(again) == 2 and all("PREPARE plyground_rows_" in q for q in again), again
+    assert Match.objects.get(pk=match.pk).ply == 3
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_after_a_failed_text_that_prepared_the_session_is_asked_what_it_holds(match):
+    """Which statements of a failed query text ran is not known: the next use reads the
+    session's own list, so a statement is neither prepared twice nor run unprepared."""
+    Move.objects.create(match=match, ply=0, seat=0, move="1")
+    connection.close()
+    with pytest.raises(IntegrityError), rows.atomic():
+        rows.insert(_move(match, 0))  # (match, ply 0) is taken: its PREPARE ran, its EXECUTE failed
+    sent = _sent(lambda: rows.insert(_move(match, 1)))
+    assert sent[0] == "SELECT name FROM pg_prepared_statements" and len(sent) == 2, sent
+    assert sent[1].startswith("EXECUTE plyground_rows_"), sent  # prepared already: by name
+    assert list(Move.objects.filter(match=match).order_by("ply").values_list("ply", flat=True)) == [0, 1]
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_without_prepared_statements_each_text_is_sent_whole(alice, bob, settings):
+    match = human_match("connect4", alice, bob)
+    settings.DATABASE_PREPARED_STATEMENTS = False
+    mover = match.seats.get(index=0).player_id
+    sent = _sent(lambda: services.submit_player_move(match.pk, mover, "4", 0))
+    assert len(sent) == 2 and not any("PREPARE" in q or "EXECUTE" in q for q in sent), sent
+    assert sent[0].startswith("BEGIN;\nSELECT") and sent[1].startswith("INSERT"), sent

@@ -95,6 +95,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE transactions take the write lock at BEGIN, so concurrent moves queue up
     # instead of failing; the timeout is how long one waits for the other.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+# A move's statements are prepared once per PostgreSQL session and run by name (server/db/rows.py,
+# `_by_name`).  Set DATABASE_PREPARED_STATEMENTS=0 behind a pooler that shares a server session
+# between transactions (PgBouncer in transaction mode).
+DATABASE_PREPARED_STATEMENTS = os.environ.get("DATABASE_PREPARED_STATEMENTS", "1") != "0"
 
 # One database is one installation (server/platform/installation.py): its processes share a
 # channel-layer prefix and a base task queue that no other installation on the same Redis

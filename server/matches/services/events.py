@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import JSONField
 
 from server.db import rows
 from server.matches import broadcast, frames
@@ -59,16 +60,26 @@ def save_changes(match: Match) -> None:
 
 
 def _columns(match: Match) -> dict[str, Any]:
-    fields = (f for f in Match._meta.concrete_fields if not f.primary_key)
-    return {f.attname: _snapshot(getattr(match, f.attname)) for f in fields}
+    values = match.__dict__  # a field's value is its instance's attribute: read straight, twice a move
+    snapshot = {name: values[name] for name in _PLAIN_COLUMNS}
+    for name in _JSON_COLUMNS:
+        snapshot[name] = _snapshot(values[name])
+    return snapshot
+
+
+# The match's columns but its key, by attribute name: those whose values are immutable (numbers,
+# text, datetimes), and the JSON ones, whose dicts and lists may change in place.
+_PLAIN_COLUMNS = tuple(
+    f.attname for f in Match._meta.concrete_fields if not f.primary_key and not isinstance(f, JSONField)
+)
+_JSON_COLUMNS = tuple(f.attname for f in Match._meta.concrete_fields if isinstance(f, JSONField))
 
 
 def _snapshot(value: Any) -> Any:
-    """A column's value as it is now, untouched by later changes in place.
+    """A JSON column's value as it is now, untouched by later changes in place.
 
-    Only the JSON columns (dicts and lists of plain values) can change in place: they are
-    kept as their JSON text, which `json.dumps` writes in C.  Copied item by item in Python,
-    a position twice a move was the largest share of a move's CPU in the service.  Equal texts
+    Kept as its JSON text, which `json.dumps` writes in C.  Copied item by item in Python, a
+    position twice a move was the largest share of a move's CPU in the service.  Equal texts
     are equal values; a dict whose keys changed order only writes the same value again.
     """
     if isinstance(value, dict | list | tuple):

@@ -18,6 +18,7 @@ from server.players.models import Player
 from server.players.selectors import player_by_token
 from server.players.services import player_create_guest_with_token
 from tests.server.conftest import human_match
+from tests.server.sql_sent import as_statements
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.django_db
 def _sql(call, *args) -> list[str]:
     with CaptureQueriesContext(connection) as captured:
         call(*args)
-    return [q["sql"] for q in captured.captured_queries]
+    return as_statements([q["sql"] for q in captured.captured_queries])
 
 
 def test_a_seated_persons_arrival_reads_once_and_writes_in_one_transaction(alice, bob):

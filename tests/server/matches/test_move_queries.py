@@ -18,6 +18,7 @@ from server.matches.models import Match, MatchEvent, Move
 from server.matches.services.events import locked, save_changes
 from server.players.services import player_create_guest
 from tests.server.conftest import human_match
+from tests.server.sql_sent import as_statements
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def _sql_of(capture_on_commit, submit, *args) -> list[str]:
     """The queries of a move.  Commit hooks run too: the broadcast and the bots' receiver."""
     with CaptureQueriesContext(connection) as captured, capture_on_commit(execute=True):
         submit(*args)
-    return [q["sql"] for q in captured.captured_queries]
+    return as_statements([q["sql"] for q in captured.captured_queries])
 
 
 def _statements(sql: list[str]) -> list[str]:
