@@ -62,7 +62,11 @@ THRESHOLDS = chances.THRESHOLDS
 
 
 def search_position(
-    game_id: str, state: dict[str, Any], config: dict[str, Any], played: str | None = None
+    game_id: str,
+    state: dict[str, Any],
+    config: dict[str, Any],
+    played: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The strongest search's best move and value (for the seat to move) in one position.
 
@@ -70,7 +74,7 @@ def search_position(
     values and ``played_value`` is `played`'s, both from the same iteration; with max^n
     ``vector`` is the best move's value for every seat.
     """
-    result = search(game_id, state, ai.SearchConfig(**config))
+    result = search(game_id, state, ai.SearchConfig(**config), options=options)
     found: dict[str, Any] = {
         "best_move": result.move,
         "value": round(result.value, 6),
@@ -105,9 +109,11 @@ def search_position(
     return found
 
 
-def positions_to_search(game_id: str, moves: list[tuple[int, int, str]]) -> list[dict[str, Any]]:
+def positions_to_search(
+    game_id: str, moves: list[tuple[int, int, str]], options: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """The position before each move by a seat, with that move (chance events are not judged)."""
-    game = registry.get(game_id)
+    game = registry.get(game_id).with_options(options or {})
     state = game.initial_state()
     found = []
     for ply, seat, move in moves:
@@ -118,7 +124,10 @@ def positions_to_search(game_id: str, moves: list[tuple[int, int, str]]) -> list
 
 
 def ply_results(
-    game_id: str, moves: list[tuple[int, int, str]], searched: list[dict[str, Any]]
+    game_id: str,
+    moves: list[tuple[int, int, str]],
+    searched: list[dict[str, Any]],
+    options: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Per move by a seat: the mover's evaluation, the best move, the played move's value, the loss, the class.
 
@@ -127,7 +136,7 @@ def ply_results(
     one before the move that led to it needs it.  Chance moves get no entry; the roll a
     move was played with is in its ``roll``.
     """
-    game = registry.get(game_id)
+    game = registry.get(game_id).with_options(options or {})
     decisions = []  # (ply, seat, move, position before and after it, the chance move just before it)
     state, roll = game.initial_state(), None
     for ply, seat, move in moves:

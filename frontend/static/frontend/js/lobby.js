@@ -6,6 +6,7 @@ import { announce, h, pageData, present, since } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { aiBadge, algorithmName, formatMs, playerLabel, seatMark } from "./players.js";
 import { allLevel, placeWords, placesOf } from "./places.js";
+import { optionsWords } from "./options.js";
 import { publicRatingText, ratingCaveat, ratingShort, ratingText } from "./bot-rating.js";
 
 const $ = (id) => document.getElementById(id);
@@ -81,6 +82,7 @@ function gameCard(game) {
     h("header", {},
       h("h3", {}, game.name),
       h("p", { class: "muted" }, `${game.num_players} players${game.has_chance ? " · dice" : ""}`)),
+    optionsPicker(game),
     botForm,
     h("div", { class: "friend" }, friend, clockPicker(game), ratedPicker(game), h("span", { class: "muted" }, " You get a link to send.")),
     h("p", { class: "error card-error", role: "alert" }));
@@ -164,14 +166,41 @@ async function startBotMatch(game, form) {
   seats.splice(Number(seat), 0, { kind: "human" });
   const hints = form.elements.hints && form.elements.hints.checked;
   const clock = chosenClock(form.elements.clock);
-  await start(game, seats, form.querySelector("button[type=submit]"), { ...(hints ? { hints: true } : {}), ...(clock ? { clock } : {}) });
+  await start(game, seats, form.querySelector("button[type=submit]"), { ...(hints ? { hints: true } : {}), ...(clock ? { clock } : {}), ...chosenOptions(game) });
 }
 
 async function startFriendMatch(game, button) {
   const seats = Array.from({ length: game.num_players }, () => ({ kind: "human" }));
   const clock = chosenClock(document.querySelector(`[data-testid="clock-${game.id}"]`));
   const rated = document.querySelector(`[data-testid="rated-${game.id}"]`)?.value === "rated";
-  await start(game, seats, button, { ...(clock ? { clock } : {}), ...(rated ? { rated } : {}) });
+  await start(game, seats, button, { ...(clock ? { clock } : {}), ...(rated ? { rated } : {}), ...chosenOptions(game) });
+}
+
+/** The game's options (GET /api/games/: backgammon's cube, Jacoby rule, match length), one control each;
+ *  the server checks the values and says what is wrong with them. */
+function optionsPicker(game) {
+  if (!game.options || !game.options.length) return null;
+  return h("fieldset", { class: "game-options", "data-testid": `options-${game.id}` },
+    h("legend", {}, "Rules"),
+    ...game.options.map((option) => {
+      const testid = `option-${game.id}-${option.name}`;
+      if (option.kind === "bool") {
+        return h("label", { class: "game-option" },
+          h("input", { type: "checkbox", name: `option-${option.name}`, "data-option": option.name, "data-testid": testid, checked: Boolean(option.default) }),
+          ` ${option.description}`);
+      }
+      return h("label", { class: "game-option" }, `${option.description} `,
+        h("input", { type: "number", name: `option-${option.name}`, "data-option": option.name, "data-testid": testid, min: option.low, max: option.high, step: 1, value: option.default, inputmode: "numeric" }));
+    }));
+}
+
+/** {options: {...}} as the game's card sets them, or nothing for a game without options. */
+function chosenOptions(game) {
+  const inputs = document.querySelectorAll(`[data-testid="options-${game.id}"] [data-option]`);
+  if (!inputs.length) return {};
+  const options = {};
+  for (const input of inputs) options[input.dataset.option] = input.type === "checkbox" ? input.checked : Number(input.value);
+  return { options };
 }
 
 /** {minutes, increment} of a clock picker, or null for none. */
@@ -450,7 +479,7 @@ function matchRow(m, open) {
   return h("li", { class: "match-row", "data-match-id": m.id, "data-testid": `match-${m.id}` },
     h("span", { class: "row-game" }, game ? game.name : m.game),
     seats,
-    h("span", { class: "row-info muted" }, info, " ", ratedTag(m)),
+    h("span", { class: "row-info muted" }, info, " ", ratedTag(m), optionsWords(m.options) ? h("span", { class: "row-options", "data-testid": `options-${m.id}` }, ` · ${optionsWords(m.options)}`) : null),
     h("span", { class: "row-actions" }, ...actions));
 }
 
