@@ -17,8 +17,8 @@ than the point a drop gives away.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from dataclasses import dataclass, field
+from typing import Any, Final
 
 from games.base import CubeInputs, Move
 
@@ -36,9 +36,15 @@ class CubeVerdict:
     no_double: float
     double_take: float
     double_drop: float = 1.0
+    # The deciding seat's money equity of each answer, per unit of the present cube (empty where
+    # money equities do not value the decision: in match play, or a move the match score forces).
+    equities: dict[Move, float] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, float | str]:
-        return {"move": self.move, "no_double": self.no_double, "double_take": self.double_take}
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"move": self.move, "no_double": self.no_double, "double_take": self.double_take}
+        if self.equities:
+            data["equities"] = self.equities
+        return data
 
 
 def decide(inputs: CubeInputs, efficiency: float = CUBE_EFFICIENCY) -> CubeVerdict:
@@ -51,7 +57,17 @@ def decide(inputs: CubeInputs, efficiency: float = CUBE_EFFICIENCY) -> CubeVerdi
         move = inputs.act if min(double_take, 1.0) > no_double else inputs.decline
     else:
         move = inputs.act if double_take <= 1.0 else inputs.decline
-    return CubeVerdict(move, no_double, double_take)
+    return CubeVerdict(move, no_double, double_take, equities=_equities(inputs, no_double, double_take))
+
+
+def _equities(inputs: CubeInputs, no_double: float, double_take: float) -> dict[Move, float]:
+    """Each answer's money equity for the seat deciding: the doubler's own, or the taker's (the negated
+    doubler's); none in match play or for a forced move, which money equities do not value."""
+    if inputs.match_play or inputs.forced is not None:
+        return {}
+    if inputs.offer:
+        return {inputs.act: round(min(double_take, 1.0), 6), inputs.decline: round(no_double, 6)}
+    return {inputs.act: round(-double_take, 6), inputs.decline: -1.0}
 
 
 def cubeful_equity(inputs: CubeInputs, cube: str, efficiency: float, gammons_count: bool) -> float:

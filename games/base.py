@@ -116,6 +116,8 @@ class CubeInputs:
     False when the other seat answers a double (`act` takes, `decline` drops).  `centred`: the
     cube is in the middle (otherwise the seat on roll owns it).  `gammons_count`: False while the
     Jacoby rule holds (cube centred).  `forced`: a move the rules of a match settle by themselves.
+    `match_play`: a match to N points, where a point is worth what the match score makes it, not a
+    money game's unit.
     """
 
     offer: bool
@@ -129,6 +131,7 @@ class CubeInputs:
     centred: bool
     gammons_count: bool = True
     forced: Move | None = None
+    match_play: bool = False
 
 
 def places(returns: Sequence[float]) -> tuple[int, ...]:

@@ -608,7 +608,7 @@ class Backgammon(Game[BackgammonState]):
             offer, DOUBLE if offer else TAKE, ROLL if offer else DROP,
             p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon,
             centred=state.owner == CENTRED, gammons_count=not (self.rules.jacoby and state.owner == CENTRED),
-            forced=self._match_forced(state, offer),
+            forced=self._match_forced(state, offer), match_play=self.rules.match_to > 0,
         )  # fmt: skip
 
     def _match_forced(self, state: BackgammonState, offer: bool) -> Move | None:

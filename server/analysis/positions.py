@@ -59,6 +59,7 @@ from games.base import Game
 from server.search.job import search
 
 THRESHOLDS = chances.THRESHOLDS
+MATCH_CUBE_NOT_ANALYSED = "a cube decision in match play: judged by the match score, which this analysis does not value"
 
 
 def search_position(
@@ -94,6 +95,8 @@ def search_position(
         found["pv"] = list(result.pv)
     if result.stats.get("forced"):
         found["forced"] = True  # one legal move: nothing was searched, the value is unknown here
+    if "cube" in result.stats:
+        found.update(_cube_decision(result.stats["cube"], played))
     values = result.stats.get("root_values") if (config.get("options") or {}).get("exact_root") else None
     # The searcher that ran gave every root move an exact value when asked (``options["exact_root"]``).
     if values and ai.CATALOGUE[result.algorithm].can(ai.Capability.EXACT_ROOT):
@@ -150,6 +153,9 @@ def ply_results(
     results: list[dict[str, Any]] = []
     following: Following | None = None  # the next decision's
     for (ply, seat, move, before, after, roll), found in reversed(list(zip(decisions, searched, strict=True))):
+        cube = bool(found.get("cube"))
+        if following is not None and following.cube and not cube:
+            following = None  # a cube decision's equity is cubeful: it does not value the play before it
         played, played_exact = _played_value(game, found, ply, seat, move, after, following)
         forced = bool(found.get("forced"))
         exact = played_exact if forced else bool(found["exact"])
@@ -181,9 +187,11 @@ def ply_results(
                 "depth": found["depth"],
                 "nodes": found["nodes"],
                 "exact": found["exact"],
+                "cube": cube,  # a doubling-cube decision: values are equities per unit of the present cube
+                **({"not_analysed": found["not_analysed"]} if "not_analysed" in found else {}),
             }
         )
-        following = Following(ply, seat, value, exact)
+        following = Following(ply, seat, value, exact, cube)
     return results[::-1]
 
 
@@ -236,6 +244,24 @@ def _text(game: Game[Any], value: float | None, proven: bool, plies_to_end: int 
     return None if value is None else game.spec.chances.text(value, proven, plies_to_end)
 
 
+def _cube_decision(verdict: dict[str, Any], played: str | None) -> dict[str, Any]:
+    """A doubling-cube decision (`ai.cube`) as a searched position: the decider's equity of each
+    answer, per unit of the present cube, on the scale of the game's evaluation.  Where money
+    equities do not value it (match play, a move the match score forces) it is not analysed, and
+    says why, rather than be judged on the wrong scale."""
+    equities = verdict.get("equities") or {}
+    if not equities:
+        return {
+            "cube": True,
+            "value": None,
+            "not_analysed": MATCH_CUBE_NOT_ANALYSED,
+        }
+    found: dict[str, Any] = {"cube": True, "value": equities[verdict["move"]]}
+    if played in equities:
+        found["played_value"] = equities[played]
+    return found
+
+
 class Following(NamedTuple):
     """The next decision's position: its ply, its mover, its value for that mover, whether that is proven."""
 
@@ -243,6 +269,7 @@ class Following(NamedTuple):
     seat: int
     value: float | None
     exact: bool
+    cube: bool = False  # a doubling-cube decision
 
 
 def _played_value(
