@@ -655,7 +655,7 @@ export function createBoard(container, { onMove, seatName = (seat) => `seat ${se
       const value = state && state.cube ? state.cube.value : 1;
       const buttons = choices.map((move) => h("button", {
         type: "button",
-        class: move === "double" || move === "take" ? "primary" : "secondary",
+        class: `legal cube-action ${move === "double" || move === "take" ? "primary" : "secondary"}`,
         "data-move": move,
         "data-testid": `bg-${move}`,
         onclick: () => {
@@ -665,7 +665,7 @@ export function createBoard(container, { onMove, seatName = (seat) => `seat ${se
       }, move === "double" ? `Double to ${value * 2}` : CUBE_ACTIONS[move]));
       cubeActions.replaceChildren(cubePrompt, ...buttons);
       // The choice takes the focus from the board (or nothing), never from the chat.
-      const idle = document.activeElement === document.body || wrap.contains(document.activeElement);
+      const idle = !document.activeElement || document.activeElement === document.body || wrap.contains(document.activeElement);
       if (hadFocus || idle) buttons[0]?.focus({ preventScroll: true });
     }
     cubePrompt.textContent = choices.includes("take")
@@ -701,7 +701,9 @@ export function createBoard(container, { onMove, seatName = (seat) => `seat ${se
   /** The keyboard's place on the board: the cursor, or Confirm once the play is complete. */
   function focus() {
     const node = cursor !== null ? svg.querySelector(`[data-spot="${cursor}"]`) : null;
-    if (node) node.focus({ preventScroll: true });
+    const cubeChoice = cubeActions.hidden ? null : cubeActions.querySelector("button:not([disabled])");
+    if (cubeChoice) cubeChoice.focus({ preventScroll: true });
+    else if (node) node.focus({ preventScroll: true });
     else if (!confirm.disabled && !controls.hidden) confirm.focus({ preventScroll: true });
     else svg.focus({ preventScroll: true });
   }
