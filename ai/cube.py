@@ -23,6 +23,10 @@ from typing import Any, Final
 from games.base import CubeInputs, Move
 
 CUBE_EFFICIENCY: Final = 0.68
+# The smallest budget that affords the game's look-ahead for a cube decision (backgammon's: every
+# roll's best play evaluated, ~0.6 s median on a loaded 2-core machine, benchmarks/README.md);
+# smaller budgets decide from the position's own evaluation (`Game.cube_inputs(look_ahead=False)`).
+LOOK_AHEAD_MIN_BUDGET_MS: Final = 1000
 CERTAIN: Final = 1e-7  # chances this close to 0 or 1 leave no game for the cube to live in
 
 CENTRED, OWN, THEIRS = "centred", "own", "theirs"  # where the cube is, for the seat on roll

@@ -112,7 +112,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plies", type=int, default=2, help="gnubg's lookahead for the reference decisions")
     parser.add_argument("--verbose", action="store_true", help="print every disagreement")
+    parser.add_argument(
+        "--no-look-ahead",
+        action="store_true",
+        help="ours from the position's own evaluation (what bots with budgets under "
+        f"{cube.LOOK_AHEAD_MIN_BUDGET_MS} ms decide by), not one roll ahead",
+    )
     args = parser.parse_args()
+    look_ahead = not args.no_look_ahead
     rng = random.Random(args.seed)
     ours_double, ours_take, model_double, model_take = Tally(), Tally(), Tally(), Tally()
     confusion = {(ours, theirs): 0 for ours in (True, False) for theirs in (True, False)}
@@ -126,8 +133,8 @@ def main() -> None:
             too_good = judge.no_double > judge.double_drop
             verdicts["double" if judge.double else "too good" if too_good else "no double"] += 1
             verdicts["take" if judge.take else "drop"] += 1
-            offer = GAME.cube_inputs(state)
-            answer = GAME.cube_inputs(GAME.apply(state, DOUBLE))
+            offer = GAME.cube_inputs(state, look_ahead)
+            answer = GAME.cube_inputs(GAME.apply(state, DOUBLE), look_ahead)
             assert offer is not None and answer is not None
             doubles, takes = cube.decide(offer).move == DOUBLE, cube.decide(answer).move == TAKE
             confusion[doubles, judge.double] += 1
@@ -142,7 +149,8 @@ def main() -> None:
             model_take.add((cube.decide(gnubg_inputs(state, outputs, False)).move == "take") == judge.take, take_cost)
             if args.verbose and (doubles != judge.double or takes != judge.take):
                 print(f"  {GAME.to_json(state)}\n    gnubg {judge}; ours double={doubles} take={takes}")
-    print(f"{len(found)} positions (cube centred or owned by the roller at 2, half each), seed {args.seed}; "
+    print(f"ours {'one roll ahead' if look_ahead else 'from the position itself (0-ply)'}; "
+          f"{len(found)} positions (cube centred or owned by the roller at 2, half each), seed {args.seed}; "
           f"gnubg {args.plies}-ply says: {verdicts}")  # fmt: skip
     print(ours_double.line("double / no double"))
     print(ours_take.line("take / drop"))

@@ -326,8 +326,9 @@ class Game(ABC, Generic[S]):
         by the book's weights, so a seeded search plays it again; None out of book or without one."""
         return None
 
-    def cube_inputs(self, state: S) -> CubeInputs | None:
-        """Where the seat to move faces a doubling-cube decision, what deciding it needs; else None."""
+    def cube_inputs(self, state: S, look_ahead: bool = True) -> CubeInputs | None:
+        """Where the seat to move faces a doubling-cube decision, what deciding it needs; else None.
+        `look_ahead=False` asks for the cheaper estimate a small budget affords (a game may have one)."""
         return None
 
     def table_move(self, state: S) -> TableChoice | None:

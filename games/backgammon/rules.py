@@ -597,13 +597,14 @@ class Backgammon(Game[BackgammonState]):
         while the cube is centred); clipped to ±`HEURISTIC_LIMIT`, short of a proven result."""
         return _evaluate(state, seat, self.rules)
 
-    def cube_inputs(self, state: BackgammonState) -> CubeInputs | None:
-        """The cubeless probabilities of the seat on roll (`probabilities_before_roll`), where a seat
-        decides whether to double or to take."""
+    def cube_inputs(self, state: BackgammonState, look_ahead: bool = True) -> CubeInputs | None:
+        """The cubeless probabilities of the seat on roll, where a seat decides whether to double or to
+        take: one roll ahead (`probabilities_before_roll`), or without `look_ahead` from the evaluation
+        of the position itself (`probabilities_at_roll`: one evaluation instead of some 400)."""
         if not self.rules.cube or state.dice or self.is_terminal(state) or self.to_move(state) == CHANCE:
             return None
         offer = state.cube_action != DOUBLE
-        p = probabilities_before_roll(state)
+        p = probabilities_before_roll(state) if look_ahead else probabilities_at_roll(state)
         return CubeInputs(
             offer, DOUBLE if offer else TAKE, ROLL if offer else DROP,
             p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon,
@@ -651,6 +652,13 @@ def probabilities_before_roll(state: BackgammonState) -> Probabilities:
     roll's odds.  Cube decisions judged this way agree with gnubg 2-ply's more often than on the
     evaluation of the position itself (benchmarks/README.md, "The doubling cube")."""
     return _probabilities_before_roll(state.points, state.bar, state.off, state.turn)
+
+
+def probabilities_at_roll(state: BackgammonState) -> Probabilities:
+    """The seat on roll's cubeless outcome probabilities by the evaluation of the position itself
+    (0-ply): what a bot whose budget cannot afford the look-ahead decides the cube by."""
+    me, theirs = sides(state, state.turn)
+    return side_probabilities(me, _own_numbering(theirs), True)
 
 
 @lru_cache(maxsize=1024)

@@ -38,3 +38,20 @@ def test_the_owner_of_the_cube_waits_longer_than_a_centred_cube() -> None:
 def test_a_forced_decision_is_played() -> None:
     forced = CubeInputs(True, "double", "roll", 0.2, 0.0, 0.0, 0.0, 0.0, centred=True, forced="double")
     assert cube.decide(forced).move == "double"
+
+
+@pytest.mark.parametrize("budget_ms", [200, 2000])
+def test_a_bot_looks_ahead_for_the_cube_only_when_its_budget_affords_it(budget_ms: int) -> None:
+    """Below `LOOK_AHEAD_MIN_BUDGET_MS` a bot decides from the position's own evaluation (one network
+    evaluation, not one for every roll's plays): the same model, the probabilities of 0-ply."""
+    import ai
+    from games import registry
+
+    game = registry.get("backgammon").with_options({"cube": True})
+    state = game.from_json({**game.to_json(game.initial_state()), "turn": 0, "ply": 3})
+    look_ahead = budget_ms >= cube.LOOK_AHEAD_MIN_BUDGET_MS
+    result = ai.choose_move(game, state, ai.SearchConfig(algorithm="expectimax", time_budget_ms=budget_ms, max_depth=1))
+    assert result.stats["cube"]["look_ahead"] is look_ahead
+    inputs = game.cube_inputs(state, look_ahead)
+    assert inputs is not None and result.stats["cube"]["no_double"] == cube.decide(inputs).no_double
+    assert inputs != game.cube_inputs(state, not look_ahead)  # the two estimates differ

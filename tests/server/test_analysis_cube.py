@@ -78,4 +78,4 @@ def _inputs(ply):
     for _, _, move in moves:
         state = game.apply(state, move)
     assert game.to_move(state) != CHANCE
-    return game.cube_inputs(state)
+    return game.cube_inputs(state, look_ahead=FAST["time_budget_ms"] >= ai.cube.LOOK_AHEAD_MIN_BUDGET_MS)
