@@ -178,12 +178,12 @@ async function startFriendMatch(game, button) {
 
 /** The game's options (GET /api/games/: backgammon's cube, Jacoby rule, match length), one control each;
  *  the server checks the values and says what is wrong with them. */
-function optionsPicker(game) {
+function optionsPicker(game, prefix = "option") {
   if (!game.options || !game.options.length) return null;
-  return h("fieldset", { class: "game-options", "data-testid": `options-${game.id}` },
-    h("legend", {}, "Rules"),
+  return h("fieldset", { class: "game-options", "data-testid": `${prefix}s-${game.id}` },
+    h("legend", {}, `${game.name} rules`),
     ...game.options.map((option) => {
-      const testid = `option-${game.id}-${option.name}`;
+      const testid = `${prefix}-${game.id}-${option.name}`;
       if (option.kind === "bool") {
         return h("label", { class: "game-option" },
           h("input", { type: "checkbox", name: `option-${option.name}`, "data-option": option.name, "data-testid": testid, checked: Boolean(option.default) }),
@@ -195,8 +195,8 @@ function optionsPicker(game) {
 }
 
 /** {options: {...}} as the game's card sets them, or nothing for a game without options. */
-function chosenOptions(game) {
-  const inputs = document.querySelectorAll(`[data-testid="options-${game.id}"] [data-option]`);
+function chosenOptions(game, prefix = "option") {
+  const inputs = document.querySelectorAll(`[data-testid="${prefix}s-${game.id}"] [data-option]`);
   if (!inputs.length) return {};
   const options = {};
   for (const input of inputs) options[input.dataset.option] = input.type === "checkbox" ? input.checked : Number(input.value);
@@ -263,7 +263,8 @@ function gameName(id) {
 
 function seekWords(seek) {
   const range = seek.range === null || seek.range === undefined ? "any rating" : `±${seek.range}`;
-  return `${gameName(seek.game)} · ${clockWords(seek.clock)} · ${seek.rated ? "rated" : "casual"} · ${range}`;
+  const options = optionsWords(seek.options);
+  return `${gameName(seek.game)}${options ? ` (${options})` : ""} · ${clockWords(seek.clock)} · ${seek.rated ? "rated" : "casual"} · ${range}`;
 }
 
 /** The "Play a person" form: the two-player games, a clock, rated or casual, a rating range. */
@@ -275,12 +276,20 @@ function renderSeekForm() {
   select.replaceChildren(...twoPlayer.map((game) => h("option", { value: game.id }, game.name)));
   if (chosen && twoPlayer.some((g) => g.id === chosen)) select.value = chosen;
   form.querySelector("button[type=submit]").disabled = twoPlayer.length === 0;
+  renderSeekOptions();
+}
+
+/** The chosen game's options under the seek form: seeks pair only with the same ones. */
+function renderSeekOptions() {
+  const game = gamesById.get($("seek-form").elements.game.value);
+  $("seek-options").replaceChildren(...present(game ? optionsPicker(game, "seek-option") : null));
 }
 
 function setUpSeekForm() {
   const form = $("seek-form");
   form.elements.clock.replaceChildren(h("option", { value: "" }, "none"), ...CLOCKS.map((tc) => h("option", { value: tc }, clockWords(tc))));
   form.elements.clock.value = "5+3";
+  form.elements.game.addEventListener("change", renderSeekOptions);
   form.elements.range.replaceChildren(h("option", { value: "" }, "anyone"), ...RANGES.map((r) => h("option", { value: String(r) }, `±${r}`)));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -290,6 +299,7 @@ function setUpSeekForm() {
       clock: form.elements.clock.value || null,
       rated: form.elements.rated.value === "rated",
       range: form.elements.range.value ? Number(form.elements.range.value) : null,
+      ...chosenOptions(gamesById.get(form.elements.game.value), "seek-option"),
     };
     $("seek-error").textContent = "";
     await sendAsPerson(frame);
@@ -311,7 +321,7 @@ function seekRow(seek) {
   return h("li", { class: "match-row seek-row", "data-testid": `seek-${seek.id}` },
     h("span", { class: "row-game" }, gameName(seek.game)),
     h("span", { class: "row-seats" }, playerLabel(seek.player, { compact: true }), h("span", { class: "muted" }, ` (${seek.rating})`)),
-    h("span", { class: "row-info muted" }, `${clockWords(seek.clock)} · ${seek.rated ? "rated" : "casual"}`),
+    h("span", { class: "row-info muted" }, [clockWords(seek.clock), seek.rated ? "rated" : "casual", optionsWords(seek.options)].filter(Boolean).join(" · ")),
     h("span", { class: "row-actions" }, h("button", {
       type: "button",
       class: "primary",
