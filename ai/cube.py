@@ -13,6 +13,10 @@ Equities are the doubler's, per unit of the present cube: a double dropped pays 
 a double taken is worth twice its equity with the cube then the opponent's.  Double when
 both answers leave it better off than not doubling; take when taking costs the taker less
 than the point a drop gives away.
+
+In match play a point is worth what the score makes it: the game gives the seat on roll's
+match equities after each result (`games.base.MatchEquities`, from a match equity table), and
+the three answers are compared in chances of winning the match instead (`decide_in_match`).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from games.base import CubeInputs, Move
+from games.base import CubeInputs, MatchEquities, Move
 
 CUBE_EFFICIENCY: Final = 0.68
 # The smallest budget that affords the game's look-ahead for a cube decision (backgammon's: every
@@ -45,7 +49,12 @@ class CubeVerdict:
     equities: dict[Move, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"move": self.move, "no_double": self.no_double, "double_take": self.double_take}
+        data: dict[str, Any] = {
+            "move": self.move,
+            "no_double": self.no_double,
+            "double_take": self.double_take,
+            "double_drop": self.double_drop,
+        }
         if self.equities:
             data["equities"] = self.equities
         return data
@@ -53,6 +62,8 @@ class CubeVerdict:
 
 def decide(inputs: CubeInputs, efficiency: float = CUBE_EFFICIENCY) -> CubeVerdict:
     """The cube action `inputs` call for: double or roll (offer), take or drop (answer)."""
+    if inputs.match is not None:
+        return decide_in_match(inputs, inputs.match)
     no_double = cubeful_equity(inputs, CENTRED if inputs.centred else OWN, efficiency, inputs.gammons_count)
     double_take = 2 * cubeful_equity(inputs, THEIRS, efficiency, True)
     if inputs.forced is not None:
@@ -72,6 +83,38 @@ def _equities(inputs: CubeInputs, no_double: float, double_take: float) -> dict[
     if inputs.offer:
         return {inputs.act: round(min(double_take, 1.0), 6), inputs.decline: round(no_double, 6)}
     return {inputs.act: round(-double_take, 6), inputs.decline: -1.0}
+
+
+def decide_in_match(inputs: CubeInputs, match: MatchEquities) -> CubeVerdict:
+    """A cube decision in match play, in the seat on roll's chances of winning the match: each answer's
+    results weighted by the match equity table (`MatchEquities`), the cube dead after it (the textbook
+    take point from a table; the cube's later value is left out, as it is for the Crawford game's
+    trailer).  A move the match score forces comes first."""
+    no_double = _match_chances(inputs, match.now)
+    double_take = _match_chances(inputs, match.doubled)
+    double_drop = match.now[0]  # the doubler wins a single game at the present cube
+    if inputs.forced is not None:
+        move = inputs.forced
+    elif inputs.offer:
+        move = inputs.act if min(double_take, double_drop) > no_double else inputs.decline
+    else:
+        move = inputs.act if double_take <= double_drop else inputs.decline
+    return CubeVerdict(move, no_double, double_take, double_drop)
+
+
+def _match_chances(inputs: CubeInputs, after: tuple[float, ...]) -> float:
+    """The seat on roll's match-winning chances: each result's probability (gammons include
+    backgammons in `inputs`) times its match equity `after` it."""
+    lose = 1.0 - inputs.win
+    shares = (
+        inputs.win - inputs.win_gammon,
+        inputs.win_gammon - inputs.win_backgammon,
+        inputs.win_backgammon,
+        lose - inputs.lose_gammon,
+        inputs.lose_gammon - inputs.lose_backgammon,
+        inputs.lose_backgammon,
+    )
+    return sum(share * equity for share, equity in zip(shares, after, strict=True))
 
 
 def cubeful_equity(inputs: CubeInputs, cube: str, efficiency: float, gammons_count: bool) -> float:

@@ -118,8 +118,16 @@ def main() -> None:
         help="ours from the position's own evaluation (what bots with budgets under "
         f"{cube.LOOK_AHEAD_MIN_BUDGET_MS} ms decide by), not one roll ahead",
     )
+    parser.add_argument(
+        "--efficiencies",
+        default="",
+        help="also the agreement at these cube efficiencies (comma-separated), on the same positions: "
+        "tune on one seed, check on another",
+    )
     args = parser.parse_args()
     look_ahead = not args.no_look_ahead
+    others = [float(x) for x in args.efficiencies.split(",") if x]
+    by_efficiency = {x: (Tally(), Tally()) for x in others}
     rng = random.Random(args.seed)
     ours_double, ours_take, model_double, model_take = Tally(), Tally(), Tally(), Tally()
     confusion = {(ours, theirs): 0 for ours in (True, False) for theirs in (True, False)}
@@ -137,6 +145,11 @@ def main() -> None:
             answer = GAME.cube_inputs(GAME.apply(state, DOUBLE), look_ahead)
             assert offer is not None and answer is not None
             doubles, takes = cube.decide(offer).move == DOUBLE, cube.decide(answer).move == TAKE
+            for x, (double_tally, take_tally) in by_efficiency.items():
+                double_x = cube.decide(offer, x).move == DOUBLE
+                double_tally.add(double_x == judge.double, double_cost(judge, double_x))
+                take_x = cube.decide(answer, x).move == TAKE
+                take_tally.add(take_x == judge.take, abs(judge.double_take - judge.double_drop))
             confusion[doubles, judge.double] += 1
             take_cost = abs(judge.double_take - judge.double_drop)
             ours_double.add(doubles == judge.double, double_cost(judge, doubles))
@@ -155,6 +168,10 @@ def main() -> None:
     print(ours_double.line("double / no double"))
     print(ours_take.line("take / drop"))
     print(f"  we double where gnubg does not: {confusion[True, False]}; not where it does: {confusion[False, True]}")
+    for x, (double_tally, take_tally) in by_efficiency.items():
+        print(f"cube efficiency {x}:")
+        print(double_tally.line("  double / no double"))
+        print(take_tally.line("  take / drop"))
     print("the same model on gnubg's 0-ply probabilities:")
     print(model_double.line("  double / no double"))
     print(model_take.line("  take / drop"))

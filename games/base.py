@@ -107,6 +107,16 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class MatchEquities:
+    """Match play: the seat on roll's chance of winning the match after each result of this game
+    (win single, gammon, backgammon, lose single, gammon, backgammon), with the cube at its value
+    (`now`) and doubled (`doubled`), from the game's match equity table."""
+
+    now: tuple[float, float, float, float, float, float]
+    doubled: tuple[float, float, float, float, float, float]
+
+
+@dataclass(frozen=True)
 class CubeInputs:
     """What a doubling-cube decision needs (`Game.cube_inputs`), for the seat on roll, the one who
     may double or has just doubled: its cubeless outcome probabilities (gammons include
@@ -117,7 +127,7 @@ class CubeInputs:
     cube is in the middle (otherwise the seat on roll owns it).  `gammons_count`: False while the
     Jacoby rule holds (cube centred).  `forced`: a move the rules of a match settle by themselves.
     `match_play`: a match to N points, where a point is worth what the match score makes it, not a
-    money game's unit.
+    money game's unit; `match` then holds the seat on roll's match equities after each result.
     """
 
     offer: bool
@@ -132,6 +142,7 @@ class CubeInputs:
     gammons_count: bool = True
     forced: Move | None = None
     match_play: bool = False
+    match: MatchEquities | None = None
 
 
 def places(returns: Sequence[float]) -> tuple[int, ...]:
