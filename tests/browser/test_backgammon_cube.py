@@ -67,3 +67,18 @@ def test_a_person_doubles_a_bot_and_the_bot_answers(new_page, screenshot, viewpo
         expect(page.locator("#move-list")).to_contain_text("take")
     expect(page.locator(DOUBLE)).to_have_count(0)
     screenshot(page, "answered")
+
+
+def test_a_match_to_n_shows_its_score_line_and_an_invalid_choice_is_explained(new_page):
+    page = new_page("/", viewport={"width": 360, "height": 780})
+    # The Jacoby rule is for money games: the server says so, and the card shows it.
+    page.locator('[data-testid="option-backgammon-jacoby"]').check()
+    page.locator('[data-testid="option-backgammon-match_to"]').fill("3")
+    page.locator('[data-testid="bot-backgammon-beginner"]').click()
+    page.locator('[data-testid="play-bot-backgammon"]').click()
+    expect(page.locator('[data-game="backgammon"] .card-error')).to_contain_text("Jacoby rule")
+    page.locator('[data-testid="option-backgammon-jacoby"]').uncheck()
+    start_bot_match(page, "backgammon", "backgammon-beginner")
+    expect(page.locator('[data-testid="match-options"]')).to_contain_text("cube · match to 3")
+    expect(page.locator('[data-testid="bg-score"]')).to_contain_text("Match to 3: you 0,")
+    expect(page.locator('[data-testid="bg-score"]')).to_contain_text("Cube 1, centred")
