@@ -5,7 +5,8 @@ game itself, otherwise a full-width searcher that does: alpha-beta on a game wit
 chance becomes expectimax and on a game of three or more players max^n (the
 substitution is recorded in the stats as ``requested``).  A doubling-cube decision is not
 searched: every bot but the random mover answers it by `ai.cube` from the game's
-`cube_inputs` (stats ``cube``).
+`cube_inputs` (stats ``cube``), looking ahead where its budget affords it
+(`ai.cube.LOOK_AHEAD_MIN_BUDGET_MS`), from the position's own evaluation otherwise.
 """
 
 from __future__ import annotations
@@ -56,12 +57,15 @@ def choose_move(
     rng = random.Random(config.seed)
     started = time.perf_counter()
     algorithm = algorithm_for(game, config.algorithm)
-    inputs = None if len(moves) == 1 or algorithm == "random" else game.cube_inputs(state)
+    look_ahead = config.time_budget_ms >= cube.LOOK_AHEAD_MIN_BUDGET_MS
+    inputs = None if len(moves) == 1 or algorithm == "random" else game.cube_inputs(state, look_ahead)
     if len(moves) == 1:
         result = SearchResult(move=moves[0], algorithm=algorithm, stats={"forced": True})
     elif inputs is not None:
         verdict = cube.decide(inputs)
-        result = SearchResult(move=verdict.move, algorithm=algorithm, stats={"cube": verdict.to_json()})
+        result = SearchResult(
+            move=verdict.move, algorithm=algorithm, stats={"cube": {**verdict.to_json(), "look_ahead": look_ahead}}
+        )
     else:
         with progress.listening(on_progress):
             result = catalogue.get(algorithm).run(game, state, config, resolve_deadline(config, deadline), rng)

@@ -191,7 +191,7 @@ class SearchStats(TypedDict, total=False):
     root_values: dict[Move, float]
     source: str  # a move no search chose: "book" (an opening book) or "tablebase" (an endgame table)
     book_share: float  # a book move's weight over the weights of the position's book moves
-    cube: dict[str, float | str]  # a doubling-cube decision (`ai.cube`): the move and the equities behind it
+    cube: dict[str, Any]  # a doubling-cube decision (`ai.cube`): the move and the equities behind it
     # alpha-beta
     score: float
     plies_to_end: int

@@ -112,7 +112,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plies", type=int, default=2, help="gnubg's lookahead for the reference decisions")
     parser.add_argument("--verbose", action="store_true", help="print every disagreement")
+    parser.add_argument(
+        "--no-look-ahead",
+        action="store_true",
+        help="ours from the position's own evaluation (what bots with budgets under "
+        f"{cube.LOOK_AHEAD_MIN_BUDGET_MS} ms decide by), not one roll ahead",
+    )
+    parser.add_argument(
+        "--efficiencies",
+        default="",
+        help="also the agreement at these cube efficiencies (comma-separated), on the same positions: "
+        "tune on one seed, check on another",
+    )
     args = parser.parse_args()
+    look_ahead = not args.no_look_ahead
+    others = [float(x) for x in args.efficiencies.split(",") if x]
+    by_efficiency = {x: (Tally(), Tally()) for x in others}
     rng = random.Random(args.seed)
     ours_double, ours_take, model_double, model_take = Tally(), Tally(), Tally(), Tally()
     confusion = {(ours, theirs): 0 for ours in (True, False) for theirs in (True, False)}
@@ -126,10 +141,15 @@ def main() -> None:
             too_good = judge.no_double > judge.double_drop
             verdicts["double" if judge.double else "too good" if too_good else "no double"] += 1
             verdicts["take" if judge.take else "drop"] += 1
-            offer = GAME.cube_inputs(state)
-            answer = GAME.cube_inputs(GAME.apply(state, DOUBLE))
+            offer = GAME.cube_inputs(state, look_ahead)
+            answer = GAME.cube_inputs(GAME.apply(state, DOUBLE), look_ahead)
             assert offer is not None and answer is not None
             doubles, takes = cube.decide(offer).move == DOUBLE, cube.decide(answer).move == TAKE
+            for x, (double_tally, take_tally) in by_efficiency.items():
+                double_x = cube.decide(offer, x).move == DOUBLE
+                double_tally.add(double_x == judge.double, double_cost(judge, double_x))
+                take_x = cube.decide(answer, x).move == TAKE
+                take_tally.add(take_x == judge.take, abs(judge.double_take - judge.double_drop))
             confusion[doubles, judge.double] += 1
             take_cost = abs(judge.double_take - judge.double_drop)
             ours_double.add(doubles == judge.double, double_cost(judge, doubles))
@@ -142,11 +162,16 @@ def main() -> None:
             model_take.add((cube.decide(gnubg_inputs(state, outputs, False)).move == "take") == judge.take, take_cost)
             if args.verbose and (doubles != judge.double or takes != judge.take):
                 print(f"  {GAME.to_json(state)}\n    gnubg {judge}; ours double={doubles} take={takes}")
-    print(f"{len(found)} positions (cube centred or owned by the roller at 2, half each), seed {args.seed}; "
+    print(f"ours {'one roll ahead' if look_ahead else 'from the position itself (0-ply)'}; "
+          f"{len(found)} positions (cube centred or owned by the roller at 2, half each), seed {args.seed}; "
           f"gnubg {args.plies}-ply says: {verdicts}")  # fmt: skip
     print(ours_double.line("double / no double"))
     print(ours_take.line("take / drop"))
     print(f"  we double where gnubg does not: {confusion[True, False]}; not where it does: {confusion[False, True]}")
+    for x, (double_tally, take_tally) in by_efficiency.items():
+        print(f"cube efficiency {x}:")
+        print(double_tally.line("  double / no double"))
+        print(take_tally.line("  take / drop"))
     print("the same model on gnubg's 0-ply probabilities:")
     print(model_double.line("  double / no double"))
     print(model_take.line("  take / drop"))

@@ -107,6 +107,16 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class MatchEquities:
+    """Match play: the seat on roll's chance of winning the match after each result of this game
+    (win single, gammon, backgammon, lose single, gammon, backgammon), with the cube at its value
+    (`now`) and doubled (`doubled`), from the game's match equity table."""
+
+    now: tuple[float, float, float, float, float, float]
+    doubled: tuple[float, float, float, float, float, float]
+
+
+@dataclass(frozen=True)
 class CubeInputs:
     """What a doubling-cube decision needs (`Game.cube_inputs`), for the seat on roll, the one who
     may double or has just doubled: its cubeless outcome probabilities (gammons include
@@ -116,6 +126,8 @@ class CubeInputs:
     False when the other seat answers a double (`act` takes, `decline` drops).  `centred`: the
     cube is in the middle (otherwise the seat on roll owns it).  `gammons_count`: False while the
     Jacoby rule holds (cube centred).  `forced`: a move the rules of a match settle by themselves.
+    `match_play`: a match to N points, where a point is worth what the match score makes it, not a
+    money game's unit; `match` then holds the seat on roll's match equities after each result.
     """
 
     offer: bool
@@ -129,6 +141,8 @@ class CubeInputs:
     centred: bool
     gammons_count: bool = True
     forced: Move | None = None
+    match_play: bool = False
+    match: MatchEquities | None = None
 
 
 def places(returns: Sequence[float]) -> tuple[int, ...]:
@@ -323,8 +337,9 @@ class Game(ABC, Generic[S]):
         by the book's weights, so a seeded search plays it again; None out of book or without one."""
         return None
 
-    def cube_inputs(self, state: S) -> CubeInputs | None:
-        """Where the seat to move faces a doubling-cube decision, what deciding it needs; else None."""
+    def cube_inputs(self, state: S, look_ahead: bool = True) -> CubeInputs | None:
+        """Where the seat to move faces a doubling-cube decision, what deciding it needs; else None.
+        `look_ahead=False` asks for the cheaper estimate a small budget affords (a game may have one)."""
         return None
 
     def table_move(self, state: S) -> TableChoice | None:

@@ -104,8 +104,9 @@ from games.backgammon.cube import (
     next_crawford,
 )
 from games.backgammon.evaluation import HEURISTIC_LIMIT, Probabilities, equity, side_probabilities
+from games.backgammon.met import match_equity
 from games.backgammon.spec import ID, SPEC
-from games.base import CHANCE, CubeInputs, Game, IllegalMove, Move, Outcome, PartsNode, Seat
+from games.base import CHANCE, CubeInputs, Game, IllegalMove, MatchEquities, Move, Outcome, PartsNode, Seat
 
 Point: TypeAlias = int  # 1..24 in the mover's numbering; BAR = 25, OFF = 0
 Side: TypeAlias = tuple[int, ...]  # 26 counts: [0] borne off, [1..24] points, [25] bar
@@ -597,19 +598,39 @@ class Backgammon(Game[BackgammonState]):
         while the cube is centred); clipped to ±`HEURISTIC_LIMIT`, short of a proven result."""
         return _evaluate(state, seat, self.rules)
 
-    def cube_inputs(self, state: BackgammonState) -> CubeInputs | None:
-        """The cubeless probabilities of the seat on roll (`probabilities_before_roll`), where a seat
-        decides whether to double or to take."""
+    def cube_inputs(self, state: BackgammonState, look_ahead: bool = True) -> CubeInputs | None:
+        """The cubeless probabilities of the seat on roll, where a seat decides whether to double or to
+        take: one roll ahead (`probabilities_before_roll`), or without `look_ahead` from the evaluation
+        of the position itself (`probabilities_at_roll`: one evaluation instead of some 400)."""
         if not self.rules.cube or state.dice or self.is_terminal(state) or self.to_move(state) == CHANCE:
             return None
         offer = state.cube_action != DOUBLE
-        p = probabilities_before_roll(state)
+        p = probabilities_before_roll(state) if look_ahead else probabilities_at_roll(state)
         return CubeInputs(
             offer, DOUBLE if offer else TAKE, ROLL if offer else DROP,
             p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon,
             centred=state.owner == CENTRED, gammons_count=not (self.rules.jacoby and state.owner == CENTRED),
-            forced=self._match_forced(state, offer),
+            forced=self._match_forced(state, offer), match_play=self.rules.match_to > 0,
+            match=self._match_equities(state) if self.rules.match_to else None,
         )  # fmt: skip
+
+    def _match_equities(self, state: BackgammonState) -> MatchEquities:
+        """The seat on roll's match-winning chances after each result of this game (`games.backgammon.met`),
+        the Crawford rule applied to the score it leaves."""
+        roller, match_to = state.turn, self.rules.match_to
+
+        def after(points: int) -> float:  # points won by the roller (negative: lost)
+            score = list(state.score)
+            score[roller if points > 0 else 1 - roller] += abs(points)
+            played = next_crawford(state.crawford, (score[0], score[1]), match_to) == AFTER_CRAWFORD
+            return match_equity(match_to - score[roller], match_to - score[1 - roller], played)
+
+        def results(cube: int) -> tuple[float, float, float, float, float, float]:
+            won = [after(m * cube) for m in (1, 2, 3)]
+            lost = [after(-m * cube) for m in (1, 2, 3)]
+            return won[0], won[1], won[2], lost[0], lost[1], lost[2]
+
+        return MatchEquities(results(state.cube), results(2 * state.cube))
 
     def _match_forced(self, state: BackgammonState, offer: bool) -> Move | None:
         """A cube decision the match score settles: no double when a single win at the cube's value
@@ -651,6 +672,13 @@ def probabilities_before_roll(state: BackgammonState) -> Probabilities:
     roll's odds.  Cube decisions judged this way agree with gnubg 2-ply's more often than on the
     evaluation of the position itself (benchmarks/README.md, "The doubling cube")."""
     return _probabilities_before_roll(state.points, state.bar, state.off, state.turn)
+
+
+def probabilities_at_roll(state: BackgammonState) -> Probabilities:
+    """The seat on roll's cubeless outcome probabilities by the evaluation of the position itself
+    (0-ply): what a bot whose budget cannot afford the look-ahead decides the cube by."""
+    me, theirs = sides(state, state.turn)
+    return side_probabilities(me, _own_numbering(theirs), True)
 
 
 @lru_cache(maxsize=1024)

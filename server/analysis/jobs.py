@@ -28,8 +28,9 @@ from server.matches.models import Match
 
 log = logging.getLogger("plyground.analysis")
 
-# (game id, position as JSON, `ai.SearchConfig` fields, the move played there) -> `positions.search_position`'s answer.
-Search = Callable[[str, dict[str, Any], dict[str, Any], str | None], dict[str, Any]]
+# (game id, position as JSON, `ai.SearchConfig` fields, the move played there, the match's game options)
+# -> `positions.search_position`'s answer.
+Search = Callable[[str, dict[str, Any], dict[str, Any], str | None, dict[str, Any]], dict[str, Any]]
 
 
 def analysis_step(analysis_id: int, index: int, search: Search | None = None) -> int | None:
@@ -40,9 +41,9 @@ def analysis_step(analysis_id: int, index: int, search: Search | None = None) ->
     if analysis.progress != index:
         return None
     match = analysis.match
-    position = positions.positions_to_search(match.game, selectors.match_moves(match))[index]
+    position = positions.positions_to_search(match.game, selectors.match_moves(match), match.options)[index]
     search = search or positions.search_position
-    found = search(match.game, position["state"], analysis.search["config"], position["move"])
+    found = search(match.game, position["state"], analysis.search["config"], position["move"], match.options)
     with transaction.atomic():
         analysis = Analysis.objects.select_for_update().select_related("match").get(pk=analysis_id)
         if analysis.progress != index or analysis.status in (Analysis.Status.DONE, Analysis.Status.FAILED):
@@ -84,7 +85,7 @@ def analysis_fail(analysis_id: int, exc: BaseException) -> None:
 
 def analysis_finish(analysis: Analysis, match: Match) -> None:
     """Judge every move from the searched positions and record the analysis as done."""
-    analysis.plies = positions.ply_results(match.game, selectors.match_moves(match), analysis.positions)
+    analysis.plies = positions.ply_results(match.game, selectors.match_moves(match), analysis.positions, match.options)
     analysis.status = Analysis.Status.DONE
     analysis.finished_at = timezone.now()
     analysis.save()
@@ -121,7 +122,7 @@ def hint_search(match_id: int, ply: int, seat: int, search: Search | None = None
     if match is None:
         return None
     chosen = selectors.search_settings(match.game, settings.HINT_TIME_BUDGET_MS)
-    found = (search or positions.search_position)(match.game, match.state, chosen["config"], None)
+    found = (search or positions.search_position)(match.game, match.state, chosen["config"], None, match.options)
     hint = frames.hint(
         seat=seat,
         ply=ply,

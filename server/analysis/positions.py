@@ -59,10 +59,15 @@ from games.base import Game
 from server.search.job import search
 
 THRESHOLDS = chances.THRESHOLDS
+MATCH_CUBE_NOT_ANALYSED = "a cube decision in match play: judged by the match score, which this analysis does not value"
 
 
 def search_position(
-    game_id: str, state: dict[str, Any], config: dict[str, Any], played: str | None = None
+    game_id: str,
+    state: dict[str, Any],
+    config: dict[str, Any],
+    played: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The strongest search's best move and value (for the seat to move) in one position.
 
@@ -70,7 +75,7 @@ def search_position(
     values and ``played_value`` is `played`'s, both from the same iteration; with max^n
     ``vector`` is the best move's value for every seat.
     """
-    result = search(game_id, state, ai.SearchConfig(**config))
+    result = search(game_id, state, ai.SearchConfig(**config), options=options)
     found: dict[str, Any] = {
         "best_move": result.move,
         "value": round(result.value, 6),
@@ -90,6 +95,8 @@ def search_position(
         found["pv"] = list(result.pv)
     if result.stats.get("forced"):
         found["forced"] = True  # one legal move: nothing was searched, the value is unknown here
+    if "cube" in result.stats:
+        found.update(_cube_decision(result.stats["cube"], played))
     values = result.stats.get("root_values") if (config.get("options") or {}).get("exact_root") else None
     # The searcher that ran gave every root move an exact value when asked (``options["exact_root"]``).
     if values and ai.CATALOGUE[result.algorithm].can(ai.Capability.EXACT_ROOT):
@@ -105,9 +112,11 @@ def search_position(
     return found
 
 
-def positions_to_search(game_id: str, moves: list[tuple[int, int, str]]) -> list[dict[str, Any]]:
+def positions_to_search(
+    game_id: str, moves: list[tuple[int, int, str]], options: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """The position before each move by a seat, with that move (chance events are not judged)."""
-    game = registry.get(game_id)
+    game = registry.get(game_id).with_options(options or {})
     state = game.initial_state()
     found = []
     for ply, seat, move in moves:
@@ -118,7 +127,10 @@ def positions_to_search(game_id: str, moves: list[tuple[int, int, str]]) -> list
 
 
 def ply_results(
-    game_id: str, moves: list[tuple[int, int, str]], searched: list[dict[str, Any]]
+    game_id: str,
+    moves: list[tuple[int, int, str]],
+    searched: list[dict[str, Any]],
+    options: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Per move by a seat: the mover's evaluation, the best move, the played move's value, the loss, the class.
 
@@ -127,7 +139,7 @@ def ply_results(
     one before the move that led to it needs it.  Chance moves get no entry; the roll a
     move was played with is in its ``roll``.
     """
-    game = registry.get(game_id)
+    game = registry.get(game_id).with_options(options or {})
     decisions = []  # (ply, seat, move, position before and after it, the chance move just before it)
     state, roll = game.initial_state(), None
     for ply, seat, move in moves:
@@ -141,6 +153,9 @@ def ply_results(
     results: list[dict[str, Any]] = []
     following: Following | None = None  # the next decision's
     for (ply, seat, move, before, after, roll), found in reversed(list(zip(decisions, searched, strict=True))):
+        cube = bool(found.get("cube"))
+        if following is not None and following.cube and not cube:
+            following = None  # a cube decision's equity is cubeful: it does not value the play before it
         played, played_exact = _played_value(game, found, ply, seat, move, after, following)
         forced = bool(found.get("forced"))
         exact = played_exact if forced else bool(found["exact"])
@@ -172,9 +187,11 @@ def ply_results(
                 "depth": found["depth"],
                 "nodes": found["nodes"],
                 "exact": found["exact"],
+                "cube": cube,  # a doubling-cube decision: values are equities per unit of the present cube
+                **({"not_analysed": found["not_analysed"]} if "not_analysed" in found else {}),
             }
         )
-        following = Following(ply, seat, value, exact)
+        following = Following(ply, seat, value, exact, cube)
     return results[::-1]
 
 
@@ -227,6 +244,24 @@ def _text(game: Game[Any], value: float | None, proven: bool, plies_to_end: int 
     return None if value is None else game.spec.chances.text(value, proven, plies_to_end)
 
 
+def _cube_decision(verdict: dict[str, Any], played: str | None) -> dict[str, Any]:
+    """A doubling-cube decision (`ai.cube`) as a searched position: the decider's equity of each
+    answer, per unit of the present cube, on the scale of the game's evaluation.  Where money
+    equities do not value it (match play, a move the match score forces) it is not analysed, and
+    says why, rather than be judged on the wrong scale."""
+    equities = verdict.get("equities") or {}
+    if not equities:
+        return {
+            "cube": True,
+            "value": None,
+            "not_analysed": MATCH_CUBE_NOT_ANALYSED,
+        }
+    found: dict[str, Any] = {"cube": True, "value": equities[verdict["move"]]}
+    if played in equities:
+        found["played_value"] = equities[played]
+    return found
+
+
 class Following(NamedTuple):
     """The next decision's position: its ply, its mover, its value for that mover, whether that is proven."""
 
@@ -234,6 +269,7 @@ class Following(NamedTuple):
     seat: int
     value: float | None
     exact: bool
+    cube: bool = False  # a doubling-cube decision
 
 
 def _played_value(

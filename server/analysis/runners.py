@@ -55,9 +55,12 @@ def queue_hint(match_id: int, ply: int, seat: int) -> None:
         raise ValueError(f"unknown BOT_RUNNER {runner!r}")
 
 
-def search_in_pool(game_id: str, state: dict[str, Any], config: dict[str, Any], played: str | None) -> dict[str, Any]:
+def search_in_pool(
+    game_id: str, state: dict[str, Any], config: dict[str, Any], played: str | None, options: dict[str, Any]
+) -> dict[str, Any]:
     """`positions.search_position` in a process of the search pool, this thread waiting for it."""
-    found: dict[str, Any] = SearchPool.instance().submit(search_position, game_id, state, config, played).result()
+    pool = SearchPool.instance()
+    found: dict[str, Any] = pool.submit(search_position, game_id, state, config, played, options).result()
     return found
 
 

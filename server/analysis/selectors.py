@@ -21,7 +21,7 @@ from server.matches.selectors import result_json
 
 def analysis_json(analysis: Analysis) -> dict[str, Any]:
     match = analysis.match
-    game = registry.get(match.game)
+    game = match.rules()
     config = analysis.search.get("config") or {}
     search = {
         "profile": analysis.search.get("profile"),

@@ -67,6 +67,13 @@ class AnalysedPlySerializer(serializers.Serializer[Any]):
     depth = serializers.IntegerField()
     nodes = serializers.IntegerField()
     exact = serializers.BooleanField()
+    cube = serializers.BooleanField(
+        help_text="a doubling-cube decision (double/roll, take/drop): values are the decider's money equities, "
+        "per unit of the present cube"
+    )
+    not_analysed = serializers.CharField(
+        required=False, help_text="why this decision has no values (a cube decision in match play)"
+    )
 
 
 AnalysedPlySerializer._declared_fields["class"] = AnalysedPlySerializer._declared_fields.pop("klass")

@@ -42,7 +42,7 @@ def analysis_request(match_id: int, player: Player | None) -> tuple[Analysis, bo
         raise NotFinished("a match is analysed once it is finished")
     if selectors.analyses_pending() >= settings.ANALYSIS_MAX_PENDING:
         raise AnalysisBusy("the computer is analysing as many games as it can: try again in a few minutes")
-    total = len(positions.positions_to_search(match.game, selectors.match_moves(match)))
+    total = len(positions.positions_to_search(match.game, selectors.match_moves(match), match.options))
     analysis = existing or Analysis(match=match)
     analysis.created_at = timezone.now()  # asked now: a restarted analysis counts as pending again
     analysis.status = Analysis.Status.QUEUED

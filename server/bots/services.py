@@ -19,7 +19,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 import ai
-from games import CHANCE, registry
+from games import CHANCE
 from server.bots import adaptive
 from server.bots.models import AdaptiveStrength, BotTurnRecord
 from server.bots.turn import BotTurn, ThinkingReporter, compute_move
@@ -77,13 +77,24 @@ def _turn_for(match: Match, seat: Seat, deadline: float, queued_at: float, start
         notes["adaptive_strength"] = round(strength, 3)
     min_think = min(snapshot.get("min_think_ms") or 0, snapshot.get("time_budget_ms") or 0)
     return BotTurn(
-        match_id, ply, seat.index, match.game, match.state, config, deadline, queued_at, min_think, notes, started_at
+        match_id,
+        ply,
+        seat.index,
+        match.game,
+        match.state,
+        config,
+        deadline,
+        queued_at,
+        min_think,
+        notes,
+        started_at,
+        match.options or {},
     )
 
 
 def opponent_moves(match: Match, bot_seat: int, last: int = 40) -> list[dict[str, Any]]:
     """The other seats' moves in this match with the position each was played in (for opponent models)."""
-    game = registry.get(match.game)
+    game = match.rules()
     state = game.initial_state()
     seen = []
     for seat, move in match.moves.order_by("ply").values_list("seat", "move"):
@@ -102,7 +113,7 @@ def adaptive_strength_now(match: Match, seat: Seat) -> float:
     strength = stored.strength if stored else adaptive.clamp(0.5)
     last = match.moves.filter(seat=seat.index).order_by("-ply").values_list("stats", flat=True).first()
     last_value = (last or {}).get("value") if isinstance(last, dict) else None
-    return adaptive.in_match_strength(strength, last_value, registry.get(match.game).max_utility)
+    return adaptive.in_match_strength(strength, last_value, match.rules().max_utility)
 
 
 def adaptive_strengths_update(match_id: int) -> int:
@@ -353,7 +364,7 @@ def bot_turn_fallback(match_id: int, ply: int, reason: str = FALLBACK_LOST_TWICE
     if found is None:
         return False
     match, seat = found
-    game = registry.get(match.game)
+    game = match.rules()
     moves = game.legal_moves(game.from_json(match.state))
     move = random.Random(turn_seed(match_id, ply)).choice(moves)
     log.warning("bot in match %s missed ply %s (%s): playing fallback move %s", match_id, ply, reason, move)

@@ -31,6 +31,7 @@ class BotTurn:
     min_think_ms: int = 0  # a human-like pause: the move is not shown sooner than this
     notes: dict[str, Any] = field(default_factory=dict)  # recorded with the move's stats
     started_at: float = 0.0  # epoch seconds: when a worker took the turn (0: when it was queued)
+    options: dict[str, Any] = field(default_factory=dict)  # the match's game options (`Game.with_options`)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -38,7 +39,14 @@ class BotTurn:
     def request(self) -> SearchRequest:
         """The search this turn runs, with its budget rules."""
         return SearchRequest(
-            self.game, self.state, self.config, self.deadline, self.queued_at, self.started_at, self.min_think_ms
+            self.game,
+            self.state,
+            self.config,
+            self.deadline,
+            self.queued_at,
+            self.started_at,
+            self.min_think_ms,
+            self.options,
         )
 
 

@@ -139,7 +139,12 @@ def _seek_request(content: dict[str, Any]) -> pairing.SeekRequest:
         raise BadMessage(SEEK_SHAPE)
     if rating_range is not None and (not isinstance(rating_range, int) or isinstance(rating_range, bool)):
         raise BadMessage("a seek's range is a whole number of rating points, or null for anyone")
-    return pairing.SeekRequest(game=game[:40], clock=(clock or "")[:12], rated=rated, rating_range=rating_range)
+    options = content.get("options") or {}
+    if not isinstance(options, dict):
+        raise BadMessage("a seek's options are an object of the game's option names and values")
+    return pairing.SeekRequest(
+        game=game[:40], clock=(clock or "")[:12], rated=rated, rating_range=rating_range, options=options
+    )
 
 
 def _arrive(player_id: int | None) -> dict[str, Any]:

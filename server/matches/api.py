@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import Game, registry
+from games.spec import GameOption
 from server.bots import fair_share
 from server.bots.models import BotProfile
 from server.http.openapi import errors
@@ -48,7 +49,16 @@ def game_entry(game: Game[Any]) -> dict[str, Any]:
         "board": game.spec.board,
         "stylesheet": game.spec.stylesheet,
         "seats": [seat.to_json(i) for i, seat in enumerate(game.spec.seats)],
+        "options": [option_json(option) for option in game.spec.options],
     }
+
+
+def option_json(option: GameOption) -> dict[str, Any]:
+    """A game option as the lobby's form offers it: on/off (``"kind": "bool"``) or a whole number in a range."""
+    entry: dict[str, Any] = {"name": option.name, "description": option.description, "default": option.default}
+    if isinstance(option.default, bool):
+        return {**entry, "kind": "bool"}
+    return {**entry, "kind": "int", "low": option.low, "high": option.high}
 
 
 class SeatRequestSerializer(serializers.Serializer[Any]):
@@ -74,13 +84,21 @@ class MatchCreateSerializer(serializers.Serializer[Any]):
     clock = ClockSerializer(required=False, allow_null=True, help_text="optional clocks, for games between people")
     hints = serializers.BooleanField(default=False, help_text="allow hints: one person against bots, unrated")
     rated = serializers.BooleanField(default=False, help_text="the result changes the people's ratings")
+    options = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="the game's options by name (GET /api/games/ lists each game's): backgammon's cube, jacoby, match_to",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [g.id for g in registry.all()]  # type: ignore[attr-defined]  # a ChoiceField
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        game = registry.get(data["game"])
+        try:
+            game = registry.get(data["game"]).with_options(data["options"])
+        except ValueError as exc:
+            raise serializers.ValidationError({"options": str(exc)}) from exc
         if len(data["seats"]) != game.num_players:
             raise serializers.ValidationError({"seats": f"{game.name} needs exactly {game.num_players} seats"})
         slugs = {s["profile"] for s in data["seats"] if s["kind"] == "bot"}
@@ -170,7 +188,13 @@ class MatchListView(APIView):
     @staticmethod
     def create(data: dict[str, Any], player: Player) -> Match:
         return services.match_create(
-            data["game"], data["seat_requests"], player, clock=data["clock"], hints=data["hints"], rated=data["rated"]
+            data["game"],
+            data["seat_requests"],
+            player,
+            clock=data["clock"],
+            hints=data["hints"],
+            rated=data["rated"],
+            options=data["options"],
         )
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import models
 
+from games import Game, registry
 from server.players.models import Player
 
 
@@ -48,6 +49,9 @@ class Match(models.Model):
     # when the current turn started (the seat to move has used `now - turn_started_at` since).
     clock = models.JSONField(null=True, blank=True)
     clock_ms = models.JSONField(null=True, blank=True)
+    # The game's options chosen at creation (`GameSpec.options`: backgammon's cube, Jacoby rule,
+    # match length), every declared option with its value; {} for a game that declares none.
+    options = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -60,6 +64,11 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    def rules(self) -> Game[Any]:
+        """The game this match plays: its rules as its `options` configure them (docs/design.md §2:
+        every rules call asks this, never the registry's default game)."""
+        return registry.get(self.game).with_options(self.options or {})
 
 
 class Seat(models.Model):

@@ -7,7 +7,6 @@ chess, a plain record for games without a notation of their own (docs/wire.md).
 
 from __future__ import annotations
 
-from games import registry
 from games.records import Ending, GameRecord, PlayedMatch, PlayedMove, RecordSeat
 from server.matches.errors import NoRecord
 from server.matches.models import Match, Seat
@@ -20,7 +19,7 @@ ENDINGS = {
 
 def match_record(match: Match, site: str) -> GameRecord:
     """The match's record; `site` is where it was played (its page).  NoRecord for a damaged match."""
-    game = registry.get(match.game)
+    game = match.rules()
     try:
         return game.match_record(played_match(match, site, game.num_players))
     except ValueError as exc:  # the stored moves are the rules' own: this would be a damaged match

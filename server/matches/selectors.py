@@ -148,6 +148,7 @@ def match_summary_json(match: Match) -> dict[str, Any]:
         "result": result_json(match.result),
         "rated": match.rated,
         "hints_allowed": match.hints_allowed,
+        "options": match.options or {},
         "v": match.v,
         "created_at": match.created_at.isoformat(),
     }
@@ -156,7 +157,7 @@ def match_summary_json(match: Match) -> dict[str, Any]:
 def match_json(match: Match) -> dict[str, Any]:
     """The full match object of docs/design.md §5."""
     seats = {s.index: s for s in match.seats.all()}
-    game = registry.get(match.game)
+    game = match.rules()
     live = match.status == Match.Status.ACTIVE and match.to_move not in (None, CHANCE)
     return {
         **match_summary_json(match),
@@ -249,7 +250,7 @@ def events_after(match_id: int, v: int) -> list[dict[str, Any]] | None:
 
 def match_positions(match: Match) -> list[dict[str, Any]]:
     """The position before the first move and after every move (the state JSON), for browsing a game."""
-    game = registry.get(match.game)
+    game = match.rules()
     state = game.initial_state()
     positions = [game.to_json(state)]
     for move in match.moves.order_by("ply").values_list("move", flat=True):

@@ -23,6 +23,9 @@ class Seek(models.Model):
     rating = models.PositiveIntegerField()  # the person's rating in `game` when the seek was placed
     # How far the opponent's rating may be from `rating`, either way; null accepts anyone.
     rating_range = models.PositiveIntegerField(null=True, blank=True)
+    # The game's options (backgammon's cube, match length), every declared one with its value:
+    # seeks pair only with the same options, and the match plays them.
+    options = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

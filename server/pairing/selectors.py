@@ -26,6 +26,7 @@ def seek_json(seek: Seek) -> dict[str, Any]:
         "rated": seek.rated,
         "rating": seek.rating,
         "range": seek.rating_range,
+        "options": seek.options or {},
         "player": person_json(seek.player_id, seek.player.name, seek.player.is_guest),
         "created_at": seek.created_at.isoformat(),
     }

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
@@ -23,7 +24,7 @@ from games import registry
 from server.matches import broadcast, frames
 from server.matches.errors import RATED_NEEDS_ACCOUNT, BadMessage, RatedNeedsAccount
 from server.matches.models import Match
-from server.matches.services import Clock, SeatRequest, match_create, match_join
+from server.matches.services import Clock, SeatRequest, configured_game, match_create, match_join
 from server.pairing.errors import SeekUnavailable
 from server.pairing.models import Seek
 from server.pairing.ratings import rating_of
@@ -40,6 +41,7 @@ class SeekRequest:
     clock: str = ""  # "" for none, else "minutes+increment"
     rated: bool = True
     rating_range: int | None = None  # null: any opponent
+    options: dict[str, Any] = field(default_factory=dict)  # the game's options (`GameSpec.options`)
 
 
 def seek_place(player: Player, channel: str, request: SeekRequest) -> int | None:
@@ -51,6 +53,7 @@ def seek_place(player: Player, channel: str, request: SeekRequest) -> int | None
 @transaction.atomic
 def _seek_store(player: Player, channel: str, request: SeekRequest) -> Seek:
     _validate(request)
+    options = configured_game(request.game, request.options).options
     if request.rated and player.is_guest:
         raise RatedNeedsAccount(RATED_NEEDS_ACCOUNT)
     _sweep()
@@ -63,6 +66,7 @@ def _seek_store(player: Player, channel: str, request: SeekRequest) -> Seek:
         rated=request.rated,
         rating=rating_of(player.pk, request.game),
         rating_range=request.rating_range,
+        options=options,
     )
     frame = frames.seek(seek_json(seek))
     transaction.on_commit(lambda: broadcast.send_to_group(broadcast.LOBBY_GROUP, frame))
@@ -124,7 +128,7 @@ def person_group(player_id: int) -> str:
 
 def compatible(a: Seek, b: Seek) -> bool:
     """Two seeks pair: other people, the same pool, each inside the other's range."""
-    same_pool = (a.game, a.clock, a.rated) == (b.game, b.clock, b.rated)
+    same_pool = (a.game, a.clock, a.rated, a.options) == (b.game, b.clock, b.rated, b.options)
     return a.player_id != b.player_id and same_pool and a.accepts(b.rating) and b.accepts(a.rating)
 
 
@@ -134,7 +138,7 @@ def _start(seek: Seek, opponent: Player, also_gone: list[Seek]) -> int:
     random.shuffle(people)
     human = SeatRequest("human")
     clock = _clock(seek.clock)
-    match = match_create(seek.game, [human, human], people[0], clock=clock)
+    match = match_create(seek.game, [human, human], people[0], clock=clock, options=seek.options)
     match_join(match.pk, people[1])
     # Rated or casual as both seeks asked (people's matches are rated unless they say otherwise).
     Match.objects.filter(pk=match.pk).update(rated=seek.rated)

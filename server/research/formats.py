@@ -85,9 +85,21 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
     Written by hand for speed, splicing in the JSON the database holds (results, bot
     snapshots, search figures) as it is; ``docs/exports.schema.json`` checks the result.
     """
-    match_id, game, source, status, created_on, created_ms, started_ms, finished_ms, result, plies, rated, clock = (
-        rows.match
-    )
+    (
+        match_id,
+        game,
+        source,
+        status,
+        created_on,
+        created_ms,
+        started_ms,
+        finished_ms,
+        result,
+        plies,
+        rated,
+        clock,
+        options,
+    ) = rows.match
     clock = _clock(clock)
     kinds: dict[int, str] = {}
     seats = []
@@ -122,13 +134,18 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
     notation = standard_notation(game, played)
     return (
         f'{{"schema_version":{SCHEMA_VERSION},"match":"{names.match(match_id)}","game":{_text(game)},'
-        f'"variant":{{}},"source":{_text(source)},"status":{_text(status)},"created_on":"{created_on}",'
+        f'"variant":{_compact(_options(options))},"source":{_text(source)},"status":{_text(status)},"created_on":"{created_on}",'
         f'"started_ms":{_since(started_ms, created_ms)},"finished_ms":{_since(finished_ms, created_ms)},'
         f'"result":{result or "null"},'
         f'"pairing":"{pairing(kinds.values())}","plies":{plies},"rated":{"true" if rated else "false"},'
         f'"clock":{_compact(clock)},"seats":[{",".join(seats)}],'
         f'"moves":[{",".join(moves)}],"notation":{_compact(notation)}}}'
     )
+
+
+def _options(stored: str | None) -> dict[str, Any]:
+    """The match's game options (backgammon's cube, Jacoby rule, match length); {} for a game without any."""
+    return json.loads(stored) if stored else {}
 
 
 def _clock(stored: str | None) -> dict[str, int] | None:

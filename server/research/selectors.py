@@ -163,6 +163,7 @@ GAME_COLUMNS = Columns(
         "ply": "ply",
         "rated": "rated",
         "clock": _json_text("clock"),
+        "options": _json_text("options"),
     },
     seat={
         "match_id": "match_id",

@@ -39,6 +39,7 @@ class SearchRequest:
     queued_at: float | None = None  # epoch seconds: when it was queued (waiting for a worker is not thinking)
     started_at: float = 0.0  # epoch seconds: when a worker took it (0: when it was queued)
     min_think_ms: int = 0  # a human-like pause: the result is not returned sooner than this
+    options: dict[str, Any] | None = None  # the match's game options (`Game.with_options`)
 
 
 def search(
@@ -47,15 +48,17 @@ def search(
     config: ai.SearchConfig,
     deadline: float | None = None,
     on_progress: OnProgress | None = None,
+    options: dict[str, Any] | None = None,
 ) -> ai.SearchResult:
     """`ai.choose_move` on a position given as JSON.
 
     Without a `deadline` (analyses, hints) the budget starts in `ai.choose_move`: the
     garbage earlier searches left is collected before it (`run_search` does so for a turn).
+    `options` are the match's game options: the game is searched as they configure it.
     """
     if deadline is None:
         ai.collect_between_searches()
-    game = registry.get(game_id)
+    game = registry.get(game_id).with_options(options or {})
     return ai.choose_move(game, game.from_json(state), config, deadline=deadline, on_progress=on_progress)
 
 
@@ -76,7 +79,7 @@ def run_search(request: SearchRequest, on_progress: OnProgress | None = None) ->
     if deadline is not None and since is not None:
         deadline += max(0.0, started - since)
     config = ai.SearchConfig(**request.config)
-    result = search(request.game, request.state, config, deadline, on_progress)
+    result = search(request.game, request.state, config, deadline, on_progress, request.options)
     pause_until = started + request.min_think_ms / 1000
     if deadline is not None:
         pause_until = min(pause_until, deadline)

@@ -39,6 +39,7 @@ def test_catalogue_and_bots_disclose_ai():
             {"index": 0, "name": "blue (dot)", "colour": "blue", "mark": "disc"},
             {"index": 1, "name": "orange (diamond)", "colour": "orange", "mark": "disc"},
         ],
+        "options": [],
     }
     assert [s["name"] for s in games["othello"]["seats"]] == ["black", "white"]
     bots = APIClient().get("/api/bots/?game=connect4").json()

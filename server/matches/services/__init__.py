@@ -21,7 +21,7 @@ from server.matches.services.endings import (
     match_resume,
 )
 from server.matches.services.events import match_log
-from server.matches.services.lifecycle import SeatRequest, match_create, match_join, require_seat
+from server.matches.services.lifecycle import SeatRequest, configured_game, match_create, match_join, require_seat
 from server.matches.services.moves import submit_move, submit_player_move
 from server.matches.services.offers import match_answer, match_claim_draw, match_offer, match_takeback
 from server.matches.services.presence import (
@@ -44,6 +44,7 @@ __all__ = [
     "match_answer",
     "match_claim_draw",
     "match_create",
+    "configured_game",
     "match_join",
     "match_log",
     "match_offer",

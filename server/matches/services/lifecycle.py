@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +45,7 @@ def match_create(
     clock: Clock | None = None,
     hints: bool = False,
     rated: bool = False,
+    options: Mapping[str, object] | None = None,
 ) -> Match:
     """A new match; `creator` takes the first human seat.  Starts at once if no seat is open.
 
@@ -53,8 +55,10 @@ def match_create(
     `rated`: the result changes the people's ratings (server/ratings); never with hints, nor
     with a bot seat unless `BOT_GAMES_RATED_FOR_HUMANS`, and only between accounts (a guest
     costs nothing, so rated games against guests would farm ratings).
+    `options` are the game's options (`GameSpec.options`), checked by `Game.with_options`; the
+    match stores every declared option with its value and plays the game they configure.
     """
-    game = registry.get(game_id)
+    game = configured_game(game_id, options or {})
     if len(seats) != game.num_players:
         raise BadMessage(f"{game.name} is played by {game.num_players} seats, not {len(seats)}")
     has_bot = any(request.kind == Seat.Kind.BOT for request in seats)
@@ -73,6 +77,7 @@ def match_create(
         source=source,
         rated=rated,
         hints_allowed=hints,
+        options=game.options,
         clock=clock.to_json() if clock else None,
         clock_ms=[clock.to_json()["initial_ms"]] * len(seats) if clock else None,
     )
@@ -89,6 +94,14 @@ def match_create(
         _start(match, game)
     lobby_after_commit(match)
     return match
+
+
+def configured_game(game_id: str, options: Mapping[str, object]) -> Game[Any]:
+    """The game `options` configure (`Game.with_options`); `BadMessage` saying what is wrong with them."""
+    try:
+        return registry.get(game_id).with_options(options)
+    except ValueError as exc:
+        raise BadMessage(str(exc)) from exc
 
 
 @transaction.atomic
@@ -110,7 +123,7 @@ def match_join(match_id: int, player: Player, seat_index: int | None = None) -> 
     seat.save(update_fields=["player"])
     record(match, frames.seat_taken(seat_json(seat, match.game)))
     if not any(s.is_open for s in match.seats.all()):
-        _start(match, registry.get(match.game))
+        _start(match, match.rules())
     match.save()
     lobby_after_commit(match)
     return match

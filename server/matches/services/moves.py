@@ -15,7 +15,7 @@ from typing import Any
 from django.db import IntegrityError
 from django.utils import timezone
 
-from games import CHANCE, IllegalMove, registry
+from games import CHANCE, IllegalMove
 from games.base import Game, State, parts_json
 from server.db import rows
 from server.matches import frames
@@ -145,7 +145,7 @@ def _submit_locked(
         raise StalePly(f"the position at ply {ply} is not the one this move was computed for (a takeback)")
     if seat != match.to_move:
         raise NotYourTurn(f"it is seat {match.to_move}'s turn, not seat {seat}'s")
-    game = registry.get(match.game)
+    game = match.rules()
     state = game.from_json(match.state)
     try:
         move = game.canonical_move(state, move)  # stored and shown as the game writes it

@@ -7,7 +7,6 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games import registry
 from games.base import parts_json
 from server.matches import frames
 from server.matches.errors import (
@@ -117,7 +116,7 @@ def match_claim_draw(match_id: int, seat: int) -> Match:
 def _claim_draw(match: Match, seat: int) -> None:
     if seat != match.to_move:
         raise NotYourTurn("a draw is claimed on your own turn, before you move")
-    game = registry.get(match.game)
+    game = match.rules()
     reason = game.claimable_draw(game.from_json(match.state))
     if reason is None:
         raise NoDrawToClaim("there is no draw to claim here: play on, offer a draw or resign")
@@ -156,7 +155,7 @@ def _take_back(match: Match, seat: int) -> None:
     last = match.moves.filter(seat=seat).order_by("-ply").first()
     if last is None:
         raise NothingToTakeBack("you have not moved yet: there is nothing to take back")
-    game = registry.get(match.game)
+    game = match.rules()
     state = game.initial_state()
     for move in match.moves.filter(ply__lt=last.ply).order_by("ply").values_list("move", flat=True):
         state = game.apply(state, move)

@@ -103,7 +103,9 @@ def _next_match(match: Match, seats: list[Seat]) -> Match:
     if match.clock:
         clock = Clock(match.clock["initial_ms"] / 60_000, match.clock["increment_ms"] // 1000)
     human = SeatRequest("human")
-    next_match = match_create(match.game, [human] * len(people), people[0], source=match.source, clock=clock)
+    next_match = match_create(
+        match.game, [human] * len(people), people[0], source=match.source, clock=clock, options=match.options
+    )
     for person in people[1:]:
         match_join(next_match.pk, person)  # type: ignore[arg-type]  # people's seats: a player each
     Match.objects.filter(pk=next_match.pk).update(rated=match.rated)

@@ -154,4 +154,4 @@ def test_the_match_object_is_as_documented(alice):
     match = selectors.match_get(match.pk)
     example = sections()["The match object"][0]
     assert list(selectors.match_json(match)) == list(example)
-    assert list(selectors.match_summary_json(match)) == list(example)[:11]
+    assert list(selectors.match_summary_json(match)) == list(example)[:12]

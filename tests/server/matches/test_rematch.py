@@ -47,6 +47,17 @@ def test_an_accepted_rematch_swaps_the_seats_once(alice, bob):
     assert frames_of(match)[-2:] == ["rematch_offer", "rematch"]
 
 
+def test_a_rematch_plays_the_same_game_options(alice, bob):
+    human = services.SeatRequest("human")
+    match = services.match_create("backgammon", [human, human], alice, options={"match_to": 3})
+    services.match_join(match.pk, bob)
+    services.match_resign(match.pk, 1)
+    rematch_offer(match.pk, 0)
+    following = Match.objects.get(pk=rematch_answer(match.pk, 1, True))
+    assert following.options == {"cube": True, "jacoby": False, "match_to": 3}
+    assert following.state["match_to"] == 3
+
+
 def test_both_offering_at_once_is_an_acceptance(alice, bob):
     match = finished(alice, bob)
     rematch_offer(match.pk, 1)

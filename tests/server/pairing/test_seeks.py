@@ -165,3 +165,29 @@ def test_seeks_placed_at_once_are_paired_exactly_once():
     seated = [s.player_id for m in Match.objects.all() for s in m.seats.all()]
     assert sorted(seated) == sorted(p.pk for p in people)  # everyone in exactly one match
     assert Match.objects.count() == 3 and not Seek.objects.exists()
+
+
+@pytest.mark.django_db
+def test_seeks_pair_only_with_the_same_game_options_and_the_match_plays_them():
+    alice, bob, carol = person("Alice"), person("Bob"), person("Carol")
+    cube = {"cube": True}
+    assert seek_place(alice, "chan-a", SeekRequest("backgammon", "", rated=False, options=cube)) is None
+    # Bob wants a plain game: no pairing with Alice's money game.
+    assert seek_place(bob, "chan-b", SeekRequest("backgammon", "", rated=False)) is None
+    assert Seek.objects.get(player=alice).options == {"cube": True, "jacoby": False, "match_to": 0}
+    assert Seek.objects.get(player=bob).options == {"cube": False, "jacoby": False, "match_to": 0}
+    match_id = seek_place(carol, "chan-c", SeekRequest("backgammon", "", rated=False, options=cube))
+    match = Match.objects.get(pk=match_id)
+    assert {s.player_id for s in match.seats.all()} == {alice.pk, carol.pk}
+    assert match.options == {"cube": True, "jacoby": False, "match_to": 0} and match.state["cube"]["value"] == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [({"cube": 1}, "'cube' is true or false"), ({"match_to": 7, "jacoby": True}, "Jacoby"), ({"x": 1}, "no option")],
+)
+def test_a_seek_with_wrong_options_is_refused_saying_why(options, says):
+    with pytest.raises(BadMessage, match=says):
+        seek_place(person("Alice"), "chan-a", SeekRequest("backgammon", "", rated=False, options=options))
+    assert not Seek.objects.exists()

@@ -194,12 +194,14 @@ function moveItem(p) {
 
 function moveFigures(p) {
   if (p.forced) return "the only move";
+  if (p.not_analysed) return `not analysed: ${p.not_analysed}`;
   // Both values from the mover's side, so that the next row's value (the opponent's) is not read as this one's "after".
   const before = p.value_text ?? (p.value === null ? null : evalText(p.value));
   const played = p.played_text ?? (p.played_value === null || p.played_value === undefined ? null : evalText(p.played_value));
   const parts = [before === null ? "not valued" : `mover: ${before}${played === null ? "" : ` → ${played}`}`];
   if (p.drop !== undefined) parts.push(p.drop === null ? "loss not known" : `gave away ${Math.round(p.drop * 100)}% winning chances`);
   else parts.push(p.loss === null ? "loss not known" : `lost ${p.loss.toFixed(2)}`);
+  if (p.cube) parts.push("cube decision: money equity per unit of the cube");
   if (p.exact) parts.push("exact");
   return parts.join(" · ");
 }
@@ -412,6 +414,7 @@ function stepCaption(p, marked) {
   const shown = marked ? ", marked on the board" : "";
   const lost = p.loss > 0;
   if (p.forced) return `${played}, the only move.`;
+  if (p.not_analysed) return `${played}: not analysed (${p.not_analysed}).`;
   if (p.best_move === p.move && !lost) return `${played}: the best move${shown}.`;
   if (p.best_move === p.move) {
     // Chosen by the search here, proven worse by the search of the position it led to.

@@ -6,6 +6,7 @@ import { announce, h, pageData, present, since } from "./dom.js";
 import { LiveSocket } from "./socket.js";
 import { aiBadge, algorithmName, formatMs, playerLabel, seatMark } from "./players.js";
 import { allLevel, placeWords, placesOf } from "./places.js";
+import { optionsWords } from "./options.js";
 import { publicRatingText, ratingCaveat, ratingShort, ratingText } from "./bot-rating.js";
 
 const $ = (id) => document.getElementById(id);
@@ -81,6 +82,7 @@ function gameCard(game) {
     h("header", {},
       h("h3", {}, game.name),
       h("p", { class: "muted" }, `${game.num_players} players${game.has_chance ? " · dice" : ""}`)),
+    optionsPicker(game),
     botForm,
     h("div", { class: "friend" }, friend, clockPicker(game), ratedPicker(game), h("span", { class: "muted" }, " You get a link to send.")),
     h("p", { class: "error card-error", role: "alert" }));
@@ -164,14 +166,41 @@ async function startBotMatch(game, form) {
   seats.splice(Number(seat), 0, { kind: "human" });
   const hints = form.elements.hints && form.elements.hints.checked;
   const clock = chosenClock(form.elements.clock);
-  await start(game, seats, form.querySelector("button[type=submit]"), { ...(hints ? { hints: true } : {}), ...(clock ? { clock } : {}) });
+  await start(game, seats, form.querySelector("button[type=submit]"), { ...(hints ? { hints: true } : {}), ...(clock ? { clock } : {}), ...chosenOptions(game) });
 }
 
 async function startFriendMatch(game, button) {
   const seats = Array.from({ length: game.num_players }, () => ({ kind: "human" }));
   const clock = chosenClock(document.querySelector(`[data-testid="clock-${game.id}"]`));
   const rated = document.querySelector(`[data-testid="rated-${game.id}"]`)?.value === "rated";
-  await start(game, seats, button, { ...(clock ? { clock } : {}), ...(rated ? { rated } : {}) });
+  await start(game, seats, button, { ...(clock ? { clock } : {}), ...(rated ? { rated } : {}), ...chosenOptions(game) });
+}
+
+/** The game's options (GET /api/games/: backgammon's cube, Jacoby rule, match length), one control each;
+ *  the server checks the values and says what is wrong with them. */
+function optionsPicker(game, prefix = "option") {
+  if (!game.options || !game.options.length) return null;
+  return h("fieldset", { class: "game-options", "data-testid": `${prefix}s-${game.id}` },
+    h("legend", {}, `${game.name} rules`),
+    ...game.options.map((option) => {
+      const testid = `${prefix}-${game.id}-${option.name}`;
+      if (option.kind === "bool") {
+        return h("label", { class: "game-option" },
+          h("input", { type: "checkbox", name: `option-${option.name}`, "data-option": option.name, "data-testid": testid, checked: Boolean(option.default) }),
+          ` ${option.description}`);
+      }
+      return h("label", { class: "game-option" }, `${option.description} `,
+        h("input", { type: "number", name: `option-${option.name}`, "data-option": option.name, "data-testid": testid, min: option.low, max: option.high, step: 1, value: option.default, inputmode: "numeric" }));
+    }));
+}
+
+/** {options: {...}} as the game's card sets them, or nothing for a game without options. */
+function chosenOptions(game, prefix = "option") {
+  const inputs = document.querySelectorAll(`[data-testid="${prefix}s-${game.id}"] [data-option]`);
+  if (!inputs.length) return {};
+  const options = {};
+  for (const input of inputs) options[input.dataset.option] = input.type === "checkbox" ? input.checked : Number(input.value);
+  return { options };
 }
 
 /** {minutes, increment} of a clock picker, or null for none. */
@@ -234,7 +263,8 @@ function gameName(id) {
 
 function seekWords(seek) {
   const range = seek.range === null || seek.range === undefined ? "any rating" : `±${seek.range}`;
-  return `${gameName(seek.game)} · ${clockWords(seek.clock)} · ${seek.rated ? "rated" : "casual"} · ${range}`;
+  const options = optionsWords(seek.options);
+  return `${gameName(seek.game)}${options ? ` (${options})` : ""} · ${clockWords(seek.clock)} · ${seek.rated ? "rated" : "casual"} · ${range}`;
 }
 
 /** The "Play a person" form: the two-player games, a clock, rated or casual, a rating range. */
@@ -246,12 +276,20 @@ function renderSeekForm() {
   select.replaceChildren(...twoPlayer.map((game) => h("option", { value: game.id }, game.name)));
   if (chosen && twoPlayer.some((g) => g.id === chosen)) select.value = chosen;
   form.querySelector("button[type=submit]").disabled = twoPlayer.length === 0;
+  renderSeekOptions();
+}
+
+/** The chosen game's options under the seek form: seeks pair only with the same ones. */
+function renderSeekOptions() {
+  const game = gamesById.get($("seek-form").elements.game.value);
+  $("seek-options").replaceChildren(...present(game ? optionsPicker(game, "seek-option") : null));
 }
 
 function setUpSeekForm() {
   const form = $("seek-form");
   form.elements.clock.replaceChildren(h("option", { value: "" }, "none"), ...CLOCKS.map((tc) => h("option", { value: tc }, clockWords(tc))));
   form.elements.clock.value = "5+3";
+  form.elements.game.addEventListener("change", renderSeekOptions);
   form.elements.range.replaceChildren(h("option", { value: "" }, "anyone"), ...RANGES.map((r) => h("option", { value: String(r) }, `±${r}`)));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -261,6 +299,7 @@ function setUpSeekForm() {
       clock: form.elements.clock.value || null,
       rated: form.elements.rated.value === "rated",
       range: form.elements.range.value ? Number(form.elements.range.value) : null,
+      ...chosenOptions(gamesById.get(form.elements.game.value), "seek-option"),
     };
     $("seek-error").textContent = "";
     await sendAsPerson(frame);
@@ -282,7 +321,7 @@ function seekRow(seek) {
   return h("li", { class: "match-row seek-row", "data-testid": `seek-${seek.id}` },
     h("span", { class: "row-game" }, gameName(seek.game)),
     h("span", { class: "row-seats" }, playerLabel(seek.player, { compact: true }), h("span", { class: "muted" }, ` (${seek.rating})`)),
-    h("span", { class: "row-info muted" }, `${clockWords(seek.clock)} · ${seek.rated ? "rated" : "casual"}`),
+    h("span", { class: "row-info muted" }, [clockWords(seek.clock), seek.rated ? "rated" : "casual", optionsWords(seek.options)].filter(Boolean).join(" · ")),
     h("span", { class: "row-actions" }, h("button", {
       type: "button",
       class: "primary",
@@ -450,7 +489,7 @@ function matchRow(m, open) {
   return h("li", { class: "match-row", "data-match-id": m.id, "data-testid": `match-${m.id}` },
     h("span", { class: "row-game" }, game ? game.name : m.game),
     seats,
-    h("span", { class: "row-info muted" }, info, " ", ratedTag(m)),
+    h("span", { class: "row-info muted" }, info, " ", ratedTag(m), optionsWords(m.options) ? h("span", { class: "row-options", "data-testid": `options-${m.id}` }, ` · ${optionsWords(m.options)}`) : null),
     h("span", { class: "row-actions" }, ...actions));
 }
 

@@ -11,6 +11,11 @@
 // steps that can come next and the legal play it is, if any).  The board offers the steps
 // of the node it is at, draws the partial play, Undo takes a step back, and Confirm sends
 // the node's play.  It never re-derives the rules: which steps a die allows is the server's.
+//
+// With the doubling cube (the match's options) the state also has `cube` ({value, owner:
+// null while centred, action}), `match_to`, `score` and `crawford`; the cube actions
+// ("double"/"roll" before the dice, "take"/"drop" when doubled) are legal moves the server
+// sends like any other, offered as buttons.
 
 import { h, s } from "../dom.js";
 import { discSymbol } from "../players.js";
@@ -28,6 +33,10 @@ const FORCED_DELAY_MS = 1200; // long enough to read the notice before the force
 const DRAG_START_PX = 6;
 const BAR_SPOT = 25; // the mover's numbering: 25 is the bar, 0 borne off
 const OFF_SPOT = 0;
+const CUBE_SIZE = 40;
+// The cube's moves, as the buttons name them (games/backgammon/cube.py).
+const CUBE_ACTIONS = { double: "Double", roll: "Roll", take: "Take", drop: "Drop" };
+const isCubeMove = (move) => Object.hasOwn(CUBE_ACTIONS, move);
 
 export const name = "Backgammon";
 export const help =
@@ -43,7 +52,7 @@ export const help =
 export function describeMove(move, seat = null, viewerSeat = null) {
   const text = String(move);
   const viewer = viewerSeat === 1 ? 1 : 0;
-  if (typeof seat !== "number" || seat < 0 || seat === viewer || /^(open|roll|pass)\b/.test(text)) return text;
+  if (typeof seat !== "number" || seat < 0 || seat === viewer || /^(open|roll|pass|double|take|drop)\b/.test(text)) return text;
   return text.replace(/(^|[\s/])(\d{1,2})(?=[*/\s(]|$)/g, (_, before, n) => `${before}${25 - Number(n)}`);
 }
 
@@ -279,6 +288,35 @@ function diceFaces(L, faces, steps, allUsed) {
   return faces.map((value, i) => die(value, x + i * (size + 10), STRIP + FRAME_H / 2 - size / 2, size, used[i]));
 }
 
+/**
+ * The doubling cube in the tray: in the middle while centred, on its owner's side (seat 0 at
+ * the bottom) once a double was taken; a centred cube shows 64, as on a real board.
+ */
+function cubeFace(L, cube) {
+  const x = PAD * 1.5 + L.boardW + (TRAY - PAD) / 2;
+  const middle = STRIP + FRAME_H / 2;
+  const y = cube.owner === 0 ? middle + 110 : cube.owner === 1 ? middle - 110 : middle;
+  const value = cube.owner === null || cube.owner === undefined ? (cube.value > 1 ? cube.value : 64) : cube.value;
+  return s("g", { class: `bg-cube${cube.action === "double" ? " offered" : ""}`, "data-testid": "bg-cube", "data-value": cube.value, "data-owner": cube.owner ?? "", "aria-hidden": "true" },
+    s("rect", { x: x - CUBE_SIZE / 2, y: y - CUBE_SIZE / 2, width: CUBE_SIZE, height: CUBE_SIZE, rx: 6 }),
+    text(L, { x, y, "dominant-baseline": "central", "text-anchor": "middle" }, String(value)));
+}
+
+/** The cube and the match score in words: "Cube 2, yours · Match to 7: you 3, Orange 1 · Crawford game". */
+function cubeWords(state, yourSeat, seatName) {
+  if (!state || !state.cube) return "";
+  const who = (seat) => (seat === yourSeat ? "you" : seatName(seat));
+  const { value, owner } = state.cube;
+  const parts = [owner === null || owner === undefined ? `Cube ${value}, centred` : `Cube ${value}, owned by ${who(owner)}`];
+  if (state.match_to) {
+    const score = state.score || [0, 0];
+    parts.push(`Match to ${state.match_to}: ${who(0)} ${score[0]}, ${who(1)} ${score[1]}`);
+    if (state.crawford === "game") parts.push("Crawford game: no doubling");
+    else if (state.crawford === "after") parts.push("after the Crawford game");
+  }
+  return parts.join(" · ");
+}
+
 /** "the 6", or "the 6 then the 5" for a checker moving on with the next die. */
 const diceWords = (target) => (target.steps || [target]).map((step) => `the ${step.die}`).join(" then ");
 const spotName = (p) => (p === BAR_SPOT ? "bar" : p === OFF_SPOT ? "off" : String(p));
@@ -292,9 +330,13 @@ export function createBoard(container, { onMove, seatName = (seat) => `seat ${se
   const undo = h("button", { type: "button", class: "bg-undo", "data-testid": "bg-undo", "aria-keyshortcuts": "Backspace" }, "Undo");
   const confirm = h("button", { type: "button", class: "bg-confirm primary", "data-testid": "bg-confirm", "aria-keyshortcuts": "Enter" }, "Confirm");
   const controls = h("div", { class: "bg-controls", hidden: true }, undo, confirm, prompt);
+  // The cube's score line, and its actions when one is the player's to take (buttons: Tab and Enter reach them).
+  const cubeLine = h("p", { class: "bg-cube-line", "data-testid": "bg-score", hidden: true });
+  const cubePrompt = h("span", { class: "bg-cube-prompt", "data-testid": "bg-cube-prompt" });
+  const cubeActions = h("div", { class: "bg-cube-actions", role: "group", "aria-label": "Doubling cube", "data-testid": "bg-cube-actions", hidden: true }, cubePrompt);
   // Whole plays as text, for screen readers and the keyboard: out of sight until focused.
   const plays = h("div", { class: "bg-plays", role: "group", "aria-label": "Legal plays as text" });
-  const wrap = h("div", { class: "bg-wrap" }, summary, notice, svg, controls, plays);
+  const wrap = h("div", { class: "bg-wrap" }, summary, cubeLine, notice, svg, cubeActions, controls, plays);
   container.replaceChildren(wrap);
   const targets = new Targets(plays, 4, onMove);
   const narrow = window.matchMedia("(max-width: 560px)");
@@ -557,6 +599,7 @@ export function createBoard(container, { onMove, seatName = (seat) => `seat ${se
     layers.push(text(L, { class: "off-count", x: trayX, y: frameY + FRAME_H - PAD - 10 }, `${off[0]}`));
     layers.push(text(L, { class: "off-count", x: trayX, y: frameY + PAD + 26 }, `${off[1]}`));
     for (const [to, step] of targetAt) layers.push(dieTag(L, spotCentre(L, seat0(to), turn.seat), step.die));
+    if (state && state.cube) layers.push(cubeFace(L, state.cube));
     const dice = (state && state.dice) || [];
     layers.push(...diceFaces(L, live ? turn.dice : dice, live ? turn.steps : [], live && Boolean(turn.forced)));
 
@@ -572,6 +615,7 @@ export function createBoard(container, { onMove, seatName = (seat) => `seat ${se
     if (live && (cursor === null || !order.includes(cursor))) cursor = order[0] ?? null;
     for (const node of spots) node.setAttribute("tabindex", Number(node.dataset.spot) === cursor ? "0" : "-1");
     drawControls(dice);
+    drawCube();
     drawPlays();
     if (hadFocus && !(button && !button.disabled && !controls.hidden)) focus();
   }
@@ -594,6 +638,39 @@ export function createBoard(container, { onMove, seatName = (seat) => `seat ${se
       prompt.textContent = `${playedSoFar ? `Played ${playedSoFar}; ` : `Dice ${dice.join("-")}: `}` +
         `${left.join(", ")} to play. Pick a checker${play ? ", or confirm" : ""}.`;
     }
+  }
+
+  /** The cube's line, and Double/Roll or Take/Drop when the server says the player may. */
+  function drawCube() {
+    const { state, legalMoves = [], interactive, yourSeat = null, seatToMove = null } = view;
+    const words = cubeWords(state, yourSeat, seatName);
+    cubeLine.hidden = !words;
+    cubeLine.textContent = words;
+    const choices = interactive && yourSeat !== null && seatToMove === yourSeat && (!state.dice || !state.dice.length)
+      ? legalMoves.filter(isCubeMove) : [];
+    const hadFocus = cubeActions.contains(document.activeElement);
+    cubeActions.hidden = choices.length === 0;
+    const shown = [...cubeActions.querySelectorAll("button")].map((b) => b.dataset.move).join(",");
+    if (shown !== choices.join(",")) {
+      const value = state && state.cube ? state.cube.value : 1;
+      const buttons = choices.map((move) => h("button", {
+        type: "button",
+        class: `legal cube-action ${move === "double" || move === "take" ? "primary" : "secondary"}`,
+        "data-move": move,
+        "data-testid": `bg-${move}`,
+        onclick: () => {
+          for (const b of cubeActions.querySelectorAll("button")) b.disabled = true; // sent once
+          onMove(move);
+        },
+      }, move === "double" ? `Double to ${value * 2}` : CUBE_ACTIONS[move]));
+      cubeActions.replaceChildren(cubePrompt, ...buttons);
+      // The choice takes the focus from the board (or nothing), never from the chat.
+      const idle = !document.activeElement || document.activeElement === document.body || wrap.contains(document.activeElement);
+      if (hadFocus || idle) buttons[0]?.focus({ preventScroll: true });
+    }
+    cubePrompt.textContent = choices.includes("take")
+      ? `${seatName(1 - yourSeat)} doubles to ${state.cube.value * 2}: take (play on at ${state.cube.value * 2}) or drop (lose ${state.cube.value})?`
+      : choices.includes("double") ? "Your turn: double, or roll the dice." : "";
   }
 
   function drawPlays() {
@@ -624,7 +701,9 @@ export function createBoard(container, { onMove, seatName = (seat) => `seat ${se
   /** The keyboard's place on the board: the cursor, or Confirm once the play is complete. */
   function focus() {
     const node = cursor !== null ? svg.querySelector(`[data-spot="${cursor}"]`) : null;
-    if (node) node.focus({ preventScroll: true });
+    const cubeChoice = cubeActions.hidden ? null : cubeActions.querySelector("button:not([disabled])");
+    if (cubeChoice) cubeChoice.focus({ preventScroll: true });
+    else if (node) node.focus({ preventScroll: true });
     else if (!confirm.disabled && !controls.hidden) confirm.focus({ preventScroll: true });
     else svg.focus({ preventScroll: true });
   }
@@ -769,7 +848,7 @@ export function createBoard(container, { onMove, seatName = (seat) => `seat ${se
  */
 export function moveMarker(state, move, svg = null) {
   if (!state || !Array.isArray(state.points) || typeof state.turn !== "number" || state.turn < 0) return null;
-  if (/^(open|roll|pass)\b/.test(String(move))) return null;
+  if (/^(open|roll|pass|double|take|drop)\b/.test(String(move))) return null;
   const seat = state.turn;
   const L = layout(Boolean(svg && svg.dataset.portrait === "true"));
   const toSeat0 = (p) => (p === BAR_SPOT || p === OFF_SPOT || seat === 0 ? p : 25 - p);

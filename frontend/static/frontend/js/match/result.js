@@ -41,6 +41,7 @@ export function renderResult(store, node) {
     headline,
     reason ? " — " : null,
     reason,
+    points(store, r),
     ranking(store, r),
   ));
 }
@@ -54,6 +55,14 @@ function sharedHeadline(store, places) {
   const first = places.map((place, seat) => (place === 1 ? seat : null)).filter((seat) => seat !== null);
   const names = first.flatMap((seat, i) => [i ? " and " : "", playerLabel(store.seatPlayer(seat), { compact: true })]);
   return { headline: h("strong", {}, "Shared first: ", ...names), tone: "neutral" };
+}
+
+/** What each seat won in points (backgammon with the cube: the cube's value times 1, 2 or 3). */
+function points(store, r) {
+  if (!Array.isArray(r.points) || !r.points.some((p) => p > 0)) return null;
+  const won = r.points.map((p, seat) => [p, seat]).filter(([p]) => p > 0);
+  return h("span", { class: "result-points", "data-testid": "result-points" },
+    ...won.flatMap(([p, seat]) => [" · ", playerLabel(store.seatPlayer(seat), { compact: true }), ` wins ${p} point${p === 1 ? "" : "s"}`]));
 }
 
 /** "=" only for a draw: a spectator sees a win as a win, in the neutral colours. */

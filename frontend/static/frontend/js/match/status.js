@@ -2,6 +2,7 @@
 // attributes (what tests and styles read: ready, status, ply, whose turn, connected).
 
 import { h } from "../dom.js";
+import { optionsWords } from "../options.js";
 import { isBot, playerLabel } from "../players.js";
 
 export function createStatus({ store, el, socket, catalogue, boardHost }) {
@@ -16,12 +17,12 @@ export function createStatus({ store, el, socket, catalogue, boardHost }) {
     const gameName = catalogue.name(match.game) || boardHost.name || match.game;
     el.title.textContent = `${gameName} · match ${match.id}`;
     document.title = `${store.yourTurn() ? "Your move · " : ""}${gameName} · Plyground`;
-    renderRated(match.rated);
+    renderRated(match.rated, optionsWords(match.options));
   }
 
   // "Rated" or "Casual" under the title, with what it means for screen readers and on hover.
   let ratedTag = null;
-  function renderRated(rated) {
+  function renderRated(rated, options) {
     if (!ratedTag) {
       ratedTag = h("p", { class: "match-kind", "data-testid": "match-rated" });
       el.title.after(ratedTag);
@@ -30,7 +31,8 @@ export function createStatus({ store, el, socket, catalogue, boardHost }) {
     ratedTag.dataset.rated = String(Boolean(rated));
     ratedTag.replaceChildren(
       h("span", { class: `tag ${rated ? "tag-rated" : "tag-casual"}`, title: meaning }, rated ? "Rated" : "Casual"),
-      h("span", { class: "visually-hidden" }, `: ${meaning}`));
+      h("span", { class: "visually-hidden" }, `: ${meaning}`),
+      options ? h("span", { class: "match-options", "data-testid": "match-options" }, ` · ${options}`) : "");
   }
 
   function renderDataset() {
