@@ -6,7 +6,8 @@ chance becomes expectimax and on a game of three or more players max^n (the
 substitution is recorded in the stats as ``requested``).  A doubling-cube decision is not
 searched: every bot but the random mover answers it by `ai.cube` from the game's
 `cube_inputs` (stats ``cube``), looking ahead where its budget affords it
-(`ai.cube.LOOK_AHEAD_MIN_BUDGET_MS`), from the position's own evaluation otherwise.
+(`ai.cube.LOOK_AHEAD_MIN_BUDGET_MS`) and its deadline allows, from the position's own
+evaluation otherwise (``look_ahead_cut``: the deadline came first).
 """
 
 from __future__ import annotations
@@ -57,18 +58,20 @@ def choose_move(
     rng = random.Random(config.seed)
     started = time.perf_counter()
     algorithm = algorithm_for(game, config.algorithm)
+    until = resolve_deadline(config, deadline)
     look_ahead = config.time_budget_ms >= cube.LOOK_AHEAD_MIN_BUDGET_MS
-    inputs = None if len(moves) == 1 or algorithm == "random" else game.cube_inputs(state, look_ahead)
+    cube_decision = len(moves) > 1 and algorithm != "random"
+    inputs = game.cube_inputs(state, look_ahead, stop=until.expired) if cube_decision else None
     if len(moves) == 1:
         result = SearchResult(move=moves[0], algorithm=algorithm, stats={"forced": True})
     elif inputs is not None:
         verdict = cube.decide(inputs)
-        result = SearchResult(
-            move=verdict.move, algorithm=algorithm, stats={"cube": {**verdict.to_json(), "look_ahead": look_ahead}}
-        )
+        # `look_ahead_cut`: the budget afforded the look-ahead, but the deadline came first.
+        looked = {"look_ahead": inputs.looked_ahead, "look_ahead_cut": look_ahead and not inputs.looked_ahead}
+        result = SearchResult(move=verdict.move, algorithm=algorithm, stats={"cube": {**verdict.to_json(), **looked}})
     else:
         with progress.listening(on_progress):
-            result = catalogue.get(algorithm).run(game, state, config, resolve_deadline(config, deadline), rng)
+            result = catalogue.get(algorithm).run(game, state, config, until, rng)
         if result.move not in moves:  # never let a searcher's bug reach the match
             result.stats["fallback_from"] = result.move
             result.move = moves[0]

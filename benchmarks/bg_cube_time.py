@@ -45,7 +45,7 @@ def positions(wanted: int, rng: random.Random) -> list[rules.BackgammonState]:
 
 
 def timed_ms(state: rules.BackgammonState, look_ahead: bool) -> tuple[float, str]:
-    rules._probabilities_before_roll.cache_clear()  # each decision from scratch, as a new position is
+    rules._LOOKED_AHEAD.clear()  # each decision from scratch, as a new position is
     started = time.perf_counter()
     inputs = GAME.cube_inputs(state, look_ahead)
     assert inputs is not None

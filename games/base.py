@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeGuard, TypeVar
 
@@ -128,6 +128,8 @@ class CubeInputs:
     Jacoby rule holds (cube centred).  `forced`: a move the rules of a match settle by themselves.
     `match_play`: a match to N points, where a point is worth what the match score makes it, not a
     money game's unit; `match` then holds the seat on roll's match equities after each result.
+    `looked_ahead`: whether the probabilities come from the look-ahead (False: the cheaper estimate,
+    asked for or because the deadline cut the look-ahead short).
     """
 
     offer: bool
@@ -143,6 +145,7 @@ class CubeInputs:
     forced: Move | None = None
     match_play: bool = False
     match: MatchEquities | None = None
+    looked_ahead: bool = False
 
 
 def places(returns: Sequence[float]) -> tuple[int, ...]:
@@ -337,9 +340,13 @@ class Game(ABC, Generic[S]):
         by the book's weights, so a seeded search plays it again; None out of book or without one."""
         return None
 
-    def cube_inputs(self, state: S, look_ahead: bool = True) -> CubeInputs | None:
+    def cube_inputs(
+        self, state: S, look_ahead: bool = True, stop: Callable[[], bool] | None = None
+    ) -> CubeInputs | None:
         """Where the seat to move faces a doubling-cube decision, what deciding it needs; else None.
-        `look_ahead=False` asks for the cheaper estimate a small budget affords (a game may have one)."""
+        `look_ahead=False` asks for the cheaper estimate a small budget affords (a game may have one);
+        a look-ahead that `stop()` cuts short (the move's deadline) gives that cheaper estimate too,
+        with `CubeInputs.looked_ahead` false."""
         return None
 
     def table_move(self, state: S) -> TableChoice | None:

@@ -598,20 +598,26 @@ class Backgammon(Game[BackgammonState]):
         while the cube is centred); clipped to ±`HEURISTIC_LIMIT`, short of a proven result."""
         return _evaluate(state, seat, self.rules)
 
-    def cube_inputs(self, state: BackgammonState, look_ahead: bool = True) -> CubeInputs | None:
+    def cube_inputs(
+        self, state: BackgammonState, look_ahead: bool = True, stop: Callable[[], bool] | None = None
+    ) -> CubeInputs | None:
         """The cubeless probabilities of the seat on roll, where a seat decides whether to double or to
-        take: one roll ahead (`probabilities_before_roll`), or without `look_ahead` from the evaluation
-        of the position itself (`probabilities_at_roll`: one evaluation instead of some 400)."""
+        take: one roll ahead (`probabilities_before_roll`), or without `look_ahead` (or once `stop()`
+        says the move's time is up) from the evaluation of the position itself
+        (`probabilities_at_roll`: one evaluation instead of some 400)."""
         if not self.rules.cube or state.dice or self.is_terminal(state) or self.to_move(state) == CHANCE:
             return None
         offer = state.cube_action != DOUBLE
-        p = probabilities_before_roll(state) if look_ahead else probabilities_at_roll(state)
+        p = probabilities_before_roll(state, stop) if look_ahead else None
+        looked_ahead = p is not None
+        if p is None:
+            p = probabilities_at_roll(state)
         return CubeInputs(
             offer, DOUBLE if offer else TAKE, ROLL if offer else DROP,
             p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon,
             centred=state.owner == CENTRED, gammons_count=not (self.rules.jacoby and state.owner == CENTRED),
             forced=self._match_forced(state, offer), match_play=self.rules.match_to > 0,
-            match=self._match_equities(state) if self.rules.match_to else None,
+            match=self._match_equities(state) if self.rules.match_to else None, looked_ahead=looked_ahead,
         )  # fmt: skip
 
     def _match_equities(self, state: BackgammonState) -> MatchEquities:
@@ -666,12 +672,39 @@ class Backgammon(Game[BackgammonState]):
         return max(plays, key=lambda m: _quick(plays[m], state.turn) + rng.random() * 0.05)
 
 
-def probabilities_before_roll(state: BackgammonState) -> Probabilities:
+def probabilities_before_roll(state: BackgammonState, stop: Callable[[], bool] | None = None) -> Probabilities | None:
     """The seat on roll's cubeless outcome probabilities, looking one roll ahead: for each of the 21
     rolls, those of the position its best play (by the evaluation's equity) leaves, weighted by the
     roll's odds.  Cube decisions judged this way agree with gnubg 2-ply's more often than on the
-    evaluation of the position itself (benchmarks/README.md, "The doubling cube")."""
-    return _probabilities_before_roll(state.points, state.bar, state.off, state.turn)
+    evaluation of the position itself (benchmarks/README.md, "The doubling cube").  None when
+    `stop()` becomes true before every roll is looked at: the look-ahead takes ~0.4 s (up to ~3 s
+    in positions with many plays), more than a move's budget may hold."""
+    key = (state.points, state.bar, state.off, state.turn)
+    if key in _LOOKED_AHEAD:
+        return _LOOKED_AHEAD[key]
+    total = [0.0] * 5
+    for roll, weight in ROLLS:
+        rolled = BackgammonState(state.points, state.bar, state.off, state.turn, ROLL_DICE[roll])
+        best: Probabilities | None = None
+        for child in legal_plays(rolled).values():
+            if stop is not None and stop():
+                return None
+            after = _after_play(child, state.turn)
+            if best is None or equity(after) > equity(best):
+                best = after
+        assert best is not None  # every roll has a play, if only the empty one
+        for i, value in enumerate((best.win, best.win_gammon, best.win_backgammon, best.lose_gammon,
+                                   best.lose_backgammon)):  # fmt: skip
+            total[i] += weight * value
+    if len(_LOOKED_AHEAD) >= _LOOKED_AHEAD_MAX:  # a double and its answer ask for the same position
+        _LOOKED_AHEAD.clear()
+    _LOOKED_AHEAD[key] = result = Probabilities(*total)
+    return result
+
+
+# Finished look-aheads only (one cut short by its deadline is not kept): key -> probabilities.
+_LOOKED_AHEAD: dict[tuple[tuple[int, ...], tuple[int, int], tuple[int, int], Seat], Probabilities] = {}
+_LOOKED_AHEAD_MAX = 1024
 
 
 def probabilities_at_roll(state: BackgammonState) -> Probabilities:
@@ -679,21 +712,6 @@ def probabilities_at_roll(state: BackgammonState) -> Probabilities:
     (0-ply): what a bot whose budget cannot afford the look-ahead decides the cube by."""
     me, theirs = sides(state, state.turn)
     return side_probabilities(me, _own_numbering(theirs), True)
-
-
-@lru_cache(maxsize=1024)
-def _probabilities_before_roll(
-    points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int], seat: Seat
-) -> Probabilities:
-    """`probabilities_before_roll`, cached: a double and its answer ask for the same position."""
-    total = [0.0] * 5
-    for roll, weight in ROLLS:
-        rolled = BackgammonState(points, bar, off, seat, ROLL_DICE[roll])
-        best = max((_after_play(child, seat) for child in legal_plays(rolled).values()), key=equity)
-        for i, value in enumerate((best.win, best.win_gammon, best.win_backgammon, best.lose_gammon,
-                                   best.lose_backgammon)):  # fmt: skip
-            total[i] += weight * value
-    return Probabilities(*total)
 
 
 def _after_play(child: BackgammonState, seat: Seat) -> Probabilities:

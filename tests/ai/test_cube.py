@@ -6,6 +6,7 @@ import pytest
 
 from ai import cube
 from games.base import CubeInputs, MatchEquities
+from tests.deadlines import CountedDeadline
 
 
 def inputs(win: float, offer: bool = False, gammons: float = 0.0, centred: bool = True) -> CubeInputs:
@@ -50,11 +51,35 @@ def test_a_bot_looks_ahead_for_the_cube_only_when_its_budget_affords_it(budget_m
     game = registry.get("backgammon").with_options({"cube": True})
     state = game.from_json({**game.to_json(game.initial_state()), "turn": 0, "ply": 3})
     look_ahead = budget_ms >= cube.LOOK_AHEAD_MIN_BUDGET_MS
-    result = ai.choose_move(game, state, ai.SearchConfig(algorithm="expectimax", time_budget_ms=budget_ms, max_depth=1))
-    assert result.stats["cube"]["look_ahead"] is look_ahead
+    config = ai.SearchConfig(algorithm="expectimax", time_budget_ms=budget_ms, max_depth=1)
+    result = ai.choose_move(game, state, config, deadline=CountedDeadline(10**9))  # never cut short here
+    assert result.stats["cube"]["look_ahead"] is look_ahead and not result.stats["cube"]["look_ahead_cut"]
     inputs = game.cube_inputs(state, look_ahead)
     assert inputs is not None and result.stats["cube"]["no_double"] == cube.decide(inputs).no_double
     assert inputs != game.cube_inputs(state, not look_ahead)  # the two estimates differ
+
+
+def test_the_cube_look_ahead_keeps_the_move_s_deadline() -> None:
+    """The look-ahead evaluates every roll's plays (~0.4 s, up to ~3 s in positions with many plays):
+    when the deadline comes first, the bot decides from the position's own evaluation, says so, and
+    keeps no half-finished look-ahead for the next decision."""
+    import ai
+    from games import registry
+    from games.backgammon import rules
+
+    game = registry.get("backgammon").with_options({"cube": True})
+    state = game.from_json({**game.to_json(game.initial_state()), "turn": 0, "ply": 3})
+    config = ai.SearchConfig(algorithm="expectimax", time_budget_ms=2000, max_depth=1)
+    rules._LOOKED_AHEAD.clear()
+    deadline = CountedDeadline(50)
+    cut = ai.choose_move(game, state, config, deadline=deadline)
+    assert cut.stats["cube"]["look_ahead"] is False and cut.stats["cube"]["look_ahead_cut"] is True
+    assert deadline.looks_taken == 51  # stopped at its first look past the deadline
+    quick = game.cube_inputs(state, look_ahead=False)
+    assert quick is not None and cut.stats["cube"]["no_double"] == cube.decide(quick).no_double
+    assert not rules._LOOKED_AHEAD  # nothing half-done kept
+    whole = ai.choose_move(game, state, config, deadline=CountedDeadline(10**9))
+    assert whole.stats["cube"]["look_ahead"] is True and len(rules._LOOKED_AHEAD) == 1
 
 
 def match_inputs(win: float, offer: bool, now: tuple, doubled: tuple) -> CubeInputs:
