@@ -86,9 +86,10 @@ def save(book: Book, path: Path = PATH) -> None:
     path.write_bytes(lzma.compress(MAGIC + bytes([book.ply]) + book.entries, preset=9 | lzma.PRESET_EXTREME))
 
 
-def positions(ply: int) -> Iterator[tuple[str, int, int]]:
+def positions(ply: int, prefix: str = "") -> Iterator[tuple[str, int, int]]:
     """``(moves, current, mask)`` of every position with `ply` stones the book holds, one per
-    mirror pair, in the order of a depth-first walk (neighbours share their subtrees)."""
+    mirror pair, in the order of a depth-first walk (neighbours share their subtrees); with
+    `prefix`, only those its moves lead to (a part of the book)."""
     seen: set[int] = set()
 
     def walk(moves: str, current: int, mask: int) -> Iterator[tuple[str, int, int]]:
@@ -107,17 +108,21 @@ def positions(ply: int) -> Iterator[tuple[str, int, int]]:
                 continue  # the game is over there
             yield from walk(moves + str(col + 1), current ^ mask, mask | move)
 
-    yield from walk("", 0, 0)
+    current = mask = 0
+    for ch in prefix:
+        col = int(ch) - 1
+        current, mask = current ^ mask, mask | ((mask + (1 << (col * H1))) & COLUMN_MASK[col])
+    yield from walk(prefix, current, mask)
 
 
-def build(ply: int, report_every: int = 1000) -> Book:
-    """Solve (weakly) every position of `positions(ply)` with the compiled solver, no book."""
+def build(ply: int, prefix: str = "", report_every: int = 1000) -> Book:
+    """Solve (weakly) every position of `positions(ply, prefix)` with the compiled solver, no book."""
     from games.connect4 import _solver
 
     kernel = _solver.Kernel()
     words = []
     started = time.perf_counter()
-    for count, (_moves, current, mask) in enumerate(positions(ply), 1):
+    for count, (_moves, current, mask) in enumerate(positions(ply, prefix), 1):
         score = kernel.solve(current, mask, ply, -1, 1)  # beyond the window when it is found early
         value = (score > 0) - (score < 0)
         words.append(symmetric_key(current + mask) << 2 | (value + 1))
@@ -139,11 +144,11 @@ def sample(book: Book, count: int, seed: int) -> list[tuple[int, int, int]]:
 
 
 def split_key(key: int) -> tuple[int, int]:
-    """``(current, mask)`` from ``current + mask``: in each column, the highest set bit marks
-    the first empty cell; below it, the bits are the side to move's stones."""
+    """``(current, mask)`` from ``current + mask``: in each column, ``current + mask + 1`` is
+    ``current`` with one more bit on top, where the first empty cell is."""
     current = mask = 0
     for col in range(WIDTH):
-        column = (key >> (col * H1)) & 127
+        column = ((key >> (col * H1)) & 127) + 1
         height = column.bit_length() - 1
         mask |= ((1 << height) - 1) << (col * H1)
         current |= (column ^ (1 << height)) << (col * H1)
@@ -154,11 +159,12 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m games.connect4.book", description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=["build", "info"])
     parser.add_argument("--ply", type=int, default=8)
+    parser.add_argument("--prefix", default="", help="only the positions these moves lead to")
     parser.add_argument("--out", type=Path, default=PATH)
     args = parser.parse_args(argv)
     if args.command == "build":
         started = time.perf_counter()
-        book = build(args.ply)
+        book = build(args.ply, args.prefix)
         save(book, args.out)
         print(f"{len(book)} positions at ply {book.ply} in {time.perf_counter() - started:.0f} s: {args.out}")
     else:
