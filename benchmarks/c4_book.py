@@ -41,9 +41,9 @@ def random_live(ply: int, count: int, rng: random.Random) -> list[tuple[str, int
             move = rng.choice(CONNECT4.legal_moves(state))
             state, moves = CONNECT4.play(state, move), moves + move
         possible = (state.mask + BOTTOM) & BOARD_MASK
-        if state.moves == ply and not CONNECT4.is_terminal(state):
-            if not winning_cells(state.current, state.mask) & possible:
-                out.append((moves, state.current, state.mask))
+        live = state.moves == ply and not CONNECT4.is_terminal(state)
+        if live and not winning_cells(state.current, state.mask) & possible:
+            out.append((moves, state.current, state.mask))
     return out
 
 

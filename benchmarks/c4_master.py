@@ -201,9 +201,8 @@ def main() -> None:
         return
     stones = f"first {args.stones} stones of each line" if args.stones else "the published positions"
     stones += ", drawn ones only" if args.draws_only else ""
-    print(
-        f"Connect Four Master, {args.budget_ms} ms a move, {stones}, seed {args.seed}, {master_config(args.budget_ms, args.seed).options}"
-    )
+    exact_from = master_config(1, 1).options.exact_endgame
+    print(f"Connect Four Master, {args.budget_ms} ms a move, {stones}, seed {args.seed}, exact_endgame {exact_from}")
     print("| set | positions | forced | solver finished | value kept | draws unfinished | of those thrown |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, words in chosen.items():

@@ -44,7 +44,9 @@ def test_it_keeps_the_outcome_of_early_positions():
         result = ai.choose_move(CONNECT4, state, config)
         assert result.stats.get("exact") in ("won", "solved"), (moves, result.stats)
         after = CONNECT4.play(state, result.move)
-        kept = sign(CONNECT4.returns(after)[state.moves % 2]) if CONNECT4.is_terminal(after) else -sign(
-            judge.solve_state(after, weak=True)
+        kept = (
+            sign(CONNECT4.returns(after)[state.moves % 2])
+            if CONNECT4.is_terminal(after)
+            else -sign(judge.solve_state(after, weak=True))
         )
         assert kept == value, (moves, result.move)
