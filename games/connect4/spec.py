@@ -27,8 +27,8 @@ SPEC = GameSpec(
          "and a transposition table; rarely slips. Takes at least half a second, like a person would.",
          slug="connect4-deep", max_depth=7, slip_rate=0.05, min_think_ms=500),
     bot(ID, 5, "Polaris", "alphabeta", 4000, "Opens in the centre, searches up to four seconds a move "
-         "with alpha-beta, and from 8 stones on solves the game exactly when it can: then it plays perfectly.",
-         search_options={"exact_endgame": 8, "opening_book": True}),
+         "with alpha-beta, and from 14 stones on solves the game exactly when it can: then it plays perfectly.",
+         search_options={"exact_endgame": 14, "opening_book": True}),
     adaptive_bot(ID, "Coach Four", "alphabeta", 500),
     ),
 )  # fmt: skip

@@ -1,4 +1,4 @@
-"""Polaris (the Connect Four Master) with its own search options keeps the proven outcome from 8 stones.
+"""Polaris (the Connect Four Master) with its own search options keeps the proven outcome from 14 stones.
 
 Counted, not timed: the budget is far above what these solves cost (a few hundred thousand
 nodes each), so a loaded machine cannot turn a proof into a guess; what is checked is that
@@ -37,7 +37,7 @@ def random_position(rng: random.Random, plies: int) -> str:
 def test_it_keeps_the_outcome_of_early_positions():
     rng, judge = random.Random(46), Connect4Solver()
     config = ai.SearchConfig(time_budget_ms=300_000, options=MASTER.settings["search_options"], seed=1)
-    for plies in (10, 12, 13):
+    for plies in (14, 15, 16):
         moves = random_position(rng, plies)
         state = CONNECT4.from_moves(moves)
         value = sign(judge.solve_state(state, weak=True))
