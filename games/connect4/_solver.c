@@ -64,6 +64,15 @@ static inline u64 winning_cells(u64 s, u64 mask) {
     return r & (BOARD ^ mask);
 }
 
+static inline int has_four(u64 s) {
+    static const int shifts[4] = {1, H1, H1 - 1, H1 + 1};
+    for (int i = 0; i < 4; i++) {
+        u64 pairs = s & (s >> shifts[i]);
+        if (pairs & (pairs >> 2 * shifts[i])) return 1;
+    }
+    return 0;
+}
+
 /* The key of the mirrored position: the columns of `key` in reverse order (a key is
  * current + mask, which never carries from one column into the next). */
 static inline u64 mirror_key(u64 key) {
@@ -244,17 +253,22 @@ static int check_position(u64 current, u64 mask, int moves) {
 }
 
 /* solve(current, mask, moves, low, high, deadline=None): the score within [low, high] found by
- * null-window probes, as Connect4Solver.solve narrows it. */
+ * null-window probes, as Connect4Solver.solve narrows it (low when low >= high); a position
+ * already won, full, or won with the next stone gets its score whatever the window. */
 static PyObject *Kernel_solve(Kernel *self, PyObject *args) {
     unsigned long long current, mask;
     int moves, low, high;
     PyObject *deadline = Py_None;
     if (!PyArg_ParseTuple(args, "KKiii|O", &current, &mask, &moves, &low, &high, &deadline)) return NULL;
     if (!check_position(current, mask, moves)) return NULL;
-    if (low < -CELLS || high > CELLS || low > high) {
+    if (low < -CELLS || high > CELLS) {
         PyErr_SetString(PyExc_ValueError, "low and high must bracket a score");
         return NULL;
     }
+    /* What the search does not handle: a game already over, a win with the next stone. */
+    if (has_four(current ^ mask)) return PyLong_FromLong(-((CELLS + 2 - moves) / 2));
+    if (moves >= CELLS) return PyLong_FromLong(0);
+    if (winning_cells(current, mask) & ((mask + BOTTOM) & BOARD)) return PyLong_FromLong((CELLS + 1 - moves) / 2);
     if (deadline == Py_None) {
         self->deadline = 0;
     } else {

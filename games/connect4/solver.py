@@ -213,6 +213,17 @@ class Connect4Solver:
         With `above`, only whether the score is above it: a result above `above` when it
         is, at most `above` when it is not (one null-window probe).
         """
+        low, high = -((CELLS - moves) // 2), (CELLS + 1 - moves) // 2
+        if weak:
+            low, high = -1, 1
+        if above is not None:
+            low, high = max(low, above), min(high, above + 1)
+        if self.kernel is not None:  # it checks for a game over and a win at once itself
+            self.kernel.nodes = 0
+            try:
+                return int(self.kernel.solve(current, mask, moves, low, high, self.deadline))
+            finally:
+                self.nodes += self.kernel.nodes
         if has_four(current ^ mask):  # the previous stone won
             return -((CELLS + 2 - moves) // 2)
         if moves >= CELLS:
@@ -220,17 +231,6 @@ class Connect4Solver:
         possible = (mask + BOTTOM) & BOARD_MASK
         if winning_cells(current, mask) & possible:
             return (CELLS + 1 - moves) // 2
-        low, high = -((CELLS - moves) // 2), (CELLS + 1 - moves) // 2
-        if weak:
-            low, high = -1, 1
-        if above is not None:
-            low, high = max(low, above), min(high, above + 1)
-        if self.kernel is not None:
-            self.kernel.nodes = 0
-            try:
-                return int(self.kernel.solve(current, mask, moves, low, high, self.deadline))
-            finally:
-                self.nodes += self.kernel.nodes
         if type(self).negamax is Connect4Solver.negamax:
             negamax, flush = self.search()
         else:  # a subclass hooks into every node: the plain search

@@ -102,7 +102,7 @@ def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="not a Connect Four position"):
         kernel.solve(0b10, 0b1, 1, -1, 1)  # a stone of the side to move on an empty cell
     with pytest.raises(ValueError, match="bracket"):
-        kernel.solve(0, 0, 0, 1, -1)
+        kernel.solve(0, 0, 0, -100, 1)
     with pytest.raises(ValueError, match="table_size"):
         _solver.Kernel(0)
     with pytest.raises(ValueError, match="64-bit"):
