@@ -34,6 +34,7 @@ Scores follow the published test sets: positive when the side to move wins,
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable, Sequence
 from types import ModuleType
@@ -131,6 +132,7 @@ class Connect4Solver:
         self.nodes = 0
         self.deadline = deadline
         self.kernel: Any = None
+        self.kernel_lock = threading.Lock()
         if compiled and compiled_solver is not None and type(self).negamax is Connect4Solver.negamax:
             self.kernel = compiled_solver.Kernel()
             if book:
@@ -219,11 +221,12 @@ class Connect4Solver:
         if above is not None:
             low, high = max(low, above), min(high, above + 1)
         if self.kernel is not None:  # it checks for a game over and a win at once itself
-            self.kernel.nodes = 0
-            try:
-                return int(self.kernel.solve(current, mask, moves, low, high, self.deadline))
-            finally:
-                self.nodes += self.kernel.nodes
+            with self.kernel_lock:  # it searches without the GIL: one thread at a time
+                self.kernel.nodes = 0
+                try:
+                    return int(self.kernel.solve(current, mask, moves, low, high, self.deadline))
+                finally:
+                    self.nodes += self.kernel.nodes
         if has_four(current ^ mask):  # the previous stone won
             return -((CELLS + 2 - moves) // 2)
         if moves >= CELLS:
