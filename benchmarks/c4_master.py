@@ -11,8 +11,11 @@ thrown when the solve did not finish.  The published positions are easy for a so
 ``--stones N`` plays only the first N moves of each line, earlier and harder positions
 (their value solved here, positions the judge cannot solve in ``JUDGE_S`` skipped);
 ``--draws-only`` keeps the drawn positions, where an unfinished solve can throw a draw.
+``--random`` adds a set of positions from seeded random games cut at 8 to 14 plies (``--plies``),
+each scored by our compiled solver without a time limit; ``--sets`` picks the sets to run.
 
     .venv/bin/python benchmarks/c4_master.py [--per-set 20] [--budget-ms 1000] [--stones 16] [--draws-only] [--seed 1]
+    .venv/bin/python benchmarks/c4_master.py --sets random --per-set 100 --budget-ms 1000
     .venv/bin/python benchmarks/c4_master.py --proof-cost --stones 14 --draws-only --per-set 12
 """
 
@@ -30,21 +33,53 @@ from games import registry
 from games.connect4.solver import Connect4Solver
 from server.bots.seed import PROFILES
 
-SETS = {"Test_L2_R1": "middle game (15-28 stones)", "Test_L3_R1": "end game (29-41 stones)"}
+SETS = {
+    "Test_L2_R1": "middle game (15-28 stones)",
+    "Test_L3_R1": "end game (29-41 stones)",
+    "random": "random games cut at 8-14 plies",
+}
 PLACES = [Path("/work/shared/data/connect4"), Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"]
+
+
+EXACT_FROM: int | None = None  # --exact-from: the Master with another `exact_endgame`, for comparison
 
 
 def master_config(budget_ms: int, seed: int) -> ai.SearchConfig:
     profile = next(p for p in PROFILES if p["game"] == "connect4" and p["level"] == 5 and not p.get("adaptive"))
-    return ai.SearchConfig(
-        algorithm=profile["algorithm"], time_budget_ms=budget_ms, options=profile["search_options"], seed=seed
-    )
+    options = dict(profile["search_options"])
+    if EXACT_FROM is not None:
+        options["exact_endgame"] = EXACT_FROM
+    return ai.SearchConfig(algorithm=profile["algorithm"], time_budget_ms=budget_ms, options=options, seed=seed)
 
 
 JUDGE_S = 20.0  # the judge's time for one position's value
 
 
+def random_positions(count: int, seed: int, plies: range, draws_only: bool) -> list[tuple[str, int]]:
+    """Live positions of seeded random games cut at a ply of `plies`, with their value (sign) for
+    the side to move, solved without a time limit."""
+    game, judge, rng, out = registry.get("connect4"), Connect4Solver(), random.Random(seed), []
+    while len(out) < count:
+        state, moves = game.initial_state(), ""
+        for _ in range(rng.choice(plies)):
+            move = rng.choice(game.legal_moves(state))
+            state, moves = game.apply(state, move), moves + move
+            if game.is_terminal(state):
+                break
+        if game.is_terminal(state):
+            continue
+        value = sign(judge.solve_state(state, weak=True))
+        if value == 0 or not draws_only:
+            out.append((moves, value))
+    return out
+
+
+PLIES = range(8, 15)
+
+
 def sample(name: str, count: int, seed: int, stones: int | None, draws_only: bool = False) -> list[tuple[str, int]]:
+    if name == "random":
+        return random_positions(count, seed, PLIES, draws_only)
     path = next(p / name for p in PLACES if (p / name).exists())
     lines = [line.split() for line in path.read_text().splitlines() if line.strip()]
     random.Random(seed).shuffle(lines)
@@ -145,24 +180,33 @@ def main() -> None:
     parser.add_argument("--draws-only", action="store_true", help="only drawn positions")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--proof-cost", action="store_true", help="count the nodes of each proof instead of playing")
+    parser.add_argument("--sets", default="Test_L2_R1,Test_L3_R1", help=f"comma-separated, of {', '.join(SETS)}")
+    parser.add_argument("--plies", default="8-14", help="the random set's plies, as FIRST-LAST")
+    parser.add_argument("--exact-from", type=int, default=None, help="override the Master's exact_endgame")
     args = parser.parse_args()
+    global PLIES, EXACT_FROM
+    EXACT_FROM = args.exact_from
+    first, last = map(int, args.plies.split("-"))
+    PLIES = range(first, last + 1)
+    chosen = {name: SETS[name] for name in args.sets.split(",")}
     started = time.time()
     if args.proof_cost:
         where = f"{args.stones} stones" if args.stones else "the published positions"
         print(f"Proof cost in nodes, {where}, drawn only: {args.draws_only}, seed {args.seed}")
         print("| set | positions | not losing: median | max | weak pass: median | max | nodes/s |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
-        for name in SETS:
+        for name in chosen:
             proof_costs(name, args.per_set, args.seed, args.stones, args.draws_only)
         print(f"# {time.time() - started:.0f} s wall")
         return
     stones = f"first {args.stones} stones of each line" if args.stones else "the published positions"
     stones += ", drawn ones only" if args.draws_only else ""
-    print(f"Connect Four Master, {args.budget_ms} ms a move, {stones}, seed {args.seed}")
+    exact_from = master_config(1, 1).options.exact_endgame
+    print(f"Connect Four Master, {args.budget_ms} ms a move, {stones}, seed {args.seed}, exact_endgame {exact_from}")
     print("| set | positions | forced | solver finished | value kept | draws unfinished | of those thrown |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    for name, words in SETS.items():
-        if args.stones:
+    for name, words in chosen.items():
+        if args.stones and name != "random":
             words = f"its lines cut to {args.stones} stones"
         row = run_set(name, args.per_set, args.budget_ms, args.seed, args.stones, args.draws_only)
         print(f"| {name}: {words} | " + " | ".join(map(str, row)) + " |", flush=True)

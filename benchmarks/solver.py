@@ -11,7 +11,12 @@ fifth column, nanoseconds: ``clock_gettime(CLOCK_THREAD_CPUTIME_ID)`` around
 ``solver.solve``, a two-line change to its ``main.cpp``).  On a loaded machine the
 CPU-time ratio is the steadier one.
 
-    .venv/bin/python benchmarks/solver.py [positions_per_set] [--reference path/to/c4solver]
+    .venv/bin/python benchmarks/solver.py [positions_per_set] [--reference path/to/c4solver] [--python] [--stones N]
+
+``--python`` times the Python search (the reference the tests hold the compiled one to)
+instead of the compiled one.  ``--stones N`` cuts every line to its first N moves: earlier,
+harder positions, whose exact score is then the reference's (the ``exact`` column counts
+agreement with it; without ``--reference``, with our Python solver's, which is slow).
 
 Building the reference (not part of this repository; AGPL):
 ``git clone https://github.com/PascalPons/connect4 && cd connect4 && make``
@@ -28,7 +33,7 @@ from pathlib import Path
 from games import registry
 from games.connect4.solver import Connect4Solver
 
-SOLVER = Connect4Solver()  # what ai.solve uses for Connect Four (`Game.new_solver`)
+SOLVER = Connect4Solver()  # what ai.solve uses for Connect Four (`Game.new_solver`): compiled where built
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
 # Mean time and nodes per position of the reference C++ solver (Pons' tables).
 PUBLISHED = {"Test_L3_R1": (6.19e-6, 50), "Test_L2_R1": (61e-6, 449)}
@@ -46,7 +51,23 @@ def reference_run(binary: str, lines: list[list[str]]) -> tuple[float, float | N
     return sum(int(r[3]) for r in rows) / n / 1e6, cpu, sum(int(r[2]) for r in rows) / n, exact
 
 
-def main(limit: int | None, reference: str | None) -> None:
+def cut(lines: list[list[str]], stones: int, reference: str | None) -> list[list[str]]:
+    """The lines' first `stones` moves (live positions, once each), scored by the reference
+    when given, else by our Python solver."""
+    game, seen = registry.get("connect4"), set()
+    for moves, _ in lines:
+        moves = moves[:stones]
+        if len(moves) == stones and not game.is_terminal(game.from_moves(moves)):
+            seen.add(moves)
+    positions = sorted(seen)
+    if reference:
+        out = subprocess.run([reference], input="\n".join(positions) + "\n", capture_output=True, text=True).stdout
+        return [[moves, row.split()[1]] for moves, row in zip(positions, out.splitlines(), strict=True)]
+    judge = Connect4Solver(compiled=False)
+    return [[moves, str(judge.solve_state(game.from_moves(moves)))] for moves in positions]
+
+
+def main(limit: int | None, reference: str | None, stones: int | None) -> None:
     game = registry.get("connect4")
     print(
         f"{'set':12} {'positions':>9} {'exact':>6} {'mean time':>11} {'cpu':>9} {'nodes/pos':>9} | "
@@ -54,6 +75,10 @@ def main(limit: int | None, reference: str | None) -> None:
     )
     for name, (ref_time, ref_nodes) in PUBLISHED.items():
         lines = [ln.split() for ln in (DATA / name).read_text().splitlines() if ln.strip()][:limit]
+        if stones:
+            if name != "Test_L2_R1":
+                continue
+            name, lines = f"L2 cut {stones}", cut(lines, stones, reference)
         exact = nodes = 0
         elapsed = cpu = 0.0
         for moves, score in lines:
@@ -82,9 +107,16 @@ def main(limit: int | None, reference: str | None) -> None:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    binary = None
+    binary, cut_at = None, None
+    if "--python" in args:
+        args.remove("--python")
+        SOLVER = Connect4Solver(compiled=False)
+    if "--stones" in args:
+        i = args.index("--stones")
+        cut_at = int(args[i + 1])
+        del args[i : i + 2]
     if "--reference" in args:
         i = args.index("--reference")
         binary = args[i + 1]
         del args[i : i + 2]
-    main(int(args[0]) if args else None, binary)
+    main(int(args[0]) if args else None, binary, cut_at)

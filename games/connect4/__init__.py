@@ -4,7 +4,9 @@
 - `bitboard`: the board layout, its masks and line tricks, computed once;
 - `spec`: display name, seats, board module and seeded bot ladder;
 - the fast paths the searchers may use (`games.hooks`): `solver` (exact values, after
-  Pons), `kernel` (alpha-beta's negamax on the bitboards), `playout` (MCTS rollouts).
+  Pons; its search compiled in `_solver.c` where built), `kernel` (alpha-beta's negamax on
+  the bitboards), `playout` (MCTS rollouts);
+- `book`: the opening book's format, builder and loader (the solver reads it where present).
 """
 
 from games.connect4.bitboard import (

@@ -12,10 +12,15 @@ what makes it node-efficient rather than only fast:
 - a transposition table holding lower and upper bounds by position key;
 - score bounds from the number of stones left (a win cannot come sooner than...).
 
-The hot loop is `Connect4Solver.search`, a closure built per solve: bit tricks inlined,
-counters and tables in local variables, no call but the recursion.  `negamax` is the
-same search written plainly, one method call per node; it runs instead where a subclass
-overrides it (a hook, e.g. to check a clock) — both visit the same nodes.
+The same search is compiled (`games/connect4/_solver.c`, built by ``pip install``) and
+runs where it was built: about 20 times faster, with its own transposition table (one
+64-bit word an entry, 32 MB) and the opening book (`games.connect4.book`) read as bounds.
+Without it, or with ``compiled=False``, the Python search runs: the reference the tests
+compare the compiled one against.  Its hot loop is `Connect4Solver.search`, a closure
+built per solve: bit tricks inlined, counters and tables in local variables, no call but
+the recursion.  `negamax` is the same search written plainly, one method call per node;
+it runs instead where a subclass overrides it (a hook, e.g. to check a clock) — both visit
+the same nodes.
 
 Scores follow the published test sets: positive when the side to move wins,
 ``(43 - stones) // 2`` if it wins with its next stone, less the later it wins; 0 a draw.
@@ -29,9 +34,11 @@ Scores follow the published test sets: positive when the side to move wins,
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Final
+from types import ModuleType
+from typing import Any, Final
 
 from games.connect4.bitboard import (
     BOARD_MASK,
@@ -48,6 +55,12 @@ from games.connect4.bitboard import (
     winning_cells,
 )
 from games.connect4.rules import COLUMNS, Connect4State
+
+compiled_solver: ModuleType | None
+try:
+    from games.connect4 import _solver as compiled_solver
+except ImportError:  # built without a C compiler: the Python search runs
+    compiled_solver = None
 
 # Entries per table before it is cleared, so that a long-lived process (a bot worker
 # serving match after match) stays small: a bound entry costs about 100 bytes, a move
@@ -111,18 +124,30 @@ class Connect4Solver:
     `TimeoutError`.
     """
 
-    def __init__(self, deadline: float | None = None) -> None:
+    def __init__(self, deadline: float | None = None, compiled: bool = True, book: bool = True) -> None:
+        """`compiled`: the C search where it was built; `book`: with it, the opening book too."""
         self.lower: dict[int, int] = {}
         self.upper: dict[int, int] = {}
         self.orders: dict[int, Sequence[tuple[int, int, int, int]]] = {}  # search's move order per position
         self.nodes = 0
         self.deadline = deadline
+        self.kernel: Any = None
+        self.kernel_lock = threading.Lock()
+        if compiled and compiled_solver is not None and type(self).negamax is Connect4Solver.negamax:
+            self.kernel = compiled_solver.Kernel()
+            if book:
+                from games.connect4.book import BOOK
+
+                if BOOK is not None:
+                    self.kernel.set_book(BOOK.entries, BOOK.ply)
 
     def reset(self) -> None:
         self.lower.clear()
         self.upper.clear()
         self.orders.clear()
         self.nodes = 0
+        if self.kernel is not None:
+            self.kernel.reset()
 
     def negamax(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
         """Score within (alpha, beta) for the side to move, which cannot win at once."""
@@ -190,6 +215,18 @@ class Connect4Solver:
         With `above`, only whether the score is above it: a result above `above` when it
         is, at most `above` when it is not (one null-window probe).
         """
+        low, high = -((CELLS - moves) // 2), (CELLS + 1 - moves) // 2
+        if weak:
+            low, high = -1, 1
+        if above is not None:
+            low, high = max(low, above), min(high, above + 1)
+        if self.kernel is not None:  # it checks for a game over and a win at once itself
+            with self.kernel_lock:  # it searches without the GIL: one thread at a time
+                self.kernel.nodes = 0
+                try:
+                    return int(self.kernel.solve(current, mask, moves, low, high, self.deadline))
+                finally:
+                    self.nodes += self.kernel.nodes
         if has_four(current ^ mask):  # the previous stone won
             return -((CELLS + 2 - moves) // 2)
         if moves >= CELLS:
@@ -197,11 +234,6 @@ class Connect4Solver:
         possible = (mask + BOTTOM) & BOARD_MASK
         if winning_cells(current, mask) & possible:
             return (CELLS + 1 - moves) // 2
-        low, high = -((CELLS - moves) // 2), (CELLS + 1 - moves) // 2
-        if weak:
-            low, high = -1, 1
-        if above is not None:
-            low, high = max(low, above), min(high, above + 1)
         if type(self).negamax is Connect4Solver.negamax:
             negamax, flush = self.search()
         else:  # a subclass hooks into every node: the plain search

@@ -1,0 +1,18 @@
+"""The compiled parts: setuptools builds them with `pip install .` (or `-e .`); the rest is in pyproject.toml.
+
+Each extension is optional: without a C compiler the install still succeeds and the pure-Python
+code it speeds up runs instead (games/connect4/solver.py falls back to its own search).
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "games.connect4._solver",
+            sources=["games/connect4/_solver.c"],
+            extra_compile_args=["-O3", "-std=c11"],
+            optional=True,
+        )
+    ]
+)
