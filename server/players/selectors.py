@@ -87,10 +87,19 @@ def players_online(now: datetime | None = None) -> int:
     return Player.objects.filter(online_until__gt=now or timezone.now()).count()
 
 
-def person_json(player_id: int, name: str, is_guest: bool) -> dict[str, Any]:
-    """A person wherever a frame or the API shows one: never an AI, and a guest marked as one.
+def person_json(player_id: int, name: str, is_guest: bool, bot_owner: str | None = None) -> dict[str, Any]:
+    """A player wherever a frame or the API shows one: a person, never an AI, a guest marked as
+    one; or a bot account (`bot_owner` its owner's name), always an AI and whose it is.
 
     Accounts' names are unique by their look and guests' are not, so the marker is what tells a
     guest from the account whose name it took first (docs/security.md, "names").
     """
+    if bot_owner is not None:
+        return {"id": player_id, "name": name, "kind": "agent", "is_ai": True, "is_guest": False, "owner": bot_owner}
     return {"id": player_id, "name": name, "kind": "human", "is_ai": False, "is_guest": is_guest}
+
+
+def player_json(player: Player) -> dict[str, Any]:
+    """`person_json` of a loaded player (a bot account's owner is read when it is one)."""
+    owner = player.bot_owner.name if player.bot_owner is not None else None
+    return person_json(player.pk, player.name, player.is_guest, owner)

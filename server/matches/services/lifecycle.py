@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,7 @@ from server.matches.errors import (
     RATED_NEEDS_ACCOUNT,
     BadMessage,
     GameOver,
+    HumanOnly,
     NotRatable,
     NotSeated,
     RatedNeedsAccount,
@@ -44,6 +46,7 @@ def match_create(
     clock: Clock | None = None,
     hints: bool = False,
     rated: bool = False,
+    seated: Sequence[Player] = (),
 ) -> Match:
     """A new match; `creator` takes the first human seat.  Starts at once if no seat is open.
 
@@ -53,6 +56,8 @@ def match_create(
     `rated`: the result changes the people's ratings (server/ratings); never with hints, nor
     with a bot seat unless `BOT_GAMES_RATED_FOR_HUMANS`, and only between accounts (a guest
     costs nothing, so rated games against guests would farm ratings).
+    `seated`: when given, the player of each human seat in seat order (an accepted challenge
+    seats both sides at once); `creator` then takes no seat of its own.
     """
     game = registry.get(game_id)
     if len(seats) != game.num_players:
@@ -76,12 +81,15 @@ def match_create(
         clock=clock.to_json() if clock else None,
         clock_ms=[clock.to_json()["initial_ms"]] * len(seats) if clock else None,
     )
-    creator_seated = False
+    creator_seated = bool(seated)
+    waiting = list(seated)
     for index, request in enumerate(seats):
         seat = Seat(match=match, index=index, kind=request.kind)
         if request.kind == Seat.Kind.BOT:
             seat.bot_profile = request.bot_profile
             seat.bot_snapshot = request.bot_profile.snapshot()
+        elif waiting:
+            seat.player = waiting.pop(0)
         elif creator is not None and not creator_seated:
             seat.player, creator_seated = creator, True
         seat.save()
@@ -98,6 +106,8 @@ def match_join(match_id: int, player: Player, seat_index: int | None = None) -> 
     if match.is_over:
         raise GameOver("the match is over")
     seats = list(match.seats.all())
+    if player.is_bot:
+        raise HumanOnly("a bot account takes no open seat: it plays the challenges it accepts (docs/bots.md)")
     if any(s.player_id == player.pk for s in seats):
         raise SeatTaken("you already have a seat in this match")
     open_seats = [s for s in seats if s.is_open and (seat_index is None or s.index == seat_index)]
