@@ -55,7 +55,7 @@ def bot_account_create(owner: Player, name: str) -> Player:
     The name follows everyone's policy (no AI or bot words, no house bot's name, unique among
     accounts by its look): the AI marker and the owner's name disclose it, not its name.
     """
-    if owner.is_guest or owner.is_bot or owner.user_id is None:
+    if owner.is_guest or owner.is_bot:
         raise NotAnAccount("only a person with an account registers bot accounts: sign up first")
     Player.objects.select_for_update().filter(pk=owner.pk).first()  # one registration at a time per owner
     if Player.objects.filter(bot_owner=owner).count() >= settings.BOT_ACCOUNTS_PER_OWNER:

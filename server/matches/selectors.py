@@ -67,6 +67,8 @@ def _is_bot(seat: Seat | None) -> bool:
 def by_json(seat: Seat | None) -> dict[str, Any]:
     if seat is None:  # chance
         return {"kind": "chance", "is_ai": False}
+    if (seat.bot_snapshot or {}).get("kind") == "agent":  # a bot account's seat, from its snapshot: no query
+        return {"kind": "agent", "is_ai": True}
     return by_kind_json(seat.kind)
 
 

@@ -99,6 +99,14 @@ def person_json(player_id: int, name: str, is_guest: bool, bot_owner: str | None
     return {"id": player_id, "name": name, "kind": "human", "is_ai": False, "is_guest": is_guest}
 
 
+def bot_account_snapshot(player: Player) -> dict[str, Any] | None:
+    """What a bot account's seat keeps of it when its match is made (as a house bot's seat keeps
+    its profile), so that its moves say they are an AI's without a query; None for a person."""
+    if player.bot_owner is None:
+        return None
+    return {"kind": "agent", "name": player.name, "owner": player.bot_owner.name}
+
+
 def player_json(player: Player) -> dict[str, Any]:
     """`person_json` of a loaded player (a bot account's owner is read when it is one)."""
     owner = player.bot_owner.name if player.bot_owner is not None else None

@@ -29,6 +29,7 @@ from server.matches.services.clocks import Clock
 from server.matches.services.events import lobby_after_commit, locked, record
 from server.matches.services.moves import play_chance
 from server.players.models import Player
+from server.players.selectors import bot_account_snapshot
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,7 @@ def match_create(
             seat.bot_snapshot = request.bot_profile.snapshot()
         elif waiting:
             seat.player = waiting.pop(0)
+            seat.bot_snapshot = bot_account_snapshot(seat.player)  # a bot account's moves say so; None for people
         elif creator is not None and not creator_seated:
             seat.player, creator_seated = creator, True
         seat.save()
