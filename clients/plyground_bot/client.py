@@ -38,6 +38,9 @@ FINAL_CLOSE_CODES = {
 }
 CLOSE_BLOCKED = 4429
 OVER = ("finished", "aborted")
+# Refusals of the move itself: the agent is asked again.  Others (stale_ply, not_your_turn) say
+# the move came late; the state that follows says whether it still has to be sent.
+AGENTS_FAULT = ("illegal_move", "bad_message")
 NO_ANSWER_S = 4.0  # a move unacknowledged this long: ask for the state again
 
 
@@ -156,6 +159,7 @@ class BotClient:
         self.results: dict[int, GameResult] = {}
         self.ready = asyncio.Event()  # set on the first `hello`
         self._games: dict[int, asyncio.Task[GameResult]] = {}
+        self.sockets: dict[int, ClientConnection] = {}  # each match's socket while it is open
         self._events: ClientConnection | None = None
         self._stopped = False
 
@@ -221,11 +225,14 @@ class BotClient:
         while True:
             try:
                 async with ws_connect(f"{_ws_base(self.url)}/ws/matches/{match_id}/?token={self.token}") as socket:
+                    self.sockets[match_id] = socket
                     await self._play_on(socket, match)
             except ConnectionClosed as exc:
                 _raise_if_final(exc)
             except (OSError, InvalidHandshake, TimeoutError) as exc:
                 log.info("match %s: %s; reconnecting", match_id, exc)
+            finally:
+                self.sockets.pop(match_id, None)
             if match.status in OVER:
                 result = GameResult(match_id, game, seat, match.status, match.result)
                 self.results[match_id] = result
@@ -236,7 +243,12 @@ class BotClient:
             await asyncio.sleep(self.reconnect_delay_s)
 
     async def _play_on(self, socket: ClientConnection, match: _Match) -> None:
-        """Read the match's frames, moving whenever it is the bot's turn, until it is over."""
+        """Read the match's frames, moving whenever it is the bot's turn, until it is over.
+
+        A move is sent once per socket, and again only after a `state` frame (on connect, or
+        the answer to a `sync`) says the match still waits for it.
+        """
+        sent_at: int | None = None
         while match.status not in OVER:
             try:
                 text = await asyncio.wait_for(socket.recv(), NO_ANSWER_S if match.pending else None)
@@ -247,6 +259,7 @@ class BotClient:
             kind = frame.get("type")
             if kind == "state":
                 match.take_state(frame["match"])
+                sent_at = None
             elif kind == "move":
                 match.take_move(frame)
             elif kind == "takeback":
@@ -258,10 +271,12 @@ class BotClient:
                 await self._answer_offer(socket, match, frame["offer"])
             elif kind == "error":
                 log.warning("match %s refused a frame: %s %s", match.id, frame.get("code"), frame.get("message"))
-                match.pending = None
-                await socket.send(json.dumps({"type": "sync"}))
+                if frame.get("code") in AGENTS_FAULT:
+                    match.pending = None  # the agent is asked again; a move merely late stays kept
+                await socket.send(json.dumps({"type": "sync"}))  # where the match is decides what is sent
                 continue
-            if match.my_turn and match.status not in OVER:
+            if match.my_turn and match.status not in OVER and sent_at != match.ply:
+                sent_at = match.ply
                 await self._move(socket, match)
 
     async def _move(self, socket: ClientConnection, match: _Match) -> None:
