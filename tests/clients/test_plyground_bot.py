@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import contextlib
 import json
 import sys
 from collections import Counter
@@ -109,6 +110,13 @@ def test_two_random_agents_finish_a_game_of_every_registered_game(stack):
     assert cutter.asked and max(cutter.asked.values()) == 1
 
 
+async def drain(ws: websockets.ClientConnection) -> None:
+    """Read a socket's frames until it closes."""
+    with contextlib.suppress(websockets.ConnectionClosed):
+        async for _ in ws:
+            pass
+
+
 async def flood(stack: LiveStack) -> tuple[int, int, str]:
     """Rascal floods its match socket while Quokka and Wombat play a game: the close code, a retry's, the game's end."""
     quokka_token, wombat_token, rascal_token = stack.tokens
@@ -121,16 +129,15 @@ async def flood(stack: LiveStack) -> tuple[int, int, str]:
             await asyncio.sleep(0.2)  # Wombat accepts
         await quokka.challenge("Wombat", "connect4")
         async with websockets.connect(f"{stack.ws_url}/ws/matches/{seen['match']}/?token={rascal_token}") as ws:
-            try:
+            reading = asyncio.ensure_future(drain(ws))  # the error frames are read, as a client would
+            with contextlib.suppress(websockets.ConnectionClosed):
                 for _ in range(500):
                     await ws.send("\x00garbage" * 100)
                     await ws.send(json.dumps({"type": "move", "move": "nonsense", "ply": 0}))
-                await asyncio.wait_for(ws.wait_closed(), 10)
-            except websockets.ConnectionClosed:
-                pass
+            await asyncio.wait_for(reading, 20)
             code = ws.close_code
         async with websockets.connect(f"{stack.ws_url}/ws/agents/?token={rascal_token}") as again:
-            await asyncio.wait_for(again.wait_closed(), 10)
+            await asyncio.wait_for(drain(again), 10)
             retry = again.close_code
         while not [r for r in quokka.results.values() if r.game == "connect4"]:
             await asyncio.sleep(0.5)
