@@ -79,12 +79,12 @@ def _logged_in_as(session: SessionBase, user: User | None) -> bool:
 
 
 def players_online(now: datetime | None = None) -> int:
-    """People with a socket open (a match or the lobby), in any web process; bots are not players.
+    """People with a socket open (a match or the lobby), in any web process; bot accounts are not counted.
 
     Each web process keeps `Player.online_until` ahead of now for the people it has sockets
     for (server/matches/presence.py), and moves it to now when their last socket there closes.
     """
-    return Player.objects.filter(online_until__gt=now or timezone.now()).count()
+    return Player.objects.filter(online_until__gt=now or timezone.now(), bot_owner__isnull=True).count()  # people only
 
 
 def person_json(player_id: int, name: str, is_guest: bool, bot_owner: str | None = None) -> dict[str, Any]:

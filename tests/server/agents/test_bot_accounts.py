@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from server.agents import services
@@ -16,6 +19,7 @@ from server.matches.models import Match
 from server.matches.services import SeatRequest, match_create, match_join
 from server.pairing import services as pairing
 from server.players import conduct
+from server.players.selectors import players_online
 from server.players.services import player_create_guest
 from tests.server.agents.conftest import api_as
 from tests.server.conftest import with_account
@@ -178,3 +182,12 @@ def test_too_many_refused_frames_block_a_bot_for_a_while(bot, settings):
     assert conduct.blocked_for(bot.pk) > 0
     conduct.unblock(bot.pk)
     assert conduct.blocked_for(bot.pk) == 0
+
+
+def test_a_bot_account_online_is_not_counted_among_the_people_online(bot):
+    person = player_create_guest("Carol")
+    soon = timezone.now() + timedelta(minutes=1)
+    for player in (person, bot):
+        player.online_until = soon
+        player.save(update_fields=["online_until"])
+    assert players_online() == 1
