@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -30,6 +30,13 @@ from server.players.auth import acting_player, acting_player_or_bot
 from server.players.services import TooManyTokens
 from server.players.throttles import TokenThrottle
 from server.players.tokens_api import TokenIssuedSerializer, TokenRequestSerializer, TokenSerializer
+
+BOT_NAME = OpenApiParameter(
+    "name",
+    {"type": "string", "minLength": 3, "maxLength": 24},  # everyone's name policy (server/players/names.py)
+    OpenApiParameter.PATH,
+    description="a bot account's name, exactly",
+)
 
 
 class BotAccountSerializer(serializers.Serializer[Any]):
@@ -118,7 +125,7 @@ class BotTokenListView(APIView):
     def get_throttles(self) -> list[Any]:
         return [TokenThrottle()] if self.request.method == "POST" else []
 
-    @extend_schema(responses={200: TokenSerializer(many=True), **errors(401, 403, 404)})
+    @extend_schema(parameters=[BOT_NAME], responses={200: TokenSerializer(many=True), **errors(401, 403, 404)})
     def get(self, request: Request, name: str) -> Response:
         try:
             bot = services.owned_bot(acting_player(request), name)
@@ -127,6 +134,7 @@ class BotTokenListView(APIView):
         return Response(TokenSerializer(player_selectors.tokens_of(bot.pk), many=True).data)
 
     @extend_schema(
+        parameters=[BOT_NAME],
         request=TokenRequestSerializer,
         responses={201: TokenIssuedSerializer, **errors(400, 401, 403, 404, 409, 429)},
         description="A token that plays as this bot account only: ?token= on /ws/agents/ and the match sockets.",
@@ -146,7 +154,11 @@ class BotTokenListView(APIView):
 class BotTokenDetailView(APIView):
     """``DELETE``: revoke a token of your bot; it stops at once and the sockets it opened close."""
 
-    @extend_schema(request=None, responses={204: OpenApiResponse(description="revoked"), **errors(401, 403, 404)})
+    @extend_schema(
+        parameters=[BOT_NAME],
+        request=None,
+        responses={204: OpenApiResponse(description="revoked"), **errors(401, 403, 404)},
+    )
     def delete(self, request: Request, name: str, token_id: int) -> Response:
         try:
             revoked = services.bot_token_revoke(acting_player(request), name, token_id)
@@ -161,7 +173,9 @@ class ChallengeCreateView(APIView):
     """``POST``: challenge this bot account to a game; the match starts when it accepts."""
 
     @extend_schema(
-        request=ChallengeRequestSerializer, responses={201: ChallengeSerializer, **errors(400, 401, 403, 404, 409)}
+        parameters=[BOT_NAME],
+        request=ChallengeRequestSerializer,
+        responses={201: ChallengeSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, name: str) -> Response:
         challenger = acting_player_or_bot(request)  # a bot may challenge another
