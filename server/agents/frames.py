@@ -23,7 +23,8 @@ def challenge(challenge: JSON) -> Frame:
 
 
 def challenge_gone(challenge: JSON) -> Frame:
-    """A challenge this bot made or received was declined, cancelled or expired."""
+    """A challenge this bot made or received was declined or cancelled (one that expired is not
+    told: it is simply no longer among the challenges a (re)connect repeats, and `accept` says so)."""
     return {"type": "challenge_gone", "challenge": challenge}
 
 
