@@ -73,18 +73,35 @@ def message_json(message: ChatMessage) -> dict[str, Any]:
     """A message as the wire shows it; the author is always a person (`is_ai` false)."""
     seats = {s.player_id: s.index for s in message.match.seats.all() if s.player_id is not None}
     author = message.author
+    owner = author.bot_owner.name if author.bot_owner is not None else None
     return _line(
-        message.pk, message.room, author.pk, author.name, author.is_guest, message.text, message.created_at, seats
+        message.pk,
+        message.room,
+        author.pk,
+        author.name,
+        author.is_guest,
+        owner,
+        message.text,
+        message.created_at,
+        seats,
     )
 
 
 def _line(
-    pk: int, room: str, author_id: int, name: str, is_guest: bool, text: str, at: datetime, seats: dict[int, int]
+    pk: int,
+    room: str,
+    author_id: int,
+    name: str,
+    is_guest: bool,
+    bot_owner: str | None,
+    text: str,
+    at: datetime,
+    seats: dict[int, int],
 ) -> dict[str, Any]:
     return {
         "id": pk,
         "room": room,
-        "author": person_json(author_id, name, is_guest),
+        "author": person_json(author_id, name, is_guest, bot_owner),
         "seat": seats.get(author_id) if room == PLAYERS else None,  # the author's seat in the players' room
         "text": text,
         "at": at.isoformat(),
@@ -96,14 +113,14 @@ def recent_messages(match: Match, room: str) -> list[dict[str, Any]]:
 
     Read as plain rows: the state frame carries them on every connect and `sync`.
     """
-    columns = ("id", "author_id", "author__name", "author__is_guest", "text", "created_at")
+    columns = ("id", "author_id", "author__name", "author__is_guest", "author__bot_owner__name", "text", "created_at")
     rows = (
         ChatMessage.objects.filter(match=match, room=room, deleted=False)
         .order_by("-id")
         .values_list(*columns)[: settings.CHAT_HISTORY]
     )
     seats = {s.player_id: s.index for s in match.seats.all() if s.player_id is not None}
-    return [_line(pk, room, *person, text, at, seats) for pk, *person, text, at in reversed(list(rows))]  # type: ignore[call-arg]  # `person` is the three author columns
+    return [_line(pk, room, *person, text, at, seats) for pk, *person, text, at in reversed(list(rows))]  # type: ignore[call-arg]  # `person` is the four author columns
 
 
 def chat_json(match: Match, player_id: int | None) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
+from server.agents.routing import websocket_urlpatterns as agent_ws  # noqa: E402
 from server.analysis.watchdog import start_analysis_watch  # noqa: E402
 from server.bots.watchdog import start_watchdog  # noqa: E402
 from server.db.db_threads import DatabaseThreads  # noqa: E402
@@ -39,7 +40,9 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         await self.accept()
-        await self.close(code=CLOSE_NOT_FOUND, reason="no socket here: they are /ws/lobby/ and /ws/matches/{id}/")
+        await self.close(
+            code=CLOSE_NOT_FOUND, reason="no socket here: they are /ws/lobby/, /ws/matches/{id}/ and /ws/agents/"
+        )
 
 
 unknown_ws = [re_path(r"", NoSuchSocket.as_asgi())]  # type: ignore[arg-type]  # an ASGI app, as Channels routes them; django-stubs expects a view  # last: any path the others did not take
@@ -52,7 +55,11 @@ router = ProtocolTypeRouter(
         "websocket": DatabaseThreads(
             BrowserOriginValidator(
                 SessionMiddlewareStack(
-                    PlayerWebSocketMiddleware(SocketCapMiddleware(URLRouter(match_ws + lobby_ws + unknown_ws)))  # type: ignore[arg-type]  # Channels' URLRouter takes Django's URL patterns holding ASGI apps
+                    PlayerWebSocketMiddleware(
+                        SocketCapMiddleware(
+                            URLRouter(match_ws + lobby_ws + agent_ws + unknown_ws)  # type: ignore[arg-type]  # Channels' URLRouter takes Django's URL patterns holding ASGI apps
+                        )
+                    )
                 ),
                 settings.ALLOWED_HOSTS,
             )

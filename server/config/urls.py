@@ -3,6 +3,13 @@ from django.contrib import admin
 from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
+from server.agents.api import (
+    BotAccountListView,
+    BotTokenDetailView,
+    BotTokenListView,
+    ChallengeCreateView,
+    ChallengeDetailView,
+)
 from server.analysis.api import AnalysisView, HintView
 from server.bots.api import AlgorithmListView, BotDetailView, BotListView
 from server.http.converters import IdConverter
@@ -35,6 +42,11 @@ api = [
     path("players/me/", MeView.as_view(), name="player-me"),
     path("players/me/consent/", ConsentView.as_view(), name="player-consent"),
     path("pairing/ready/", PairingReadyView.as_view(), name="pairing-ready"),
+    path("agents/", BotAccountListView.as_view(), name="agents"),
+    path("agents/challenges/<id:challenge_id>/", ChallengeDetailView.as_view(), name="agent-challenge"),
+    path("agents/<str:name>/tokens/", BotTokenListView.as_view(), name="agent-tokens"),
+    path("agents/<str:name>/tokens/<id:token_id>/", BotTokenDetailView.as_view(), name="agent-token"),
+    path("agents/<str:name>/challenges/", ChallengeCreateView.as_view(), name="agent-challenges"),
     path("players/me/tokens/", TokenListView.as_view(), name="player-tokens"),
     path("players/me/tokens/<id:token_id>/", TokenDetailView.as_view(), name="player-token"),
     path("players/me/tokens/<id:token_id>/rotate/", TokenRotateView.as_view(), name="player-token-rotate"),

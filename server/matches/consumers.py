@@ -21,6 +21,7 @@ from server.http.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, frames, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
 from server.matches.services import rematch
+from server.players.conduct import BotConduct
 from server.players.ws_auth import CredentialWatch, scope_player
 from server.realtime.channel_layer import join_groups, leave_groups
 from server.realtime.failures import DisconnectsWhenItFails
@@ -68,7 +69,12 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> Any:
 
 
 class MatchConsumer(
-    DisconnectsWhenItFails, CredentialWatch, FramesWrittenAtOnce, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer
+    DisconnectsWhenItFails,
+    CredentialWatch,
+    BotConduct,
+    FramesWrittenAtOnce,
+    NoDatabaseHopPerMessage,
+    AsyncJsonWebsocketConsumer,
 ):
     async def connect(self) -> None:
         broadcast.remember_server_loop()
@@ -87,6 +93,8 @@ class MatchConsumer(
         # and in a connect storm (a restart reconnects everyone) sockets queued for the database
         # would time out and retry, each retry queued again behind the others.
         await self.accept()
+        if await self.refused_while_blocked():  # a bot account blocked for its conduct
+            return
         # Two database calls before the first frame, on this socket's database thread
         # (server/db/db_threads.py).  First, before joining the group (the others hear that
         # this seat is here, and this socket's state says so): the match exists, the seat, and
@@ -143,7 +151,7 @@ class MatchConsumer(
             content = parse_frame(text_data, bytes_data)
         except BadMessage as exc:
             if not self.limiter.allow():
-                await self.send_json(RATE_LIMITED)
+                await self.send_rate_limited()
                 return
             await self.send_error(exc)
             return
@@ -152,7 +160,7 @@ class MatchConsumer(
         # (docs/design.md §6.2).  Every other frame, good or bad, shares one.
         limiter = self.move_limiter if _is_move(content) else self.limiter
         if not limiter.allow():
-            await self.send_json(RATE_LIMITED)
+            await self.send_rate_limited()
             return
         await self.receive_json(content)
 
@@ -230,6 +238,11 @@ class MatchConsumer(
 
     async def send_error(self, exc: MatchError) -> None:
         await self.send_json(frames.error(exc.code, exc.message))
+        await self.bot_refused()  # a bot account's refused frames are strikes (server/players/conduct.py)
+
+    async def send_rate_limited(self) -> None:
+        await self.send_json(RATE_LIMITED)
+        await self.bot_refused()
 
     async def frame_send(self, event: dict[str, Any]) -> None:
         """A frame broadcast to the match's groups (after a commit), when it was not written as

@@ -40,6 +40,13 @@ class GameOver(MatchError):
     http_status = 409
 
 
+class HumanOnly(MatchError):
+    """A bot account at a place only people take: open seats, seeks (docs/bots.md)."""
+
+    code = "human_only"
+    http_status = 403
+
+
 class SeatTaken(MatchError):
     code = "seat_taken"
     http_status = 409

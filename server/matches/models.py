@@ -84,6 +84,7 @@ class Seat(models.Model):
         "bots.BotProfile", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     # The bot's whole configuration when the match was made: later edits don't rewrite history.
+    # A person's seat has none; a bot account's (a human-kind seat) has {"kind": "agent", "name", "owner"}.
     bot_snapshot = models.JSONField(null=True, blank=True)
     # Presence of a human seat's sockets: `online` while one is connected (kept fresh by the
     # web processes' heartbeat, `last_seen_at`); a seat gone for the grace abandons the match.

@@ -14,7 +14,7 @@ from games import CHANCE, registry
 from games.base import parts_json, places
 from server.db import rows
 from server.matches.models import Match, MatchEvent, Move, Seat
-from server.players.selectors import person_json
+from server.players.selectors import player_json
 
 
 def seat_player_json(seat: Seat) -> dict[str, Any] | None:
@@ -26,7 +26,7 @@ def seat_player_json(seat: Seat) -> dict[str, Any] | None:
         return {"name": snap.get("name", "Bot"), "kind": "bot", "is_ai": True, "profile": profile}
     if seat.player_id is None or seat.player is None:
         return None
-    return person_json(seat.player_id, seat.player.name, seat.player.is_guest)
+    return player_json(seat.player)
 
 
 def seat_json(seat: Seat, game: str | None = None) -> dict[str, Any]:
@@ -67,6 +67,8 @@ def _is_bot(seat: Seat | None) -> bool:
 def by_json(seat: Seat | None) -> dict[str, Any]:
     if seat is None:  # chance
         return {"kind": "chance", "is_ai": False}
+    if (seat.bot_snapshot or {}).get("kind") == "agent":  # a bot account's seat, from its snapshot: no query
+        return {"kind": "agent", "is_ai": True}
     return by_kind_json(seat.kind)
 
 

@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from server.pairing.models import Seek
-from server.players.selectors import person_json
+from server.players.selectors import player_json
 
 SEEKS_SHOWN = 100
 
@@ -27,7 +27,7 @@ def seek_json(seek: Seek) -> dict[str, Any]:
         "rating": seek.rating,
         "range": seek.rating_range,
         "options": seek.options or {},
-        "player": person_json(seek.player_id, seek.player.name, seek.player.is_guest),
+        "player": player_json(seek.player),
         "created_at": seek.created_at.isoformat(),
     }
 

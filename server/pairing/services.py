@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games import registry
 from server.matches import broadcast, frames
-from server.matches.errors import RATED_NEEDS_ACCOUNT, BadMessage, RatedNeedsAccount
+from server.matches.errors import RATED_NEEDS_ACCOUNT, BadMessage, HumanOnly, RatedNeedsAccount
 from server.matches.models import Match
 from server.matches.services import Clock, SeatRequest, configured_game, match_create, match_join
 from server.pairing.errors import SeekUnavailable
@@ -54,6 +54,7 @@ def seek_place(player: Player, channel: str, request: SeekRequest) -> int | None
 def _seek_store(player: Player, channel: str, request: SeekRequest) -> Seek:
     _validate(request)
     options = configured_game(request.game, request.options).options
+    _person_only(player)
     if request.rated and player.is_guest:
         raise RatedNeedsAccount(RATED_NEEDS_ACCOUNT)
     _sweep()
@@ -101,6 +102,7 @@ def seek_accept(seek_id: int, player: Player) -> int:
         raise SeekUnavailable("this seek is no longer open: someone took it, or its player left")
     if seek.player_id == player.pk:
         raise SeekUnavailable("this is your own seek: wait for an opponent, or cancel it")
+    _person_only(player)
     if seek.rated and player.is_guest:
         raise RatedNeedsAccount(RATED_NEEDS_ACCOUNT)
     if not seek.accepts(rating_of(player.pk, seek.game)):
@@ -164,6 +166,12 @@ def _remove(seeks: QuerySet[Seek]) -> bool:
 def _sweep() -> None:
     """Seeks whose person went offline everywhere (their web process died) are taken away."""
     _remove(Seek.objects.exclude(player__online_until__gt=timezone.now()))
+
+
+def _person_only(player: Player) -> None:
+    """Seeks pair people: a bot account plays only the challenges it accepts (lichess's rule)."""
+    if player.is_bot:
+        raise HumanOnly("seeks are for people: a bot account plays the challenges it accepts (docs/bots.md)")
 
 
 def _validate(request: SeekRequest) -> None:

@@ -107,7 +107,16 @@ def request_player(request: Request) -> Player | None:
 
 
 def acting_player(request: Request) -> Player:
-    """The player behind a request (session guest or bearer token), or 401."""
+    """The person behind a request (session guest or bearer token), or 401; a bot account's
+    token is refused (403): bots play only through challenges (`acting_player_or_bot`)."""
+    player = acting_player_or_bot(request)
+    if player.is_bot:
+        raise exceptions.PermissionDenied("a bot account plays only through challenges and /ws/agents/ (docs/bots.md)")
+    return player
+
+
+def acting_player_or_bot(request: Request) -> Player:
+    """The player behind a request, a bot account included (the few places bots may act), or 401."""
     player = request_player(request)
     if player is None:
         raise exceptions.NotAuthenticated("visit the site or send 'Authorization: Bearer <token>'")

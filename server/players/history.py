@@ -21,6 +21,7 @@ from server.matches.models import Match, Seat
 from server.matches.selectors import seat_player_json
 from server.players.models import Player
 from server.players.names import name_skeleton
+from server.players.selectors import player_json
 
 HISTORY_PAGE_SIZE = 20
 RESULTS = ("win", "draw", "loss")
@@ -164,10 +165,7 @@ def history_entry(match: Match) -> dict[str, Any]:
 
 def profile_json(player: Player) -> dict[str, Any]:
     return {
-        "name": player.name,
-        "kind": "human",
-        "is_ai": False,
-        "is_guest": player.is_guest,
+        **{k: v for k, v in player_json(player).items() if k != "id"},
         "joined": player.created_at.isoformat(),
         "games": results_per_game(player),
         "bots": results_per_bot(player),

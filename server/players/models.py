@@ -15,7 +15,12 @@ from server.players.names import NAME_KEY_MAX, name_skeleton, validate_person_na
 
 
 class Player(models.Model):
-    """A person at the board.  Bots are not players: they are bot profiles seated in a match."""
+    """A person at the board, or a bot account: a program a person registered (server/agents).
+
+    House bots are not players: they are bot profiles seated in a match.  A bot account is a
+    player so that its moves take the people's one path; it has no login (no user), plays only
+    with its bot tokens, and is always shown as an AI with its owner's name.
+    """
 
     name = models.CharField(max_length=40, validators=[validate_person_name])  # never claims to be an AI
     # An account's name as it looks (names.name_skeleton, Unicode's confusables): one account per
@@ -35,6 +40,11 @@ class Player(models.Model):
     consent_research = models.BooleanField(default=False)
     consent_training = models.BooleanField(default=False)
     consent_answered_at = models.DateTimeField(null=True, blank=True)
+    # The person who registered this bot account; null for every person.  Set only by
+    # server/agents when the account is made, never by a request: a person cannot pass for a bot.
+    bot_owner = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="bot_accounts", editable=False
+    )
 
     # DRF treats the authenticated principal as a user; a Player is one.
     is_authenticated = True
@@ -57,6 +67,11 @@ class Player(models.Model):
             if kwargs.get("update_fields") is not None:
                 kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
         super().save(*args, **kwargs)
+
+    @property
+    def is_bot(self) -> bool:
+        """A bot account: a program playing under its owner's name (server/agents)."""
+        return self.bot_owner_id is not None
 
 
 def hash_token(token: str) -> str:

@@ -51,9 +51,12 @@ class BotResultsSerializer(serializers.Serializer[Any]):
 
 class ProfileSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["human"])
-    is_ai = serializers.BooleanField(help_text="always false: bots are at /api/bots/")
+    kind = serializers.ChoiceField(choices=["human", "agent"], help_text="agent: a bot account (docs/bots.md)")
+    is_ai = serializers.BooleanField(
+        help_text="false for a person, true for a bot account; house bots are at /api/bots/"
+    )
     is_guest = serializers.BooleanField()
+    owner = serializers.CharField(required=False, help_text="a bot account's only: the person who registered it")
     joined = serializers.DateTimeField()
     games = GameResultsSerializer(many=True, help_text="per game the person has played")
     bots = BotResultsSerializer(many=True, help_text="results against each bot profile met in a finished match")

@@ -79,18 +79,35 @@ def _logged_in_as(session: SessionBase, user: User | None) -> bool:
 
 
 def players_online(now: datetime | None = None) -> int:
-    """People with a socket open (a match or the lobby), in any web process; bots are not players.
+    """People with a socket open (a match or the lobby), in any web process; bot accounts are not counted.
 
     Each web process keeps `Player.online_until` ahead of now for the people it has sockets
     for (server/matches/presence.py), and moves it to now when their last socket there closes.
     """
-    return Player.objects.filter(online_until__gt=now or timezone.now()).count()
+    return Player.objects.filter(online_until__gt=now or timezone.now(), bot_owner__isnull=True).count()  # people only
 
 
-def person_json(player_id: int, name: str, is_guest: bool) -> dict[str, Any]:
-    """A person wherever a frame or the API shows one: never an AI, and a guest marked as one.
+def person_json(player_id: int, name: str, is_guest: bool, bot_owner: str | None = None) -> dict[str, Any]:
+    """A player wherever a frame or the API shows one: a person, never an AI, a guest marked as
+    one; or a bot account (`bot_owner` its owner's name), always an AI and whose it is.
 
     Accounts' names are unique by their look and guests' are not, so the marker is what tells a
     guest from the account whose name it took first (docs/security.md, "names").
     """
+    if bot_owner is not None:
+        return {"id": player_id, "name": name, "kind": "agent", "is_ai": True, "is_guest": False, "owner": bot_owner}
     return {"id": player_id, "name": name, "kind": "human", "is_ai": False, "is_guest": is_guest}
+
+
+def bot_account_snapshot(player: Player) -> dict[str, Any] | None:
+    """What a bot account's seat keeps of it when its match is made (as a house bot's seat keeps
+    its profile), so that its moves say they are an AI's without a query; None for a person."""
+    if player.bot_owner is None:
+        return None
+    return {"kind": "agent", "name": player.name, "owner": player.bot_owner.name}
+
+
+def player_json(player: Player) -> dict[str, Any]:
+    """`person_json` of a loaded player (a bot account's owner is read when it is one)."""
+    owner = player.bot_owner.name if player.bot_owner is not None else None
+    return person_json(player.pk, player.name, player.is_guest, owner)

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from games import registry
 from server.http.openapi import errors
 from server.players.history import player_by_name
-from server.players.selectors import person_json
+from server.players.selectors import player_json
 from server.ratings import selectors
 
 
@@ -129,7 +129,7 @@ class PlayerRatingsView(APIView):
             return not_found(f"no player named {name!r}")
         ratings = selectors.ratings_for(player.pk)
         body = {
-            "player": person_json(player.pk, player.name, player.is_guest),
+            "player": player_json(player),
             "ratings": ratings,
             "history": {r["game"]: selectors.rating_history(player.pk, r["game"]) for r in ratings},
             "provisional_deviation": selectors.provisional_deviation(),

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import registry
 from server.matches.models import Match, Seat
-from server.players.selectors import person_json
+from server.players.selectors import player_json
 from server.ratings import glicko2
 from server.ratings.models import BotRatingChange, PlayerRating, RatingChange
 
@@ -57,7 +57,7 @@ def leaderboard(game: str, now: datetime | None = None) -> list[dict[str, Any]]:
     return [
         {
             "rank": rank,
-            "player": person_json(row.player_id, row.player.name, row.player.is_guest),
+            "player": player_json(row.player),
             "rating": row.rating,
             "deviation": row.deviation,
             "provisional": row.deviation > limit,

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "server.analysis",
     "server.ratings",
     "server.chat",
+    "server.agents",
     "frontend",
 ]
 
@@ -282,6 +283,17 @@ CHESS_GAVIOTA_PATH = os.environ.get("CHESS_GAVIOTA_PATH", "/usr/share/gaviotatb/
 MATCH_EVENTS_KEPT = 500  # events replayed to a client reconnecting with ?v=
 SOCKET_RATE_LIMIT = (20, 5.0)  # at most 20 frames per 5 seconds per connection, moves apart
 SOCKET_MOVE_RATE_LIMIT = (50, 5.0)  # move frames: 10 a second, beyond any human's clicking
+# Bot accounts (server/agents, docs/bots.md): how many a person registers, games at once per
+# bot and per owner (all their bots together), challenges a player leaves waiting, how long a
+# challenge waits for its answer; refused frames (server/players/conduct.py) that block a bot.
+BOT_ACCOUNTS_PER_OWNER = int(os.environ.get("BOT_ACCOUNTS_PER_OWNER", "3"))
+BOT_GAMES_PER_BOT = int(os.environ.get("BOT_GAMES_PER_BOT", "8"))
+BOT_GAMES_PER_OWNER = int(os.environ.get("BOT_GAMES_PER_OWNER", "12"))
+BOT_CHALLENGES_WAITING_PER_PLAYER = 5
+BOT_CHALLENGE_TTL_S = 120
+BOT_STRIKES = 30  # refused frames (errors, rate limits) of one bot account ...
+BOT_STRIKE_WINDOW_S = 60  # ... within this window (from the first) ...
+BOT_BLOCK_S = 300  # ... block it for this long
 # Sockets open at once, match and lobby together, counted across every web process
 # (server/realtime/socket_caps.py): per visitor (a player, else a browser session), and per
 # client address (NUM_PROXIES' rule; an IPv6 /64).  A page holds one socket, so 50 is 50 tabs

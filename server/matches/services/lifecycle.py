@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from server.matches.errors import (
     RATED_NEEDS_ACCOUNT,
     BadMessage,
     GameOver,
+    HumanOnly,
     NotRatable,
     NotSeated,
     RatedNeedsAccount,
@@ -28,6 +29,7 @@ from server.matches.services.clocks import Clock
 from server.matches.services.events import lobby_after_commit, locked, record
 from server.matches.services.moves import play_chance
 from server.players.models import Player
+from server.players.selectors import bot_account_snapshot
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ def match_create(
     hints: bool = False,
     rated: bool = False,
     options: Mapping[str, object] | None = None,
+    seated: Sequence[Player] = (),
 ) -> Match:
     """A new match; `creator` takes the first human seat.  Starts at once if no seat is open.
 
@@ -57,6 +60,8 @@ def match_create(
     costs nothing, so rated games against guests would farm ratings).
     `options` are the game's options (`GameSpec.options`), checked by `Game.with_options`; the
     match stores every declared option with its value and plays the game they configure.
+    `seated`: when given, the player of each human seat in seat order (an accepted challenge
+    seats both sides at once); `creator` then takes no seat of its own.
     """
     game = configured_game(game_id, options or {})
     if len(seats) != game.num_players:
@@ -81,12 +86,16 @@ def match_create(
         clock=clock.to_json() if clock else None,
         clock_ms=[clock.to_json()["initial_ms"]] * len(seats) if clock else None,
     )
-    creator_seated = False
+    creator_seated = bool(seated)
+    waiting = list(seated)
     for index, request in enumerate(seats):
         seat = Seat(match=match, index=index, kind=request.kind)
         if request.kind == Seat.Kind.BOT:
             seat.bot_profile = request.bot_profile
             seat.bot_snapshot = request.bot_profile.snapshot()
+        elif waiting:
+            seat.player = waiting.pop(0)
+            seat.bot_snapshot = bot_account_snapshot(seat.player)  # a bot account's moves say so; None for people
         elif creator is not None and not creator_seated:
             seat.player, creator_seated = creator, True
         seat.save()
@@ -111,6 +120,8 @@ def match_join(match_id: int, player: Player, seat_index: int | None = None) -> 
     if match.is_over:
         raise GameOver("the match is over")
     seats = list(match.seats.all())
+    if player.is_bot:
+        raise HumanOnly("a bot account takes no open seat: it plays the challenges it accepts (docs/bots.md)")
     if any(s.player_id == player.pk for s in seats):
         raise SeatTaken("you already have a seat in this match")
     open_seats = [s for s in seats if s.is_open and (seat_index is None or s.index == seat_index)]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import server.agents.errors  # noqa: F401 - the Bot API's codes extend the match domain's
 import server.analysis.api  # noqa: F401 - the caps on analyses and hints (fair share)
 import server.analysis.errors  # noqa: F401 - its codes extend the match domain's
 import server.bots.fair_share  # noqa: F401 - the fair share's refusals

@@ -57,6 +57,17 @@ export function aiBadge(profile, { compact = false } = {}) {
   return badge;
 }
 
+/** A bot account: a program a person registered (docs/bots.md), shown as an AI with its owner. */
+export function isAgent(player) {
+  return Boolean(player && player.kind === "agent");
+}
+
+/** The AI badge of a bot account: "AI · by <owner>". */
+export function agentBadge(player) {
+  const title = `Computer player: a program registered by ${player.owner}`;
+  return h("span", { class: "ai-badge", title, "data-testid": "ai-badge" }, `AI · by ${player.owner}`);
+}
+
 export function isGuest(player) {
   return Boolean(player && !isBot(player) && player.is_guest);
 }
@@ -114,7 +125,13 @@ export function markName(game, seat) {
 export function playerLabel(player, { compact = false } = {}) {
   if (!player) return h("span", { class: "player open-seat" }, "Open seat");
   const bot = isBot(player);
-  const badge = bot ? aiBadge(player.profile, { compact }) : isGuest(player) ? guestBadge() : null;
+  const badge = isAgent(player)
+    ? agentBadge(player)
+    : bot
+      ? aiBadge(player.profile, { compact })
+      : isGuest(player)
+        ? guestBadge()
+        : null;
   return h(
     "span",
     { class: `player ${bot ? "player-bot" : "player-human"}`, "data-kind": bot ? "bot" : "human" },
@@ -128,6 +145,7 @@ export function playerLabel(player, { compact = false } = {}) {
 export function playerWords(player) {
   if (!player) return "an open seat";
   if (!isBot(player)) return `${player.name || "a player"}${isGuest(player) ? " (guest)" : ""}`;
+  if (isAgent(player)) return `${player.name} (AI, by ${player.owner})`;
   const p = player.profile;
   return `${player.name || "the computer"} (AI${p && p.level !== undefined ? `, level ${p.level}` : ""})`;
 }

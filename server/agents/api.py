@@ -1,0 +1,210 @@
+"""The Bot API over HTTP (docs/bots.md): bot accounts and their tokens for their owner; challenges.
+
+- ``/api/agents/``: ``GET`` your bot accounts, ``POST`` register one (a person with an account).
+- ``/api/agents/{name}/tokens/``: ``GET`` a bot's live tokens, ``POST`` a new one (its secret shown
+  once); ``/api/agents/{name}/tokens/{id}/``: ``DELETE`` revokes it (its sockets close).
+- ``/api/agents/{name}/challenges/``: ``POST`` challenges that bot (a person or another bot).
+- ``/api/agents/challenges/{id}/``: ``GET`` one (its challenger, bot or owner), ``DELETE`` cancels it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import registry
+from server.agents import selectors, services
+from server.agents.errors import NoSuchBot, NoSuchChallenge
+from server.http.openapi import errors
+from server.matches.api import ClockSerializer, error_response
+from server.matches.errors import MatchError
+from server.matches.services import Clock
+from server.players import selectors as player_selectors
+from server.players.auth import acting_player, acting_player_or_bot
+from server.players.services import TooManyTokens
+from server.players.throttles import TokenThrottle
+from server.players.tokens_api import TokenIssuedSerializer, TokenRequestSerializer, TokenSerializer
+
+BOT_NAME = OpenApiParameter(
+    "name",
+    {"type": "string", "minLength": 3, "maxLength": 24},  # everyone's name policy (server/players/names.py)
+    OpenApiParameter.PATH,
+    description="a bot account's name, exactly",
+)
+
+
+class BotAccountSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["agent"])
+    is_ai = serializers.BooleanField(help_text="always true: shown with the AI marker everywhere")
+    is_guest = serializers.BooleanField()
+    owner = serializers.CharField(help_text="the person who registered it, named wherever it is shown")
+    created_at = serializers.DateTimeField()
+    profile_url = serializers.CharField()
+
+
+class BotAccountRequestSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=40, help_text="everyone's name policy: no AI or bot words")
+
+
+class ChallengeRequestSerializer(serializers.Serializer[Any]):
+    game = serializers.ChoiceField(choices=[], help_text="a registered game's id (GET /api/games/)")
+    seat = serializers.IntegerField(default=0, min_value=0, max_value=7, help_text="the challenger's seat")
+    clock = ClockSerializer(required=False, allow_null=True, help_text="optional clocks; the server keeps them")
+    house_bots = serializers.ListField(
+        child=serializers.SlugField(max_length=60),
+        max_length=6,
+        default=list,
+        help_text="bot profile slugs for the seats beyond the two sides (games of three or more)",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = registry.ids()  # type: ignore[attr-defined]  # a ChoiceField
+
+    def to_request(self) -> services.ChallengeRequest:
+        data = self.validated_data
+        clock = Clock(data["clock"]["minutes"], data["clock"]["increment"]) if data.get("clock") else None
+        return services.ChallengeRequest(data["game"], data["seat"], clock, tuple(data["house_bots"]))
+
+
+class ChallengeSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    challenger = serializers.DictField(help_text='{"id", "name", "kind", "is_ai", "is_guest"[, "owner"]}')
+    bot = serializers.DictField(help_text='the bot account: {"id", "name", "kind": "agent", "is_ai": true, "owner"}')
+    challenger_seat = serializers.IntegerField()
+    house_bots = serializers.ListField(child=serializers.CharField())
+    clock = serializers.DictField(allow_null=True, help_text='{"minutes", "increment"} or null')
+    rated = serializers.BooleanField(help_text="always false for now: bot accounts' games are casual")
+    status = serializers.ChoiceField(choices=["pending", "accepted", "declined", "cancelled", "expired"])
+    decline_reason = serializers.CharField(allow_null=True)
+    match = serializers.IntegerField(allow_null=True, help_text="the match, once accepted: /matches/{id}/")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+
+
+def _name_refused(exc: ValidationError) -> Response:
+    return Response({"name": exc.messages}, status=status.HTTP_400_BAD_REQUEST)
+
+
+class BotAccountListView(APIView):
+    """``GET``: your bot accounts.  ``POST``: register one (a person with an account; a cap each)."""
+
+    @extend_schema(responses={200: BotAccountSerializer(many=True), **errors(401, 403)})
+    def get(self, request: Request) -> Response:
+        owner = acting_player(request)
+        return Response([selectors.bot_account_json(b) for b in selectors.bot_accounts_of(owner.pk)])
+
+    @extend_schema(
+        request=BotAccountRequestSerializer, responses={201: BotAccountSerializer, **errors(400, 401, 403, 409)}
+    )
+    def post(self, request: Request) -> Response:
+        owner = acting_player(request)
+        body = BotAccountRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            bot = services.bot_account_create(owner, body.validated_data["name"])
+        except ValidationError as exc:
+            return _name_refused(exc)
+        except MatchError as exc:
+            return error_response(exc)
+        return Response(selectors.bot_account_json(bot), status=status.HTTP_201_CREATED)
+
+
+class BotTokenListView(APIView):
+    """``GET``: your bot's live tokens (never their secrets).  ``POST``: a new one, shown this once."""
+
+    def get_throttles(self) -> list[Any]:
+        return [TokenThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(parameters=[BOT_NAME], responses={200: TokenSerializer(many=True), **errors(401, 403, 404)})
+    def get(self, request: Request, name: str) -> Response:
+        try:
+            bot = services.owned_bot(acting_player(request), name)
+        except NoSuchBot as exc:
+            return error_response(exc)
+        return Response(TokenSerializer(player_selectors.tokens_of(bot.pk), many=True).data)
+
+    @extend_schema(
+        parameters=[BOT_NAME],
+        request=TokenRequestSerializer,
+        responses={201: TokenIssuedSerializer, **errors(400, 401, 403, 404, 409, 429)},
+        description="A token that plays as this bot account only: ?token= on /ws/agents/ and the match sockets.",
+    )
+    def post(self, request: Request, name: str) -> Response:
+        body = TokenRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            row, token = services.bot_token_issue(acting_player(request), name, body.validated_data.get("label", ""))
+        except NoSuchBot as exc:
+            return error_response(exc)
+        except TooManyTokens as exc:
+            return Response({"detail": str(exc), "code": "too_many_tokens"}, status=409)
+        return Response({**TokenSerializer(row).data, "token": token}, status=status.HTTP_201_CREATED)
+
+
+class BotTokenDetailView(APIView):
+    """``DELETE``: revoke a token of your bot; it stops at once and the sockets it opened close."""
+
+    @extend_schema(
+        parameters=[BOT_NAME],
+        request=None,
+        responses={204: OpenApiResponse(description="revoked"), **errors(401, 403, 404)},
+    )
+    def delete(self, request: Request, name: str, token_id: int) -> Response:
+        try:
+            revoked = services.bot_token_revoke(acting_player(request), name, token_id)
+        except NoSuchBot as exc:
+            return error_response(exc)
+        if not revoked:
+            return error_response(NoSuchBot(f"your bot {name[:40]!r} has no token {token_id}"))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ChallengeCreateView(APIView):
+    """``POST``: challenge this bot account to a game; the match starts when it accepts."""
+
+    @extend_schema(
+        parameters=[BOT_NAME],
+        request=ChallengeRequestSerializer,
+        responses={201: ChallengeSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, name: str) -> Response:
+        challenger = acting_player_or_bot(request)  # a bot may challenge another
+        bot = selectors.bot_by_name(name)
+        if bot is None:
+            return error_response(NoSuchBot(f"no bot account named {name[:40]!r}"))
+        body = ChallengeRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            challenge = services.challenge_create(challenger, bot, body.to_request())
+        except MatchError as exc:
+            return error_response(exc)
+        return Response(selectors.challenge_json(challenge), status=status.HTTP_201_CREATED)
+
+
+class ChallengeDetailView(APIView):
+    """``GET``: a challenge you made or received (or your bot did).  ``DELETE``: cancel yours while it waits."""
+
+    @extend_schema(responses={200: ChallengeSerializer, **errors(401, 404)})
+    def get(self, request: Request, challenge_id: int) -> Response:
+        challenge = selectors.challenge_seen_by(challenge_id, acting_player_or_bot(request))
+        if challenge is None:
+            return error_response(NoSuchChallenge(f"no challenge {challenge_id} of yours"))
+        return Response(selectors.challenge_json(challenge))
+
+    @extend_schema(request=None, responses={200: ChallengeSerializer, **errors(401, 404, 409)})
+    def delete(self, request: Request, challenge_id: int) -> Response:
+        try:
+            challenge = services.challenge_cancel(acting_player_or_bot(request), challenge_id)
+        except MatchError as exc:
+            return error_response(exc)
+        return Response(selectors.challenge_json(challenge))

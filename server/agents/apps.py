@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class AgentsConfig(AppConfig):
+    name = "server.agents"
+    label = "agents"
