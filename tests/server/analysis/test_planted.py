@@ -4,13 +4,13 @@ The sets (``tests/data/planted/<game>.json``) come from `benchmarks/planted_conf
 Stockfish at depth 20 for chess, our exact solver for Connect Four, full minimax for
 tic-tac-toe and for Othello endgames of at most 8 empty squares, GNU Backgammon's 2-ply
 cubeless equity for backgammon's chequer plays, our retrograde endgame solver
-(`games.checkers.endgame`, not the searcher under test) for checkers endgames of at
-most 3 pieces.  Each entry is searched
-as an analysis searches it (the position before the move and the one after, with the
-strongest profile's settings) and judged by
-`positions.ply_results`: every planted blunder must come out a blunder, no good move
-may be flagged at all.  The searches are bounded by depth, not time, so that a verdict
-does not depend on the machine's load.
+(`games.checkers.endgame`, which the analysis's alpha-beta does not use) for checkers
+endgames of at most 3 pieces.  Each entry is searched as an analysis searches it, with
+the strongest profile's settings: the position before the move, and the one after it
+unless dice come between (expectimax values every play in the first search); then
+`positions.ply_results` judges it.  Every planted blunder must come out a blunder, no
+good move may be flagged at all.  The searches are bounded by depth, not time, so that
+a verdict does not depend on the machine's load.
 """
 
 from __future__ import annotations
