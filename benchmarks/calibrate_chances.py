@@ -32,7 +32,8 @@ SEARCH = {  # (algorithm, depth): cheap enough for many games, deep enough to va
     "othello": ("alphabeta", 3),
     "checkers": ("alphabeta", 4),
     "tictactoe": ("alphabeta", 2),
-    "chinese_checkers": ("maxn", 1),
+    "chinese-checkers": ("maxn", 1),
+    "chinese-checkers-2": ("alphabeta", 2),
     "backgammon": ("expectimax", 1),
 }
 SLIPS = (0.05, 0.15, 0.3)  # each game's two bots draw their error rates from these
