@@ -97,8 +97,8 @@ def _states(game: Any, moves: list[str]) -> list[tuple[Any, str]]:
 # strict: the day a deeper or better search judges one right, its mark must go).
 #
 # Chess: the three good moves lose 0.051-0.056 of expected score to the depth-4 search's horizon
-# (at depth 5 still 0.054-0.078; two of them, tried at depth 6, lose 0 and 0.049); the blunder is
-# a knight lost to a tactic deeper than depth 4 (depth 5 sees 0.12 of it: a mistake).  Valuing the
+# (at depth 5 still 0.054-0.078; at depth 6 0, 0.049 and 0.003: none flagged); the blunder is a
+# knight lost to a tactic deeper than depth 4 (depth 5 sees 0.12 of it, depth 6 0.07).  Valuing the
 # played move in the same root search as the best (alpha-beta with ``exact_root``) fixed none of
 # the four and flagged a fifth, Stockfish's best move h5g4, a blunder: our evaluation puts that
 # position at -3.6 pawns at depths 4 and 5 where Stockfish says -0.14.
@@ -114,7 +114,7 @@ def _states(game: Any, moves: list[str]) -> list[tuple[Any, str]]:
 KNOWN_MISSES = {
     "chess-good-f1e1.f8g7.c2c4-d5c5": "depth 4 gives away 0.051 (+0.83 -> +0.27): an inaccuracy; depth 6: 0",
     "chess-good-h3h4.d7e5.b2b3-e5g6": "depth 4 gives away 0.056 (-0.24 -> -0.86): an inaccuracy; depth 6: 0.049",
-    "chess-good-b8d7.g1f3.g8f6-f3g5": "depth 4 gives away 0.054 (+0.70 -> +0.11): an inaccuracy",
+    "chess-good-b8d7.g1f3.g8f6-f3g5": "depth 4 gives away 0.054 (+0.70 -> +0.11): an inaccuracy; depth 6: 0.003",
     "chess-blunder-f8e8.g2g4.g6g5-c3d5": "depth 4 sees 0.076 of the 0.34 Stockfish sees: an inaccuracy",
     "backgammon-good-roll 5-3.bar/22*/17*.roll 2-2-bar/23(2) 24/20": "our network: -0.074 -> -0.503, a blunder "
     "(0.195); gnubg 2-ply: -0.180 for the played play, -0.415 for our network's",
