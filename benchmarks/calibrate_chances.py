@@ -1,7 +1,7 @@
 """Fit each game's winning-chances slope (`games.chances`) on bot games: values against results.
 
 Plays games between two fixed-depth alpha-beta bots (max^n for Chinese checkers,
-expectiminimax for backgammon) that slip now and then (``error_rate``), so that the
+expectiminimax for backgammon) that slip now and then (``slip_rate``), so that the
 games reach uneven positions and end every way.  Each searched position gives one
 sample: the value the mover's search gave it, and the mover's score at the end (1 a
 win, 1/2 a draw, 0 a loss; in backgammon a win of any size is 1; with three seats the
@@ -32,8 +32,9 @@ SEARCH = {  # (algorithm, depth): cheap enough for many games, deep enough to va
     "othello": ("alphabeta", 3),
     "checkers": ("alphabeta", 4),
     "tictactoe": ("alphabeta", 2),
-    "chinese_checkers": ("maxn", 1),
-    "backgammon": ("expectiminimax", 1),
+    "chinese-checkers": ("maxn", 1),
+    "chinese-checkers-2": ("alphabeta", 2),
+    "backgammon": ("expectimax", 1),
 }
 SLIPS = (0.05, 0.15, 0.3)  # each game's two bots draw their error rates from these
 
@@ -51,7 +52,7 @@ def play(game: Game, seed: int) -> tuple[list[tuple[int, float]], list[float]]:
             state = game.apply(state, rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0])
             continue
         config = ai.SearchConfig(
-            algorithm=algorithm, time_budget_ms=600_000, max_depth=depth, error_rate=slips[seat], seed=rng.random()
+            algorithm=algorithm, time_budget_ms=600_000, max_depth=depth, slip_rate=slips[seat], seed=rng.random()
         )
         result = ai.choose_move(game, state, config)
         proven = result.stats.get("complete") or "plies_to_end" in result.stats or result.stats.get("forced")

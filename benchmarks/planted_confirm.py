@@ -12,17 +12,25 @@ expected score, and the drop between them.  The references:
 - Connect Four: our exact solver (`games.connect4.solver`, not the alpha-beta searcher
   the analysis runs): a win 1, a draw 1/2, a loss 0;
 - tic-tac-toe: full minimax written here, over the whole game tree;
-- Othello: the same minimax, to the end, from positions with at most 8 empty squares.
+- Othello: the same minimax, to the end, from positions with at most 8 empty squares;
+- backgammon: GNU Backgammon (Debian's ``gnubg``, 1.07) at 2-ply, through
+  `benchmarks/gnubg_bridge.py`: its cubeless equity of the position each chequer play
+  leaves, read as expected score by backgammon's own map (a logistic of slope 2); no cube;
+- checkers: our retrograde endgame solver (`games.checkers.endgame`, the 40-move rule
+  counted; not the alpha-beta searcher the analysis runs), at the first position of a
+  random game with at most 3 pieces left (right after a capture, so no history bends it).
 
 A blunder is kept when the reference's drop is at least ``CLEAR_BLUNDER`` (0.25, above
 the analysis's 0.15, so that a borderline verdict cannot make the test flaky), a good
 move when it is the reference's best move, or within ``CLEAR_GOOD`` (0.01) of it.
 Candidates come from games the reference plays against itself with some randomness
-(chess: Stockfish at depth 6 picking among its three best; elsewhere random moves), a
-fixed seed making a run repeatable:
+(chess: Stockfish at depth 6 picking among its three best; backgammon: gnubg 0-ply with
+its beginner's noise, plays its 0-ply ranks at least 0.3 worse as the candidate blunders;
+elsewhere random moves), a fixed seed making a run repeatable:
 
     .venv/bin/python benchmarks/planted_confirm.py chess --count 20
     .venv/bin/python benchmarks/planted_confirm.py connect4 tictactoe
+    .venv/bin/python benchmarks/planted_confirm.py backgammon checkers
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ import json
 import math
 import random
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +49,7 @@ from games import registry
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "planted"
 CLEAR_BLUNDER = 0.25
 CLEAR_GOOD = 0.01
+GAMES = ["chess", "connect4", "tictactoe", "othello", "backgammon", "checkers"]
 LICHESS_SLOPE = 0.00368208  # per centipawn: lichess's winning-chances map (lila's WinPercent)
 
 
@@ -161,11 +171,91 @@ def chess_planted(count: int, seed: int, depth: int, out: str = "chess") -> None
     write(out, reference, entries)
 
 
+# --- backgammon: GNU Backgammon at 2-ply ------------------------------------------------
+
+
+def backgammon_planted(count: int, seed: int, plies: int = 2) -> None:
+    """Chequer plays judged by gnubg's cubeless equity at `plies`, read as expected score by our map.
+
+    Positions come from games gnubg plays against itself at 0-ply with its beginner's noise,
+    the dice drawn by their odds; in each, the plays gnubg's 0-ply ranks worst are the
+    candidate blunders and its `plies` choice the candidate good move, each confirmed (or
+    not) by its `plies` evaluation of every candidate's resulting position.
+    """
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from gnubg_bridge import PRESETS, Gnubg
+
+    from games.backgammon import legal_plays
+
+    game = registry.get("backgammon")
+    rng = random.Random(seed)
+    reference = {
+        "engine": f"GNU Backgammon (gnubg {plies}-ply, cubeless, no noise)",
+        "settings": f"{plies}-ply evaluation of each play's resulting position; positions from gnubg 0-ply "
+        f"self-play with noise {PRESETS['beginner']['noise']}",
+        "map": "expected score = 1 / (1 + exp(-2 * cubeless equity)), backgammon's map (games/backgammon/spec.py)",
+        "seed": seed,
+    }
+    entries: list[dict[str, Any]] = []
+    blunders = goods = 0
+
+    def chances(equity: float) -> float:
+        return game.spec.chances.expected_score(equity)
+
+    with Gnubg() as gnubg:
+
+        def equity(child: Any, mover: int, depth: int) -> float:
+            """The mover's cubeless equity after a play (gnubg speaks for the side to roll next)."""
+            if game.is_terminal(child):
+                return float(game.returns(child)[mover])
+            return -gnubg.evaluate(child, depth).equity
+
+        def judge(state: Any, moves: list[str], plays: dict[str, Any], mover: int) -> list[dict[str, Any]]:
+            quick = {m: chances(equity(child, mover, 0)) for m, child in plays.items()}
+            best_quick = max(quick.values())
+            candidates = [m for m, v in quick.items() if best_quick - v >= 0.3]
+            good = gnubg.move(state, plies)
+            looked = [good] + ([rng.choice(candidates)] if candidates and blunders < count else [])
+            # The best at `plies` among gnubg's choice and the 0-ply's three best.
+            top = sorted(quick, key=lambda m: -quick[m])[:3]
+            deep = {m: chances(equity(plays[m], mover, plies)) for m in dict.fromkeys([*top, *looked])}
+            best = max(deep, key=lambda m: deep[m])
+            found = []
+            if goods < count and deep[best] - deep[good] <= CLEAR_GOOD and len(set(quick.values())) > 1:
+                found.append(entry(list(moves), good, "good", best, deep[best], deep[good]))
+            for move in looked[1:]:
+                if deep[best] - deep[move] >= CLEAR_BLUNDER:
+                    found.append(entry(list(moves), move, "blunder", best, deep[best], deep[move]))
+            return found
+
+        while blunders < count or goods < count:
+            state, moves = game.initial_state(), []
+            while not game.is_terminal(state) and (blunders < count or goods < count):
+                if game.to_move(state) < 0:  # the dice, by their odds
+                    outcomes = game.chance_outcomes(state)
+                    move = rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+                else:
+                    mover, plays = state.turn, legal_plays(state)
+                    if len(plays) > 2 and rng.random() < 0.3:  # some positions of each game
+                        found = judge(state, moves, plays, mover)
+                        blunders += sum(e["kind"] == "blunder" for e in found)
+                        goods += sum(e["kind"] == "good" for e in found)
+                        entries.extend(found)
+                        if found:
+                            write("backgammon", reference, entries)
+                    move = gnubg.move(state, 0, PRESETS["beginner"]["noise"])
+                state = game.apply(state, move)
+                moves.append(move)
+
+
 # --- Connect Four: our exact solver; tic-tac-toe: full minimax --------------------------
 
 
-def exact_planted(game_id: str, count: int, seed: int, values: Any, reference: dict[str, Any]) -> None:
-    """Positions from random play; `values(state)` is the exact score (1, 1/2, 0) of every legal move."""
+def exact_planted(
+    game_id: str, count: int, seed: int, values: Any, reference: dict[str, Any], ready: Any = lambda state: False
+) -> None:
+    """Positions from random play, stopped at a random ply in ``reference["plies"]`` or where
+    `ready(state)` first holds; `values(state)` is the exact score (1, 1/2, 0) of every legal move."""
     game = registry.get(game_id)
     rng = random.Random(seed)
     entries: list[dict[str, Any]] = []
@@ -174,11 +264,11 @@ def exact_planted(game_id: str, count: int, seed: int, values: Any, reference: d
     while blunders < count or goods < count:
         state, moves = game.initial_state(), []
         stop = rng.randrange(*reference["plies"])
-        while len(moves) < stop and not game.is_terminal(state):
+        while len(moves) < stop and not game.is_terminal(state) and not ready(state):
             move = rng.choice(game.legal_moves(state))
             state = game.apply(state, move)
             moves.append(move)
-        if game.is_terminal(state) or tuple(moves) in seen:
+        if game.is_terminal(state) or tuple(moves) in seen or (reference.get("pieces") and not ready(state)):
             continue
         seen.add(tuple(moves))
         scores = values(game, state)
@@ -194,7 +284,7 @@ def exact_planted(game_id: str, count: int, seed: int, values: Any, reference: d
             move = rng.choice(good)
             entries.append(entry(moves, move, "good", best_move, best, best))
             goods += 1
-    write(game_id, {k: v for k, v in reference.items() if k != "plies"}, entries)
+    write(game_id, {k: v for k, v in reference.items() if k not in ("plies", "pieces")}, entries)
 
 
 def solver_values(game: Any, state: Any) -> dict[str, float]:
@@ -209,6 +299,32 @@ def solver_values(game: Any, state: Any) -> dict[str, float]:
             theirs = solver.solve_state(after, weak=True)
             found[move] = 0.5 - 0.5 * ((theirs > 0) - (theirs < 0))
     return found
+
+
+def checkers_endgame_values(game: Any, state: Any) -> dict[str, float]:
+    """Every move's exact score by our retrograde endgame solver (the 40-move rule counted)."""
+    from games.checkers.endgame import EndgameSolver
+
+    solver = _CHECKERS_SOLVER.setdefault("solver", EndgameSolver())
+    seat = game.to_move(state)
+    found = {}
+    for move in game.legal_moves(state):
+        after = game.apply(state, move)
+        if game.is_terminal(after):
+            found[move] = (game.returns(after)[seat] + 1) / 2
+        else:
+            found[move] = 0.5 - 0.5 * solver.verdict(after).value  # the reply's value, from our side
+    return found
+
+
+_CHECKERS_SOLVER: dict[str, Any] = {}  # one solver for the run: its solved stretches are kept
+# The solver takes 4 (`endgame.MAX_PIECES`), but a stretch of four kings takes minutes: 3 take seconds.
+CHECKERS_PIECES = 3
+
+
+def checkers_endgame_ready(state: Any) -> bool:
+    """At most the solver's pieces, and no position since the last capture or man's move (its values exact)."""
+    return bin(state.black | state.white).count("1") <= CHECKERS_PIECES and not state.seen
 
 
 def minimax_values(game: Any, state: Any) -> dict[str, float]:
@@ -232,7 +348,7 @@ def minimax_values(game: Any, state: Any) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("games", nargs="+", choices=["chess", "connect4", "tictactoe", "othello"])
+    parser.add_argument("games", nargs="+", choices=GAMES)
     parser.add_argument("--count", type=int, default=20, help="blunders and good moves each (default 20)")
     parser.add_argument("--seed", type=int, default=48)
     parser.add_argument("--depth", type=int, default=20, help="Stockfish's depth (default 20)")
@@ -245,6 +361,16 @@ def main() -> None:
     for game_id in args.games:
         if game_id == "chess":
             chess_planted(args.count, args.seed, args.depth, args.out or "chess")
+        elif game_id == "backgammon":
+            backgammon_planted(args.count, args.seed)
+        elif game_id == "checkers":  # endgames from random play: at most 3 pieces
+            engine = {
+                "engine": "games.checkers.endgame (exact retrograde solver, 40-move rule counted)",
+                "seed": args.seed,
+                "plies": (400, 401),  # long enough: the first position of at most 4 pieces stops it
+                "pieces": CHECKERS_PIECES,
+            }
+            exact_planted("checkers", args.count, args.seed, checkers_endgame_values, engine, checkers_endgame_ready)
         elif game_id == "connect4":
             engine = {"engine": "games.connect4.solver (exact, weak solve)", "seed": args.seed, "plies": (14, 32)}
             exact_planted("connect4", args.count, args.seed, solver_values, engine)

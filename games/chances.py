@@ -80,16 +80,19 @@ class WinningChances:
         ('73%', 'win')
         >>> WinningChances(slope=2.0, shown_as="equity").text(-0.4231)
         '-0.423'
+        >>> chess.text(-0.00001), WinningChances(slope=2.0, shown_as="equity").text(-0.0001)  # no "-0.00"
+        ('+0.00', '+0.000')
         """
         if proven and self.shown_as != "equity":
             if plies_to_end and self.shown_as == "pawns":  # mate in N moves of the winner's
                 moves = (abs(plies_to_end) + 1) // 2
                 return f"#{moves}" if plies_to_end > 0 else f"#-{moves}"
             return "win" if value > 0 else "loss" if value < 0 else "draw"
+        # Rounded before the sign is written, so that a value a hair below zero reads as even, not "-0.00".
         if self.shown_as == "pawns":
-            return f"{value / self.unit:+.2f}"
+            return f"{round(value / self.unit, 2) + 0.0:+.2f}"
         if self.shown_as == "equity":
-            return f"{value:+.3f}"
+            return f"{round(value, 3) + 0.0:+.3f}"
         return f"{round(100 * self.expected_score(value))}%"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.chances import WinningChances
 from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "checkers"
@@ -11,6 +12,7 @@ SPEC = GameSpec(
     board="checkers.js",
     order=80,
     seats=(SeatSpec("black", "black", mark="plain"), SeatSpec("white", "white", mark="plain")),
+    chances=WinningChances(slope=4.94),  # fitted by benchmarks/calibrate_chances.py (README)
     ladder=(
     # --- checkers: alpha-beta on material, advance and the back row, quiescence on captures ---
     random_bot(ID),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.chances import WinningChances
 from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "chinese-checkers"
@@ -16,6 +17,7 @@ SPEC = GameSpec(
         SeatSpec("orange (diamond)", "orange"),
         SeatSpec("purple (square)", "purple"),
     ),
+    chances=WinningChances(slope=2.09),  # fitted by benchmarks/calibrate_chances.py (README)
     ladder=(
     # --- chinese checkers (three players): with two others moving in between, looking
     # deeper does not pay, playouts do (benchmarks/README.md, "Bot ladder and measured ratings") ---
@@ -41,6 +43,7 @@ SPEC_2 = GameSpec(
     board="chinese-checkers.js",
     order=60,
     seats=(SeatSpec("blue (dot)", "blue"), SeatSpec("orange (diamond)", "orange")),
+    chances=WinningChances(slope=3.55),  # fitted by benchmarks/calibrate_chances.py (README)
     ladder=(
     # --- chinese checkers for two: alpha-beta.  Depth pays at odd depths, and slips at depth
     # 3 are costly, so slips space the middle levels (benchmarks/README.md, "Bot ladder") ---

@@ -346,6 +346,51 @@ def test_the_analysis_draws_the_best_move_as_an_arrow(new_page, screenshot):
     screenshot(page, "analysis-flipped")
 
 
+HUNG_QUEEN = ["d2d4", "e7e5", "d4e5", "d8g5", "c1g5"]  # 1.d4 e5 2.dxe5 Qg5?? 3.Bxg5: the planted set's first blunder
+SAN_MOVE = re.compile(r"^(O-O(-O)?|[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?)[+#]?$")
+
+
+def test_a_hung_queen_is_flagged_at_its_move_in_pawns_with_the_best_line_in_san_at_phone_and_desktop(
+    new_page, screenshot
+):
+    """Two people play 1.d4 e5 2.dxe5 Qg5?? 3.Bxg5 and black resigns: the analysis marks 2...Qg5, and only it,
+    a blunder, its figures in pawns (a queen's worth given away), the better move and its line in SAN."""
+    white, black = friend_match(new_page)
+    match_id = int(re.search(r"/matches/(\d+)/", white.url).group(1))
+    for page, move in zip([white, black] * 3, HUNG_QUEEN, strict=False):
+        wait_turn(page)
+        click_move(page, move)
+    wait_turn(black)
+    black.locator("#resign-button").click()
+    black.locator("#resign-button").click()  # confirmed
+    expect(white.locator("#match-room")).to_have_attribute("data-status", "finished")
+    white.locator('[data-testid="analyse-link"]').click()
+    white.wait_for_url(f"**/matches/{match_id}/analysis/")
+    expect(white.locator("#analysis")).to_have_attribute("data-status", "done", timeout=120000)
+    for size in ({"width": 360, "height": 740}, {"width": 1280, "height": 800}):
+        page = new_page(f"/matches/{match_id}/analysis/", viewport=size)
+        expect(page.locator("#analysis")).to_have_attribute("data-status", "done")
+        blunder = page.locator('#analysis-moves li[data-ply="3"]')
+        expect(blunder.locator(".move-text")).to_have_text("Qg5")
+        expect(blunder).to_have_attribute("data-class", "blunder")
+        expect(blunder.locator('[data-testid="judgement"]')).to_contain_text("??")
+        expect(page.locator('#analysis-moves li[data-class="blunder"]')).to_have_count(1)
+        # In pawns: the mover's evaluation before, and after the queen went, at least five pawns down.
+        figures = blunder.locator(".move-figures").inner_text()
+        before, after = re.search(r"mover: ([+-]\d+\.\d\d) → ([+-]\d+\.\d\d)", figures).groups()
+        assert float(after) <= -5 < float(before), figures
+        # The better move and the line after it, each move in SAN (no squares-to-squares).
+        best = blunder.locator('[data-testid="best-move"]').inner_text()
+        first, line = re.fullmatch(r"best was (\S+)(?: \((.*)\))?", best).groups()
+        assert line, best
+        assert all(SAN_MOVE.match(m) for m in [first, *line.split()]), best
+        blunder.scroll_into_view_if_needed()
+        expect(blunder).to_be_in_viewport()
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page scrolls sideways at {size}"
+        screenshot(page, f"hung-queen-{size['width']}")
+
+
 def test_a_threefold_repetition_is_claimed_with_the_claim_draw_button(new_page, screenshot):
     white, black = friend_match(new_page)
     claim = white.locator('[data-testid="claim-draw-button"]')
