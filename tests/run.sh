@@ -54,8 +54,13 @@ fi
 # The examples in docstrings, wherever they are (settings and migrations are not modules to import).
 env -u DATABASE_URL -u REDIS_URL "$BIN/pytest" -p no:cacheprovider -q --doctest-modules ai games server \
   --ignore=server/config/settings --ignore-glob='server/*/migrations/*'
-# Unset DATABASE_URL: this pass runs on SQLite; CI runs the server tests on PostgreSQL separately.
+# Unset DATABASE_URL: these passes run on SQLite; CI runs the server tests on PostgreSQL separately.
 # Unset the skip switch too: make test runs the browser tests, or fails.
-# The slowest tests are listed at the end: make test must stay well under 30 minutes.
-env -u DATABASE_URL -u REDIS_URL -u PLYGROUND_SKIP_BROWSER_TESTS "$BIN/pytest" -m "not slow" --durations=25 "$@"
-env -u DATABASE_URL -u REDIS_URL -u PLYGROUND_SKIP_BROWSER_TESTS "$BIN/pytest" -m slow "$@"
+pytest=(env -u DATABASE_URL -u REDIS_URL -u PLYGROUND_SKIP_BROWSER_TESTS "$BIN/pytest")
+# The main pass in two halves (the `serial` mark: tests/conftest.py).  First the tests that start
+# no servers on both cores (pytest-xdist, two workers: this machine's two cores; each worker has a
+# Redis database and an SQLite file of its own), then the full stacks, browsers, faults and load
+# one at a time.  The slowest tests of each are listed: make test must stay well under 30 minutes.
+"${pytest[@]}" -m "not slow and not serial" -n 2 --dist worksteal --durations=25 "$@"
+"${pytest[@]}" -m "not slow and serial" --durations=25 "$@"
+"${pytest[@]}" -m slow "$@"

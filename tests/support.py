@@ -13,6 +13,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from pathlib import Path
@@ -21,7 +22,28 @@ from typing import Any
 from server.run import die_with_parent
 
 ROOT = Path(__file__).resolve().parents[1]
-REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/9")
+
+
+def worker_redis_url(url: str, worker: str | None) -> str:
+    """The Redis database of one pytest-xdist worker: the run's own plus the worker's index
+    (gw0 keeps it, gw1 the next), so the two halves of a run never share one.
+
+    >>> worker_redis_url("redis://127.0.0.1:6379/11", "gw1")
+    'redis://127.0.0.1:6379/12'
+    >>> worker_redis_url("redis://127.0.0.1:6379", None)
+    'redis://127.0.0.1:6379'
+    """
+    if worker is None:
+        return url
+    parts = urllib.parse.urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    return urllib.parse.urlunsplit(parts._replace(path=f"/{base + int(worker.removeprefix('gw'))}"))
+
+
+REDIS_TEST_URL = worker_redis_url(
+    os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/9"), os.environ.get("PYTEST_XDIST_WORKER")
+)
+os.environ["REDIS_TEST_URL"] = REDIS_TEST_URL  # and the processes a test starts
 STACK_ID_ENV = "PLYGROUND_STACK_ID"
 # Every process of every LiveStack of this test run carries PLYGROUND_STACK_ID=<this>-<port>,
 # so the run can find what it started (and only that: other runs share the machine).

@@ -1,13 +1,12 @@
 from __future__ import annotations
 
-import os
 import uuid
 
 import psycopg
 import pytest
 import redis
 from asgiref.sync import SyncToAsync
-from django.db import connections
+from django.db import connections, transaction
 from rest_framework.test import APIClient
 
 from server.bots.models import BotProfile
@@ -17,6 +16,7 @@ from server.players.models import Player
 from server.players.services import player_create_guest, player_create_guest_with_token
 from server.realtime.channel_layer import redis_channel_layer
 from tests.faults.stack import POSTGRES_URL
+from tests.support import REDIS_TEST_URL
 
 
 @pytest.fixture(scope="session")
@@ -40,7 +40,8 @@ def seeded_bots(request):
         return
     request.getfixturevalue("transactional_db" if _transactional(request) else "db")
     if not BotProfile.objects.exists():
-        seed_profiles(BotProfile)
+        with transaction.atomic():  # one commit, not one a profile: this runs before each such test
+            seed_profiles(BotProfile)
 
 
 @pytest.fixture(autouse=True)
@@ -123,9 +124,6 @@ def human_match(game: str, first, second=None):
         services.match_join(match.pk, second)
     match.refresh_from_db()
     return match
-
-
-REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/9")
 
 
 @pytest.fixture(params=["memory", "redis"])

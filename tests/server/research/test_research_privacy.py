@@ -375,6 +375,7 @@ def _import_prod_settings(**env: str) -> subprocess.CompletedProcess:
         ("too-short", "at least 32"),
         (PROD_SECRET_KEY, "must not be SECRET_KEY"),
     ],
+    ids=["unset", "empty", "short", "secret-key"],  # not the random key: xdist's workers must name the same tests
 )
 def test_production_refuses_to_start_without_a_secret_of_its_own(secret, refusal):
     started = _import_prod_settings(**({} if secret is None else {"RESEARCH_PSEUDONYM_SECRET": secret}))
