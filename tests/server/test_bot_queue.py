@@ -132,7 +132,9 @@ def test_a_turn_that_waited_gets_its_whole_budget_and_its_wait_is_not_thinking(a
     reply = Move.objects.get(match=match, ply=1)
     assert 4900 <= reply.queue_wait_ms <= 7000
     assert reply.think_ms < 1000 and reply.fallback == ""  # the search only: the wait is not thinking
-    assert reply.stats["deadline_slack_ms"] > -50 and "think_ms" not in reply.stats
+    # Had the 5 s wait eaten the budget, the search would end ~5,000 ms past its deadline; how close
+    # a search stops to it under load is measured in benchmarks/budget_overshoot.py, not here.
+    assert reply.stats["deadline_slack_ms"] > -1000 and "think_ms" not in reply.stats
     frames = [f for f in drain(channel) if f["type"] in ("bot_queued", "bot_thinking", "move")]
     assert [f["type"] for f in frames][:4] == ["move", "bot_queued", "bot_thinking", "move"]
     assert frames[1] == {"type": "bot_queued", "seat": 1, "ply": 1}  # waiting for a worker: no budget yet
