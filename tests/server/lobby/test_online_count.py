@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from channels.db import database_sync_to_async
@@ -36,11 +37,14 @@ async def counts_heard(comm: WebsocketCommunicator, quiet_s: float) -> list[int]
 async def test_a_burst_of_arrivals_is_told_a_few_times_not_once_per_arrival(monkeypatch, channel_layer):
     monkeypatch.setattr(online, "_told_at", float("-inf"))
     tokens = [(await database_sync_to_async(player_create_guest_with_token)())[1] for _ in range(SOCKETS)]
+    began = time.monotonic()
     sockets = await asyncio.gather(*(lobby_socket(t) for t in tokens))
+    burst_s = time.monotonic() - began  # a second or two; longer on a loaded machine
     heard = await asyncio.gather(*(counts_heard(s, online.INTERVAL_S * 2.5) for s in sockets))
+    told_at_most = int(burst_s / online.INTERVAL_S) + 3  # once an interval while they arrive, then the last
     for counts in heard:
         assert counts[-1] == SOCKETS  # the count after the last arrival
-        assert len(counts) <= 4  # the burst lasted a second or two: not one frame per arrival
-    assert sum(len(c) for c in heard) < SOCKETS * SOCKETS / 4
+        assert len(counts) <= told_at_most
+    assert max(len(c) for c in heard) < SOCKETS // 2  # the first to arrive is not told every arrival
     for s in sockets:
         await s.disconnect()
