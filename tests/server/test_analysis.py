@@ -62,7 +62,10 @@ def test_a_queen_is_a_queen_on_chess_s_scale():
 
 
 @committing
-def test_a_finished_match_is_analysed_move_by_move(alice, bob):
+def test_a_finished_match_is_analysed_move_by_move(alice, bob, settings):
+    # Tic-tac-toe is searched to its end in a few milliseconds, and the search stops there: a long
+    # budget costs nothing, and keeps a loaded machine from cutting a search short.
+    settings.ANALYSIS_TIME_BUDGET_MS = 20_000
     match = finished_tictactoe(alice, bob, BLUNDERED_GAME)
     channel = async_to_sync(get_channel_layer().new_channel)()
     async_to_sync(get_channel_layer().group_add)(broadcast.match_group(match.pk), channel)
