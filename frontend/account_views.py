@@ -254,6 +254,9 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
             wanted=wanted,
             games=[(g.id, g.name) for g in registry.all()],
             game_names={g.id: g.name for g in registry.all()},
+            # A challenge from the page seats the person and the bot: games for two.  (Games for
+            # more take house bots for the other seats, named through the API: docs/bots.md.)
+            challenge_seats={g.id: [seat.name for seat in g.spec.seats] for g in registry.all() if g.num_players == 2},
             query=_query_without_page(request),
             is_me=getattr(request, "player", None) is not None and request.player.pk == person.pk,
         ),

@@ -55,7 +55,11 @@ def test_a_person_challenges_a_bot_account_and_sees_it_disclosed_as_ai(new_page,
         page = new_page(f"/players/{bot}/")
         expect(page.locator("#profile-heading").get_by_test_id("ai-badge")).to_have_text(f"AI · by {owner}")
         expect(page.get_by_test_id("agent-section")).to_contain_text(f"registered by {owner}")
-        page.get_by_test_id("challenge-form").locator("select[name=game]").select_option("connect4")
+        form = page.get_by_test_id("challenge-form")
+        form.locator("select[name=game]").select_option("chess")  # seats by the game's own names
+        expect(form.locator("select[name=seat] option")).to_have_text(["white", "black"])
+        expect(form.locator("select[name=game] option[value=chinese-checkers]")).to_have_count(0)  # for three
+        form.locator("select[name=game]").select_option("connect4")
         page.get_by_role("button", name=f"Challenge {bot}").click()
         page.wait_for_url(re.compile(r"/matches/\d+/"), timeout=20_000)
         expect(page.locator("#match-room")).to_have_attribute("data-ready", "true")

@@ -23,7 +23,15 @@ async function waitForAnswer(challenge) {
   }
 }
 
+// The seats of the chosen game, by the names its players know them by (White, Black; X, O...).
+function showSeats() {
+  const seats = JSON.parse(document.getElementById("challenge-seats").textContent)[form.elements.game.value] || [];
+  form.elements.seat.replaceChildren(...seats.map((name, index) => new Option(name, String(index))));
+}
+
 if (form) {
+  showSeats();
+  form.elements.game.addEventListener("change", showSeats);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = form.querySelector("button");
