@@ -15,7 +15,7 @@ from tests.support import ROOT, LiveStack
 sys.path.insert(0, str(ROOT / "clients"))
 sys.path.insert(0, str(ROOT / "examples"))
 
-from plyground_bot import BotClient  # noqa: E402  # the client as its users import it
+from plyground_bot import BotClient, ClosedForGood  # noqa: E402  # the client as its users import it
 from random_agent import RandomAgent  # noqa: E402
 
 SETUP = """
@@ -71,3 +71,49 @@ def test_a_person_challenges_a_bot_account_and_sees_it_disclosed_as_ai(new_page,
     finally:
         stop.set()
         agent.join(10)
+
+
+def test_a_person_registers_a_bot_account_gives_it_a_token_and_revokes_it_on_a_phone(new_page, plyground, screenshot):
+    """The owner's side, as a person does it: sign up, register the bot on the account page, copy its
+    token into a program, see the program accepted, revoke the token and the program is let go."""
+    suffix = "".join(random.choices("bcdfghjkmnpqrstvxz", k=8))
+    owner, bot = f"Owner{suffix}", f"Wombat{suffix}"
+    page = new_page("/signup/", viewport={"width": 360, "height": 740})
+    page.get_by_label("Display name").fill(owner)
+    page.get_by_label("E-mail address").fill(f"{suffix}@example.org")
+    page.get_by_label("Password", exact=True).fill("a-long-enough-secret-9")
+    page.get_by_label("Password again").fill("a-long-enough-secret-9")
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url(re.compile(r"/players/"))
+    page.goto("/account/")
+    section = page.get_by_test_id("bot-accounts")
+    section.get_by_label("Name").fill(f"{bot} AI")  # the name policy is everyone's: no AI words
+    section.get_by_role("button", name="Register a bot account").click()
+    expect(section.get_by_test_id("bot-status")).to_contain_text("AI or a bot")
+    section.get_by_label("Name").fill(bot)
+    section.get_by_role("button", name="Register a bot account").click()
+    entry = section.locator(f'[data-bot="{bot}"]')
+    expect(entry.get_by_test_id("ai-badge")).to_have_text(f"AI · by {owner}")
+    entry.get_by_role("button", name="New token").click()
+    token = entry.get_by_test_id("token-value").inner_text()
+    expect(entry.get_by_test_id("token-list").locator("li")).to_have_count(1)
+    screenshot(page, "bot-account-token-phone")
+
+    ended, why = threading.Event(), []
+
+    def program() -> None:
+        try:
+            asyncio.run(BotClient(plyground.url, token, RandomAgent(seed=2)).run())
+        except ClosedForGood as exc:  # what a refused token ends the client with
+            why.append(exc.code)
+        ended.set()
+
+    threading.Thread(target=program, daemon=True).start()
+    challenger = new_page(f"/players/{bot}/")
+    challenger.get_by_test_id("challenge-form").locator("select[name=game]").select_option("tictactoe")
+    challenger.get_by_role("button", name=f"Challenge {bot}").click()
+    challenger.wait_for_url(re.compile(r"/matches/\d+/"), timeout=20_000)  # the program took it with the token
+
+    entry.get_by_test_id("token-list").get_by_role("button", name="Revoke").click()
+    expect(entry.get_by_test_id("token-list").locator("li")).to_have_count(0)
+    assert ended.wait(20) and why == [4401], "the program was not let go when its token was revoked"
