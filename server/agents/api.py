@@ -64,6 +64,11 @@ class ChallengeRequestSerializer(serializers.Serializer[Any]):
         default=list,
         help_text="bot profile slugs for the seats beyond the two sides (games of three or more)",
     )
+    options = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="the game's options by name (GET /api/games/ lists each game's): backgammon's cube, jacoby, match_to",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -72,7 +77,7 @@ class ChallengeRequestSerializer(serializers.Serializer[Any]):
     def to_request(self) -> services.ChallengeRequest:
         data = self.validated_data
         clock = Clock(data["clock"]["minutes"], data["clock"]["increment"]) if data.get("clock") else None
-        return services.ChallengeRequest(data["game"], data["seat"], clock, tuple(data["house_bots"]))
+        return services.ChallengeRequest(data["game"], data["seat"], clock, tuple(data["house_bots"]), data["options"])
 
 
 class ChallengeSerializer(serializers.Serializer[Any]):
@@ -83,6 +88,7 @@ class ChallengeSerializer(serializers.Serializer[Any]):
     challenger_seat = serializers.IntegerField()
     house_bots = serializers.ListField(child=serializers.CharField())
     clock = serializers.DictField(allow_null=True, help_text='{"minutes", "increment"} or null')
+    options = serializers.DictField(help_text="the game's options, every declared one with its value")
     rated = serializers.BooleanField(help_text="always false for now: bot accounts' games are casual")
     status = serializers.ChoiceField(choices=["pending", "accepted", "declined", "cancelled", "expired"])
     decline_reason = serializers.CharField(allow_null=True)

@@ -36,6 +36,8 @@ class Challenge(models.Model):
     seat = models.PositiveSmallIntegerField(default=0)
     house_bots = models.JSONField(default=list, blank=True)
     clock = models.JSONField(null=True, blank=True)  # {"minutes", "increment"} or null
+    # The game's options, every declared one with its value (backgammon's cube, Jacoby rule, match length).
+    options = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     decline_reason = models.CharField(max_length=20, blank=True, default="")
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")

@@ -79,6 +79,7 @@ def challenge_json(challenge: Challenge) -> dict[str, Any]:
         "challenger_seat": challenge.seat,
         "house_bots": challenge.house_bots,
         "clock": challenge.clock,
+        "options": challenge.options,
         "rated": False,
         "status": status,
         "decline_reason": challenge.decline_reason or None,

@@ -8,7 +8,8 @@ its moves, clocks, chat, resignations and draws are the people's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -39,7 +40,7 @@ from server.agents.selectors import (
 from server.bots.models import BotProfile
 from server.matches.errors import BadMessage
 from server.matches.models import Match, Seat
-from server.matches.services import Clock, SeatRequest, match_create
+from server.matches.services import Clock, SeatRequest, configured_game, match_create
 from server.players.accounts import NAME_TAKEN, check_account_name
 from server.players.models import ApiToken, Player
 from server.players.names import name_skeleton
@@ -95,6 +96,7 @@ class ChallengeRequest:
     seat: int = 0  # the challenger's
     clock: Clock | None = None
     house_bots: tuple[str, ...] = ()  # bot profile slugs for the seats beyond the two sides
+    options: Mapping[str, object] = field(default_factory=dict)  # the game's (`GameSpec.options`)
 
 
 @transaction.atomic
@@ -105,6 +107,7 @@ def challenge_create(challenger: Player, bot: Player, request: ChallengeRequest)
     if bot.pk == challenger.pk:
         raise BadMessage("a bot does not challenge itself")
     _check_seats(request)
+    options = configured_game(request.game, request.options).options  # BadMessage: what is wrong with them
     Player.objects.select_for_update().filter(pk=challenger.pk).first()  # one challenge at a time per challenger
     if open_challenges_by(challenger.pk).count() >= settings.BOT_CHALLENGES_WAITING_PER_PLAYER:
         raise TooManyChallenges(
@@ -118,6 +121,7 @@ def challenge_create(challenger: Player, bot: Player, request: ChallengeRequest)
         seat=request.seat,
         clock=clock,
         house_bots=list(request.house_bots),
+        options=dict(options),
     )
     tell_after_commit(bot.pk, frames.challenge(challenge_json(challenge)))
     return challenge
@@ -191,7 +195,15 @@ def _match_for(challenge: Challenge) -> Match:
             requests.append(SeatRequest(Seat.Kind.BOT, profiles[next(house)]))
     clock = Clock(challenge.clock["minutes"], challenge.clock["increment"]) if challenge.clock else None
     # Casual: a bot account's games count for no one's rating yet (docs/bots.md, "Ratings").
-    return match_create(challenge.game, requests, challenge.challenger, clock=clock, rated=False, seated=people)
+    return match_create(
+        challenge.game,
+        requests,
+        challenge.challenger,
+        clock=clock,
+        rated=False,
+        seated=people,
+        options=challenge.options,
+    )
 
 
 @transaction.atomic

@@ -133,11 +133,26 @@ def test_challenges_are_checked_before_the_bot_hears_them(bot, owner):
         {"game": "chinese-checkers"},  # three seats: the third needs a house bot
         {"game": "chinese-checkers", "house_bots": ["no-such-profile"]},
         {"game": "connect4", "clock": {"minutes": 0, "increment": 0}},
+        {"game": "backgammon", "options": {"cube": "yes"}},
+        {"game": "backgammon", "options": {"doubling": True}},
+        {"game": "connect4", "options": {"cube": True}},
     ):
         assert client.post("/api/agents/Quokka/challenges/", body, format="json").status_code == 400, body
     assert client.post("/api/agents/Nobody/challenges/", {"game": "connect4"}, format="json").status_code == 404
     person = api_as(owner)
     assert person.post("/api/agents/Margot/challenges/", {"game": "connect4"}, format="json").status_code == 404
+
+
+def test_a_challenge_carries_the_game_s_options_into_its_match(bot):
+    """A money game with the cube, as the lobby offers it to people: the bot hears the options before it answers."""
+    person = player_create_guest("Carol")
+    body = {"game": "backgammon", "options": {"cube": True, "jacoby": True}}
+    made = api_as(person).post("/api/agents/Quokka/challenges/", body, format="json")
+    assert made.status_code == 201 and made.json()["options"] == {"cube": True, "jacoby": True, "match_to": 0}
+    match = services.challenge_accept(bot, made.json()["id"])
+    assert match.options == {"cube": True, "jacoby": True, "match_to": 0}
+    shown = api_as(person).get(f"/api/matches/{match.pk}/").json()
+    assert shown["options"] == match.options
 
 
 def test_a_bot_plays_only_so_many_games_at_once(bot, settings):
