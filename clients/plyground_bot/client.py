@@ -62,10 +62,12 @@ class Challenge:
     challenger_seat: int
     clock: JSON | None
     raw: JSON
+    options: JSON = field(default_factory=dict)  # the game's options (backgammon's cube...), each with its value
 
     @classmethod
     def from_json(cls, data: JSON) -> Challenge:
-        return cls(data["id"], data["game"], data["challenger"], data["challenger_seat"], data.get("clock"), data)
+        challenger, seat, clock = data["challenger"], data["challenger_seat"], data.get("clock")
+        return cls(data["id"], data["game"], challenger, seat, clock, data, data.get("options") or {})
 
 
 @dataclass(frozen=True)
