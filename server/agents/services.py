@@ -150,14 +150,22 @@ def _locked_challenge(challenge_id: int) -> Challenge:
     return challenge
 
 
+def _open_challenge(challenge_id: int, verb: str, *, bot_id: int = 0, challenger_id: int = 0) -> Challenge:
+    """The challenge, locked, if it is still open and was made to `bot_id` (or by `challenger_id`)."""
+    challenge = _locked_challenge(challenge_id)
+    if bot_id and challenge.bot_id != bot_id:
+        raise NoSuchChallenge(f"no challenge {challenge_id} to you")
+    if challenger_id and challenge.challenger_id != challenger_id:
+        raise NoSuchChallenge(f"you made no challenge {challenge_id}")
+    if not challenge.is_open:
+        raise ChallengeClosed(f"challenge {challenge_id} is {challenge_json(challenge)['status']}: nothing to {verb}")
+    return challenge
+
+
 @transaction.atomic
 def challenge_accept(bot: Player, challenge_id: int) -> Match:
     """The bot accepts: the match starts with both sides seated, and both hear `game_start`."""
-    challenge = _locked_challenge(challenge_id)
-    if challenge.bot_id != bot.pk:
-        raise NoSuchChallenge(f"no challenge {challenge_id} to you")
-    if not challenge.is_open:
-        raise ChallengeClosed(f"challenge {challenge_id} is {challenge_json(challenge)['status']}: nothing to accept")
+    challenge = _open_challenge(challenge_id, "accept", bot_id=bot.pk)
     _check_room_for_a_game(bot)
     if challenge.challenger.is_bot:
         _check_room_for_a_game(challenge.challenger)
@@ -210,11 +218,7 @@ def _match_for(challenge: Challenge) -> Match:
 def challenge_decline(bot: Player, challenge_id: int, reason: str = "generic") -> Challenge:
     if reason not in DECLINE_REASONS:
         raise BadMessage(f"a decline's reason is one of {', '.join(DECLINE_REASONS)}")
-    challenge = _locked_challenge(challenge_id)
-    if challenge.bot_id != bot.pk:
-        raise NoSuchChallenge(f"no challenge {challenge_id} to you")
-    if not challenge.is_open:
-        raise ChallengeClosed(f"challenge {challenge_id} is {challenge_json(challenge)['status']}: nothing to decline")
+    challenge = _open_challenge(challenge_id, "decline", bot_id=bot.pk)
     challenge.status, challenge.decline_reason = Challenge.Status.DECLINED, reason
     challenge.answered_at = timezone.now()
     challenge.save(update_fields=["status", "decline_reason", "answered_at"])
@@ -224,11 +228,7 @@ def challenge_decline(bot: Player, challenge_id: int, reason: str = "generic") -
 
 @transaction.atomic
 def challenge_cancel(challenger: Player, challenge_id: int) -> Challenge:
-    challenge = _locked_challenge(challenge_id)
-    if challenge.challenger_id != challenger.pk:
-        raise NoSuchChallenge(f"you made no challenge {challenge_id}")
-    if not challenge.is_open:
-        raise ChallengeClosed(f"challenge {challenge_id} is {challenge_json(challenge)['status']}: nothing to cancel")
+    challenge = _open_challenge(challenge_id, "cancel", challenger_id=challenger.pk)
     challenge.status, challenge.answered_at = Challenge.Status.CANCELLED, timezone.now()
     challenge.save(update_fields=["status", "answered_at"])
     _tell_gone(challenge)
