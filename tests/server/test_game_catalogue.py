@@ -82,6 +82,7 @@ def test_a_registered_game_is_in_the_catalogue_with_its_spec(take_away):
             {"index": 0, "name": "first", "colour": "blue", "mark": "disc"},
             {"index": 1, "name": "second", "colour": "orange", "mark": "disc"},
         ],
+        "options": [],  # it declares none (backgammon's cube is one: GameSpec.options)
     }
 
 
