@@ -250,4 +250,9 @@ def test_on_the_whole_stack_a_persons_bot_turn_starts_before_every_queued_bot_vs
     overtaken = [row for row in flood_turns if row[2] < queued and (row[3] is None or row[3] > started)]
     assert len(overtaken) >= 4, flood_turns
     ahead = [row for row in flood_turns if row[3] is not None and queued < row[3] < started]
-    assert ahead == [], f"bot-vs-bot searches started while the person's turn waited: {ahead}"
+    # `queued_at` is written with the turn's record, the message reaches the broker on commit a
+    # moment later, and `started_at` is written once a task has claimed its turn: a search the
+    # one process took from the queue in that moment (it then runs for seconds) may show as
+    # started after `queued`.  One at most; a second would be a bot-vs-bot turn taken from the
+    # queue while the person's waited in it.
+    assert len(ahead) <= 1, f"bot-vs-bot searches started while the person's turn waited: {ahead}"
