@@ -287,8 +287,9 @@ def exact_planted(
     write(game_id, {k: v for k, v in reference.items() if k not in ("plies", "pieces")}, entries)
 
 
-def solver_values(game: Any, state: Any) -> dict[str, float]:
-    solver = game.new_solver()
+def exact_scores(game: Any, state: Any, reply_value: Any) -> dict[str, float]:
+    """Every move's exact expected score for the mover: 1, 1/2 or 0, from `reply_value(after)`, the
+    position's value (-1, 0, 1) for the side to move after it."""
     seat = game.to_move(state)
     found = {}
     for move in game.legal_moves(state):
@@ -296,9 +297,18 @@ def solver_values(game: Any, state: Any) -> dict[str, float]:
         if game.is_terminal(after):
             found[move] = (game.returns(after)[seat] + 1) / 2
         else:
-            theirs = solver.solve_state(after, weak=True)
-            found[move] = 0.5 - 0.5 * ((theirs > 0) - (theirs < 0))
+            found[move] = 0.5 - 0.5 * reply_value(after)  # the reply's value, from our side
     return found
+
+
+def solver_values(game: Any, state: Any) -> dict[str, float]:
+    solver = game.new_solver()
+
+    def sign(after: Any) -> int:
+        theirs = solver.solve_state(after, weak=True)
+        return (theirs > 0) - (theirs < 0)
+
+    return exact_scores(game, state, sign)
 
 
 def checkers_endgame_values(game: Any, state: Any) -> dict[str, float]:
@@ -306,15 +316,7 @@ def checkers_endgame_values(game: Any, state: Any) -> dict[str, float]:
     from games.checkers.endgame import EndgameSolver
 
     solver = _CHECKERS_SOLVER.setdefault("solver", EndgameSolver())
-    seat = game.to_move(state)
-    found = {}
-    for move in game.legal_moves(state):
-        after = game.apply(state, move)
-        if game.is_terminal(after):
-            found[move] = (game.returns(after)[seat] + 1) / 2
-        else:
-            found[move] = 0.5 - 0.5 * solver.verdict(after).value  # the reply's value, from our side
-    return found
+    return exact_scores(game, state, lambda after: solver.verdict(after).value)
 
 
 _CHECKERS_SOLVER: dict[str, Any] = {}  # one solver for the run: its solved stretches are kept
