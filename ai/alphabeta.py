@@ -490,7 +490,19 @@ def _search(
         """The best move searched first next time, then the rest by this iteration's values."""
         return by_value(moves, best, values) if exact_root else [best] + [m for m in moves if m != best]
 
-    root_values = deepen(searcher, result, moves, depths, utility=to_utility, reorder=reorder, finished=finished)
+    root_values = deepen(
+        searcher,
+        result,
+        moves,
+        depths,
+        utility=to_utility,
+        reorder=reorder,
+        finished=finished,
+        trust_unfinished=not exact_root,
+    )
+    if result.pv == [result.move] and result.depth > 1:
+        # A move an unfinished iteration preferred: its line is in the TT from that iteration.
+        result.pv = searcher.principal_variation(state, result.move, result.depth)
     result.nodes = searcher.nodes
     result.stats["root_values"] = {m: round(to_utility(v), 6) for m, v in root_values.items()}
     if isinstance(searcher, KernelAlphaBeta):

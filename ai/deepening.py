@@ -62,12 +62,15 @@ def deepen(
     utility: Callable[[float], float] = same,
     reorder: Callable[[list[Move], Move, Values], list[Move]] = by_value,
     finished: Callable[[int, Move, float], bool] | None = None,
+    trust_unfinished: bool = True,
 ) -> Values:
     """Deepen over `depths`, adopting each iteration into `result`; the last finished iteration's values.
 
     `utility` turns a root score into `result.value`.  `finished(depth, move, score)`, if
     given, hears of each finished iteration after it is adopted and says whether to stop
     (by default: when no line stopped at the depth limit, deeper changes nothing).
+    With `trust_unfinished` false an iteration the deadline cuts short changes nothing: the
+    result and the values come from one finished iteration (analysis compares them).
     """
     values: Values = {}
     for depth in depths:
@@ -76,7 +79,8 @@ def deepen(
         try:
             searcher.iterate(depth, moves, partial)
         except Timeout:
-            adopt_unfinished(result, partial, utility)
+            if trust_unfinished:
+                adopt_unfinished(result, partial, utility)
             break
         values = partial
         progress.report(depth, searcher.nodes)

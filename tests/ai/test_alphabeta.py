@@ -13,6 +13,7 @@ from ai.alphabeta import AlphaBeta
 from ai.tt import EXACT, LOWER, TranspositionTable
 from games import registry
 from tests.ai.trees import TreeGame, exact_value, minimax, random_position
+from tests.deadlines import CountedDeadline
 
 INF = float("inf")
 TICTACTOE = registry.get("tictactoe")
@@ -179,6 +180,26 @@ def test_stats_are_json_and_principal_variation_is_legal():
     assert data["pv"][0] == result.move
     for move in data["pv"]:
         state = CONNECT4.play(state, move)
+
+
+@pytest.mark.parametrize("exact_root", [False, True])
+def test_a_search_cut_short_mid_iteration_still_gives_its_moves_line(exact_root):
+    """Wherever the deadline falls, a result deeper than one ply comes with its line (the best
+    line analysis shows): also when an unfinished iteration changed the move."""
+    chess = registry.get("chess")
+    state = chess.initial_state()
+    for move in ("d2d4", "e7e5", "d4e5"):
+        state = chess.apply(state, move)
+    refinements = ("null_move", "lmr", "check_extension", "delta_pruning", "see_pruning", "tactical_first")
+    config = ai.SearchConfig(seed=0, options={**dict.fromkeys(refinements, True), "exact_root": exact_root})
+    for looks in range(1000, 2200, 150):  # deadlines inside the second and third iterations
+        result = ai.choose_move(chess, state, config, deadline=CountedDeadline(looks))
+        if result.depth > 1:
+            assert result.pv[0] == result.move and len(result.pv) > 1, (looks, result.depth, result.pv)
+        line = state
+        for move in result.pv:
+            assert move in chess.legal_moves(line)
+            line = chess.apply(line, move)
 
 
 def test_deterministic_for_a_seed_at_a_fixed_depth():

@@ -47,3 +47,10 @@ def test_a_searcher_may_stop_deepening_itself():
     result = SearchResult(move="a")
     deepen(searcher, result, ["a"], range(1, 9), finished=lambda depth, move, score: depth == 3)
     assert result.depth == 3 and len(searcher.orders) == 3
+
+
+def test_without_trusting_unfinished_iterations_the_move_and_values_come_from_one_finished_iteration():
+    searcher = Scripted({1: {"a": 0, "b": 1, "c": 0.5}, 2: {"b": 0.9, "c": 2.0}}, stop_at=2)
+    result = SearchResult(move="a")
+    values = deepen(searcher, result, ["a", "b", "c"], range(1, 4), trust_unfinished=False)
+    assert (result.move, result.value, result.depth) == ("b", 1, 1) and values == {"a": 0, "b": 1, "c": 0.5}
