@@ -5,6 +5,9 @@
   once); ``/api/agents/{name}/tokens/{id}/``: ``DELETE`` revokes it (its sockets close).
 - ``/api/agents/{name}/challenges/``: ``POST`` challenges that bot (a person or another bot).
 - ``/api/agents/challenges/{id}/``: ``GET`` one (its challenger, bot or owner), ``DELETE`` cancels it.
+- ``/api/agents/{name}/measurements/``: ``GET`` that bot's measurements, ``POST`` a new one (its owner):
+  games against the game's house ladder, and a rating on the site's scale (`server.agents.measuring`).
+- ``/api/agents/measurements/{id}/``: ``GET`` one with its progress (its owner or its bot), ``DELETE`` cancels it.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import registry
-from server.agents import selectors, services
-from server.agents.errors import NoSuchBot, NoSuchChallenge
+from server.agents import measuring, selectors, services
+from server.agents.errors import NoSuchBot, NoSuchChallenge, NoSuchMeasurement
+from server.agents.models import Measurement
 from server.http.openapi import errors
 from server.matches.api import ClockSerializer, error_response
 from server.matches.errors import MatchError
@@ -214,3 +218,92 @@ class ChallengeDetailView(APIView):
         except MatchError as exc:
             return error_response(exc)
         return Response(selectors.challenge_json(challenge))
+
+
+class MeasurementRequestSerializer(serializers.Serializer[Any]):
+    game = serializers.ChoiceField(choices=[], help_text="a game for two with a calibrated ladder (GET /api/bots/)")
+    games_per_step = serializers.IntegerField(
+        min_value=2, max_value=measuring.MAX_GAMES_PER_STEP, help_text="games against each step, an even number"
+    )
+    steps = serializers.ListField(
+        child=serializers.SlugField(max_length=60),
+        max_length=20,
+        default=list,
+        help_text="bot profile slugs of the ladder's steps to play; none: every step",
+    )
+    clock = ClockSerializer(required=False, help_text="each game's clock; default 3 minutes + 2 seconds a move")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = registry.ids()  # type: ignore[attr-defined]  # a ChoiceField
+
+    def to_request(self) -> measuring.MeasurementRequest:
+        data = self.validated_data
+        clock = Clock(data["clock"]["minutes"], data["clock"]["increment"]) if data.get("clock") else Clock(3, 2)
+        return measuring.MeasurementRequest(data["game"], data["games_per_step"], tuple(data["steps"]), clock)
+
+
+class MeasurementSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    bot = serializers.DictField(help_text='the bot account: {"id", "name", "kind": "agent", "is_ai": true, "owner"}')
+    game = serializers.CharField()
+    steps = serializers.ListField(child=serializers.CharField(), help_text="the ladder's steps played, weakest first")
+    games_per_step = serializers.IntegerField()
+    clock = serializers.DictField(help_text='{"minutes", "increment"}')
+    status = serializers.ChoiceField(choices=[s.value for s in Measurement.Status])
+    reason = serializers.CharField(allow_null=True, help_text="why it waits, failed or was cancelled")
+    progress = serializers.DictField(help_text='{"finished", "total", "aborted", "playing": a match id or null}')
+    result = serializers.DictField(
+        allow_null=True,
+        help_text='{"rating", "low", "high" (95%), "games", "steps": [{"step", "name", "games", "wins", "draws", '
+        '"losses", "score", "step_rating", "step_deviation"}]}: so far while it runs',
+    )
+    matches = serializers.ListField(child=serializers.IntegerField(), help_text="its games: /matches/{id}/")
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class MeasurementListView(APIView):
+    """``GET``: your bot's measurements, newest first.  ``POST``: measure it against the house ladder."""
+
+    @extend_schema(parameters=[BOT_NAME], responses={200: MeasurementSerializer(many=True), **errors(401, 403, 404)})
+    def get(self, request: Request, name: str) -> Response:
+        try:
+            bot = services.owned_bot(acting_player(request), name)
+        except NoSuchBot as exc:
+            return error_response(exc)
+        return Response([measuring.measurement_json(m) for m in measuring.measurements_of(bot)[:50]])
+
+    @extend_schema(
+        parameters=[BOT_NAME],
+        request=MeasurementRequestSerializer,
+        responses={201: MeasurementSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, name: str) -> Response:
+        body = MeasurementRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            bot = services.owned_bot(acting_player(request), name)
+            measurement = measuring.measurement_create(bot, body.to_request())
+        except MatchError as exc:
+            return error_response(exc)
+        return Response(measuring.measurement_json(measurement), status=status.HTTP_201_CREATED)
+
+
+class MeasurementDetailView(APIView):
+    """``GET``: a measurement of your bot (or of the bot whose token asks).  ``DELETE``: cancel it."""
+
+    @extend_schema(responses={200: MeasurementSerializer, **errors(401, 404)})
+    def get(self, request: Request, measurement_id: int) -> Response:
+        measurement = measuring.measurement_seen_by(measurement_id, acting_player_or_bot(request))
+        if measurement is None:
+            return error_response(NoSuchMeasurement(f"no measurement {measurement_id} of yours"))
+        return Response(measuring.measurement_json(measurement))
+
+    @extend_schema(request=None, responses={200: MeasurementSerializer, **errors(401, 403, 404, 409)})
+    def delete(self, request: Request, measurement_id: int) -> Response:
+        try:
+            measurement = measuring.measurement_cancel(acting_player(request), measurement_id)
+        except MatchError as exc:
+            return error_response(exc)
+        return Response(measuring.measurement_json(measurement))

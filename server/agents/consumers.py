@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from server.agents import frames, selectors, services
+from server.agents import frames, measuring, selectors, services
 from server.agents.errors import NotABot
 from server.agents.events import events_group
 from server.db.db_threads import NoDatabaseHopPerMessage
@@ -115,6 +115,7 @@ def _limits() -> dict[str, Any]:
 
 def _opening_frames(bot: Player) -> list[dict[str, Any]]:
     bot = Player.objects.select_related("bot_owner").get(pk=bot.pk)
+    measuring.resume(bot.pk)  # a run a crash left between two games starts its next one
     opening = [frames.hello(player_json(bot), _limits())]
     opening += [frames.challenge(selectors.challenge_json(c)) for c in selectors.open_challenges_to(bot.pk)]
     opening += [frames.game_start(s["match"], s["game"], s["seat"]) for s in selectors.bot_seats(bot.pk)]

@@ -51,3 +51,15 @@ class TooManyGames(MatchError):
 class TooManyChallenges(MatchError):
     code = "too_many_challenges"
     http_status = 409
+
+
+class NoSuchMeasurement(MatchError):
+    code = "no_such_measurement"
+    http_status = 404
+
+
+class TooManyMeasurements(MatchError):
+    """One live measurement a bot, and a few an owner: they share the lowest queue with research."""
+
+    code = "too_many_measurements"
+    http_status = 409

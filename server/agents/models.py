@@ -59,3 +59,55 @@ class Challenge(models.Model):
     def is_open(self) -> bool:
         """Pending and not yet expired: the bot may still accept it."""
         return self.status == self.Status.PENDING and timezone.now() < self.expires_at
+
+
+class Measurement(models.Model):
+    """A "measure my agent" run (docs/bots.md): bot account `bot` plays `games_per_step` games
+    against each step of a game's calibrated house ladder (`steps`, bot profile slugs, weakest
+    first), one game at a time, colours alternating, each from the game's start; its rating on
+    the site's scale comes from those results (`server.agents.measuring`).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"  # waiting for room: the bot plays as many games as it may already
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"  # `reason` says why (the bot never moved, ...)
+        CANCELLED = "cancelled"  # by its owner
+
+    bot = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="measurements")
+    game = models.CharField(max_length=40)
+    steps = models.JSONField(default=list)
+    games_per_step = models.PositiveSmallIntegerField()
+    clock = models.JSONField()  # {"minutes", "increment"}: the agent's clock in every game
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    reason = models.CharField(max_length=200, blank=True, default="")
+    result = models.JSONField(null=True, blank=True)  # the rating and the table per step, when done
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["bot", "status"])]
+
+    def __str__(self) -> str:
+        return f"measurement #{self.pk} of {self.bot} ({self.game}, {self.status})"
+
+    @property
+    def is_live(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+
+class MeasurementGame(models.Model):
+    """One game of a measurement: against house bot `step`, the agent in `agent_seat`."""
+
+    measurement = models.ForeignKey(Measurement, on_delete=models.CASCADE, related_name="games")
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="+")
+    step = models.SlugField(max_length=60)
+    agent_seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"match #{self.match_id} of measurement #{self.measurement_id} against {self.step}"

@@ -81,6 +81,41 @@ def fit(results: Sequence[Result], anchor: str, prior_draws: float = 1.0, iterat
     return sorted(ratings, key=lambda r: -r.elo)
 
 
+def fit_against(
+    results: Sequence[tuple[float, float]], prior_draws: float = 1.0, iterations: int = 100
+) -> tuple[float, float, float]:
+    """One player's maximum-likelihood Elo against opponents whose ratings are known and held:
+    `results` are (the opponent's rating, the player's score).  The same prior as `fit` (a
+    virtual draw against each opponent met) keeps a record of all wins or all losses finite.
+    (rating, low, high), the interval at 95% from the observed information.
+
+    >>> rating, low, high = fit_against([(1000.0, 0.5)] * 10)
+    >>> round(rating), low < 1000 < high
+    (1000, True)
+    """
+    if not results:
+        raise ValueError("no results to rate")
+    totals: dict[float, list[float]] = {}
+    for opponent, score in results:
+        entry = totals.setdefault(opponent, [prior_draws, prior_draws / 2])
+        entry[0] += 1
+        entry[1] += score
+    rating = sum(totals) / len(totals)
+    information = 0.0
+    for _ in range(iterations):
+        gradient, information = 0.0, 0.0
+        for opponent, (games, points) in totals.items():
+            p = expected(rating, opponent)
+            gradient += (points - games * p) / SCALE
+            information += games * p * (1 - p) / SCALE**2
+        step = max(-400.0, min(400.0, gradient / information))  # Newton, held back far from the optimum
+        rating += step
+        if abs(step) < 1e-9:
+            break
+    half = Z95 / math.sqrt(information)
+    return rating, rating - half, rating + half
+
+
 def _gradient_and_hessian(
     pairs: dict[tuple[str, str], tuple[float, float]], theta: dict[str, float], index: dict[str, int]
 ) -> tuple[list[float], list[list[float]]]:

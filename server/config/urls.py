@@ -9,6 +9,8 @@ from server.agents.api import (
     BotTokenListView,
     ChallengeCreateView,
     ChallengeDetailView,
+    MeasurementDetailView,
+    MeasurementListView,
 )
 from server.analysis.api import AnalysisView, HintView
 from server.bots.api import AlgorithmListView, BotDetailView, BotListView
@@ -47,6 +49,8 @@ api = [
     path("agents/<str:name>/tokens/", BotTokenListView.as_view(), name="agent-tokens"),
     path("agents/<str:name>/tokens/<id:token_id>/", BotTokenDetailView.as_view(), name="agent-token"),
     path("agents/<str:name>/challenges/", ChallengeCreateView.as_view(), name="agent-challenges"),
+    path("agents/measurements/<id:measurement_id>/", MeasurementDetailView.as_view(), name="agent-measurement"),
+    path("agents/<str:name>/measurements/", MeasurementListView.as_view(), name="agent-measurements"),
     path("players/me/tokens/", TokenListView.as_view(), name="player-tokens"),
     path("players/me/tokens/<id:token_id>/", TokenDetailView.as_view(), name="player-token"),
     path("players/me/tokens/<id:token_id>/rotate/", TokenRotateView.as_view(), name="player-token-rotate"),

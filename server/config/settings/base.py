@@ -294,6 +294,9 @@ BOT_CHALLENGE_TTL_S = 120
 BOT_STRIKES = 30  # refused frames (errors, rate limits) of one bot account ...
 BOT_STRIKE_WINDOW_S = 60  # ... within this window (from the first) ...
 BOT_BLOCK_S = 300  # ... block it for this long
+# "Measure my agent" (server/agents/measuring.py): runs at once per owner, games a run at most.
+MEASUREMENTS_PER_OWNER = int(os.environ.get("MEASUREMENTS_PER_OWNER", "2"))
+MEASUREMENT_MAX_GAMES = int(os.environ.get("MEASUREMENT_MAX_GAMES", "200"))
 # Sockets open at once, match and lobby together, counted across every web process
 # (server/realtime/socket_caps.py): per visitor (a player, else a browser session), and per
 # client address (NUM_PROXIES' rule; an IPv6 /64).  A page holds one socket, so 50 is 50 tabs

@@ -58,7 +58,10 @@ def finish(match: Match, outcome: Outcome) -> None:
     """The match is over with `outcome`: `match_ending` now (ratings), `match_finished` after commit."""
     _end(match, Match.Status.FINISHED, outcome, timezone.now())
     match_ending.send(sender=Match, match=match)
-    match_id = match.pk
+    _finished_after_commit(match.pk)
+
+
+def _finished_after_commit(match_id: int) -> None:
     transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
 
 
@@ -69,6 +72,7 @@ def forfeit(match: Match, seat: int, reason: str) -> None:
 def abort(match: Match, reason: str, now: datetime | None = None) -> None:
     """The match is called off, unrated and without a winner (nobody joined, everyone left...)."""
     _end(match, Match.Status.ABORTED, called_off(reason), now or timezone.now())
+    _finished_after_commit(match.pk)
 
 
 # --- asked for by a seat or an admin --------------------------------------------------
