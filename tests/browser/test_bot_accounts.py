@@ -117,3 +117,57 @@ def test_a_person_registers_a_bot_account_gives_it_a_token_and_revokes_it_on_a_p
     entry.get_by_test_id("token-list").get_by_role("button", name="Revoke").click()
     expect(entry.get_by_test_id("token-list").locator("li")).to_have_count(0)
     assert ended.wait(20) and why == [4401], "the program was not let go when its token was revoked"
+
+
+def test_the_owner_measures_a_bot_against_the_house_ladder_and_follows_the_run_on_a_phone(
+    new_page, plyground, screenshot
+):
+    """Start a measurement on the account page while the program plays: its progress, the rating so
+    far and the table per house bot follow the games; the owner cancels it."""
+    plyground.manage("seed_bots")  # make run's set-up: the ladder's measured ratings
+    suffix = "".join(random.choices("bcdfghjkmnpqrstvxz", k=8))
+    owner, bot = f"Owner{suffix}", f"Numbat{suffix}"
+    page = new_page("/signup/", viewport={"width": 360, "height": 740})
+    page.get_by_label("Display name").fill(owner)
+    page.get_by_label("E-mail address").fill(f"{suffix}@example.org")
+    page.get_by_label("Password", exact=True).fill("a-long-enough-secret-9")
+    page.get_by_label("Password again").fill("a-long-enough-secret-9")
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url(re.compile(r"/players/"))
+    page.goto("/account/")
+    section = page.get_by_test_id("bot-accounts")
+    section.get_by_label("Name").fill(bot)
+    section.get_by_role("button", name="Register a bot account").click()
+    entry = section.locator(f'[data-bot="{bot}"]')
+    entry.get_by_role("button", name="New token").click()
+    token = entry.get_by_test_id("token-value").inner_text()
+    stop = threading.Event()
+    agent = threading.Thread(target=run_agent, args=(plyground.url, token, stop), daemon=True)
+    agent.start()
+    try:
+        measure = entry.get_by_test_id("measure")
+        measure.locator("summary").click()
+        form = measure.get_by_test_id("measure-form")
+        form.get_by_label("Game", exact=True).select_option("connect4")
+        form.get_by_label("Games against each house bot").select_option("2")
+        form.get_by_role("button", name="Start").click()
+        run = measure.get_by_test_id("measurement")
+        expect(run.get_by_test_id("measure-progress")).to_contain_text(
+            re.compile(r"Connect Four: running, \d+ of 10 games played")
+        )
+        expect(run.get_by_test_id("measure-table").locator("tr[data-step]")).to_have_count(5)  # the ladder, 1 to 5
+        # The program plays; the page follows without a reload.
+        expect(run.get_by_test_id("measure-result")).to_contain_text("so far", timeout=90_000)
+        expect(run.locator('tr[data-step="connect4-shallow"] td').nth(2)).not_to_have_text("0")
+        wide = page.evaluate(
+            "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 361)"
+            ".map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 12)"
+        )
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 360, wide
+        screenshot(page, "measure-bot-phone")
+        run.get_by_role("button", name="Cancel the run").click()
+        expect(measure.get_by_test_id("measurement")).to_have_attribute("data-status", "cancelled")
+        expect(measure.get_by_test_id("measure-progress")).to_contain_text("cancelled")
+    finally:
+        stop.set()
+        agent.join(10)

@@ -1,7 +1,8 @@
-// The account page's bot accounts (docs/bots.md): register one, give it tokens, revoke them.
+// The account page's bot accounts (docs/bots.md): register one, give it tokens, revoke them, measure it.
 // Everything goes through the API the programs use; the server checks names, caps and owners.
 
 import { api, describeError } from "./api.js";
+import { measurementPart } from "./measurements.js";
 
 const section = document.querySelector("[data-testid=bot-accounts]");
 const list = section?.querySelector("[data-testid=bot-list]");
@@ -53,7 +54,7 @@ function botItem(bot) {
       await showTokens(bot, tokens);
     } catch (error) { say(error); }
   });
-  item.append(link, " ", badge, " ", issue, secret, tokens);
+  item.append(link, " ", badge, " ", issue, secret, tokens, measurementPart(bot, say));
   showTokens(bot, tokens).catch(say);
   return item;
 }
