@@ -23,6 +23,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 
 from frontend.views import _player
 from games import registry
+from server.agents import measuring
 from server.matches.models import Match
 from server.players import accounts, emails, history, lockout
 from server.players.forms import AccountForm, LoginForm, SignupForm
@@ -257,6 +258,9 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
             # A challenge from the page seats the person and the bot: games for two.  (Games for
             # more take house bots for the other seats, named through the API: docs/bots.md.)
             challenge_seats={g.id: [seat.name for seat in g.spec.seats] for g in registry.all() if g.num_players == 2},
+            measured=[{**m, "name": registry.get(m["game"]).name} for m in measuring.measured_ratings(person.pk)]
+            if person.bot_owner_id
+            else [],
             query=_query_without_page(request),
             is_me=getattr(request, "player", None) is not None and request.player.pk == person.pk,
         ),

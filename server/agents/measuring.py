@@ -281,6 +281,16 @@ def measurement_json(measurement: Measurement) -> dict[str, Any]:
     }
 
 
+def measured_ratings(bot_id: int) -> list[dict[str, Any]]:
+    """The bot's latest finished measurement per game, newest first: what its profile shows."""
+    latest: dict[str, dict[str, Any]] = {}
+    done = Measurement.objects.filter(bot_id=bot_id, status=Measurement.Status.DONE).order_by("-finished_at", "-pk")
+    for measurement in done.only("game", "result", "finished_at"):
+        if measurement.game not in latest and measurement.result:
+            latest[measurement.game] = {"game": measurement.game, "on": measurement.finished_at, **measurement.result}
+    return list(latest.values())
+
+
 def resume(bot_id: int) -> None:
     """The bot connected: its live runs go on (one left between two games by a crash)."""
     for measurement_id in live_measurements().filter(bot_id=bot_id).values_list("pk", flat=True):

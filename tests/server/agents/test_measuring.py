@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from server.agents import measuring, services
 from server.agents.models import Measurement
@@ -74,6 +75,14 @@ def test_a_run_plays_each_step_in_turn_with_colours_alternating_then_rates_the_b
         (STEPS[1], 2, 2, 0.0),
     ]
     assert api_as(bot).get(f"/api/agents/measurements/{run['id']}/").status_code == 200  # the bot reads its own
+    profile = Client().get("/players/Quokka/").content.decode()  # the bot's public page shows the figure
+    assert (
+        f"Connect Four: rated <strong>{result['rating']}</strong> (95 %: {result['low']}–{result['high']})" in profile
+    )
+
+
+def test_a_bot_never_measured_says_so_on_its_profile(bot):
+    assert "Not measured against the house bots yet" in Client().get("/players/Quokka/").content.decode()
 
 
 def test_the_rating_is_the_maximum_likelihood_one_against_the_steps_held_fixed():
