@@ -7,6 +7,7 @@ The short version of `benchmarks/measure_agent.py`: two steps, two games each, q
 from __future__ import annotations
 
 import asyncio
+import random
 import sys
 
 import pytest
@@ -25,29 +26,29 @@ RUN_TIMEOUT_S = 240
 SETUP = """
 from server.agents.services import bot_account_create
 from server.players.models import ApiToken, Player
-owner = Player.objects.create(name="Margot", is_guest=False)
+owner = Player.objects.create(name="Owner{suffix}", is_guest=False)
 print("OWNER", ApiToken.issue(owner))
-print("BOT", ApiToken.issue(bot_account_create(owner, "Quokka")))
+print("BOT", ApiToken.issue(bot_account_create(owner, "Quokka{suffix}")))
 """
 
 
-@pytest.fixture(scope="module")
-def stack():
-    with LiveStack() as live:
-        live.manage("seed_bots")  # the measured ratings, as `make run` puts them in
-        printed = live.manage("shell", "-c", SETUP).splitlines()
-        lines = dict(line.split() for line in printed if line.startswith(("OWNER ", "BOT ")))
-        live.owner_token, live.bot_token = lines["OWNER"], lines["BOT"]
-        yield live
+@pytest.fixture
+def stack(live_stack: LiveStack) -> LiveStack:
+    """The run's shared stack, with the ladder's measured ratings as `make run` puts them in."""
+    live_stack.manage("seed_bots")
+    return live_stack
 
 
 async def measured(stack: LiveStack, steps: list[str]) -> dict:
-    async with connect(stack.url, stack.bot_token, RandomAgent(seed=7)):
+    suffix = "".join(random.choices("bcdfghjkmnpqrstvxz", k=8))  # names of its own on the shared stack
+    printed = stack.manage("shell", "-c", SETUP.format(suffix=suffix)).splitlines()
+    tokens = dict(line.split() for line in printed if line.startswith(("OWNER ", "BOT ")))
+    async with connect(stack.url, tokens["BOT"], RandomAgent(seed=7)):
         body = {"game": "connect4", "games_per_step": 2, "steps": steps, "clock": {"minutes": 1, "increment": 1}}
-        run = stack.api("POST", "/api/agents/Quokka/measurements/", body, stack.owner_token)
+        run = stack.api("POST", f"/api/agents/Quokka{suffix}/measurements/", body, tokens["OWNER"])
         while run["status"] in ("queued", "running"):
             await asyncio.sleep(0.5)
-            run = stack.api("GET", f"/api/agents/measurements/{run['id']}/", token=stack.bot_token)
+            run = stack.api("GET", f"/api/agents/measurements/{run['id']}/", token=tokens["BOT"])
         return run
 
 
