@@ -46,6 +46,19 @@ def run_agent(url: str, token: str, stop: threading.Event) -> None:
     asyncio.run(main())
 
 
+def signed_up_on_a_phone(new_page, owner: str, suffix: str):
+    """A person signs up on a phone-sized page and opens the account page; the page, and its bot-accounts section."""
+    page = new_page("/signup/", viewport={"width": 360, "height": 740})
+    page.get_by_label("Display name").fill(owner)
+    page.get_by_label("E-mail address").fill(f"{suffix}@example.org")
+    page.get_by_label("Password", exact=True).fill("a-long-enough-secret-9")
+    page.get_by_label("Password again").fill("a-long-enough-secret-9")
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url(re.compile(r"/players/"))
+    page.goto("/account/")
+    return page, page.get_by_test_id("bot-accounts")
+
+
 def test_a_person_challenges_a_bot_account_and_sees_it_disclosed_as_ai(new_page, plyground, screenshot):
     owner, bot, token = a_bot(plyground)
     stop = threading.Event()
@@ -78,15 +91,7 @@ def test_a_person_registers_a_bot_account_gives_it_a_token_and_revokes_it_on_a_p
     token into a program, see the program accepted, revoke the token and the program is let go."""
     suffix = "".join(random.choices("bcdfghjkmnpqrstvxz", k=8))
     owner, bot = f"Owner{suffix}", f"Wombat{suffix}"
-    page = new_page("/signup/", viewport={"width": 360, "height": 740})
-    page.get_by_label("Display name").fill(owner)
-    page.get_by_label("E-mail address").fill(f"{suffix}@example.org")
-    page.get_by_label("Password", exact=True).fill("a-long-enough-secret-9")
-    page.get_by_label("Password again").fill("a-long-enough-secret-9")
-    page.get_by_role("button", name="Create account").click()
-    page.wait_for_url(re.compile(r"/players/"))
-    page.goto("/account/")
-    section = page.get_by_test_id("bot-accounts")
+    page, section = signed_up_on_a_phone(new_page, owner, suffix)
     section.get_by_label("Name").fill(f"{bot} AI")  # the name policy is everyone's: no AI words
     section.get_by_role("button", name="Register a bot account").click()
     expect(section.get_by_test_id("bot-status")).to_contain_text("AI or a bot")
@@ -127,15 +132,7 @@ def test_the_owner_measures_a_bot_against_the_house_ladder_and_follows_the_run_o
     plyground.manage("seed_bots")  # make run's set-up: the ladder's measured ratings
     suffix = "".join(random.choices("bcdfghjkmnpqrstvxz", k=8))
     owner, bot = f"Owner{suffix}", f"Numbat{suffix}"
-    page = new_page("/signup/", viewport={"width": 360, "height": 740})
-    page.get_by_label("Display name").fill(owner)
-    page.get_by_label("E-mail address").fill(f"{suffix}@example.org")
-    page.get_by_label("Password", exact=True).fill("a-long-enough-secret-9")
-    page.get_by_label("Password again").fill("a-long-enough-secret-9")
-    page.get_by_role("button", name="Create account").click()
-    page.wait_for_url(re.compile(r"/players/"))
-    page.goto("/account/")
-    section = page.get_by_test_id("bot-accounts")
+    page, section = signed_up_on_a_phone(new_page, owner, suffix)
     section.get_by_label("Name").fill(bot)
     section.get_by_role("button", name="Register a bot account").click()
     entry = section.locator(f'[data-bot="{bot}"]')
