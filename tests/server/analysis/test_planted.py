@@ -98,9 +98,16 @@ def _states(game: Any, moves: list[str]) -> list[tuple[Any, str]]:
 # Where the analysis at the test's depth disagrees with the reference (measured 7 December 2026;
 # strict: the day a deeper or better search judges one right, its mark must go).
 #
-# Chess: the three good moves lose 0.051-0.056 of expected score to the depth-4 search's horizon
-# (at depth 5 still 0.054-0.078; at depth 6 0, 0.049 and 0.003: none flagged); the blunder is a
-# knight lost to a tactic deeper than depth 4 (depth 5 sees 0.12 of it, depth 6 0.07).  Valuing the
+# Chess: our evaluation (PeSTO's material and squares) misses what Stockfish's sees in these four,
+# by 1.0 to 1.7 pawns at depths 4 and 5 (Stockfish 15.1, depth 18, multipv, 7 December 2026).  In
+# the good moves' positions our search prefers another move by that much: Nxc4 (+0.83 for it;
+# Stockfish -0.90: Bxe7 keeps black's king in the centre) over Qc5; g6 (-0.24; Stockfish -1.60, a
+# passed-pawn ending) over Ng6; O-O (+0.70; Stockfish +0.92) over Ng5 (+0.11; Stockfish +1.53:
+# Bxf7+ drives the king to e7).  Each gives away 0.051-0.056 (an inaccuracy): 0.054-0.078 at depth
+# 5, 0, 0.049 and 0.003 at depth 6.  The blunder Nd5 loses a pawn (-0.62 for us; Stockfish -1.62
+# with white's doubled e-pawns and open king), but our best is Be3 at +0.21 where Stockfish's gxf5
+# is +1.90 (the g-file opened at black's king): a drop of 0.076 at depth 4, 0.12 at 5, 0.07 at 6.
+# The references hold at depth 18 (the played good move best or within 0.004).  Valuing the
 # played move in the same root search as the best (alpha-beta with ``exact_root``) fixed none of
 # the four and flagged a fifth, Stockfish's best move h5g4, a blunder: our evaluation puts that
 # position at -3.6 pawns at depths 4 and 5 where Stockfish says -0.14.
