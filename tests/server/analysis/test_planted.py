@@ -5,12 +5,13 @@ Stockfish at depth 20 for chess, our exact solver for Connect Four, full minimax
 tic-tac-toe and for Othello endgames of at most 8 empty squares, GNU Backgammon's 2-ply
 cubeless equity for backgammon's chequer plays, our retrograde endgame solver
 (`games.checkers.endgame`, which the analysis's alpha-beta does not use) for checkers
-endgames of at most 3 pieces.  Each entry is searched as an analysis searches it, with
-the strongest profile's settings: the position before the move, and the one after it
-unless dice come between (expectimax values every play in the first search); then
-`positions.ply_results` judges it.  Every planted blunder must come out a blunder, no
-good move may be flagged at all.  The searches are bounded by depth, not time, so that
-a verdict does not depend on the machine's load.
+endgames of at most 3 pieces, each side's fewest moves home searched exactly for races of
+two-player Chinese checkers (the sides apart for good, each at most 3 moves from home).
+Each entry is searched as an analysis searches it, with the strongest profile's settings:
+the position before the move, and the one after it unless dice come between (expectimax
+values every play in the first search); then `positions.ply_results` judges it.  Every
+planted blunder must come out a blunder, no good move may be flagged at all.  The searches
+are bounded by depth, not time, so that a verdict does not depend on the machine's load.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ PLANTED = Path(__file__).resolve().parents[2] / "data" / "planted"
 # Backgammon's strongest bot looks no further than its own play (games/backgammon/spec.py): so does its analysis.
 # Checkers' endgames of at most 3 pieces are cheap: the analysis's 3 s reach 16 to 64 plies in
 # those it does not solve sooner (load 9-14 on 2 cores), so the test searches 20, not a middlegame's 8.
+# Chinese checkers' races of at most 3 moves a side end within 5 plies, what its strongest bot's 3 s reach.
 DEPTH = {
     "chess": 4,
     "connect4": 6,
@@ -39,6 +41,7 @@ DEPTH = {
     "othello": None,
     "backgammon": 1,
     "checkers": 20,
+    "chinese-checkers-2": 5,
 }  # None: to the end
 GAMES = tuple(DEPTH)
 SKIPPED_OPTIONS = ("opening_book", "tablebases", "trap_model")
