@@ -18,7 +18,11 @@ expected score, and the drop between them.  The references:
   leaves, read as expected score by backgammon's own map (a logistic of slope 2); no cube;
 - checkers: our retrograde endgame solver (`games.checkers.endgame`, the 40-move rule
   counted; not the alpha-beta searcher the analysis runs), at the first position of a
-  random game with at most 3 pieces left (right after a capture, so no history bends it).
+  random game with at most 3 pieces left (right after a capture, so no history bends it);
+- Chinese checkers, two players: races, where the sides are 3 rows apart or more and can no
+  longer meet, each at most 3 moves from home: each side's fewest moves home searched
+  exactly, alone (iterative-deepening A*, `moves_home`; not the alpha-beta the analysis
+  runs); the side to move wins when it needs no more moves than the other.
 
 A blunder is kept when the reference's drop is at least ``CLEAR_BLUNDER`` (0.25, above
 the analysis's 0.15, so that a borderline verdict cannot make the test flaky), a good
@@ -26,11 +30,12 @@ move when it is the reference's best move, or within ``CLEAR_GOOD`` (0.01) of it
 Candidates come from games the reference plays against itself with some randomness
 (chess: Stockfish at depth 6 picking among its three best; backgammon: gnubg 0-ply with
 its beginner's noise, plays its 0-ply ranks at least 0.3 worse as the candidate blunders;
+Chinese checkers: the move gaining most ground, one of the three best on 3 moves in 10;
 elsewhere random moves), a fixed seed making a run repeatable:
 
     .venv/bin/python benchmarks/planted_confirm.py chess --count 20
     .venv/bin/python benchmarks/planted_confirm.py connect4 tictactoe
-    .venv/bin/python benchmarks/planted_confirm.py backgammon checkers
+    .venv/bin/python benchmarks/planted_confirm.py backgammon checkers chinese-checkers-2
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from games import registry
 OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "planted"
 CLEAR_BLUNDER = 0.25
 CLEAR_GOOD = 0.01
-GAMES = ["chess", "connect4", "tictactoe", "othello", "backgammon", "checkers"]
+GAMES = ["chess", "connect4", "tictactoe", "othello", "backgammon", "checkers", "chinese-checkers-2"]
 LICHESS_SLOPE = 0.00368208  # per centipawn: lichess's winning-chances map (lila's WinPercent)
 
 
@@ -57,7 +62,7 @@ def write(name: str, reference: dict[str, Any], entries: list[dict[str, Any]]) -
     """The set so far (written after each find, so that a long run keeps what it found)."""
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{name}.json"
-    body = {"game": name.split("-")[0], "reference": reference, "entries": entries}
+    body = {"game": name if name in GAMES else name.split("-")[0], "reference": reference, "entries": entries}
     path.write_text(json.dumps(body, indent=1) + "\n")
     blunders = sum(e["kind"] == "blunder" for e in entries)
     print(f"{path}: {blunders} blunders, {len(entries) - blunders} good moves", flush=True)
@@ -329,6 +334,111 @@ def checkers_endgame_ready(state: Any) -> bool:
     return bin(state.black | state.white).count("1") <= CHECKERS_PIECES and not state.seen
 
 
+# --- Chinese checkers, two players: races, each side's fewest moves home searched exactly ---------
+
+RACE_GAP = 3  # rows between the two sides' nearest pieces: neither can reach the other's to jump over it
+RACE_MOVES = 3  # at most this many moves home for either side: the search to the end stays small
+
+
+def race_rows(state: Any, seat: int) -> list[int]:
+    """The rows (0 at the top) of `seat`'s pieces."""
+    from games.chinese_checkers.rules import COORDS, _members
+
+    return [COORDS[c][1] + 8 for c in _members(state.pieces[seat])]
+
+
+def is_race(state: Any) -> bool:
+    """Seat 0 (bound for the top) wholly above seat 1 (bound for the bottom), RACE_GAP rows apart or more."""
+    return max(race_rows(state, 0)) + RACE_GAP < min(race_rows(state, 1))
+
+
+def moves_home(game: Any, state: Any, seat: int, limit: int) -> int | None:
+    """The fewest moves that fill `seat`'s target with its own pieces, the other side's left out
+    (a race: they cannot meet), by iterative-deepening A* on the pieces still outside the target
+    (each move brings at most one in); None beyond `limit`."""
+    from games.chinese_checkers.rules import ChineseCheckersState, _moves
+
+    target = game.targets[seat]
+    parity = seat  # the seat to move is ply % 2
+
+    def outside(pieces: int) -> int:
+        return (pieces & ~target).bit_count()
+
+    def reach(pieces: int, spent: int, bound: int, seen: dict[int, int]) -> bool:
+        if not outside(pieces):
+            return True
+        if spent + outside(pieces) > bound or seen.get(pieces, bound + 1) <= spent:
+            return False
+        seen[pieces] = spent
+        alone = ChineseCheckersState((pieces, 0) if seat == 0 else (0, pieces), parity)
+        steps = sorted(_moves(alone).values(), key=lambda od: not target >> od[1] & 1)  # into the target first
+        return any(reach(pieces & ~(1 << o) | 1 << d, spent + 1, bound, seen) for o, d in steps)
+
+    pieces = state.pieces[seat]
+    for bound in range(outside(pieces), limit + 1):
+        if reach(pieces, 0, bound, {}):
+            return bound
+    return None
+
+
+def race_values(game: Any, state: Any) -> dict[str, float] | None:
+    """Each move's exact score for the mover in a race (1 won, 0 lost), for the moves that keep it a
+    race; None when either side is more than RACE_MOVES from home.  The side to move wins a race
+    when it needs no more moves than the other (it finishes first)."""
+    mover, other = game.to_move(state), 1 - game.to_move(state)
+    theirs = moves_home(game, state, other, RACE_MOVES)
+    if theirs is None or moves_home(game, state, mover, RACE_MOVES) is None:
+        return None
+    found = {}
+    for move in game.legal_moves(state):
+        after = game.apply(state, move)
+        if game.is_terminal(after):
+            found[move] = (game.returns(after)[mover] + 1) / 2
+        elif is_race(after):
+            mine = moves_home(game, after, mover, RACE_MOVES + 1)
+            found[move] = 1.0 if mine is not None and mine < theirs else 0.0
+    return found
+
+
+def chinese_checkers_planted(count: int, seed: int) -> None:
+    """Races from games of two greedy players with slips: the first position of each game where the
+    sides can no longer meet and each is at most RACE_MOVES from home."""
+    game = registry.get("chinese-checkers-2")
+    rng = random.Random(seed)
+    reference = {
+        "engine": "exact race: each side's fewest moves home by iterative-deepening A* (benchmarks/planted_confirm.py)",
+        "settings": f"races only: the sides {RACE_GAP} rows apart or more, each at most {RACE_MOVES} moves from home; "
+        "the side to move wins when it needs no more moves than the other",
+        "seed": seed,
+    }
+    entries: list[dict[str, Any]] = []
+    blunders = goods = 0
+    while blunders < count or goods < count:
+        state, moves, values = game.initial_state(), [], None
+        while not game.is_terminal(state):
+            if is_race(state):
+                values = race_values(game, state)
+                if values is not None:
+                    break
+            ranked = game.order_moves(state, game.legal_moves(state))  # most ground gained first
+            move = rng.choice(ranked[:3]) if rng.random() < 0.3 else ranked[0]
+            state = game.apply(state, move)
+            moves.append(move)
+        if not values or max(values.values()) < 1:  # a lost race: every move loses, nothing to judge
+            continue
+        best_move = max(values, key=lambda m: values[m])
+        worse, good = [m for m in values if values[m] == 0], [m for m in values if values[m] == 1]
+        if worse and blunders < count:
+            move = rng.choice(worse)
+            entries.append(entry(moves, move, "blunder", best_move, 1.0, 0.0))
+            blunders += 1
+        if good and len(worse) > 0 and goods < count:  # a choice that matters
+            move = rng.choice(good)
+            entries.append(entry(moves, move, "good", best_move, 1.0, 1.0))
+            goods += 1
+        write("chinese-checkers-2", reference, entries)
+
+
 def minimax_values(game: Any, state: Any) -> dict[str, float]:
     def value(s: Any) -> int:  # for the seat to move: 1, 0, -1
         seat = game.to_move(s)
@@ -373,6 +483,8 @@ def main() -> None:
                 "pieces": CHECKERS_PIECES,
             }
             exact_planted("checkers", args.count, args.seed, checkers_endgame_values, engine, checkers_endgame_ready)
+        elif game_id == "chinese-checkers-2":  # races: each side's fewest moves home, searched exactly
+            chinese_checkers_planted(args.count, args.seed)
         elif game_id == "connect4":
             engine = {"engine": "games.connect4.solver (exact, weak solve)", "seed": args.seed, "plies": (14, 32)}
             exact_planted("connect4", args.count, args.seed, solver_values, engine)
