@@ -137,7 +137,7 @@ class _Match:
 
     def take_move(self, frame: JSON) -> None:
         if frame["ply"] == len(self.moves):
-            self.moves.append(frame["move"])
+            self.moves.append(frame["move"])  # (an earlier ply's frame, seen again, adds nothing)
         self.ply, self.to_move, self.state = frame["ply"] + 1, frame["to_move"], frame["state"]
         self.legal_moves, self.clock = frame.get("legal_moves") or [], frame.get("clock")
         if self.pending is not None and self.pending[0] <= frame["ply"]:
@@ -275,6 +275,9 @@ class BotClient:
                 match.take_state(frame["match"])
                 sent_at = None
             elif kind == "move":
+                if frame["ply"] > len(match.moves):  # a move missed: the state brings the whole match again
+                    await socket.send(json.dumps({"type": "sync"}))
+                    continue
                 match.take_move(frame)
             elif kind == "takeback":
                 match.ply, match.to_move, match.state = frame["ply"], frame["to_move"], frame["state"]
