@@ -165,3 +165,18 @@ def test_grhino_answers_after_a_pass():
             await rhino.stop()
 
     assert run(ask()) in legal
+
+
+def test_a_position_the_bridge_cannot_read_resigns_rather_than_ending_the_match_task(caplog):
+    turn = Turn(1, "othello", 1, 1, {}, ["c3", "e3"], None, [], ("z9",), {})
+
+    async def ask() -> str:
+        rhino = gtp.GtpEngine(engine_command("gtp-rhino --level 1"))
+        try:
+            return await BridgeAgent(rhino, "othello").on_turn(turn)
+        finally:
+            await rhino.stop()
+
+    with pytest.raises(Resign, match="unreadable position"):
+        run(ask())
+    assert "no position to give the engine: resigning" in caplog.text

@@ -173,6 +173,9 @@ class BridgeAgent:
                 await self.engine.stop()  # started afresh before the next turn
                 self._started = False
                 raise Resign(str(exc)) from exc
+            except (ValueError, KeyError, TypeError, IndexError) as exc:  # a frame the bridge cannot read
+                log.exception("match %s, ply %s: no position to give the engine: resigning", turn.match, turn.ply)
+                raise Resign(f"unreadable position: {exc}") from exc
         if move not in turn.legal_moves:
             log.error("match %s, ply %s: the engine's move %r is not legal here: resigning", turn.match, turn.ply, move)
             raise Resign(f"illegal move {move!r}")
