@@ -101,13 +101,17 @@ def test_grhino_through_the_gtp_bridge_finishes_a_game_against_a_house_bot(stack
     assert len(match["moves"]) >= 20
 
 
-def test_gnubg_through_its_bridge_finishes_a_game_with_the_cube_against_a_house_bot(stack, tmp_path):
-    match_id = house_match(stack, "Plover", "backgammon", seat=0, options={"cube": True})
+@pytest.mark.parametrize("cube", [False, True], ids=["checkers only", "with the cube"])
+def test_gnubg_through_its_bridge_finishes_a_game_against_a_house_bot(stack, tmp_path, cube):
+    match_id = house_match(stack, "Plover", "backgammon", seat=0, options={"cube": cube})
     bridge = run_bridge(stack, "gnubg", "Plover", "--plies", "0", cwd=tmp_path)
     match = finished_by_the_rules(stack, match_id, 0, bridge)
     assert "engine ready: GNU Backgammon" in bridge.stderr
-    plays = [m for m in match["moves"] if m["seat"] == 0 and m["move"] not in ("double", "roll", "take", "drop")]
+    ours = [m["move"] for m in match["moves"] if m["seat"] == 0]
+    plays = [move for move in ours if move not in ("double", "roll", "take", "drop")]
     assert plays, "gnubg played checkers"
+    if not cube:  # without the cube the game goes on until one side has borne off all fifteen
+        assert match["result"]["reason"] != "double dropped" and len(plays) >= 10, match["result"]
 
 
 def test_an_engine_that_dies_makes_its_bridge_resign_and_say_why(stack, tmp_path):
