@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test the project has: lint, types (mypy, strict on ai/, games/ and server/), the layers (lint-imports), the
 # doctests, the fast suite with the full-stack and browser tests, then the slow marker.  What those need from the system (redis-server, Debian's
-# chromium, caddy for deploy/Caddyfile) is installed with apt-get when missing and we can (root, or sudo without a
-# password); otherwise it stops and says what to install.  It never runs with tests skipped.
+# chromium, caddy for deploy/Caddyfile, the engines the bridges play: stockfish, grhino, gnubg) is installed with apt-get
+# when missing and we can (root, or sudo without a password); otherwise it stops and says what to install.  It never runs with tests skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
@@ -18,6 +18,10 @@ missing=()
 redis_up || command -v redis-server >/dev/null || missing+=(redis-server)
 [ -x "$CHROMIUM" ] || missing+=(chromium)
 command -v caddy >/dev/null || missing+=(caddy)  # tests/server/test_slow_clients.py runs deploy/Caddyfile
+# tests/clients/test_bridges.py: each bridge with its real engine (Debian puts them in /usr/games).
+for engine in stockfish:stockfish gtp-rhino:grhino gnubg:gnubg; do
+  [ -x "/usr/games/${engine%%:*}" ] || command -v "${engine%%:*}" >/dev/null || missing+=("${engine#*:}")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   as_root=()
   [ "$(id -u)" -eq 0 ] || as_root=(sudo -n)

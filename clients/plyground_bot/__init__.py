@@ -17,8 +17,9 @@ from plyground_bot.client import (
     Challenge,
     ClosedForGood,
     GameResult,
+    Resign,
     Turn,
     connect,
 )
 
-__all__ = ["Agent", "BotClient", "Challenge", "ClosedForGood", "GameResult", "Turn", "connect"]
+__all__ = ["Agent", "BotClient", "Challenge", "ClosedForGood", "GameResult", "Resign", "Turn", "connect"]

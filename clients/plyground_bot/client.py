@@ -44,6 +44,10 @@ AGENTS_FAULT = ("illegal_move", "bad_message")
 NO_ANSWER_S = 4.0  # a move unacknowledged this long: ask for the state again
 
 
+class Resign(Exception):
+    """Raised by an agent's `on_turn` to resign the match instead of moving (the reason is logged)."""
+
+
 class ClosedForGood(Exception):
     """The server closed a socket with a code that says: do not come back (as it is)."""
 
@@ -82,6 +86,8 @@ class Turn:
     legal_moves: list[str]
     clock: JSON | None
     seats: list[JSON]
+    moves: tuple[str, ...] = ()  # every move played so far, in ply order (dice included)
+    options: JSON = field(default_factory=dict)  # the game's options the match plays (backgammon's cube...)
 
 
 @dataclass(frozen=True)
@@ -119,13 +125,19 @@ class _Match:
     seats: list[JSON] = field(default_factory=list)
     result: JSON | None = None
     pending: tuple[int, str] | None = None  # (ply, move) sent and not yet acknowledged
+    moves: list[str] = field(default_factory=list)  # the moves played, in ply order
+    options: JSON = field(default_factory=dict)
 
     def take_state(self, match: JSON) -> None:
         self.status, self.ply, self.to_move = match["status"], match["ply"], match["to_move"]
         self.state, self.legal_moves = match["state"], match.get("legal_moves") or []
         self.clock, self.seats, self.result = match.get("clock"), match.get("seats") or [], match.get("result")
+        self.moves = [move["move"] for move in match.get("moves") or []]
+        self.options = match.get("options") or {}
 
     def take_move(self, frame: JSON) -> None:
+        if frame["ply"] == len(self.moves):
+            self.moves.append(frame["move"])  # (an earlier ply's frame, seen again, adds nothing)
         self.ply, self.to_move, self.state = frame["ply"] + 1, frame["to_move"], frame["state"]
         self.legal_moves, self.clock = frame.get("legal_moves") or [], frame.get("clock")
         if self.pending is not None and self.pending[0] <= frame["ply"]:
@@ -263,10 +275,14 @@ class BotClient:
                 match.take_state(frame["match"])
                 sent_at = None
             elif kind == "move":
+                if frame["ply"] > len(match.moves):  # a move missed: the state brings the whole match again
+                    await socket.send(json.dumps({"type": "sync"}))
+                    continue
                 match.take_move(frame)
             elif kind == "takeback":
                 match.ply, match.to_move, match.state = frame["ply"], frame["to_move"], frame["state"]
                 match.legal_moves, match.pending = frame.get("legal_moves") or [], None
+                del match.moves[frame["ply"] :]
             elif kind == "game_over":
                 match.status, match.result = frame["status"], frame["result"]
             elif kind == "offer":
@@ -286,9 +302,23 @@ class BotClient:
             match.pending = None  # an old move's: the match went on
         if match.pending is None:
             turn = Turn(
-                match.id, match.game, match.seat, match.ply, match.state, match.legal_moves, match.clock, match.seats
+                match.id,
+                match.game,
+                match.seat,
+                match.ply,
+                match.state,
+                match.legal_moves,
+                match.clock,
+                match.seats,
+                tuple(match.moves),
+                match.options,
             )
-            match.pending = (match.ply, await self.agent.on_turn(turn))
+            try:
+                match.pending = (match.ply, await self.agent.on_turn(turn))
+            except Resign as why:
+                log.warning("match %s: the agent resigns at ply %s: %s", match.id, match.ply, why)
+                await socket.send(json.dumps({"type": "resign"}))
+                return
         ply, move = match.pending
         await socket.send(json.dumps({"type": "move", "move": move, "ply": ply}))
 
