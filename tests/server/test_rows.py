@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, connections, transaction
-from django.db.models.signals import post_save, pre_save
+from django.db.models.signals import post_init, post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -85,6 +85,46 @@ def test_an_insert_and_an_update_send_the_save_signals_as_save_does(match):
         ("pre", None, frozenset({"frame"})),
         ("post", False, frozenset({"frame"})),
     ]
+
+
+def test_a_row_read_with_init_receivers_takes_the_constructor(match):
+    """Rows are built without `Model.__init__` only where nothing listens to it."""
+    heard = []
+
+    def receiver(sender, instance, **kwargs):
+        heard.append(instance.index)
+
+    post_init.connect(receiver, sender=Seat)
+    try:
+        seats = rows.select(Seat, "match_id", match.pk, order_by="index")
+        with transaction.atomic():
+            _, with_match = rows.select_for_update_with(Match, match.pk, Seat, "index")
+    finally:
+        post_init.disconnect(receiver, sender=Seat)
+    assert heard == [0, 1, 0, 1]
+    assert [_fields(s) for s in seats] == [_fields(s) for s in with_match]
+
+
+def test_a_child_read_with_its_parent_holds_it_as_its_key(match):
+    with transaction.atomic():
+        parent, seats = rows.select_for_update_with(Match, match.pk, Seat, "index")
+    with CaptureQueriesContext(connection) as captured:
+        assert all(seat.match is parent for seat in seats)
+    assert captured.captured_queries == []
+    seats[0].online = not seats[0].online
+    seats[0].save(update_fields=["online"])  # an instance the ORM saves as its own
+    assert Seat.objects.get(pk=seats[0].pk).online == seats[0].online
+
+
+def test_values_of_other_types_are_prepared_as_save_prepares_them(match):
+    """A plain value of a plain field goes as it is; any other is the field's to prepare."""
+    move = Move(match=match, ply=0, seat=0, move="3", think_ms="12", queue_wait_ms=True, notation="")
+    rows.insert(move)
+    stored = Move.objects.get(pk=move.pk)
+    assert (stored.think_ms, stored.queue_wait_ms, stored.notation) == (12, 1, "")
+    match.to_move, match.hints_allowed = 1, True
+    rows.update(match, ["to_move", "hints_allowed"])
+    assert Match.objects.filter(pk=match.pk, to_move=1, hints_allowed=True).exists()
 
 
 def test_an_update_writes_only_the_fields_named(match):
@@ -363,6 +403,54 @@ def test_a_refused_write_with_the_commit_rolls_back_and_the_connection_goes_on(m
     with rows.atomic():
         rows.insert(_move(match, 1))
     assert Move.objects.filter(match=match).count() == 2
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_block_that_fails_rolls_back_and_drops_its_hooks(match):
+    """The block owns its transaction on PostgreSQL: what reached the database inside goes,
+    the on-commit hooks with it, and the connection is back in autocommit."""
+    heard = []
+    with pytest.raises(ZeroDivisionError), rows.atomic():
+        locked = rows.select_for_update(Match, match.pk)
+        locked.ply = 9
+        rows.update(locked, ["ply"])
+        Move.objects.create(match=match, ply=0, seat=0, move="1")  # sends the update first
+        transaction.on_commit(lambda: heard.append("committed"))
+        assert connection.connection.pgconn.transaction_status != 0 and not connection.get_autocommit()
+        1 / 0  # noqa: B018
+    assert heard == [] and connection.get_autocommit() and not connection.in_atomic_block
+    assert connection.connection.pgconn.transaction_status == 0  # rolled back: idle
+    assert Match.objects.get(pk=match.pk).ply == 0 and not Move.objects.filter(match=match).exists()
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_an_inner_block_is_a_savepoint_of_the_blocks_transaction(match):
+    with rows.atomic():
+        rows.insert(_move(match, 0))
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Move.objects.create(match=match, ply=0, seat=0, move="1")  # taken: back to the savepoint
+        rows.insert(_move(match, 1))
+    assert list(Move.objects.filter(match=match).order_by("ply").values_list("ply", flat=True)) == [0, 1]
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_block_that_only_reads_ends_its_transaction(match):
+    heard = []
+    with rows.atomic():
+        assert rows.select_for_update(Match, match.pk) is not None
+        transaction.on_commit(lambda: heard.append("committed"))
+    assert heard == ["committed"] and connection.connection.pgconn.transaction_status == 0
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:  # the row lock is gone: another writer takes it at once
+            cursor.execute("SET lock_timeout = '1s'")
+            cursor.execute("UPDATE matches_match SET ply = 4 WHERE id = %s", [match.pk])
+    finally:
+        other.close()
+    assert Match.objects.get(pk=match.pk).ply == 4
 
 
 def test_inside_a_callers_transaction_the_block_leaves_the_commit_to_it(match):

@@ -52,18 +52,21 @@ def save_changes(match: Match) -> None:
     if as_read is None:
         match.save()
         return
-    now = _columns(match)
-    changed = [name for name, value in now.items() if as_read[name] != value]
+    values = match.__dict__
+    changed = [name for name in _PLAIN_COLUMNS if as_read[name] != values[name]]
+    changed += [name for name in _JSON_COLUMNS if _json_changed(as_read[name], values[name])]
     if changed:
         rows.update(match, changed)
-    match._as_read = now  # type: ignore[attr-defined]  # not a field
+    # Saved: a later save in the transaction writes every column (none does on a move's path;
+    # a snapshot taken again was the position written out as JSON once more, every move).
+    del match._as_read  # type: ignore[attr-defined]  # not a field
 
 
 def _columns(match: Match) -> dict[str, Any]:
-    values = match.__dict__  # a field's value is its instance's attribute: read straight, twice a move
-    snapshot = {name: values[name] for name in _PLAIN_COLUMNS}
+    values = match.__dict__  # a field's value is its instance's attribute: read straight
+    snapshot: dict[str, Any] = {name: values[name] for name in _PLAIN_COLUMNS}
     for name in _JSON_COLUMNS:
-        snapshot[name] = _snapshot(values[name])
+        snapshot[name] = _Snapshot(values[name])
     return snapshot
 
 
@@ -75,13 +78,28 @@ _PLAIN_COLUMNS = tuple(
 _JSON_COLUMNS = tuple(f.attname for f in Match._meta.concrete_fields if isinstance(f, JSONField))
 
 
-def _snapshot(value: Any) -> Any:
-    """A JSON column's value as it is now, untouched by later changes in place.
+class _Snapshot:
+    """A JSON column's value as read, and what it was then, untouched by later changes in place.
 
     Kept as its JSON text, which `json.dumps` writes in C.  Copied item by item in Python, a
     position twice a move was the largest share of a move's CPU in the service.  Equal texts
     are equal values; a dict whose keys changed order only writes the same value again.
     """
+
+    __slots__ = ("value", "text")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.text = _text(value)
+
+
+def _json_changed(read: _Snapshot, now: Any) -> bool:
+    """Whether a JSON column holds another value than when it was read: another object (a
+    move's new position: not written out again to be compared), or the same one changed in place."""
+    return now is not read.value or read.text != _text(now)
+
+
+def _text(value: Any) -> Any:
     if isinstance(value, dict | list | tuple):
         try:
             return json.dumps(value)
