@@ -5,14 +5,16 @@ on a free loopback port with a fresh SQLite file, shared by the tests of a sessi
 `stack.url`, `stack.ws_url`, `stack.api(method, path, body, token)`, `stack.guest()`.
 
 Every process this run starts carries a marker in its environment (PLYGROUND_STACK_ID,
-tests/support.py): a LiveStack's its own, any other the run's.  When the run ends, one still
-alive fails the run (and is killed): the full-stack tests leave nothing behind to take other
-stacks' tasks.
+tests/support.py): a LiveStack's its own, any other the run's (a pytest-xdist worker's, which
+starts with its controller's).  When the run ends, one still alive fails the run (and is
+killed): the full-stack tests leave nothing behind to take other stacks' tasks.
 
-`make test` runs the suite in two passes (tests/run.sh): the tests marked `serial` here (full
-stacks, browsers, fault injection, load, anything that starts servers or binds ports) one at a
-time, and the rest on both cores with pytest-xdist, each worker with a Redis database of its own
-(tests/support.py) and an SQLite file of its own (server/config/settings/test.py).
+`make test` runs the main pass in three groups (tests/run.sh), by the marks set here: the tests
+that start no servers on both cores (pytest-xdist), each worker with a Redis database of its own
+(tests/support.py) and an SQLite file of its own (server/config/settings/test.py); then the
+`live` ones (full stacks, browsers) on two workers again, each worker with live stacks of its
+own (ports, Redis databases, SQLite files, process markers); then the `alone` ones (fault
+injection, load, timed supervision, fairness under load) one at a time, with nothing else running.
 """
 
 from __future__ import annotations
@@ -26,20 +28,33 @@ import pytest
 from tests.support import (
     SESSION_STACK_PREFIX,
     STACK_ID_ENV,
+    XDIST_WORKER,
     LiveStack,
     kill_stack_processes,
     stack_processes,
 )
 
 LEFTOVER_GRACE_S = 10.0
-# What must run alone: a stack of processes with its own ports, a browser, timed supervision.
-# Everything else (games, search, the server in-process) runs on both cores.
-SERIAL_MARKERS = ("fullstack", "browser", "faults")
-SERIAL_DIRS = ("browser", "faults", "load")
-SERIAL_FILES = ("server/test_run.py",)  # supervises real processes on a timer, starts redis-servers
+# What starts servers or a browser (`live`): apart from the in-process tests, whose CPU would
+# slow its timeouts, on workers that each bring their own stacks.
+LIVE_MARKERS = ("fullstack", "browser", "faults")
+LIVE_DIRS = ("browser", "faults", "load")
+LIVE_FILES = ("server/test_run.py",)
+# What must run alone (`alone`): it kills and restarts parts of stacks, supervises processes on
+# a timer, or judges fairness, bursts and timeouts under a load of its own making, which another
+# test's load would distort.
+ALONE_MARKERS = ("faults",)
+ALONE_DIRS = ("faults", "load")
+ALONE_FILES = (
+    "server/test_run.py",  # supervises real processes on a timer, starts redis-servers
+    "server/test_fair_queues.py",  # one player's flood must not delay another's bot replies
+    "server/test_slow_clients.py",  # the proxy's and daphne's timeouts, against slow clients
+)
 # Every process a test starts inherits the marker, not only LiveStack's (whose own id is
-# longer): the fault tests' stacks, a browser, a stray server.run.
-os.environ.setdefault(STACK_ID_ENV, f"{SESSION_STACK_PREFIX}tests")
+# longer): the fault tests' stacks, a browser, a stray server.run.  A pytest-xdist worker
+# replaces the one it inherits from its controller with its own.
+if XDIST_WORKER or STACK_ID_ENV not in os.environ:
+    os.environ[STACK_ID_ENV] = f"{SESSION_STACK_PREFIX}tests"
 
 
 @pytest.fixture(scope="session")
@@ -48,20 +63,27 @@ def live_stack():
         yield stack
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m` deselects: `-m serial` must see the mark
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects: `-m live` must see the mark
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     tests = Path(__file__).resolve().parent
     for item in items:
         where = item.path.relative_to(tests)
-        if (
-            where.parts[0] in SERIAL_DIRS
-            or where.as_posix() in SERIAL_FILES
-            or any(item.get_closest_marker(name) for name in SERIAL_MARKERS)
-        ):
-            item.add_marker(pytest.mark.serial)
+        alone = _matches(item, where, ALONE_MARKERS, ALONE_DIRS, ALONE_FILES)
+        if alone:
+            item.add_marker(pytest.mark.alone)
+        if alone or _matches(item, where, LIVE_MARKERS, LIVE_DIRS, LIVE_FILES):  # `alone` is `live` too
+            item.add_marker(pytest.mark.live)
+
+
+def _matches(
+    item: pytest.Item, where: Path, markers: tuple[str, ...], dirs: tuple[str, ...], files: tuple[str, ...]
+) -> bool:
+    return where.parts[0] in dirs or where.as_posix() in files or any(item.get_closest_marker(name) for name in markers)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if XDIST_WORKER:  # its controller looks, once every worker has ended: a worker's verdict is not passed on
+        return
     deadline = time.monotonic() + LEFTOVER_GRACE_S
     while stack_processes(SESSION_STACK_PREFIX, prefix=True) and time.monotonic() < deadline:
         time.sleep(0.2)

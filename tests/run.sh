@@ -61,10 +61,16 @@ env -u DATABASE_URL -u REDIS_URL "$BIN/pytest" -p no:cacheprovider -q --doctest-
 # Unset DATABASE_URL: these passes run on SQLite; CI runs the server tests on PostgreSQL separately.
 # Unset the skip switch too: make test runs the browser tests, or fails.
 pytest=(env -u DATABASE_URL -u REDIS_URL -u PLYGROUND_SKIP_BROWSER_TESTS "$BIN/pytest")
-# The main pass in two halves (the `serial` mark: tests/conftest.py).  First the tests that start
-# no servers on both cores (pytest-xdist, two workers: this machine's two cores; each worker has a
-# Redis database and an SQLite file of its own), then the full stacks, browsers, faults and load
-# one at a time.  The slowest tests of each are listed: make test must stay well under 30 minutes.
-"${pytest[@]}" -m "not slow and not serial" -n 2 --dist worksteal --durations=25 "$@"
-"${pytest[@]}" -m "not slow and serial" --durations=25 "$@"
+# The main pass in three groups, by the marks of tests/conftest.py (`live`, `alone`); each lists
+# its slowest tests: make test must stay well under 30 minutes.
+# 1. The tests that start no servers, on both cores (pytest-xdist, two workers: this machine's two
+#    cores); each worker has a Redis database and an SQLite file of its own.
+# 2. The full stacks and browsers, on two workers again: they mostly wait on sockets, bots and
+#    chromium, not on the CPU.  Each worker brings live stacks of its own (ports, Redis databases,
+#    SQLite files, process markers).  Not mixed with group 1, whose CPU would stretch their waits.
+# 3. What must run alone, one at a time: fault injection, load, timed supervision, fairness and
+#    timeouts judged under a load of the test's own making, which another test would distort.
+"${pytest[@]}" -m "not slow and not live" -n 2 --dist worksteal --durations=25 "$@"
+"${pytest[@]}" -m "not slow and live and not alone" -n 2 --dist worksteal --durations=25 "$@"
+"${pytest[@]}" -m "not slow and alone" --durations=25 "$@"
 "${pytest[@]}" -m slow "$@"

@@ -22,11 +22,25 @@ from typing import Any
 from server.run import die_with_parent
 
 ROOT = Path(__file__).resolve().parents[1]
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, ... on a pytest-xdist worker
+
+
+def redis_url_plus(url: str, databases: int) -> str:
+    """The database `databases` further on, on the same Redis server.
+
+    >>> redis_url_plus("redis://127.0.0.1:6379/9", 4)
+    'redis://127.0.0.1:6379/13'
+    >>> redis_url_plus("redis://127.0.0.1:6379", 1)
+    'redis://127.0.0.1:6379/1'
+    """
+    parts = urllib.parse.urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    return urllib.parse.urlunsplit(parts._replace(path=f"/{base + databases}"))
 
 
 def worker_redis_url(url: str, worker: str | None) -> str:
     """The Redis database of one pytest-xdist worker: the run's own plus the worker's index
-    (gw0 keeps it, gw1 the next), so the two halves of a run never share one.
+    (gw0 keeps it, gw1 the next), so the two workers of a pass never share one.
 
     >>> worker_redis_url("redis://127.0.0.1:6379/11", "gw1")
     'redis://127.0.0.1:6379/12'
@@ -35,19 +49,22 @@ def worker_redis_url(url: str, worker: str | None) -> str:
     """
     if worker is None:
         return url
-    parts = urllib.parse.urlsplit(url)
-    base = int(parts.path.strip("/") or 0)
-    return urllib.parse.urlunsplit(parts._replace(path=f"/{base + int(worker.removeprefix('gw'))}"))
+    return redis_url_plus(url, int(worker.removeprefix("gw")))
 
 
-REDIS_TEST_URL = worker_redis_url(
-    os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/9"), os.environ.get("PYTEST_XDIST_WORKER")
-)
+REDIS_TEST_URL = worker_redis_url(os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/9"), XDIST_WORKER)
 os.environ["REDIS_TEST_URL"] = REDIS_TEST_URL  # and the processes a test starts
 STACK_ID_ENV = "PLYGROUND_STACK_ID"
 # Every process of every LiveStack of this test run carries PLYGROUND_STACK_ID=<this>-<port>,
-# so the run can find what it started (and only that: other runs share the machine).
-SESSION_STACK_PREFIX = f"pytest-{os.getpid()}-{uuid.uuid4().hex[:8]}-"
+# so the run can find what it started (and only that: other runs share the machine).  A
+# pytest-xdist worker extends its controller's prefix (passed down in RUN_PREFIX_ENV) with its
+# own name: it finds its own stacks, never the other worker's, and the controller finds all.
+RUN_PREFIX_ENV = "PLYGROUND_TEST_RUN"
+_controller_prefix = os.environ.get(RUN_PREFIX_ENV) if XDIST_WORKER else None
+SESSION_STACK_PREFIX = (
+    f"{_controller_prefix}{XDIST_WORKER}-" if _controller_prefix else f"pytest-{os.getpid()}-{uuid.uuid4().hex[:8]}-"
+)
+os.environ[RUN_PREFIX_ENV] = SESSION_STACK_PREFIX
 # The full-stack and load tests open hundreds of sockets from 127.0.0.1, standing for as many
 # clients: the per-address socket cap is off there unless a test sets it (extra_env), and so,
 # in effect, is the address's cap on matches against bots (a player's stays as in production).

@@ -18,7 +18,7 @@ import pytest
 import redis
 from playwright.sync_api import expect
 
-from tests.support import LiveStack
+from tests.support import REDIS_TEST_URL, XDIST_WORKER, LiveStack, redis_url_plus, worker_redis_url
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -31,7 +31,13 @@ CHROMIUM_ARGS = [
 ]
 # Assertions wait as long as actions do: a loaded CI machine can take seconds to echo a move.
 expect.set_options(timeout=15_000)
-RESTART_REDIS_URL = os.environ.get("REDIS_RESTART_TEST_URL", "redis://127.0.0.1:6379/10")
+# RestartableStack's own Redis database: four past the worker's (tests/support.py), clear of the
+# other workers' ones; REDIS_RESTART_TEST_URL names the first worker's instead.
+RESTART_REDIS_URL = (
+    worker_redis_url(os.environ["REDIS_RESTART_TEST_URL"], XDIST_WORKER)
+    if "REDIS_RESTART_TEST_URL" in os.environ
+    else redis_url_plus(REDIS_TEST_URL, 4)
+)
 # A word of a compound is prose, not a value: the chess Master's "null-move pruning".
 RAW_VALUE = re.compile(r"(?<!-)\b(?:null|undefined|NaN)\b(?!-)|\[object Object\]")
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"

@@ -11,6 +11,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from server.players.names import NAME_MAX
 from tests.browser.helpers import staff_logged_in, start_bot_match
 
 SIZES = [
@@ -36,7 +37,7 @@ ONE_RATED_GAME = """
 from server.matches import services
 from server.players.models import Player
 human = services.SeatRequest("human")
-first, second = (Player.objects.create(name=f"{{n}}{tag}", is_guest=False) for n in ("Newa", "Newb"))
+first, second = (Player.objects.create(name=name, is_guest=False) for name in ({first!r}, {second!r}))
 match = services.match_create("tictactoe", [human, human], first, rated=True)
 services.match_join(match.pk, second)
 for ply, cell in enumerate(["1", "4", "2", "5", "3"]):
@@ -115,7 +116,9 @@ def test_a_resignation_among_three_shows_who_finished_where(new_page, plyground,
 @pytest.mark.parametrize("size", SIZES)
 def test_the_leaderboard_lists_provisional_ratings_marked(new_page, plyground, screenshot, size):
     tag = uuid.uuid4().hex[:5]
-    plyground.manage("shell", "-c", ONE_RATED_GAME.format(tag=tag))
+    # The second name is as long as a name can be: the phone's leaderboard fits it all the same.
+    first, second = f"Newa{tag}", f"Newb{tag}".ljust(NAME_MAX, "w")
+    plyground.manage("shell", "-c", ONE_RATED_GAME.format(first=first, second=second))
     page = new_page("/leaderboards/", viewport=size)
     board = page.locator('[data-testid="board-tictactoe"]')
     winner = board.locator("tr", has_text=f"Newa{tag}")
