@@ -126,6 +126,7 @@ class _Match:
     result: JSON | None = None
     pending: tuple[int, str] | None = None  # (ply, move) sent and not yet acknowledged
     moves: list[str] = field(default_factory=list)  # the moves played, in ply order
+    syncing: bool = False  # a `sync` sent for a missed move, its state not here yet: one is enough
     options: JSON = field(default_factory=dict)
 
     def take_state(self, match: JSON) -> None:
@@ -273,10 +274,12 @@ class BotClient:
             kind = frame.get("type")
             if kind == "state":
                 match.take_state(frame["match"])
-                sent_at = None
+                match.syncing, sent_at = False, None
             elif kind == "move":
                 if frame["ply"] > len(match.moves):  # a move missed: the state brings the whole match again
-                    await socket.send(json.dumps({"type": "sync"}))
+                    if not match.syncing:  # once: the frames until it comes are older than it
+                        match.syncing = True
+                        await socket.send(json.dumps({"type": "sync"}))
                     continue
                 match.take_move(frame)
             elif kind == "takeback":
@@ -291,6 +294,10 @@ class BotClient:
                 log.warning("match %s refused a frame: %s %s", match.id, frame.get("code"), frame.get("message"))
                 if frame.get("code") in AGENTS_FAULT:
                     match.pending = None  # the agent is asked again; a move merely late stays kept
+                if frame.get("code") == "rate_limited":
+                    # Asked again at once, the sync would be refused too, a strike each: wait out the window.
+                    await asyncio.sleep(float((self.limits or {}).get("frames", {}).get("seconds", 5)))
+                match.syncing = True
                 await socket.send(json.dumps({"type": "sync"}))  # where the match is decides what is sent
                 continue
             if match.my_turn and match.status not in OVER and sent_at != match.ply:
