@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from tests.support import ROOT
+from tests.support import REDIS_TEST_URL, ROOT
 
 # Variables of the parent's environment that would change what production settings do.
 DEPLOY_VARIABLES = (
@@ -56,7 +56,7 @@ def run(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("redis_url", [None, "redis://127.0.0.1:6379/9"], ids=["embedded", "redis"])
+@pytest.mark.parametrize("redis_url", [None, REDIS_TEST_URL], ids=["embedded", "redis"])
 def test_check_deploy_is_clean_with_a_random_key(tmp_path, redis_url):
     done = run(prod_env(tmp_path, REDIS_URL=redis_url), "manage.py", "check", "--deploy", "--fail-level", "WARNING")
     assert done.returncode == 0, done.stdout + done.stderr
