@@ -1,7 +1,7 @@
 """The compiled parts: setuptools builds them with `pip install .` (or `-e .`); the rest is in pyproject.toml.
 
 Each extension is optional: without a C compiler the install still succeeds and the pure-Python
-code it speeds up runs instead (games/connect4/solver.py falls back to its own search).
+code it speeds up runs instead (games/connect4/solver.py and games/othello/endgame.py fall back to their own searches).
 """
 
 from setuptools import Extension, setup
@@ -13,6 +13,12 @@ setup(
             sources=["games/connect4/_solver.c"],
             extra_compile_args=["-O3", "-std=c11"],
             optional=True,
-        )
+        ),
+        Extension(
+            "games.othello._endgame",
+            sources=["games/othello/_endgame.c"],
+            extra_compile_args=["-O3", "-std=c11"],
+            optional=True,
+        ),
     ]
 )

@@ -56,10 +56,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from games.base import Game, Move, Outcome, Seat, is_seat_index
 from games.othello.spec import ID, SPEC
+
+if TYPE_CHECKING:
+    from games.hooks import Solver
 
 Bitboard: TypeAlias = int
 Square: TypeAlias = int
@@ -386,6 +389,11 @@ class Othello(Game[OthelloState]):
         return state
 
     # --- search hooks ------------------------------------------------------
+    def new_solver(self) -> Solver:
+        from games.othello.endgame import OthelloSolver
+
+        return OthelloSolver()
+
     def order_moves(self, state: OthelloState, moves: Sequence[Move]) -> list[Move]:
         return sorted(moves, key=lambda m: -SQUARE_VALUE[SQUARE_OF[m]] if m in SQUARE_OF else 0)
 

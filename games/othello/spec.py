@@ -6,6 +6,7 @@ from games.chances import WinningChances
 from games.spec import GameSpec, SeatSpec, adaptive_bot, bot, random_bot
 
 ID = "othello"
+EXACT_FROM_PLY = 42  # 18 empty squares (fewer after passes): solved within the Master's time (benchmarks/README.md)
 
 SPEC = GameSpec(
     name="Othello",
@@ -23,7 +24,9 @@ SPEC = GameSpec(
     bot(ID, 3, "Onyx", "alphabeta", 700, "Looks three moves ahead and values corners.", max_depth=3),
     bot(ID, 4, "Jade", "alphabeta", 1000, "Alpha-beta four moves deep on mobility, corners, "
          "stability and parity.", max_depth=4),
-    bot(ID, 5, "Obsidian", "alphabeta", 2000, "Alpha-beta as deep as two seconds allow."),
+    bot(ID, 5, "Obsidian", "alphabeta", 2000, "Alpha-beta as deep as two seconds allow, and from 18 "
+         "empty squares on solves the game exactly when it can: then it plays perfectly.",
+         search_options={"exact_endgame": EXACT_FROM_PLY}),
     adaptive_bot(ID, "Coach Disc", "alphabeta", 500, max_depth=4),
     ),
 )  # fmt: skip
