@@ -11,12 +11,14 @@ setup(
         Extension(
             "games.connect4._solver",
             sources=["games/connect4/_solver.c"],
+            depends=["games/_kernel.h"],
             extra_compile_args=["-O3", "-std=c11"],
             optional=True,
         ),
         Extension(
             "games.othello._endgame",
             sources=["games/othello/_endgame.c"],
+            depends=["games/_kernel.h"],
             extra_compile_args=["-O3", "-std=c11"],
             optional=True,
         ),

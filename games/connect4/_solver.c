@@ -17,8 +17,7 @@
  *
  * The search releases the GIL: one Kernel must not be used by two threads at once.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "../_kernel.h"
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -84,12 +83,6 @@ static inline u64 mirror_key(u64 key) {
 static inline u64 symmetric_key(u64 key) {
     u64 m = mirror_key(key);
     return m < key ? m : key;
-}
-
-static double monotonic_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 typedef struct {
@@ -269,13 +262,7 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args) {
     if (has_four(current ^ mask)) return PyLong_FromLong(-((CELLS + 2 - moves) / 2));
     if (moves >= CELLS) return PyLong_FromLong(0);
     if (winning_cells(current, mask) & ((mask + BOTTOM) & BOARD)) return PyLong_FromLong((CELLS + 1 - moves) / 2);
-    if (deadline == Py_None) {
-        self->deadline = 0;
-    } else {
-        self->deadline = PyFloat_AsDouble(deadline);
-        if (self->deadline == -1.0 && PyErr_Occurred()) return NULL;
-        if (self->deadline <= 0) self->deadline = 1e-9; /* already passed */
-    }
+    if (read_deadline(deadline, &self->deadline) < 0) return NULL;
     self->timed_out = 0;
     self->dirty = 1;
     Py_BEGIN_ALLOW_THREADS
@@ -328,20 +315,7 @@ static PyObject *symmetric(PyObject *Py_UNUSED(module), PyObject *arg) {
     return PyLong_FromUnsignedLongLong(symmetric_key(key));
 }
 
-static PyObject *Kernel_get_nodes(Kernel *self, void *Py_UNUSED(closure)) {
-    return PyLong_FromUnsignedLongLong(self->nodes);
-}
-
-static int Kernel_set_nodes(Kernel *self, PyObject *value, void *Py_UNUSED(closure)) {
-    if (!value) {
-        PyErr_SetString(PyExc_TypeError, "nodes cannot be deleted");
-        return -1;
-    }
-    unsigned long long nodes = PyLong_AsUnsignedLongLong(value);
-    if (nodes == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    self->nodes = nodes;
-    return 0;
-}
+NODES_ATTRIBUTE(Kernel)
 
 static PyMethodDef Kernel_methods[] = {
     {"solve", (PyCFunction)Kernel_solve, METH_VARARGS,
@@ -349,11 +323,6 @@ static PyMethodDef Kernel_methods[] = {
     {"reset", (PyCFunction)Kernel_reset, METH_NOARGS, "Empty the transposition table, zero the node count."},
     {"set_book", (PyCFunction)Kernel_set_book, METH_VARARGS, "set_book(entries or None, ply)"},
     {NULL, NULL, 0, NULL},
-};
-
-static PyGetSetDef Kernel_getset[] = {
-    {"nodes", (getter)Kernel_get_nodes, (setter)Kernel_set_nodes, "nodes searched since the last reset", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyTypeObject KernelType = {
@@ -381,15 +350,4 @@ static struct PyModuleDef module = {
     .m_methods = module_methods,
 };
 
-PyMODINIT_FUNC PyInit__solver(void) {
-    if (PyType_Ready(&KernelType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (!m) return NULL;
-    Py_INCREF(&KernelType);
-    if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0) {
-        Py_DECREF(&KernelType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+PyMODINIT_FUNC PyInit__solver(void) { return module_with_type(&module, &KernelType, "Kernel"); }

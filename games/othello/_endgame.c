@@ -13,8 +13,7 @@
  *     empty square counted directly.
  * Bit b is square b of games/othello/rules.py (a1 = 0, h1 = 7, a8 = 56).
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "../_kernel.h"
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -53,12 +52,6 @@ typedef struct {
     double deadline; /* a time.monotonic() instant, or 0 for none */
     int timed_out;
 } Kernel;
-
-static double monotonic_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* One step of every disc in a direction, the masks keeping lines from wrapping round an edge. */
 static inline u64 step(u64 b, int dir) {
@@ -252,13 +245,7 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the window must satisfy -64 <= alpha < beta <= 64");
         return NULL;
     }
-    if (deadline == Py_None) {
-        self->deadline = 0;
-    } else {
-        self->deadline = PyFloat_AsDouble(deadline);
-        if (self->deadline == -1.0 && PyErr_Occurred()) return NULL;
-        if (self->deadline <= 0) self->deadline = 1e-9; /* already passed */
-    }
+    if (read_deadline(deadline, &self->deadline) < 0) return NULL;
     self->timed_out = 0;
     int score;
     Py_BEGIN_ALLOW_THREADS
@@ -271,31 +258,13 @@ static PyObject *Kernel_solve(Kernel *self, PyObject *args) {
     return PyLong_FromLong(score);
 }
 
-static PyObject *Kernel_get_nodes(Kernel *self, void *Py_UNUSED(closure)) {
-    return PyLong_FromUnsignedLongLong(self->nodes);
-}
-
-static int Kernel_set_nodes(Kernel *self, PyObject *value, void *Py_UNUSED(closure)) {
-    if (!value) {
-        PyErr_SetString(PyExc_TypeError, "nodes cannot be deleted");
-        return -1;
-    }
-    unsigned long long nodes = PyLong_AsUnsignedLongLong(value);
-    if (nodes == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    self->nodes = nodes;
-    return 0;
-}
+NODES_ATTRIBUTE(Kernel)
 
 static PyMethodDef Kernel_methods[] = {
     {"solve", (PyCFunction)Kernel_solve, METH_VARARGS,
      "solve(mover, other, alpha, beta, deadline=None) -> the fail-soft score within the window"},
     {"reset", (PyCFunction)Kernel_reset, METH_NOARGS, "Empty the transposition table, zero the node count."},
     {NULL, NULL, 0, NULL},
-};
-
-static PyGetSetDef Kernel_getset[] = {
-    {"nodes", (getter)Kernel_get_nodes, (setter)Kernel_set_nodes, "nodes searched since the last reset", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyTypeObject KernelType = {
@@ -317,15 +286,4 @@ static struct PyModuleDef module = {
     .m_size = -1,
 };
 
-PyMODINIT_FUNC PyInit__endgame(void) {
-    if (PyType_Ready(&KernelType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (!m) return NULL;
-    Py_INCREF(&KernelType);
-    if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0) {
-        Py_DECREF(&KernelType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+PyMODINIT_FUNC PyInit__endgame(void) { return module_with_type(&module, &KernelType, "Kernel"); }
