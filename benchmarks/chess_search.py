@@ -16,6 +16,11 @@ Master's search settings at each ``--bk-ms`` budget per position; a position cou
 solved when the move played is one of the EPD's ``bm`` moves.  "quiescence" (no other
 refinement) runs at the first budget for comparison.
 
+``--where-time-goes`` (alone): the Master's settings to ``--depth`` on the middle games under
+cProfile, each function's own time (``tottime``) summed by where its code lives: python-chess,
+the game's evaluation, the rest of the chess package (the Game API over python-chess), the
+search (``ai/``), and everything else; so a faster engine starts where the time is.
+
 ``--check-evasions`` (alone): the Master's settings with quiescence as it is (a side in
 check searches every evasion, never stands pat) and as it was (standing pat in check,
 then the evasions, delta-pruned), in the same process: nodes and CPU to ``--depth`` on
@@ -26,7 +31,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import cProfile
 import os
+import pstats
 import sys
 import time
 from collections.abc import Iterator
@@ -192,6 +199,45 @@ def check_evasions(depth: int, bk_ms: int) -> None:
     print(f"({load()} at the end)")
 
 
+AREAS = (  # (label, a path fragment of the code's file), the first that matches
+    ("python-chess", "site-packages/chess/"),
+    ("the evaluation (games/chess/evaluation.py)", "games/chess/evaluation.py"),
+    ("the rest of games/chess (the Game API over python-chess)", "games/chess/"),
+    ("the search (ai/)", "/ai/"),
+)
+
+
+def where_time_goes(depth: int) -> None:
+    """The Master's search to `depth` under cProfile, its own time by where the code lives."""
+    game = registry.get("chess")
+    states = [game.from_fen(fen) for _, fen in MIDDLE_GAMES]
+    profile = cProfile.Profile()
+    nodes = 0
+    for state in states:
+        config = ai.SearchConfig(max_depth=depth, time_budget_ms=LONG_BUDGET_MS, seed=1, options=ALL)
+        profile.enable()
+        nodes += ai.choose_move(game, state, config).nodes
+        profile.disable()
+    totals: dict[str, float] = {}
+    calls: dict[str, int] = {}
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]  # the raw table: (file, line, name) -> figures
+    for (filename, _, _), (_, ncalls, tottime, _, _) in stats.items():
+        area = next((label for label, part in AREAS if part in filename), "everything else (builtins, Python)")
+        totals[area] = totals.get(area, 0.0) + tottime
+        calls[area] = calls.get(area, 0) + ncalls
+    whole = sum(totals.values())
+    print(f"## Where the Master's time goes, depth {depth}, {len(states)} middle games, {nodes:,} nodes; {load()}")
+    print("| code | own time (profiled) | share | calls a node |")
+    print("| --- | --- | --- | --- |")
+    for area, seconds in sorted(totals.items(), key=lambda item: -item[1]):
+        print(f"| {area} | {seconds:.1f} s | {seconds / whole:.0%} | {calls[area] / nodes:.0f} |")
+    print("\nThe functions with the most own time:")
+    top = sorted(stats.items(), key=lambda item: -item[1][2])[:8]
+    for (filename, line, name), (_, ncalls, tottime, _, _) in top:
+        print(f"- {Path(filename).name}:{line} {name}: {tottime / whole:.0%}, {ncalls / nodes:.1f} calls a node")
+    print(f"({load()} at the end; cProfile roughly doubles the time, the shares stay)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--depth", type=int, default=4)
@@ -199,8 +245,12 @@ def main() -> None:
     parser.add_argument("--skip-features", action="store_true")
     parser.add_argument("--skip-bk", action="store_true")
     parser.add_argument("--check-evasions", action="store_true", help="only quiescence in check, before and after")
+    parser.add_argument("--where-time-goes", action="store_true", help="only the Master's time by code, profiled")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, python-chess {chess.__version__}, {os.cpu_count()} cores\n")
+    if args.where_time_goes:
+        where_time_goes(args.depth)
+        return
     if args.check_evasions:
         check_evasions(args.depth, int(args.bk_ms.split(",")[0]))
         return

@@ -251,7 +251,7 @@ class Chess(Game[ChessState]):
 
     def apply(self, state: ChessState, move: Move) -> ChessState:
         board = state.board.copy(stack=False)
-        board.push(chess.Move.from_uci(move))
+        board.push(search.parsed_move(move))
         history = () if board.halfmove_clock == 0 else (*state.history, state.position)
         return ChessState(board, history)
 
@@ -406,7 +406,7 @@ class Chess(Game[ChessState]):
         return search.is_tactical(state.board, move)
 
     def gives_check(self, state: ChessState, move: Move) -> bool:
-        return state.board.gives_check(chess.Move.from_uci(move))
+        return state.board.gives_check(search.parsed_move(move))
 
     def capture_gain(self, state: ChessState, move: Move) -> float:
         return search.capture_gain(state.board, move, self.max_utility)
