@@ -4,6 +4,7 @@
 - ``/api/agents/{name}/tokens/``: ``GET`` a bot's live tokens, ``POST`` a new one (its secret shown
   once); ``/api/agents/{name}/tokens/{id}/``: ``DELETE`` revokes it (its sockets close).
 - ``/api/agents/{name}/challenges/``: ``POST`` challenges that bot (a person or another bot).
+- ``/api/agents/games/``: ``POST`` (a bot's token) starts a game of that bot against house bots at once.
 - ``/api/agents/challenges/{id}/``: ``GET`` one (its challenger, bot or owner), ``DELETE`` cancels it.
 - ``/api/agents/{name}/measurements/``: ``GET`` that bot's measurements, ``POST`` a new one (its owner):
   games against the game's house ladder, and a rating on the site's scale (`server.agents.measuring`).
@@ -32,7 +33,7 @@ from server.matches.services import Clock
 from server.players import selectors as player_selectors
 from server.players.auth import acting_player, acting_player_or_bot
 from server.players.services import TooManyTokens
-from server.players.throttles import TokenThrottle
+from server.players.throttles import PlayerRateThrottle, TokenThrottle
 from server.players.tokens_api import TokenIssuedSerializer, TokenRequestSerializer, TokenSerializer
 
 BOT_NAME = OpenApiParameter(
@@ -99,6 +100,54 @@ class ChallengeSerializer(serializers.Serializer[Any]):
     match = serializers.IntegerField(allow_null=True, help_text="the match, once accepted: /matches/{id}/")
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
+
+
+class HouseGameRequestSerializer(serializers.Serializer[Any]):
+    game = serializers.ChoiceField(choices=[], help_text="a registered game's id (GET /api/games/)")
+    house_bots = serializers.ListField(
+        child=serializers.SlugField(max_length=60),
+        min_length=1,
+        max_length=7,
+        help_text="listed bot profile slugs of that game (GET /api/bots/?game=): one a seat, the bot's apart",
+    )
+    seat = serializers.CharField(
+        default="random", max_length=6, help_text='the bot\'s seat: a number from 0, or "random" (the default)'
+    )
+    clock = ClockSerializer(required=False, allow_null=True, help_text="optional clocks; the server keeps them")
+    rated = serializers.BooleanField(default=False, help_text="bot accounts' games are casual: true is refused")
+    options = serializers.DictField(required=False, default=dict, help_text="the game's options, as for challenges")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = registry.ids()  # type: ignore[attr-defined]  # a ChoiceField
+
+    def validate_seat(self, value: str) -> str:
+        if value != "random" and not (value.isdigit() and int(value) < 8):
+            raise serializers.ValidationError('a seat number from 0, or "random"')
+        return value
+
+    def to_request(self) -> services.HouseGameRequest:
+        data = self.validated_data
+        clock = Clock(data["clock"]["minutes"], data["clock"]["increment"]) if data.get("clock") else None
+        seat = None if data["seat"] == "random" else int(data["seat"])
+        return services.HouseGameRequest(
+            data["game"], tuple(data["house_bots"]), seat, clock, data["rated"], data["options"]
+        )
+
+
+class HouseGameSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField(help_text="the match: play it on /ws/matches/{match}/ with the same token")
+    game = serializers.CharField()
+    seat = serializers.IntegerField(help_text="the bot's seat")
+    house_bots = serializers.ListField(child=serializers.CharField(), help_text="the other seats' bot profiles")
+    clock = serializers.DictField(allow_null=True, help_text='{"initial_ms", "increment_ms"} or null')
+    rated = serializers.BooleanField()
+
+
+class HouseGameThrottle(PlayerRateThrottle):
+    """Games asked per bot (``DEFAULT_THROTTLE_RATES["bot_games"]``), beside the caps on games at once."""
+
+    scope = "bot_games"
 
 
 def _name_refused(exc: ValidationError) -> Response:
@@ -199,6 +248,27 @@ class ChallengeCreateView(APIView):
         except MatchError as exc:
             return error_response(exc)
         return Response(selectors.challenge_json(challenge), status=status.HTTP_201_CREATED)
+
+
+class HouseGameView(APIView):
+    """``POST`` with a bot account's token: a game of that bot against house bots, started at once."""
+
+    throttle_classes = [HouseGameThrottle]
+
+    @extend_schema(
+        request=HouseGameRequestSerializer,
+        responses={201: HouseGameSerializer, **errors(400, 401, 403, 409, 429)},
+        description="The bot hears `game_start` on /ws/agents/ as for an accepted challenge (docs/bots.md).",
+    )
+    def post(self, request: Request) -> Response:
+        bot = acting_player_or_bot(request)
+        body = HouseGameRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            match = services.house_game_create(bot, body.to_request())
+        except MatchError as exc:
+            return error_response(exc)
+        return Response(selectors.house_game_json(match, bot.pk), status=status.HTTP_201_CREATED)
 
 
 class ChallengeDetailView(APIView):

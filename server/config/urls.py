@@ -9,6 +9,7 @@ from server.agents.api import (
     BotTokenListView,
     ChallengeCreateView,
     ChallengeDetailView,
+    HouseGameView,
     MeasurementDetailView,
     MeasurementListView,
 )
@@ -45,6 +46,7 @@ api = [
     path("players/me/consent/", ConsentView.as_view(), name="player-consent"),
     path("pairing/ready/", PairingReadyView.as_view(), name="pairing-ready"),
     path("agents/", BotAccountListView.as_view(), name="agents"),
+    path("agents/games/", HouseGameView.as_view(), name="agent-games"),
     path("agents/challenges/<id:challenge_id>/", ChallengeDetailView.as_view(), name="agent-challenge"),
     path("agents/<str:name>/tokens/", BotTokenListView.as_view(), name="agent-tokens"),
     path("agents/<str:name>/tokens/<id:token_id>/", BotTokenDetailView.as_view(), name="agent-token"),
