@@ -100,7 +100,7 @@ async def one_game(site: Site, game: dict[str, Any], limits: dict[str, Any], rng
     end = await play(site, made["match"], made["seat"], limits, rng)
     result = end["result"] or {}
     print(f"{game['id']}: match {made['match']} seat {made['seat']} {end['status']}: {result.get('reason')}")
-    return end["status"] == "finished"
+    return bool(end["status"] == "finished")
 
 
 async def listen(events: Any) -> None:

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import registry
-from server.agents import measuring, selectors, services
+from server.agents import measuring, openings, selectors, services
 from server.agents.errors import NoSuchBot, NoSuchChallenge, NoSuchMeasurement
 from server.agents.models import Measurement
 from server.http.openapi import errors
@@ -302,6 +302,13 @@ class MeasurementRequestSerializer(serializers.Serializer[Any]):
         help_text="bot profile slugs of the ladder's steps to play; none: every step",
     )
     clock = ClockSerializer(required=False, help_text="each game's clock; default 3 minutes + 2 seconds a move")
+    openings = serializers.ChoiceField(
+        choices=openings.SETS,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="an opening set its games start from, each opening with both colours; none: the initial position",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -310,7 +317,9 @@ class MeasurementRequestSerializer(serializers.Serializer[Any]):
     def to_request(self) -> measuring.MeasurementRequest:
         data = self.validated_data
         clock = Clock(data["clock"]["minutes"], data["clock"]["increment"]) if data.get("clock") else Clock(3, 2)
-        return measuring.MeasurementRequest(data["game"], data["games_per_step"], tuple(data["steps"]), clock)
+        return measuring.MeasurementRequest(
+            data["game"], data["games_per_step"], tuple(data["steps"]), clock, data["openings"] or ""
+        )
 
 
 class MeasurementSerializer(serializers.Serializer[Any]):
@@ -320,6 +329,7 @@ class MeasurementSerializer(serializers.Serializer[Any]):
     steps = serializers.ListField(child=serializers.CharField(), help_text="the ladder's steps played, weakest first")
     games_per_step = serializers.IntegerField()
     clock = serializers.DictField(help_text='{"minutes", "increment"}')
+    openings = serializers.CharField(allow_null=True, help_text="the opening set its games start from, or null")
     status = serializers.ChoiceField(choices=[s.value for s in Measurement.Status])
     reason = serializers.CharField(allow_null=True, help_text="why it waits, failed or was cancelled")
     progress = serializers.DictField(help_text='{"finished", "total", "aborted", "playing": a match id or null}')
