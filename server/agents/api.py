@@ -9,6 +9,8 @@
 - ``/api/agents/{name}/measurements/``: ``GET`` that bot's measurements, ``POST`` a new one (its owner):
   games against the game's house ladder, and a rating on the site's scale (`server.agents.measuring`).
 - ``/api/agents/measurements/{id}/``: ``GET`` one with its progress (its owner or its bot), ``DELETE`` cancels it.
+- ``/api/agents/measurements/{id}/export/{jsonl|csv|pgn}/``: ``GET`` its games, every move with its stats.
+- ``/api/agents/{name}/consent/``: ``GET``/``PUT`` whether that bot's games go into research exports (its owner).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -23,15 +27,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import registry
-from server.agents import measuring, openings, selectors, services
+from server.agents import exports, measuring, openings, selectors, services
 from server.agents.errors import NoSuchBot, NoSuchChallenge, NoSuchMeasurement
 from server.agents.models import Measurement
 from server.http.openapi import errors
 from server.matches.api import ClockSerializer, error_response
-from server.matches.errors import MatchError
+from server.matches.errors import MatchError, NoRecord
 from server.matches.services import Clock
 from server.players import selectors as player_selectors
+from server.players.api import ConsentSerializer
 from server.players.auth import acting_player, acting_player_or_bot
+from server.players.consent import consent_of, consent_set
 from server.players.services import TooManyTokens
 from server.players.throttles import PlayerRateThrottle, TokenThrottle
 from server.players.tokens_api import TokenIssuedSerializer, TokenRequestSerializer, TokenSerializer
@@ -387,3 +393,58 @@ class MeasurementDetailView(APIView):
         except MatchError as exc:
             return error_response(exc)
         return Response(measuring.measurement_json(measurement))
+
+
+EXPORT_FORMAT = OpenApiParameter(
+    "fmt", {"type": "string", "enum": list(exports.FORMATS)}, OpenApiParameter.PATH, description="pgn: chess only"
+)
+
+
+class MeasurementExportView(APIView):
+    """``GET``: a measurement's games as a file: every move, the agent's stats and the house bots'."""
+
+    @extend_schema(
+        parameters=[EXPORT_FORMAT],
+        responses={(200, "text/plain"): OpenApiTypes.STR, **errors(400, 401, 404)},
+        description="games.jsonl (one game a line), moves.csv (one move a row) or games.pgn (chess); "
+        'the moves of a game\'s opening are marked (docs/bots.md, "Search statistics").',
+    )
+    def get(self, request: Request, measurement_id: int, fmt: str) -> HttpResponse | Response:
+        measurement = measuring.measurement_seen_by(measurement_id, acting_player_or_bot(request))
+        if measurement is None:
+            return error_response(NoSuchMeasurement(f"no measurement {measurement_id} of yours"))
+        if fmt not in exports.FORMATS:
+            return error_response(NoRecord(f"an export is one of {', '.join(exports.FORMATS)}, not {fmt[:20]!r}"))
+        if fmt == "pgn" and measurement.game != "chess":
+            return error_response(NoRecord(f"PGN is for chess: this run is of {measurement.game}; take jsonl or csv"))
+        site = request.build_absolute_uri("/").rstrip("/")
+        response = HttpResponse("".join(exports.export(measurement, fmt, site)), content_type=exports.MEDIA_TYPES[fmt])
+        name = {"jsonl": "games.jsonl", "csv": "moves.csv", "pgn": "games.pgn"}[fmt]
+        response["Content-Disposition"] = f'attachment; filename="plyground-measurement-{measurement.pk}-{name}"'
+        return response
+
+
+class BotConsentView(APIView):
+    """``GET``/``PUT``: whether your bot's games go into research exports and training (both off until you say)."""
+
+    @extend_schema(parameters=[BOT_NAME], responses={200: ConsentSerializer, **errors(401, 403, 404)})
+    def get(self, request: Request, name: str) -> Response:
+        try:
+            bot = services.owned_bot(acting_player(request), name)
+        except NoSuchBot as exc:
+            return error_response(exc)
+        return Response(consent_of(bot).to_json())
+
+    @extend_schema(
+        parameters=[BOT_NAME],
+        request=ConsentSerializer,
+        responses={200: ConsentSerializer, **errors(400, 401, 403, 404)},
+    )
+    def put(self, request: Request, name: str) -> Response:
+        try:
+            bot = services.owned_bot(acting_player(request), name)
+        except NoSuchBot as exc:
+            return error_response(exc)
+        body = ConsentSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return Response(consent_set(bot, body.validated_data["research"], body.validated_data["training"]).to_json())

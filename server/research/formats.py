@@ -31,6 +31,7 @@ from server.research.selectors import (
 )
 
 LINES_PER_CHUNK = 100  # matches per chunk of bytes handed to the server
+AGENT = "agent"  # a bot account's seat (docs/bots.md), in exports only when its owner opted in
 CHANCE_SEAT = ("chance", None, None, None, None, None, None)  # (by, player, bot slug, bot level, name, ratings)
 
 CSV_COLUMNS = (
@@ -110,6 +111,10 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
             seats.append(
                 f'{head},"kind":"bot","is_ai":true,"player":null,"bot":{snapshot or "null"},"rating_change":null}}'
             )
+        elif snapshot is not None and json.loads(snapshot).get("kind") == AGENT:  # a bot account its owner opted in
+            kinds[index] = AGENT
+            player = "null" if player_id is None else f'"{names.player(player_id)}"'
+            seats.append(f'{head},"kind":"agent","is_ai":true,"player":{player},"bot":null,"rating_change":null}}')
         else:
             # Only a pseudonym: never the player's name, account, address or anything they typed.
             player = "null" if player_id is None else f'"{names.player(player_id)}"'
@@ -220,10 +225,13 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
     match_id, game, source, winner, created_on, created_ms, rated, initial_ms, increment_ms = rows.match
     # index -> (by, player, bot slug, bot level, seat name, rating before, rating after): once a match
     seats: dict[int, tuple[Any, ...]] = {}
-    for _, index, kind, player_id, slug, level in rows.seats:
+    for _, index, kind, player_id, slug, level, snapshot_kind in rows.seats:
         name = seat_name(game, index)
         if kind == Seat.Kind.BOT:
             seats[index] = ("bot", None, slug, level, name, None, None)
+            continue
+        if snapshot_kind == AGENT:  # a bot account: disclosed as AI, under a pseudonym like a person
+            seats[index] = (AGENT, names.player(player_id), None, None, name, None, None)
             continue
         player = names.player(player_id) if player_id is not None else None
         change = rows.ratings.get(player_id) if player_id is not None else None
@@ -238,7 +246,7 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
         by, player, slug, level, *mover = CHANCE_SEAT if seat == CHANCE else seats[seat]
         at_ms = at - created_ms
         written = [notation or move, position, *match_tail, *mover, _int_list(left)]
-        if by != "bot":  # no search figures: a person's move or a chance event
+        if by not in ("bot", AGENT):  # no search figures: a person's move or a chance event
             yield [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *NO_STATS, None, None, *written]
             continue
         other = None if other in (None, "{}") else other

@@ -216,6 +216,7 @@ MOVE_ROW_COLUMNS = Columns(
         "player_id": "player_id",
         "bot_profile": JsonValue("bot_snapshot", "slug"),
         "bot_level": JsonValue("bot_snapshot", "level"),
+        "snapshot_kind": JsonValue("bot_snapshot", "kind"),  # "agent" for a bot account's seat
     },
     move={
         **MOVE_BASICS,
@@ -402,7 +403,8 @@ def _rating_changes(ids: list[int]) -> dict[int, dict[int, tuple[float, float, f
 
 
 def pairing(kinds: Iterable[str]) -> str:
-    kinds = set(kinds)
+    """Who played whom; a bot account ("agent") is a bot here, as everywhere a pairing is named."""
+    kinds = {Seat.Kind.BOT if kind == "agent" else kind for kind in kinds}
     if Seat.Kind.BOT in kinds and Seat.Kind.HUMAN in kinds:
         return "human-vs-bot"
     return "bot-vs-bot" if Seat.Kind.BOT in kinds else "human-vs-human"
