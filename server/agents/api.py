@@ -27,9 +27,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import registry
-from server.agents import exports, measuring, openings, selectors, services
+from server.agents import exports, measuring, selectors, services
 from server.agents.errors import NoSuchBot, NoSuchChallenge, NoSuchMeasurement
 from server.agents.models import Measurement
+from server.agents.openings import SETS as OPENING_SETS
 from server.http.openapi import errors
 from server.matches.api import ClockSerializer, error_response
 from server.matches.errors import MatchError, NoRecord
@@ -309,7 +310,7 @@ class MeasurementRequestSerializer(serializers.Serializer[Any]):
     )
     clock = ClockSerializer(required=False, help_text="each game's clock; default 3 minutes + 2 seconds a move")
     openings = serializers.ChoiceField(
-        choices=openings.SETS,
+        choices=OPENING_SETS,
         required=False,
         allow_null=True,
         default=None,

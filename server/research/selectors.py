@@ -231,8 +231,13 @@ MOVE_ROW_COLUMNS = Columns(
 )
 
 
-def _seated(**lookups: Any) -> Exists:
-    return Exists(Seat.objects.filter(match=OuterRef("pk"), **lookups))
+# A bot account holds a person's kind of seat; for pairings and results it is a bot (`pairing`).
+BOT_SEAT = Q(kind=Seat.Kind.BOT) | Q(kind=Seat.Kind.HUMAN, player__bot_owner__isnull=False)
+PERSON_SEAT = Q(kind=Seat.Kind.HUMAN, player__bot_owner__isnull=True)
+
+
+def _seated(*conditions: Q, **lookups: Any) -> Exists:
+    return Exists(Seat.objects.filter(*conditions, match=OuterRef("pk"), **lookups))
 
 
 def refusing_seat(purpose: Purpose) -> Exists:
@@ -265,7 +270,7 @@ def matches_query(filters: ExportFilters) -> QuerySet[Match]:
     if filters.bots:
         qs = qs.filter(_seated(bot_profile__slug__in=filters.bots))
     if filters.pairings:
-        bot, human = _seated(kind=Seat.Kind.BOT), _seated(kind=Seat.Kind.HUMAN)
+        bot, human = _seated(BOT_SEAT), _seated(PERSON_SEAT)
         wanted = {"human-vs-bot": bot & human, "bot-vs-bot": bot & ~human, "human-vs-human": human & ~bot}
         qs = qs.filter(_any(wanted[p] for p in filters.pairings))
     if filters.results:
@@ -276,8 +281,8 @@ def matches_query(filters: ExportFilters) -> QuerySet[Match]:
         )
         qs = qs.alias(winner_seat=winner_seat)
         winner_is = {
-            kind: Exists(Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("winner_seat"), kind=kind))
-            for kind in Seat.Kind.values
+            kind: Exists(Seat.objects.filter(seat, match=OuterRef("pk"), index=OuterRef("winner_seat")))
+            for kind, seat in ((Seat.Kind.HUMAN, PERSON_SEAT), (Seat.Kind.BOT, BOT_SEAT))
         }
         wanted = {
             "win": Q(winner_seat__isnull=False),

@@ -163,6 +163,11 @@ def test_an_opted_in_bots_games_are_exported_disclosed_as_ai_under_a_pseudonym(r
         assert "Quokka" not in json.dumps(line) and "Margot" not in json.dumps(line)
         own = [m for m in line["moves"] if m["by"] == "agent" and m["stats"]]
         assert own and own[0]["stats"] == STATS
+
+    def paired(pairing: str) -> int:
+        return matches_query(ExportFilters(sources=("measurement",), pairings=(pairing,))).count()
+
+    assert (paired("bot-vs-bot"), paired("human-vs-bot")) == (2, 0)  # the filter counts it as the line does
     rows = list(csv.DictReader(io.StringIO(b"".join(csv_chunks(match_rows(filters, MOVE_ROW_COLUMNS))).decode())))
     agent_rows = [r for r in rows if r["by"] == "agent"]
     assert agent_rows and all(r["player"].startswith("p-") for r in agent_rows)
