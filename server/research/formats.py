@@ -100,6 +100,7 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
         rated,
         clock,
         options,
+        opening_plies,
     ) = rows.match
     clock = _clock(clock)
     kinds: dict[int, str] = {}
@@ -122,7 +123,7 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
             seats.append(f'{head},"kind":"human","is_ai":false,"player":{player},"bot":null,"rating_change":{change}}}')
     moves, played = [], []
     initial_ms, increment_ms = (clock["initial_ms"], clock["increment_ms"]) if clock else (None, None)
-    remaining = _remaining(initial_ms, increment_ms, len(rows.seats), rows.moves)
+    remaining = _remaining(initial_ms, increment_ms, len(rows.seats), rows.moves, opening_plies)
     for (_, ply, seat, move, at, think_ms, stats, fallback, queue_wait_ms, notation), position, left in zip(
         rows.moves, _positions(game, rows.moves), remaining, strict=True
     ):
@@ -161,14 +162,17 @@ def _clock(stored: str | None) -> dict[str, int] | None:
     return {"initial_ms": int(clock["initial_ms"]), "increment_ms": int(clock["increment_ms"])}
 
 
-def _remaining(initial_ms: Any, increment_ms: Any, seats: int, moves: list[tuple[Any, ...]]) -> list[list[int] | None]:
+def _remaining(
+    initial_ms: Any, increment_ms: Any, seats: int, moves: list[tuple[Any, ...]], opening_plies: int = 0
+) -> list[list[int] | None]:
     """Each seat's time left after each move (`seats.clocks_after_moves`), from the moves' think times.
 
     The clock's figures may come as text (PostgreSQL's ``->>``); None for a match without clocks.
+    An opening's moves (a measurement's) cost no one anything and start no clock, as chance.
     """
     if initial_ms is None:
         return [None] * len(moves)
-    timed = ((seat, think_ms) for _, _, seat, _, _, think_ms, *_ in moves)
+    timed = ((CHANCE if ply < opening_plies else seat, think_ms) for _, ply, seat, _, _, think_ms, *_ in moves)
     return clocks_after_moves(int(initial_ms), int(increment_ms or 0), seats, timed)
 
 
@@ -222,7 +226,7 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
     The database has picked the figures out of the stored JSON; the csv module writes
     None as an empty cell.
     """
-    match_id, game, source, winner, created_on, created_ms, rated, initial_ms, increment_ms = rows.match
+    match_id, game, source, winner, created_on, created_ms, rated, initial_ms, increment_ms, opening_plies = rows.match
     # index -> (by, player, bot slug, bot level, seat name, rating before, rating after): once a match
     seats: dict[int, tuple[Any, ...]] = {}
     for _, index, kind, player_id, slug, level, snapshot_kind in rows.seats:
@@ -239,7 +243,7 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
         seats[index] = ("human", player, None, None, name, *ratings)
     head = [SCHEMA_VERSION, names.match(match_id), game, source, pairing(s[0] for s in seats.values()), winner]
     head += [created_on]
-    clocks = _remaining(initial_ms, increment_ms, len(seats), rows.moves)
+    clocks = _remaining(initial_ms, increment_ms, len(seats), rows.moves, opening_plies)
     match_tail = ["true" if rated else "false", initial_ms, increment_ms]
     for stored, position, left in zip(rows.moves, _positions(game, rows.moves), clocks, strict=True):
         _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other, queue_wait_ms, notation = stored

@@ -164,6 +164,7 @@ GAME_COLUMNS = Columns(
         "rated": "rated",
         "clock": _json_text("clock"),
         "options": _json_text("options"),
+        "opening_plies": "opening_plies",  # an opening's moves start no clock (remaining_ms)
     },
     seat={
         "match_id": "match_id",
@@ -208,6 +209,7 @@ MOVE_ROW_COLUMNS = Columns(
         "rated": "rated",
         "clock_initial_ms": JsonValue("clock", "initial_ms"),
         "clock_increment_ms": JsonValue("clock", "increment_ms"),
+        "opening_plies": "opening_plies",
     },
     seat={
         "match_id": "match_id",

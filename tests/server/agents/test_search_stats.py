@@ -161,6 +161,9 @@ def test_an_opted_in_bots_games_are_exported_disclosed_as_ai_under_a_pseudonym(r
         agent = next(s for s in line["seats"] if s["kind"] == "agent")
         assert agent["is_ai"] is True and agent["player"].startswith("p-") and line["pairing"] == "bot-vs-bot"
         assert "Quokka" not in json.dumps(line) and "Margot" not in json.dumps(line)
+        # The opening started no clock: the first move after it is each side's first, free as always.
+        first_own = line["moves"][10 : 10 + 2]
+        assert [m["remaining_ms"] for m in first_own] == [[180_000, 180_000]] * 2, line["moves"][8:12]
         own = [m for m in line["moves"] if m["by"] == "agent" and m["stats"]]
         assert own and own[0]["stats"] == STATS
 
