@@ -6,7 +6,7 @@ runs `--agent` through clients/plyground_bot while the site plays a measurement
 95 % interval, and, for an agent that searches as a house bot does, that house bot's own
 rating: the two should agree.
 
-    .venv/bin/python benchmarks/measure_agent.py --agent random --games-per-step 10
+    .venv/bin/python benchmarks/measure_agent.py --agent random --games-per-step 10 [--openings standard]
     .venv/bin/python benchmarks/measure_agent.py --agent house:connect4-master \
         --steps connect4-deep,connect4-master --games-per-step 10
 """
@@ -51,6 +51,7 @@ async def run(stack: LiveStack, args: argparse.Namespace, owner: str, bot: str) 
         "games_per_step": args.games_per_step,
         "steps": [s for s in args.steps.split(",") if s],
         "clock": {"minutes": args.minutes, "increment": args.increment},
+        "openings": args.openings or None,
     }
     async with connect(stack.url, bot, agent_for(args.agent, args.seed)):
         measurement = stack.api("POST", "/api/agents/Quokka/measurements/", body, owner)
@@ -74,6 +75,7 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=3)
     parser.add_argument("--increment", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--openings", default="", help="an opening set (standard); none: the initial position")
     args = parser.parse_args()
     started = time.monotonic()
     with LiveStack() as stack:
@@ -83,7 +85,8 @@ def main() -> None:
         measurement = asyncio.run(run(stack, args, tokens["OWNER"], tokens["BOT"]))
         house = {b["slug"]: b for b in stack.api("GET", f"/api/bots/?game={args.game}")}
     result = measurement["result"] or {}
-    print(f"\n{args.agent} on {args.game}: {measurement['status']} {measurement['reason'] or ''}")
+    openings = f", openings {args.openings}" if args.openings else ""
+    print(f"\n{args.agent} on {args.game}{openings}: {measurement['status']} {measurement['reason'] or ''}")
     print(f"{'step':<24} {'rating':>7} {'±':>4} {'games':>5} {'W-D-L':>8} {'score':>6}")
     for row in result.get("steps", []):
         wdl = f"{row['wins']}-{row['draws']}-{row['losses']}"

@@ -18,7 +18,7 @@ import asyncio
 import logging
 from typing import Any
 
-from plyground_bot import BotClient, GameResult, Turn
+from plyground_bot import BotClient, GameResult, Move, Turn
 
 import ai
 from games import registry
@@ -48,11 +48,14 @@ class SearchAgent:
     async def on_challenge(self, challenge: Any) -> bool | str:
         return True if self.games is None or challenge.game in self.games else "game"
 
-    async def on_turn(self, turn: Turn) -> str:
+    async def on_turn(self, turn: Turn) -> Move:
         game = registry.get(turn.game)
         state = game.from_json(turn.state)
         result = await asyncio.to_thread(ai.choose_move, game, state, self.config)
-        return result.move
+        # The search's figures go with the move: the site keeps them, and the run's export has them.
+        stats = {"algorithm": result.algorithm, "value": round(result.value, 4), "depth": result.depth,
+                 "nodes": result.nodes, "time_ms": round(result.elapsed_ms), "pv": result.pv[:8]}  # fmt: skip
+        return Move(result.move, stats)
 
 
 async def main() -> None:

@@ -17,9 +17,10 @@ from plyground_bot.client import (
     Challenge,
     ClosedForGood,
     GameResult,
+    Move,
     Resign,
     Turn,
     connect,
 )
 
-__all__ = ["Agent", "BotClient", "Challenge", "ClosedForGood", "GameResult", "Resign", "Turn", "connect"]
+__all__ = ["Agent", "BotClient", "Challenge", "ClosedForGood", "GameResult", "Move", "Resign", "Turn", "connect"]

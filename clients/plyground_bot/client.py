@@ -44,6 +44,15 @@ AGENTS_FAULT = ("illegal_move", "bad_message")
 NO_ANSWER_S = 4.0  # a move unacknowledged this long: ask for the state again
 
 
+@dataclass(frozen=True)
+class Move:
+    """A move with the agent's search statistics, which the site keeps with it (docs/bots.md):
+    any small JSON object, ``{"nodes": ..., "depth": ..., "time_ms": ..., "value": ..., "pv": [...]}``."""
+
+    move: str
+    stats: JSON | None = None
+
+
 class Resign(Exception):
     """Raised by an agent's `on_turn` to resign the match instead of moving (the reason is logged)."""
 
@@ -106,7 +115,7 @@ class Agent(Protocol):
     reason (`"generic"`, `"later"`, `"game"`, `"clock"`).
     """
 
-    async def on_turn(self, turn: Turn) -> str: ...
+    async def on_turn(self, turn: Turn) -> str | Move: ...
 
 
 @dataclass
@@ -124,7 +133,7 @@ class _Match:
     clock: JSON | None = None
     seats: list[JSON] = field(default_factory=list)
     result: JSON | None = None
-    pending: tuple[int, str] | None = None  # (ply, move) sent and not yet acknowledged
+    pending: tuple[int, Move] | None = None  # (ply, move) sent and not yet acknowledged
     moves: list[str] = field(default_factory=list)  # the moves played, in ply order
     syncing: bool = False  # a `sync` sent for a missed move, its state not here yet: one is enough
     options: JSON = field(default_factory=dict)
@@ -321,13 +330,17 @@ class BotClient:
                 match.options,
             )
             try:
-                match.pending = (match.ply, await self.agent.on_turn(turn))
+                answer = await self.agent.on_turn(turn)
+                match.pending = (match.ply, answer if isinstance(answer, Move) else Move(answer))
             except Resign as why:
                 log.warning("match %s: the agent resigns at ply %s: %s", match.id, match.ply, why)
                 await socket.send(json.dumps({"type": "resign"}))
                 return
         ply, move = match.pending
-        await socket.send(json.dumps({"type": "move", "move": move, "ply": ply}))
+        frame = {"type": "move", "move": move.move, "ply": ply}
+        if move.stats is not None:
+            frame["stats"] = move.stats
+        await socket.send(json.dumps(frame))
 
     async def _answer_offer(self, socket: ClientConnection, match: _Match, offer: JSON | None) -> None:
         """A draw offer or takeback request waiting for this seat: the agent's `on_offer`, else declined."""

@@ -4,10 +4,13 @@
 - ``/api/agents/{name}/tokens/``: ``GET`` a bot's live tokens, ``POST`` a new one (its secret shown
   once); ``/api/agents/{name}/tokens/{id}/``: ``DELETE`` revokes it (its sockets close).
 - ``/api/agents/{name}/challenges/``: ``POST`` challenges that bot (a person or another bot).
+- ``/api/agents/games/``: ``POST`` (a bot's token) starts a game of that bot against house bots at once.
 - ``/api/agents/challenges/{id}/``: ``GET`` one (its challenger, bot or owner), ``DELETE`` cancels it.
 - ``/api/agents/{name}/measurements/``: ``GET`` that bot's measurements, ``POST`` a new one (its owner):
   games against the game's house ladder, and a rating on the site's scale (`server.agents.measuring`).
 - ``/api/agents/measurements/{id}/``: ``GET`` one with its progress (its owner or its bot), ``DELETE`` cancels it.
+- ``/api/agents/measurements/{id}/export/{jsonl|csv|pgn}/``: ``GET`` its games, every move with its stats.
+- ``/api/agents/{name}/consent/``: ``GET``/``PUT`` whether that bot's games go into research exports (its owner).
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -22,17 +27,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import registry
-from server.agents import measuring, selectors, services
+from server.agents import exports, measuring, selectors, services
 from server.agents.errors import NoSuchBot, NoSuchChallenge, NoSuchMeasurement
 from server.agents.models import Measurement
+from server.agents.openings import SETS as OPENING_SETS
 from server.http.openapi import errors
 from server.matches.api import ClockSerializer, error_response
-from server.matches.errors import MatchError
+from server.matches.errors import MatchError, NoRecord
 from server.matches.services import Clock
 from server.players import selectors as player_selectors
+from server.players.api import ConsentSerializer
 from server.players.auth import acting_player, acting_player_or_bot
+from server.players.consent import consent_of, consent_set
 from server.players.services import TooManyTokens
-from server.players.throttles import TokenThrottle
+from server.players.throttles import PlayerRateThrottle, TokenThrottle
 from server.players.tokens_api import TokenIssuedSerializer, TokenRequestSerializer, TokenSerializer
 
 BOT_NAME = OpenApiParameter(
@@ -99,6 +107,54 @@ class ChallengeSerializer(serializers.Serializer[Any]):
     match = serializers.IntegerField(allow_null=True, help_text="the match, once accepted: /matches/{id}/")
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
+
+
+class HouseGameRequestSerializer(serializers.Serializer[Any]):
+    game = serializers.ChoiceField(choices=[], help_text="a registered game's id (GET /api/games/)")
+    house_bots = serializers.ListField(
+        child=serializers.SlugField(max_length=60),
+        min_length=1,
+        max_length=7,
+        help_text="listed bot profile slugs of that game (GET /api/bots/?game=): one a seat, the bot's apart",
+    )
+    seat = serializers.CharField(
+        default="random", max_length=6, help_text='the bot\'s seat: a number from 0, or "random" (the default)'
+    )
+    clock = ClockSerializer(required=False, allow_null=True, help_text="optional clocks; the server keeps them")
+    rated = serializers.BooleanField(default=False, help_text="bot accounts' games are casual: true is refused")
+    options = serializers.DictField(required=False, default=dict, help_text="the game's options, as for challenges")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = registry.ids()  # type: ignore[attr-defined]  # a ChoiceField
+
+    def validate_seat(self, value: str) -> str:
+        if value != "random" and not (value.isdigit() and int(value) < 8):
+            raise serializers.ValidationError('a seat number from 0, or "random"')
+        return value
+
+    def to_request(self) -> services.HouseGameRequest:
+        data = self.validated_data
+        clock = Clock(data["clock"]["minutes"], data["clock"]["increment"]) if data.get("clock") else None
+        seat = None if data["seat"] == "random" else int(data["seat"])
+        return services.HouseGameRequest(
+            data["game"], tuple(data["house_bots"]), seat, clock, data["rated"], data["options"]
+        )
+
+
+class HouseGameSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField(help_text="the match: play it on /ws/matches/{match}/ with the same token")
+    game = serializers.CharField()
+    seat = serializers.IntegerField(help_text="the bot's seat")
+    house_bots = serializers.ListField(child=serializers.CharField(), help_text="the other seats' bot profiles")
+    clock = serializers.DictField(allow_null=True, help_text='{"initial_ms", "increment_ms"} or null')
+    rated = serializers.BooleanField()
+
+
+class HouseGameThrottle(PlayerRateThrottle):
+    """Games asked per bot (``DEFAULT_THROTTLE_RATES["bot_games"]``), beside the caps on games at once."""
+
+    scope = "bot_games"
 
 
 def _name_refused(exc: ValidationError) -> Response:
@@ -201,6 +257,27 @@ class ChallengeCreateView(APIView):
         return Response(selectors.challenge_json(challenge), status=status.HTTP_201_CREATED)
 
 
+class HouseGameView(APIView):
+    """``POST`` with a bot account's token: a game of that bot against house bots, started at once."""
+
+    throttle_classes = [HouseGameThrottle]
+
+    @extend_schema(
+        request=HouseGameRequestSerializer,
+        responses={201: HouseGameSerializer, **errors(400, 401, 403, 409, 429)},
+        description="The bot hears `game_start` on /ws/agents/ as for an accepted challenge (docs/bots.md).",
+    )
+    def post(self, request: Request) -> Response:
+        bot = acting_player_or_bot(request)
+        body = HouseGameRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            match = services.house_game_create(bot, body.to_request())
+        except MatchError as exc:
+            return error_response(exc)
+        return Response(selectors.house_game_json(match, bot.pk), status=status.HTTP_201_CREATED)
+
+
 class ChallengeDetailView(APIView):
     """``GET``: a challenge you made or received (or your bot did).  ``DELETE``: cancel yours while it waits."""
 
@@ -232,6 +309,13 @@ class MeasurementRequestSerializer(serializers.Serializer[Any]):
         help_text="bot profile slugs of the ladder's steps to play; none: every step",
     )
     clock = ClockSerializer(required=False, help_text="each game's clock; default 3 minutes + 2 seconds a move")
+    openings = serializers.ChoiceField(
+        choices=OPENING_SETS,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="an opening set its games start from, each opening with both colours; none: the initial position",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -240,7 +324,9 @@ class MeasurementRequestSerializer(serializers.Serializer[Any]):
     def to_request(self) -> measuring.MeasurementRequest:
         data = self.validated_data
         clock = Clock(data["clock"]["minutes"], data["clock"]["increment"]) if data.get("clock") else Clock(3, 2)
-        return measuring.MeasurementRequest(data["game"], data["games_per_step"], tuple(data["steps"]), clock)
+        return measuring.MeasurementRequest(
+            data["game"], data["games_per_step"], tuple(data["steps"]), clock, data["openings"] or ""
+        )
 
 
 class MeasurementSerializer(serializers.Serializer[Any]):
@@ -250,6 +336,7 @@ class MeasurementSerializer(serializers.Serializer[Any]):
     steps = serializers.ListField(child=serializers.CharField(), help_text="the ladder's steps played, weakest first")
     games_per_step = serializers.IntegerField()
     clock = serializers.DictField(help_text='{"minutes", "increment"}')
+    openings = serializers.CharField(allow_null=True, help_text="the opening set its games start from, or null")
     status = serializers.ChoiceField(choices=[s.value for s in Measurement.Status])
     reason = serializers.CharField(allow_null=True, help_text="why it waits, failed or was cancelled")
     progress = serializers.DictField(help_text='{"finished", "total", "aborted", "playing": a match id or null}')
@@ -307,3 +394,58 @@ class MeasurementDetailView(APIView):
         except MatchError as exc:
             return error_response(exc)
         return Response(measuring.measurement_json(measurement))
+
+
+EXPORT_FORMAT = OpenApiParameter(
+    "fmt", {"type": "string", "enum": list(exports.FORMATS)}, OpenApiParameter.PATH, description="pgn: chess only"
+)
+
+
+class MeasurementExportView(APIView):
+    """``GET``: a measurement's games as a file: every move, the agent's stats and the house bots'."""
+
+    @extend_schema(
+        parameters=[EXPORT_FORMAT],
+        responses={(200, "text/plain"): OpenApiTypes.STR, **errors(400, 401, 404)},
+        description="games.jsonl (one game a line), moves.csv (one move a row) or games.pgn (chess); "
+        'the moves of a game\'s opening are marked (docs/bots.md, "Search statistics").',
+    )
+    def get(self, request: Request, measurement_id: int, fmt: str) -> HttpResponse | Response:
+        measurement = measuring.measurement_seen_by(measurement_id, acting_player_or_bot(request))
+        if measurement is None:
+            return error_response(NoSuchMeasurement(f"no measurement {measurement_id} of yours"))
+        if fmt not in exports.FORMATS:
+            return error_response(NoRecord(f"an export is one of {', '.join(exports.FORMATS)}, not {fmt[:20]!r}"))
+        if fmt == "pgn" and measurement.game != "chess":
+            return error_response(NoRecord(f"PGN is for chess: this run is of {measurement.game}; take jsonl or csv"))
+        site = request.build_absolute_uri("/").rstrip("/")
+        response = HttpResponse("".join(exports.export(measurement, fmt, site)), content_type=exports.MEDIA_TYPES[fmt])
+        name = {"jsonl": "games.jsonl", "csv": "moves.csv", "pgn": "games.pgn"}[fmt]
+        response["Content-Disposition"] = f'attachment; filename="plyground-measurement-{measurement.pk}-{name}"'
+        return response
+
+
+class BotConsentView(APIView):
+    """``GET``/``PUT``: whether your bot's games go into research exports and training (both off until you say)."""
+
+    @extend_schema(parameters=[BOT_NAME], responses={200: ConsentSerializer, **errors(401, 403, 404)})
+    def get(self, request: Request, name: str) -> Response:
+        try:
+            bot = services.owned_bot(acting_player(request), name)
+        except NoSuchBot as exc:
+            return error_response(exc)
+        return Response(consent_of(bot).to_json())
+
+    @extend_schema(
+        parameters=[BOT_NAME],
+        request=ConsentSerializer,
+        responses={200: ConsentSerializer, **errors(400, 401, 403, 404)},
+    )
+    def put(self, request: Request, name: str) -> Response:
+        try:
+            bot = services.owned_bot(acting_player(request), name)
+        except NoSuchBot as exc:
+            return error_response(exc)
+        body = ConsentSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return Response(consent_set(bot, body.validated_data["research"], body.validated_data["training"]).to_json())

@@ -29,6 +29,13 @@ class NoSuchBot(MatchError):
     http_status = 404
 
 
+class NotAHouseBot(MatchError):
+    """A game against house bots names a bot profile that is not a listed one of that game."""
+
+    code = "not_a_house_bot"
+    http_status = 400
+
+
 class NoSuchChallenge(MatchError):
     code = "not_found"
     http_status = 404

@@ -3,7 +3,8 @@
 A measurement plays `games_per_step` games of the bot against each step of the game's
 calibrated ladder (the listed, rated, fixed-strength house bots above the random mover,
 weakest first), one game at a time, steps in turn and colours alternating round by round,
-every game from the game's start.  The games are ordinary unrated matches with
+every game from the game's start or, when the run names a set (`server.agents.openings`),
+from its openings in turn, each one played with both colours.  The games are ordinary unrated matches with
 ``source="measurement"``: the bot hears each one's `game_start` on its event stream and plays
 it on the match socket under the same clocks and checks as any game; the house bots' searches
 go to the lowest queue (`server.bots.queues.bot_queue_for`), below every game a person plays;
@@ -34,6 +35,7 @@ from server.agents import frames
 from server.agents.errors import NoSuchMeasurement, TooManyMeasurements
 from server.agents.events import tell_after_commit
 from server.agents.models import Measurement, MeasurementGame
+from server.agents.openings import NoOpenings, opening_set
 from server.agents.selectors import games_of_bot, games_of_owner
 from server.bots.models import BotProfile
 from server.bots.rating import fit_against
@@ -54,6 +56,7 @@ class MeasurementRequest:
     games_per_step: int
     steps: tuple[str, ...] = ()  # bot profile slugs; none: the whole ladder
     clock: Clock = Clock(3, 2)
+    openings: str = ""  # an opening set's name; "": every game from the initial position
 
 
 def ladder(game_id: str) -> list[BotProfile]:
@@ -68,6 +71,11 @@ def ladder(game_id: str) -> list[BotProfile]:
 def measurement_create(bot: Player, request: MeasurementRequest) -> Measurement:
     """A run for `bot` (its owner asks), checked against the ladder and the caps; it starts after commit."""
     steps = _steps(request)
+    if request.openings:
+        try:
+            opening_set(request.openings, request.game)
+        except NoOpenings as exc:
+            raise BadMessage(str(exc)) from None
     if request.games_per_step < 2 or request.games_per_step % 2 or request.games_per_step > MAX_GAMES_PER_STEP:
         raise BadMessage(f"games_per_step is an even number from 2 to {MAX_GAMES_PER_STEP}: each colour as often")
     if request.games_per_step * len(steps) > settings.MEASUREMENT_MAX_GAMES:
@@ -83,6 +91,7 @@ def measurement_create(bot: Player, request: MeasurementRequest) -> Measurement:
         steps=[p.slug for p in steps],
         games_per_step=request.games_per_step,
         clock={"minutes": request.clock.minutes, "increment": request.clock.increment},
+        openings=request.openings,
     )
     measurement_id = measurement.pk
     transaction.on_commit(lambda: advance(measurement_id))
@@ -110,10 +119,16 @@ def live_measurements() -> QuerySet[Measurement]:
     return Measurement.objects.filter(status__in=(Measurement.Status.QUEUED, Measurement.Status.RUNNING))
 
 
-def schedule(measurement: Measurement) -> list[tuple[str, int]]:
-    """Every game of the run in order: (step, the bot's seat); round by round over the steps,
-    the bot moving first in even rounds, second in odd ones."""
-    return [(step, rnd % 2) for rnd in range(measurement.games_per_step) for step in measurement.steps]
+def schedule(measurement: Measurement) -> list[tuple[str, int, int | None]]:
+    """Every game of the run in order: (step, the bot's seat, its opening's index or None);
+    round by round over the steps, the bot moving first in even rounds, second in odd ones,
+    and with a set, each opening in turn for two rounds (both colours)."""
+    count = len(opening_set(measurement.openings, measurement.game)) if measurement.openings else 0
+    return [
+        (step, rnd % 2, (rnd // 2) % count if count else None)
+        for rnd in range(measurement.games_per_step)
+        for step in measurement.steps
+    ]
 
 
 @transaction.atomic
@@ -151,15 +166,18 @@ def _room(bot: Player) -> str:
     return ""
 
 
-def _start_game(measurement: Measurement, step: str, agent_seat: int) -> None:
+def _start_game(measurement: Measurement, step: str, agent_seat: int, opening: int | None) -> None:
     house = BotProfile.objects.get(slug=step)
     requests = [SeatRequest(Seat.Kind.HUMAN), SeatRequest(Seat.Kind.BOT, house)]
     if agent_seat == 1:
         requests.reverse()
     clock = Clock(measurement.clock["minutes"], measurement.clock["increment"])
     bot = measurement.bot
-    match = match_create(measurement.game, requests, bot, source=SOURCE, clock=clock, seated=[bot])
-    MeasurementGame.objects.create(measurement=measurement, match=match, step=step, agent_seat=agent_seat)
+    moves = opening_set(measurement.openings, measurement.game)[opening] if opening is not None else ()
+    match = match_create(measurement.game, requests, bot, source=SOURCE, clock=clock, seated=[bot], opening=moves)
+    MeasurementGame.objects.create(
+        measurement=measurement, match=match, step=step, agent_seat=agent_seat, opening=opening
+    )
     measurement.status, measurement.reason = Measurement.Status.RUNNING, ""
     measurement.save(update_fields=["status", "reason"])
     tell_after_commit(bot.pk, frames.game_start(match.pk, match.game, agent_seat))
@@ -266,6 +284,7 @@ def measurement_json(measurement: Measurement) -> dict[str, Any]:
         "steps": measurement.steps,
         "games_per_step": measurement.games_per_step,
         "clock": measurement.clock,
+        "openings": measurement.openings or None,
         "status": measurement.status,
         "reason": measurement.reason or None,
         "progress": {

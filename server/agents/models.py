@@ -63,9 +63,10 @@ class Challenge(models.Model):
 
 class Measurement(models.Model):
     """A "measure my agent" run (docs/bots.md): bot account `bot` plays `games_per_step` games
-    against each step of a game's calibrated house ladder (`steps`, bot profile slugs, weakest
-    first), one game at a time, colours alternating, each from the game's start; its rating on
-    the site's scale comes from those results (`server.agents.measuring`).
+        against each step of a game's calibrated house ladder (`steps`, bot profile slugs, weakest
+        first), one game at a time, colours alternating, each from the game's start or from an
+    opening of the set it names, each opening with both colours; its rating on
+        the site's scale comes from those results (`server.agents.measuring`).
     """
 
     class Status(models.TextChoices):
@@ -80,6 +81,8 @@ class Measurement(models.Model):
     steps = models.JSONField(default=list)
     games_per_step = models.PositiveSmallIntegerField()
     clock = models.JSONField()  # {"minutes", "increment"}: the agent's clock in every game
+    # The opening set its games start from (server/agents/openings.py); blank: the initial position.
+    openings = models.CharField(max_length=20, blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     reason = models.CharField(max_length=200, blank=True, default="")
     result = models.JSONField(null=True, blank=True)  # the rating and the table per step, when done
@@ -105,6 +108,7 @@ class MeasurementGame(models.Model):
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="+")
     step = models.SlugField(max_length=60)
     agent_seat = models.PositiveSmallIntegerField()
+    opening = models.PositiveSmallIntegerField(null=True, blank=True)  # its index in the run's set
 
     class Meta:
         ordering = ["pk"]

@@ -101,3 +101,16 @@ def bot_seats(bot_id: int) -> list[dict[str, Any]]:
         {"match": m.pk, "game": m.game, "seat": next(s.index for s in m.seats.all() if s.player_id == bot_id)}
         for m in matches.order_by("pk")
     ]
+
+
+def house_game_json(match: Match, bot_id: int) -> dict[str, Any]:
+    """A bot's game against house bots, as `POST /api/agents/games/` answers it."""
+    seats = list(match.seats.select_related("bot_profile").order_by("index"))
+    return {
+        "match": match.pk,
+        "game": match.game,
+        "seat": next(s.index for s in seats if s.player_id == bot_id),
+        "house_bots": [s.bot_profile.slug for s in seats if s.bot_profile is not None],
+        "clock": match.clock,
+        "rated": match.rated,
+    }

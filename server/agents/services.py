@@ -8,6 +8,7 @@ its moves, clocks, chat, resignations and draws are the people's.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -23,6 +24,7 @@ from server.agents.errors import (
     NoSuchBot,
     NoSuchChallenge,
     NotABot,
+    NotAHouseBot,
     NotAnAccount,
     TooManyBots,
     TooManyChallenges,
@@ -38,7 +40,7 @@ from server.agents.selectors import (
     open_challenges_to,
 )
 from server.bots.models import BotProfile
-from server.matches.errors import BadMessage
+from server.matches.errors import BadMessage, NotRatable
 from server.matches.models import Match, Seat
 from server.matches.services import Clock, SeatRequest, configured_game, match_create
 from server.players.accounts import NAME_TAKEN, check_account_name
@@ -244,3 +246,52 @@ def _tell_gone(challenge: Challenge) -> None:
 
 def pending_for(bot: Player) -> list[Challenge]:
     return list(open_challenges_to(bot.pk))
+
+
+@dataclass(frozen=True)
+class HouseGameRequest:
+    """A bot account asks for a game against house bots: one listed bot profile for every other seat."""
+
+    game: str
+    house_bots: tuple[str, ...]  # bot profile slugs, in seat order, for every seat but the bot's
+    seat: int | None = None  # the bot's; None: drawn at random
+    clock: Clock | None = None
+    rated: bool = False
+    options: Mapping[str, object] = field(default_factory=dict)
+
+
+@transaction.atomic
+def house_game_create(bot: Player, request: HouseGameRequest) -> Match:
+    """`bot` plays house bots at once (no challenge to answer); it hears `game_start` as for any game.
+
+    The same caps as an accepted challenge (games at once per bot and per owner); casual, as
+    every bot account's game.  The house bots' turns wait in the lane of bot-vs-bot matches,
+    below people's games and hints: no person is seated (`server.bots.queues.bot_queue_of`).
+    """
+    if not bot.is_bot:
+        raise NotABot("a game against house bots is asked with a bot account's token")
+    game = registry.get(request.game)  # the caller checked it is a registered game
+    seat = random.randrange(game.num_players) if request.seat is None else request.seat
+    if not 0 <= seat < game.num_players:
+        raise BadMessage(f"{game.name} has seats 0 to {game.num_players - 1}")
+    if len(request.house_bots) != game.num_players - 1:
+        raise BadMessage(f"{game.name} has {game.num_players} seats: name {game.num_players - 1} house bots")
+    if request.rated:
+        raise NotRatable("a bot account's games are casual: no one's rating changes in them yet")
+    listed = BotProfile.objects.filter(slug__in=request.house_bots, game=game.id, listed=True)
+    profiles = {p.slug: p for p in listed}
+    missing = [slug for slug in request.house_bots if slug not in profiles]
+    if missing:
+        raise NotAHouseBot(f"{missing[0][:60]!r} is no listed house bot of {game.name}: GET /api/bots/?game={game.id}")
+    configured_game(request.game, request.options)  # BadMessage: what is wrong with them
+    _check_room_for_a_game(bot)
+    house = iter(request.house_bots)
+    seats = [
+        SeatRequest(Seat.Kind.HUMAN) if index == seat else SeatRequest(Seat.Kind.BOT, profiles[next(house)])
+        for index in range(game.num_players)
+    ]
+    match = match_create(
+        request.game, seats, bot, clock=request.clock, rated=False, seated=[bot], options=request.options
+    )
+    tell_after_commit(bot.pk, frames.game_start(match.pk, match.game, seat))
+    return match

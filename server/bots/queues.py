@@ -40,10 +40,12 @@ def bot_queue_for(source: str, person_seated: bool = True) -> str:
 
 
 def bot_queue_of(match_id: int, source: str) -> str:
-    """`bot_queue_for` a match, looking up whether a person is seated in it."""
+    """`bot_queue_for` a match, looking up whether a person is seated in it (a bot account is none)."""
     from server.matches.models import Seat
 
-    seated = source == PLAY and Seat.objects.filter(match_id=match_id, kind=Seat.Kind.HUMAN).exists()
+    # A bot account holds a person's kind of seat, but no person waits on its game (server/agents).
+    people = Seat.objects.filter(match_id=match_id, kind=Seat.Kind.HUMAN).exclude(player__bot_owner__isnull=False)
+    seated = source == PLAY and people.exists()
     return bot_queue_for(source, seated)
 
 

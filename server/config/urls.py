@@ -5,11 +5,14 @@ from drf_spectacular.views import SpectacularAPIView
 
 from server.agents.api import (
     BotAccountListView,
+    BotConsentView,
     BotTokenDetailView,
     BotTokenListView,
     ChallengeCreateView,
     ChallengeDetailView,
+    HouseGameView,
     MeasurementDetailView,
+    MeasurementExportView,
     MeasurementListView,
 )
 from server.analysis.api import AnalysisView, HintView
@@ -45,11 +48,18 @@ api = [
     path("players/me/consent/", ConsentView.as_view(), name="player-consent"),
     path("pairing/ready/", PairingReadyView.as_view(), name="pairing-ready"),
     path("agents/", BotAccountListView.as_view(), name="agents"),
+    path("agents/games/", HouseGameView.as_view(), name="agent-games"),
     path("agents/challenges/<id:challenge_id>/", ChallengeDetailView.as_view(), name="agent-challenge"),
     path("agents/<str:name>/tokens/", BotTokenListView.as_view(), name="agent-tokens"),
     path("agents/<str:name>/tokens/<id:token_id>/", BotTokenDetailView.as_view(), name="agent-token"),
     path("agents/<str:name>/challenges/", ChallengeCreateView.as_view(), name="agent-challenges"),
     path("agents/measurements/<id:measurement_id>/", MeasurementDetailView.as_view(), name="agent-measurement"),
+    path(
+        "agents/measurements/<id:measurement_id>/export/<str:fmt>/",
+        MeasurementExportView.as_view(),
+        name="agent-measurement-export",
+    ),
+    path("agents/<str:name>/consent/", BotConsentView.as_view(), name="agent-consent"),
     path("agents/<str:name>/measurements/", MeasurementListView.as_view(), name="agent-measurements"),
     path("players/me/tokens/", TokenListView.as_view(), name="player-tokens"),
     path("players/me/tokens/<id:token_id>/", TokenDetailView.as_view(), name="player-token"),

@@ -20,6 +20,7 @@ from server.http.converters import MAX_ID
 from server.http.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, frames, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
+from server.matches.move_stats import checked_stats
 from server.matches.services import rematch
 from server.players.conduct import BotConduct
 from server.players.ws_auth import CredentialWatch, scope_player
@@ -193,7 +194,8 @@ class MatchConsumer(
 
     async def on_move(self, content: dict[str, Any]) -> None:
         player_id = self.player.pk if self.player else None
-        await _move_on_its_thread(self.match_id, player_id, content.get("move"), content.get("ply"))
+        stats = None if content.get("stats") is None else checked_stats(content["stats"], self.player)
+        await _move_on_its_thread(self.match_id, player_id, content.get("move"), content.get("ply"), stats)
 
     async def on_resign(self, content: dict[str, Any]) -> None:
         player_id = self.player.pk if self.player else None
@@ -337,8 +339,8 @@ def _seat_for(match_id: int, player_id: int | None) -> int:
     return services.require_seat(match, player_id)
 
 
-def _move(match_id: int, player_id: int | None, move: Any, ply: Any) -> None:
-    services.submit_player_move(match_id, player_id, move, ply)
+def _move(match_id: int, player_id: int | None, move: Any, ply: Any, stats: dict[str, Any] | None) -> None:
+    services.submit_player_move(match_id, player_id, move, ply, stats)
 
 
 # Wrapped once rather than on every move: asgiref's wrapper is work the event loop need not do

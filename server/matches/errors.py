@@ -104,3 +104,9 @@ class RatedNeedsAccount(NotRatable):
 
 
 RATED_NEEDS_ACCOUNT = "rated games are between accounts: sign up (free) or log in, or play this one casual"
+
+
+class StatsRefused(MatchError):
+    """A move's `stats` that are not a small JSON object, or sent by someone who is no bot account."""
+
+    code = "stats_refused"

@@ -52,6 +52,9 @@ class Match(models.Model):
     # The game's options chosen at creation (`GameSpec.options`: backgammon's cube, Jacoby rule,
     # match length), every declared option with its value; {} for a game that declares none.
     options = models.JSONField(default=dict, blank=True)
+    # Plies the match started from, played before it began (a measurement's opening): its
+    # first moves, stored like any, which start no clock (server/agents/openings.py).
+    opening_plies = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]

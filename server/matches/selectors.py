@@ -109,7 +109,8 @@ def clock_runs(match: Match, seat: int) -> bool:
     """
     if match.clock_ms is None or match.clock is None or seat < 0:
         return False
-    return match.clock_ms[seat] != match.clock["initial_ms"] or bool(match.moves.filter(seat=seat).exists())
+    moved = match.moves.filter(seat=seat, ply__gte=match.opening_plies)  # an opening's moves start no clock
+    return match.clock_ms[seat] != match.clock["initial_ms"] or moved.exists()
 
 
 def clock_json(match: Match, now: datetime | None = None) -> dict[str, Any] | None:
@@ -172,6 +173,7 @@ def match_json(match: Match) -> dict[str, Any]:
         "clock": clock_json(match),
         "presence": presence_json(match),
         "abandon_after_ms": settings.ABANDON_GRACE_MS,
+        "opening_plies": match.opening_plies,
     }
 
 

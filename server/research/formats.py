@@ -31,6 +31,7 @@ from server.research.selectors import (
 )
 
 LINES_PER_CHUNK = 100  # matches per chunk of bytes handed to the server
+AGENT = "agent"  # a bot account's seat (docs/bots.md), in exports only when its owner opted in
 CHANCE_SEAT = ("chance", None, None, None, None, None, None)  # (by, player, bot slug, bot level, name, ratings)
 
 CSV_COLUMNS = (
@@ -99,6 +100,7 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
         rated,
         clock,
         options,
+        opening_plies,
     ) = rows.match
     clock = _clock(clock)
     kinds: dict[int, str] = {}
@@ -110,6 +112,10 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
             seats.append(
                 f'{head},"kind":"bot","is_ai":true,"player":null,"bot":{snapshot or "null"},"rating_change":null}}'
             )
+        elif snapshot is not None and json.loads(snapshot).get("kind") == AGENT:  # a bot account its owner opted in
+            kinds[index] = AGENT
+            player = "null" if player_id is None else f'"{names.player(player_id)}"'
+            seats.append(f'{head},"kind":"agent","is_ai":true,"player":{player},"bot":null,"rating_change":null}}')
         else:
             # Only a pseudonym: never the player's name, account, address or anything they typed.
             player = "null" if player_id is None else f'"{names.player(player_id)}"'
@@ -117,7 +123,7 @@ def game_line(rows: MatchRows, names: Pseudonyms) -> str:
             seats.append(f'{head},"kind":"human","is_ai":false,"player":{player},"bot":null,"rating_change":{change}}}')
     moves, played = [], []
     initial_ms, increment_ms = (clock["initial_ms"], clock["increment_ms"]) if clock else (None, None)
-    remaining = _remaining(initial_ms, increment_ms, len(rows.seats), rows.moves)
+    remaining = _remaining(initial_ms, increment_ms, len(rows.seats), rows.moves, opening_plies)
     for (_, ply, seat, move, at, think_ms, stats, fallback, queue_wait_ms, notation), position, left in zip(
         rows.moves, _positions(game, rows.moves), remaining, strict=True
     ):
@@ -156,14 +162,17 @@ def _clock(stored: str | None) -> dict[str, int] | None:
     return {"initial_ms": int(clock["initial_ms"]), "increment_ms": int(clock["increment_ms"])}
 
 
-def _remaining(initial_ms: Any, increment_ms: Any, seats: int, moves: list[tuple[Any, ...]]) -> list[list[int] | None]:
+def _remaining(
+    initial_ms: Any, increment_ms: Any, seats: int, moves: list[tuple[Any, ...]], opening_plies: int = 0
+) -> list[list[int] | None]:
     """Each seat's time left after each move (`seats.clocks_after_moves`), from the moves' think times.
 
     The clock's figures may come as text (PostgreSQL's ``->>``); None for a match without clocks.
+    An opening's moves (a measurement's) cost no one anything and start no clock, as chance.
     """
     if initial_ms is None:
         return [None] * len(moves)
-    timed = ((seat, think_ms) for _, _, seat, _, _, think_ms, *_ in moves)
+    timed = ((CHANCE if ply < opening_plies else seat, think_ms) for _, ply, seat, _, _, think_ms, *_ in moves)
     return clocks_after_moves(int(initial_ms), int(increment_ms or 0), seats, timed)
 
 
@@ -217,13 +226,16 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
     The database has picked the figures out of the stored JSON; the csv module writes
     None as an empty cell.
     """
-    match_id, game, source, winner, created_on, created_ms, rated, initial_ms, increment_ms = rows.match
+    match_id, game, source, winner, created_on, created_ms, rated, initial_ms, increment_ms, opening_plies = rows.match
     # index -> (by, player, bot slug, bot level, seat name, rating before, rating after): once a match
     seats: dict[int, tuple[Any, ...]] = {}
-    for _, index, kind, player_id, slug, level in rows.seats:
+    for _, index, kind, player_id, slug, level, snapshot_kind in rows.seats:
         name = seat_name(game, index)
         if kind == Seat.Kind.BOT:
             seats[index] = ("bot", None, slug, level, name, None, None)
+            continue
+        if snapshot_kind == AGENT:  # a bot account: disclosed as AI, under a pseudonym like a person
+            seats[index] = (AGENT, names.player(player_id), None, None, name, None, None)
             continue
         player = names.player(player_id) if player_id is not None else None
         change = rows.ratings.get(player_id) if player_id is not None else None
@@ -231,14 +243,14 @@ def move_rows(rows: MatchRows, names: Pseudonyms) -> Iterator[list[Any]]:
         seats[index] = ("human", player, None, None, name, *ratings)
     head = [SCHEMA_VERSION, names.match(match_id), game, source, pairing(s[0] for s in seats.values()), winner]
     head += [created_on]
-    clocks = _remaining(initial_ms, increment_ms, len(seats), rows.moves)
+    clocks = _remaining(initial_ms, increment_ms, len(seats), rows.moves, opening_plies)
     match_tail = ["true" if rated else "false", initial_ms, increment_ms]
     for stored, position, left in zip(rows.moves, _positions(game, rows.moves), clocks, strict=True):
         _, ply, seat, move, at, think_ms, *figures, fallback, pv, visits, other, queue_wait_ms, notation = stored
         by, player, slug, level, *mover = CHANCE_SEAT if seat == CHANCE else seats[seat]
         at_ms = at - created_ms
         written = [notation or move, position, *match_tail, *mover, _int_list(left)]
-        if by != "bot":  # no search figures: a person's move or a chance event
+        if by not in ("bot", AGENT):  # no search figures: a person's move or a chance event
             yield [*head, ply, seat, by, player, slug, level, move, at_ms, think_ms, *NO_STATS, None, None, *written]
             continue
         other = None if other in (None, "{}") else other

@@ -164,6 +164,7 @@ GAME_COLUMNS = Columns(
         "rated": "rated",
         "clock": _json_text("clock"),
         "options": _json_text("options"),
+        "opening_plies": "opening_plies",  # an opening's moves start no clock (remaining_ms)
     },
     seat={
         "match_id": "match_id",
@@ -208,6 +209,7 @@ MOVE_ROW_COLUMNS = Columns(
         "rated": "rated",
         "clock_initial_ms": JsonValue("clock", "initial_ms"),
         "clock_increment_ms": JsonValue("clock", "increment_ms"),
+        "opening_plies": "opening_plies",
     },
     seat={
         "match_id": "match_id",
@@ -216,6 +218,7 @@ MOVE_ROW_COLUMNS = Columns(
         "player_id": "player_id",
         "bot_profile": JsonValue("bot_snapshot", "slug"),
         "bot_level": JsonValue("bot_snapshot", "level"),
+        "snapshot_kind": JsonValue("bot_snapshot", "kind"),  # "agent" for a bot account's seat
     },
     move={
         **MOVE_BASICS,
@@ -230,8 +233,13 @@ MOVE_ROW_COLUMNS = Columns(
 )
 
 
-def _seated(**lookups: Any) -> Exists:
-    return Exists(Seat.objects.filter(match=OuterRef("pk"), **lookups))
+# A bot account holds a person's kind of seat; for pairings and results it is a bot (`pairing`).
+BOT_SEAT = Q(kind=Seat.Kind.BOT) | Q(kind=Seat.Kind.HUMAN, player__bot_owner__isnull=False)
+PERSON_SEAT = Q(kind=Seat.Kind.HUMAN, player__bot_owner__isnull=True)
+
+
+def _seated(*conditions: Q, **lookups: Any) -> Exists:
+    return Exists(Seat.objects.filter(*conditions, match=OuterRef("pk"), **lookups))
 
 
 def refusing_seat(purpose: Purpose) -> Exists:
@@ -264,7 +272,7 @@ def matches_query(filters: ExportFilters) -> QuerySet[Match]:
     if filters.bots:
         qs = qs.filter(_seated(bot_profile__slug__in=filters.bots))
     if filters.pairings:
-        bot, human = _seated(kind=Seat.Kind.BOT), _seated(kind=Seat.Kind.HUMAN)
+        bot, human = _seated(BOT_SEAT), _seated(PERSON_SEAT)
         wanted = {"human-vs-bot": bot & human, "bot-vs-bot": bot & ~human, "human-vs-human": human & ~bot}
         qs = qs.filter(_any(wanted[p] for p in filters.pairings))
     if filters.results:
@@ -275,8 +283,8 @@ def matches_query(filters: ExportFilters) -> QuerySet[Match]:
         )
         qs = qs.alias(winner_seat=winner_seat)
         winner_is = {
-            kind: Exists(Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("winner_seat"), kind=kind))
-            for kind in Seat.Kind.values
+            kind: Exists(Seat.objects.filter(seat, match=OuterRef("pk"), index=OuterRef("winner_seat")))
+            for kind, seat in ((Seat.Kind.HUMAN, PERSON_SEAT), (Seat.Kind.BOT, BOT_SEAT))
         }
         wanted = {
             "win": Q(winner_seat__isnull=False),
@@ -402,7 +410,8 @@ def _rating_changes(ids: list[int]) -> dict[int, dict[int, tuple[float, float, f
 
 
 def pairing(kinds: Iterable[str]) -> str:
-    kinds = set(kinds)
+    """Who played whom; a bot account ("agent") is a bot here, as everywhere a pairing is named."""
+    kinds = {Seat.Kind.BOT if kind == "agent" else kind for kind in kinds}
     if Seat.Kind.BOT in kinds and Seat.Kind.HUMAN in kinds:
         return "human-vs-bot"
     return "bot-vs-bot" if Seat.Kind.BOT in kinds else "human-vs-human"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 import sys
@@ -147,6 +148,7 @@ def test_the_owner_measures_a_bot_against_the_house_ladder_and_follows_the_run_o
         form = measure.get_by_test_id("measure-form")
         form.get_by_label("Game", exact=True).select_option("connect4")
         form.get_by_label("Games against each house bot").select_option("2")
+        form.get_by_label("Openings").select_option("standard")
         form.get_by_role("button", name="Start").click()
         run = measure.get_by_test_id("measurement")
         expect(run.get_by_test_id("measure-progress")).to_contain_text(
@@ -156,6 +158,20 @@ def test_the_owner_measures_a_bot_against_the_house_ladder_and_follows_the_run_o
         # The program plays; the page follows without a reload.
         expect(run.get_by_test_id("measure-result")).to_contain_text("so far", timeout=90_000)
         expect(run.locator('tr[data-step="connect4-shallow"] td').nth(2)).not_to_have_text("0")
+        # Its games, from the standard openings, every move with the stats: JSONL and CSV (PGN is chess's).
+        links = run.get_by_test_id("measure-export").get_by_role("link")
+        expect(links).to_have_text(["JSONL", "CSV"])
+        exported = page.request.get(links.first.get_attribute("href"))
+        first = json.loads(exported.text().splitlines()[0])
+        assert exported.ok and first["opening"] == {"set": "standard", "index": 0}, exported.text()[:300]
+        assert first["moves"][0]["opening"] is True and first["game"] == "connect4"
+        # The owner opts the bot's games into research exports.
+        research = entry.get_by_test_id("bot-research")
+        expect(research).to_be_enabled()
+        expect(research).not_to_be_checked()
+        research.check()
+        expect(section.get_by_test_id("bot-status")).to_contain_text("go into research exports from now on")
+        assert page.request.get(f"/api/agents/{bot}/consent/").json()["research"] is True
         wide = page.evaluate(
             "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 361)"
             ".map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 12)"

@@ -65,3 +65,37 @@ def test_a_rate_limited_frame_waits_out_the_window_before_asking_again(monkeypat
     error = {"type": "error", "code": "rate_limited", "message": "too many frames: slow down"}
     sent = play([state(0), error, error, state(0), OVER])
     assert sent == [{"type": "sync"}, {"type": "sync"}] and waits == [5.0, 5.0]
+
+
+class Searching:
+    """An agent whose moves carry its search's figures."""
+
+    async def on_turn(self, turn) -> client_module.Move:
+        return client_module.Move(turn.legal_moves[0], {"nodes": 42, "depth": 3, "pv": [turn.legal_moves[0]]})
+
+
+class Plain:
+    async def on_turn(self, turn) -> str:
+        return turn.legal_moves[0]
+
+
+def my_turn(agent: object) -> list[dict]:
+    match = {
+        "status": "active",
+        "ply": 0,
+        "to_move": 0,
+        "state": {},
+        "legal_moves": ["4", "3"],
+        "seats": [],
+        "moves": [],
+    }
+    socket = Scripted([{"type": "state", "match": match}, move(0), OVER])
+    asyncio.run(BotClient("http://127.0.0.1:1", "token", agent=agent)._play_on(socket, _Match(1, "connect4", 0)))
+    return socket.sent
+
+
+def test_a_move_with_stats_sends_them_and_a_plain_move_none():
+    assert my_turn(Searching()) == [
+        {"type": "move", "move": "4", "ply": 0, "stats": {"nodes": 42, "depth": 3, "pv": ["4"]}}
+    ]
+    assert my_turn(Plain()) == [{"type": "move", "move": "4", "ply": 0}]

@@ -372,6 +372,7 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "hint": "20/minute",  # hints asked, per player (one search per ply at most, whatever the rate)
     "analysis": "10/hour",  # analyses started, per player (asking for an existing one is free)
     "tokens": "20/hour",  # tokens created or rotated, per player
+    "bot_games": "30/minute",  # games against house bots asked by one bot account (docs/bots.md)
     "export_estimate": "60/minute",  # export size estimates (a page asks as its filters change), per player
     "signup": "20/hour",  # sign-up forms posted, per client address
     "password_reset": "10/hour",  # password-reset forms posted, per client address

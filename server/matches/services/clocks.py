@@ -118,7 +118,8 @@ def abort_unstarted_matches(now: datetime | None = None) -> int:
         for pk, clock, clock_ms, seat in live.values_list("pk", "clock", "clock_ms", "to_move")
         if clock_ms[seat] == clock["initial_ms"]  # type: ignore[index]  # a clocked match has both
     }
-    moved = set(Move.objects.filter(match_id__in=whole).order_by().values_list("match_id", "seat").distinct())
+    played = Move.objects.filter(match_id__in=whole, ply__gte=F("match__opening_plies"))  # an opening is no first move
+    moved = set(played.order_by().values_list("match_id", "seat").distinct())
     bots_to_move = set(
         Seat.objects.filter(match_id__in=whole, kind=Seat.Kind.BOT, index=F("match__to_move")).values_list(
             "match_id", flat=True

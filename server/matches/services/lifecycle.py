@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import registry
+from games import CHANCE, IllegalMove, registry
 from games.base import Game
 from server.matches import frames
 from server.matches.errors import (
@@ -23,7 +23,7 @@ from server.matches.errors import (
     RatedNeedsAccount,
     SeatTaken,
 )
-from server.matches.models import Match, Seat
+from server.matches.models import Match, Move, Seat
 from server.matches.selectors import seat_json
 from server.matches.services.clocks import Clock
 from server.matches.services.events import lobby_after_commit, locked, record
@@ -49,6 +49,7 @@ def match_create(
     rated: bool = False,
     options: Mapping[str, object] | None = None,
     seated: Sequence[Player] = (),
+    opening: Sequence[str] = (),
 ) -> Match:
     """A new match; `creator` takes the first human seat.  Starts at once if no seat is open.
 
@@ -62,6 +63,8 @@ def match_create(
     match stores every declared option with its value and plays the game they configure.
     `seated`: when given, the player of each human seat in seat order (an accepted challenge
     seats both sides at once); `creator` then takes no seat of its own.
+    `opening`: moves played from the initial position before the match starts (a measurement's
+    opening), stored as its first plies (`opening_plies`); they start no clock.
     """
     game = configured_game(game_id, options or {})
     if len(seats) != game.num_players:
@@ -75,9 +78,12 @@ def match_create(
         raise NotRatable("games against bots are casual: only games between people are rated")
     if rated and creator is not None and creator.is_guest and any(r.kind == Seat.Kind.HUMAN for r in seats):
         raise RatedNeedsAccount(RATED_NEEDS_ACCOUNT)
+    state, opening_moves = _opening(game, opening)
     match = Match.objects.create(
         game=game_id,
-        state=game.to_json(game.initial_state()),
+        state=game.to_json(state),
+        ply=len(opening_moves),
+        opening_plies=len(opening_moves),
         created_by=creator,
         source=source,
         rated=rated,
@@ -86,6 +92,7 @@ def match_create(
         clock=clock.to_json() if clock else None,
         clock_ms=[clock.to_json()["initial_ms"]] * len(seats) if clock else None,
     )
+    Move.objects.bulk_create(Move(match=match, ply=ply, **move) for ply, move in enumerate(opening_moves))
     creator_seated = bool(seated)
     waiting = list(seated)
     for index, request in enumerate(seats):
@@ -103,6 +110,27 @@ def match_create(
         _start(match, game)
     lobby_after_commit(match)
     return match
+
+
+def _opening(game: Game[Any], moves: Sequence[str]) -> tuple[Any, list[dict[str, Any]]]:
+    """The position after `moves` from the start, and each move as stored: `BadMessage` if one is
+    illegal, a chance event is due, or the game is over by its end."""
+    state, stored = game.initial_state(), list[dict[str, Any]]()
+    for move in moves:
+        seat = game.to_move(state)
+        if seat == CHANCE:
+            raise BadMessage(f"{game.name}'s openings cannot hold its chance events")
+        try:
+            canonical = game.canonical_move(state, move)
+            after = game.play(state, canonical)
+        except IllegalMove as exc:
+            raise BadMessage(f"opening move {move[:20]!r} at ply {len(stored)}: {exc}") from None
+        notation = game.move_notation(state, canonical)
+        stored.append({"seat": seat, "move": canonical, "notation": "" if notation == canonical else notation})
+        state = after
+    if moves and game.is_terminal(state):
+        raise BadMessage("an opening leaves something to play")
+    return state, stored
 
 
 def configured_game(game_id: str, options: Mapping[str, object]) -> Game[Any]:

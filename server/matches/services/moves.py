@@ -65,14 +65,17 @@ def submit_move(
     return _submit(match_id, lambda seats: seat, move, ply, stats, position, timing)
 
 
-def submit_player_move(match_id: int, player_id: int | None, move: Any, ply: Any) -> Move:
+def submit_player_move(
+    match_id: int, player_id: int | None, move: Any, ply: Any, stats: dict[str, Any] | None = None
+) -> Move:
     """A person's move from their socket: `submit_move` for the seat `player_id` holds.
 
     The seat is found among the seats the move loads anyway, under the match's lock, rather
     than by reading the match, its seats, players and moves first; the errors come in the
-    same order as that (`not_found`, `not_seated`, then the move's own).
+    same order as that (`not_found`, `not_seated`, then the move's own).  `stats`: a bot
+    account's search figures, checked by the socket (`server.matches.move_stats`), kept with the move.
     """
-    return _submit(match_id, lambda seats: _seat_held_by(seats, player_id), move, ply)
+    return _submit(match_id, lambda seats: _seat_held_by(seats, player_id), move, ply, stats)
 
 
 def _seat_held_by(seats: dict[int, Seat], player_id: int | None) -> int:

@@ -37,6 +37,29 @@ async function showTokens(bot, into) {
   into.replaceChildren(...rows);
 }
 
+/** Whether the bot's games go into research exports: its owner's choice, off until made. */
+function consentPart(bot) {
+  const path = `/api/agents/${encodeURIComponent(bot.name)}/consent/`;
+  const box = element("input", "", { type: "checkbox", "data-testid": "bot-research" });
+  const label = element("label", "", { class: "bot-consent" });
+  label.append(box, " Include its games in research exports (as an AI, under a pseudonym)");
+  box.disabled = true;
+  api(path)
+    .then((consent) => { box.checked = consent.research; box.disabled = false; })
+    .catch(say);
+  box.addEventListener("change", async () => {
+    box.disabled = true;
+    try {
+      const current = await api(path);
+      const chosen = await api(path, { method: "PUT", body: { research: box.checked, training: current.training } });
+      box.checked = chosen.research;
+      status.textContent = chosen.research ? `${bot.name}'s games go into research exports from now on.` : `${bot.name}'s games stay out of research exports.`;
+    } catch (error) { say(error); }
+    box.disabled = false;
+  });
+  return label;
+}
+
 function botItem(bot) {
   const item = element("li", "", { "data-bot": bot.name });
   const link = element("a", bot.name, { href: bot.profile_url });
@@ -54,7 +77,7 @@ function botItem(bot) {
       await showTokens(bot, tokens);
     } catch (error) { say(error); }
   });
-  item.append(link, " ", badge, " ", issue, secret, tokens, measurementPart(bot, say));
+  item.append(link, " ", badge, " ", issue, secret, tokens, consentPart(bot), measurementPart(bot, say));
   showTokens(bot, tokens).catch(say);
   return item;
 }

@@ -46,6 +46,17 @@ function stepTable(run) {
   return table;
 }
 
+/** Downloads of the run's games: every move with the agent's stats and the house bots'. */
+function exportLinks(run) {
+  const links = element("p", "Its games, every move with the search statistics: ", { "data-testid": "measure-export" });
+  const formats = [["jsonl", "JSONL"], ["csv", "CSV"], ...(run.game === "chess" ? [["pgn", "PGN"]] : [])];
+  formats.forEach(([format, label], index) => {
+    if (index) links.append(" · ");
+    links.append(element("a", label, { href: `/api/agents/measurements/${run.id}/export/${format}/`, download: "" }));
+  });
+  return links;
+}
+
 /** One run: its status and progress, the rating so far, the table; a cancel button while it lives. */
 function runView(run, gameName, onCancel) {
   const box = element("div", "", { class: "measurement", "data-testid": "measurement", "data-status": run.status });
@@ -55,6 +66,7 @@ function runView(run, gameName, onCancel) {
   if (run.reason) box.append(element("p", run.reason, { class: "muted" }));
   box.append(element("p", resultText(run), { "data-testid": "measure-result" }), stepTable(run));
   if (playing) box.append(element("a", "Watch the game in play", { href: `/matches/${playing}/` }));
+  if (run.matches.length) box.append(exportLinks(run));
   if (LIVE.has(run.status)) {
     const cancel = element("button", "Cancel the run", { type: "button" });
     cancel.addEventListener("click", onCancel);
@@ -72,10 +84,15 @@ export function measurementPart(bot, say) {
   const perStep = element("select", "", { name: "games_per_step", "aria-label": "Games against each house bot" });
   for (const n of [2, 4, 10, 20, 50]) perStep.append(element("option", `${n} games a house bot`, { value: String(n) }));
   perStep.value = "10";
-  form.append(game, " ", perStep, " ", element("button", "Start", { type: "submit" }));
+  const openings = element("select", "", { name: "openings", "aria-label": "Openings" });
+  openings.append(
+    element("option", "from the start", { value: "" }),
+    element("option", "from the standard openings", { value: "standard" }),
+  );
+  form.append(game, " ", perStep, " ", openings, " ", element("button", "Start", { type: "submit" }));
   const latest = element("div", "", { "data-testid": "measure-latest" });
   part.append(
-    element("p", "It plays each of the game's rated house bots in turn, one game at a time, each colour as often, on a 3 minutes + 2 seconds clock; keep it connected. Its rating is on the scale people and house bots are rated on."),
+    element("p", "It plays each of the game's rated house bots in turn, one game at a time, each colour as often, on a 3 minutes + 2 seconds clock; keep it connected. From the standard openings, each opening is played with both colours. Its rating is on the scale people and house bots are rated on."),
     form,
     latest,
   );
@@ -101,7 +118,8 @@ export function measurementPart(bot, say) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      await api(path, { method: "POST", body: { game: game.value, games_per_step: Number(perStep.value) } });
+      const body = { game: game.value, games_per_step: Number(perStep.value), openings: openings.value || null };
+      await api(path, { method: "POST", body });
       await refresh();
     } catch (error) { say(error); }
   });
