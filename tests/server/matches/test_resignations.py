@@ -8,6 +8,7 @@ from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
 from server.bots.models import BotProfile
+from server.bots.services import bot_resigns_if_lost
 from server.matches import services
 from server.matches.errors import BadMessage, NoOffer, NotSeated, OfferPending
 from server.matches.models import Match, MatchEvent, Move
@@ -201,3 +202,26 @@ async def test_over_the_socket_an_offer_is_the_offerers_own_and_a_watcher_cannot
     assert over["result"]["winner"] == 0 and over["result"]["reason"] == "resigned a gammon"
     for comm in sockets:
         await comm.disconnect()
+
+
+def test_a_bot_whose_game_is_lost_offers_a_single_game_once(alice):
+    master = BotProfile.objects.get(game="backgammon", level=5, adaptive=False)
+    match = services.match_create(
+        "backgammon", [services.SeatRequest("human"), services.SeatRequest("bot", master)], alice
+    )
+    match.refresh_from_db()
+    bot_resigns_if_lost(match.pk, 1)  # the opening: nothing lost
+    match.refresh_from_db()
+    assert match.offer is None
+    # Alice bears off her last checker next roll; the bot has one checker off: it loses a single game.
+    points = [0] * 24
+    points[0], points[18] = 1, -14
+    match.state = {**match.state, "points": points, "off": [14, 1], "bar": [0, 0]}
+    match.save()
+    bot_resigns_if_lost(match.pk, 1)
+    match.refresh_from_db()
+    assert match.offer["seat"] == 1 and match.offer["level"] == "single" and match.offer["awaiting"] == [0]
+    services.match_answer(match.pk, 0, False)  # Alice wants to play it out
+    bot_resigns_if_lost(match.pk, 1)
+    match.refresh_from_db()
+    assert match.offer is None and match.status == Match.Status.ACTIVE
