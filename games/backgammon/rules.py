@@ -538,6 +538,13 @@ class Backgammon(Game[BackgammonState]):
         result = game_result(state, self.rules)
         return state.score[result.winner] + result.points >= self.rules.match_to
 
+    def move_notation(self, state: BackgammonState, move: Move) -> str:
+        """A play as it is written; an accepted resignation as players say it (``resigns a gammon``)."""
+        if move.startswith("seat "):
+            found = RESIGNATION.match(move)
+            return f"resigns {found[2]}" if found else move
+        return move
+
     # --- resignations ----------------------------------------------------------
     def resign_levels(self, state: BackgammonState) -> tuple[str, ...]:
         """A single game, a gammon or a backgammon, at any time during a game (`games.backgammon.cube`)."""

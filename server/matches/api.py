@@ -50,6 +50,7 @@ def game_entry(game: Game[Any]) -> dict[str, Any]:
         "stylesheet": game.spec.stylesheet,
         "seats": [seat.to_json(i) for i, seat in enumerate(game.spec.seats)],
         "options": [option_json(option) for option in game.spec.options],
+        "resignation_levels": list(game.resignation_levels),
     }
 
 

@@ -226,7 +226,8 @@ def store_agreed_move(
 ) -> Move:
     """A move the players agreed on outside the turn order (an accepted resignation: `resignations`),
     under the match's lock: stored and sent as any move of `seat`, then the dice that are due."""
-    stored = _store_move(match, game, seats, seat, move, new_state, None, MoveTiming(think_ms=0))
+    notation = game.move_notation(game.from_json(match.state), move)
+    stored = _store_move(match, game, seats, seat, move, new_state, None, MoveTiming(think_ms=0), notation)
     play_chance(match, game, new_state, seats)
     return stored
 

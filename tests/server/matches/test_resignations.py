@@ -198,6 +198,7 @@ async def test_over_the_socket_an_offer_is_the_offerers_own_and_a_watcher_cannot
     await alice_socket.send_json_to({"type": "accept"})
     played = await receive_type(watching, "move")
     assert played["seat"] == 1 and played["move"] == "seat 1 resigns a gammon"
+    assert played["notation"] == "resigns a gammon"
     over = await receive_type(watching, "game_over")
     assert over["result"]["winner"] == 0 and over["result"]["reason"] == "resigned a gammon"
     for comm in sockets:
