@@ -196,7 +196,7 @@ def position_equity(no_double: float, double_take: float, double_drop: float) ->
 def accepts_resignation(offer: dict[str, Any], state: dict[str, Any], seat: int, roller_equity: float) -> bool:
     """Whether `seat`, offered `offer` (its ``points`` for the whole cube), should accept: the offer per
     unit of the cube at least what the position is worth to it (`roller_equity` is the side on roll's)."""
-    cube = (state.get("cube") or {"value": 1})["value"]
+    cube = int((state.get("cube") or {"value": 1})["value"])
     worth = roller_equity if state["turn"] == seat else -roller_equity
     return float(offer["points"]) / cube >= worth
 
