@@ -21,8 +21,8 @@ def offer(page: Page, level: str) -> None:
     """Open the choice of levels and pick one."""
     page.locator(RESIGN).click()
     choice = page.locator(PANEL)
-    expect(choice).to_contain_text("Resign this game, if your opponent accepts")
-    expect(choice.locator('[data-testid="resign-single"]')).to_have_text("A single game (1 × cube 1)")
+    expect(choice).to_contain_text("Resign this game at cube 1, if your opponent accepts")
+    expect(choice.locator('[data-testid="resign-single"]')).to_have_text("A single game")
     expect(choice.locator('[data-testid="resign-backgammon"]')).to_be_visible()
     choice.locator(f'[data-testid="resign-{level}"]').click()
 

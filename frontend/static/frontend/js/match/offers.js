@@ -21,7 +21,6 @@ const ERROR_TEXT = {
 };
 const OFFER_WORDS = { takeback: "to take back their last move", draw: "a draw" };
 const LEVEL_WORDS = { single: "a single game", gammon: "a gammon", backgammon: "a backgammon" };
-const LEVEL_POINTS = { single: 1, gammon: 2, backgammon: 3 };
 const OFFLINE = "Not connected; try again once the connection is back.";
 const ANSWER_SHOWN_MS = 8000; // how long the answer to our offer stays in the panel
 
@@ -101,14 +100,15 @@ export function createOffers({ store, socket, errors, catalogue, render: renderR
   }
 
   function renderChoice(m) {
+    // The points each level pays (the cube, the Jacoby rule, a match's score) are the server's to say:
+    // the offer carries them once made.
     const cube = m.state && m.state.cube ? m.state.cube.value : null;
-    const times = cube ? ` × cube ${cube}` : "";
     panel.dataset.kind = "resign-choice";
     panel.replaceChildren(
-      h("span", {}, "Resign this game, if your opponent accepts:"),
+      h("span", {}, `Resign this game${cube ? ` at cube ${cube}` : ""}, if your opponent accepts:`),
       ...levels(m).map((level) =>
         h("button", { type: "button", "data-testid": `resign-${level}`, onclick: () => { choosing = false; send("resign_offer", { level }); } },
-          `${capitalise(LEVEL_WORDS[level] || level)} (${LEVEL_POINTS[level] || "?"}${times})`)),
+          capitalise(LEVEL_WORDS[level] || level))),
       h("button", { type: "button", "data-testid": "resign-cancel", onclick: () => { choosing = false; renderRoom(); } }, "Cancel"),
     );
   }
