@@ -172,12 +172,12 @@ def bot_turn_finish(turn: BotTurn, stats: dict[str, Any]) -> bool:
 def bot_resigns_if_lost(match_id: int, seat: int) -> None:
     """After its move, a bot whose game is lost offers a person its resignation (`ai.resign`: the
     smallest level the person should accept), once a match: a person who declines it, or plays on,
-    wants the game played out.  Between bots nobody offers (their games measure strength)."""
+    wants the game played out.  Nor to bots, house bots or bot accounts: their games measure strength."""
     match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE, offer__isnull=True).first()
     if match is None:
         return
     game = match.rules()
-    people = match.seats.filter(kind=Seat.Kind.HUMAN).exclude(index=seat)
+    people = match.seats.filter(kind=Seat.Kind.HUMAN, player__bot_owner__isnull=True).exclude(index=seat)
     if not game.resignation_levels or not people.exists() or _declined_before(match_id, seat):
         return
     level = ai.resignation_to_offer(game, game.from_json(match.state), seat)

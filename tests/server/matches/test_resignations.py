@@ -7,6 +7,7 @@ import pytest
 from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
+from server.agents.services import bot_account_create
 from server.bots.models import BotProfile
 from server.bots.services import bot_resigns_if_lost
 from server.matches import services
@@ -16,6 +17,7 @@ from server.players.models import Player
 from server.players.services import player_create_guest_with_token
 from server.research.filters import ExportFilters
 from server.research.formats import game_records
+from tests.server.conftest import with_account
 from tests.server.test_consumers import connect, receive_type
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -205,20 +207,26 @@ async def test_over_the_socket_an_offer_is_the_offerers_own_and_a_watcher_cannot
         await comm.disconnect()
 
 
-def test_a_bot_whose_game_is_lost_offers_a_single_game_once(alice):
+def lost_by_the_bot(player) -> Match:
+    """`player` against the Master; the Master's game is lost: `player` bears off its last checker
+    next roll and the Master has one checker off (a single game)."""
     master = BotProfile.objects.get(game="backgammon", level=5, adaptive=False)
     match = services.match_create(
-        "backgammon", [services.SeatRequest("human"), services.SeatRequest("bot", master)], alice
+        "backgammon", [services.SeatRequest("human"), services.SeatRequest("bot", master)], player
     )
     match.refresh_from_db()
     bot_resigns_if_lost(match.pk, 1)  # the opening: nothing lost
     match.refresh_from_db()
     assert match.offer is None
-    # Alice bears off her last checker next roll; the bot has one checker off: it loses a single game.
     points = [0] * 24
     points[0], points[18] = 1, -14
     match.state = {**match.state, "points": points, "off": [14, 1], "bar": [0, 0]}
     match.save()
+    return match
+
+
+def test_a_bot_whose_game_is_lost_offers_a_single_game_once(alice):
+    match = lost_by_the_bot(alice)
     bot_resigns_if_lost(match.pk, 1)
     match.refresh_from_db()
     assert match.offer["seat"] == 1 and match.offer["level"] == "single" and match.offer["awaiting"] == [0]
@@ -226,3 +234,12 @@ def test_a_bot_whose_game_is_lost_offers_a_single_game_once(alice):
     bot_resigns_if_lost(match.pk, 1)
     match.refresh_from_db()
     assert match.offer is None and match.status == Match.Status.ACTIVE
+
+
+def test_a_bot_offers_no_resignation_to_a_bot_account(alice):
+    """Bot accounts' games against house bots measure their strength: played out to the end."""
+    account = bot_account_create(with_account(alice), "Quokka")
+    match = lost_by_the_bot(account)
+    bot_resigns_if_lost(match.pk, 1)
+    match.refresh_from_db()
+    assert match.offer is None
