@@ -12,6 +12,7 @@ True
 from ai.budget import Deadline, Timeout, collect_between_searches
 from ai.catalogue import ALGORITHMS as CATALOGUE
 from ai.catalogue import full_width_for, trap_model_problem
+from ai.resign import accepts_resignation, resignation_to_offer
 from ai.search import choose_move
 from ai.searcher import Capability, Searcher
 from ai.solve import solve
@@ -30,9 +31,11 @@ __all__ = [
     "Searcher",
     "SearchStats",
     "Timeout",
+    "accepts_resignation",
     "choose_move",
     "collect_between_searches",
     "full_width_for",
+    "resignation_to_offer",
     "solve",
     "trap_model_problem",
     "warm_up",

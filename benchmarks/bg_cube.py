@@ -21,12 +21,14 @@ Needs gnubg (``apt-get install -y gnubg``); see `benchmarks.gnubg_bridge`.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -106,6 +108,54 @@ def gnubg_inputs(state: BackgammonState, outputs: Outputs, offer: bool) -> CubeI
                       outputs.lose_gammon, outputs.lose_backgammon, centred=state.owner == CENTRED)  # fmt: skip
 
 
+@dataclass
+class Judged:
+    """One position with what deciding it takes: gnubg's verdict, gnubg's 0-ply outputs and our inputs
+    (each costly to compute, none depending on the cube model, so a file of them re-judges the model fast)."""
+
+    state: BackgammonState
+    judge: CubeEquities
+    outputs: Outputs
+    offer: CubeInputs
+    answer: CubeInputs
+
+    def to_json(self) -> dict[str, object]:
+        return {"state": GAME.to_json(self.state), "judge": asdict(self.judge), "outputs": asdict(self.outputs),
+                "offer": asdict(self.offer), "answer": asdict(self.answer)}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Judged:
+        return cls(GAME.from_json(data["state"]), CubeEquities(**data["judge"]), Outputs(**data["outputs"]),
+                   CubeInputs(**data["offer"]), CubeInputs(**data["answer"]))  # fmt: skip
+
+
+def judged(wanted: int, seed: int, plies: int, look_ahead: bool) -> list[Judged]:
+    rng = random.Random(seed)
+    found: list[Judged] = []
+    with Gnubg() as gnubg:
+        for state in positions(gnubg, wanted, rng):
+            offer = GAME.cube_inputs(state, look_ahead)
+            answer = GAME.cube_inputs(GAME.apply(state, DOUBLE), look_ahead)
+            assert offer is not None and answer is not None
+            found.append(Judged(state, gnubg.cube(state, plies), gnubg.evaluate(state), offer, answer))
+    return found
+
+
+def load_or_judge(path: str, wanted: int, seed: int, plies: int, look_ahead: bool) -> list[Judged]:
+    """The judged positions of `path` (a JSON file this script wrote with the same arguments), or judged now
+    and written there."""
+    key = {"positions": wanted, "seed": seed, "plies": plies, "look_ahead": look_ahead}
+    if path and Path(path).exists():
+        data = json.loads(Path(path).read_text())
+        if data["key"] != key:
+            raise SystemExit(f"{path} holds {data['key']}, not {key}")
+        return [Judged.from_json(item) for item in data["positions"]]
+    found = judged(wanted, seed, plies, look_ahead)
+    if path:
+        Path(path).write_text(json.dumps({"key": key, "positions": [item.to_json() for item in found]}))
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=200)
@@ -124,44 +174,42 @@ def main() -> None:
         help="also the agreement at these cube efficiencies (comma-separated), on the same positions: "
         "tune on one seed, check on another",
     )
+    parser.add_argument(
+        "--judged",
+        default="",
+        help="a JSON file of the judged positions: read if it exists (the model judged again in seconds), else written",
+    )
     args = parser.parse_args()
     look_ahead = not args.no_look_ahead
     others = [float(x) for x in args.efficiencies.split(",") if x]
     by_efficiency = {x: (Tally(), Tally()) for x in others}
-    rng = random.Random(args.seed)
     ours_double, ours_take, model_double, model_take = Tally(), Tally(), Tally(), Tally()
     confusion = {(ours, theirs): 0 for ours in (True, False) for theirs in (True, False)}
     verdicts = {"double": 0, "no double": 0, "too good": 0, "take": 0, "drop": 0}
     started = time.perf_counter()
-    with Gnubg() as gnubg:
-        found = positions(gnubg, args.positions, rng)
-        generated = time.perf_counter()
-        for state in found:
-            judge = gnubg.cube(state, args.plies)
-            too_good = judge.no_double > judge.double_drop
-            verdicts["double" if judge.double else "too good" if too_good else "no double"] += 1
-            verdicts["take" if judge.take else "drop"] += 1
-            offer = GAME.cube_inputs(state, look_ahead)
-            answer = GAME.cube_inputs(GAME.apply(state, DOUBLE), look_ahead)
-            assert offer is not None and answer is not None
-            doubles, takes = cube.decide(offer).move == DOUBLE, cube.decide(answer).move == TAKE
-            for x, (double_tally, take_tally) in by_efficiency.items():
-                double_x = cube.decide(offer, x).move == DOUBLE
-                double_tally.add(double_x == judge.double, double_cost(judge, double_x))
-                take_x = cube.decide(answer, x).move == TAKE
-                take_tally.add(take_x == judge.take, abs(judge.double_take - judge.double_drop))
-            confusion[doubles, judge.double] += 1
-            take_cost = abs(judge.double_take - judge.double_drop)
-            ours_double.add(doubles == judge.double, double_cost(judge, doubles))
-            ours_take.add(takes == judge.take, take_cost)
-            outputs = gnubg.evaluate(state)
-            model_double.add(
-                (cube.decide(gnubg_inputs(state, outputs, True)).move == "double") == judge.double,
-                double_cost(judge, not judge.double),
-            )
-            model_take.add((cube.decide(gnubg_inputs(state, outputs, False)).move == "take") == judge.take, take_cost)
-            if args.verbose and (doubles != judge.double or takes != judge.take):
-                print(f"  {GAME.to_json(state)}\n    gnubg {judge}; ours double={doubles} take={takes}")
+    found = load_or_judge(args.judged, args.positions, args.seed, args.plies, look_ahead)
+    for item in found:
+        judge, state = item.judge, item.state
+        too_good = judge.no_double > judge.double_drop
+        verdicts["double" if judge.double else "too good" if too_good else "no double"] += 1
+        verdicts["take" if judge.take else "drop"] += 1
+        doubles, takes = cube.decide(item.offer).move == DOUBLE, cube.decide(item.answer).move == TAKE
+        take_cost = abs(judge.double_take - judge.double_drop)
+        for x, (double_tally, take_tally) in by_efficiency.items():
+            double_x = cube.decide(item.offer, x).move == DOUBLE
+            double_tally.add(double_x == judge.double, double_cost(judge, double_x))
+            take_x = cube.decide(item.answer, x).move == TAKE
+            take_tally.add(take_x == judge.take, take_cost)
+        confusion[doubles, judge.double] += 1
+        ours_double.add(doubles == judge.double, double_cost(judge, doubles))
+        ours_take.add(takes == judge.take, take_cost)
+        model_double.add(
+            (cube.decide(gnubg_inputs(state, item.outputs, True)).move == DOUBLE) == judge.double,
+            double_cost(judge, not judge.double),
+        )
+        model_take.add((cube.decide(gnubg_inputs(state, item.outputs, False)).move == TAKE) == judge.take, take_cost)
+        if args.verbose and (doubles != judge.double or takes != judge.take):
+            print(f"  {GAME.to_json(state)}\n    gnubg {judge}; ours double={doubles} take={takes}; {item.offer}")
     print(f"ours {'one roll ahead' if look_ahead else 'from the position itself (0-ply)'}; "
           f"{len(found)} positions (cube centred or owned by the roller at 2, half each), seed {args.seed}; "
           f"gnubg {args.plies}-ply says: {verdicts}")  # fmt: skip
@@ -175,7 +223,7 @@ def main() -> None:
     print("the same model on gnubg's 0-ply probabilities:")
     print(model_double.line("  double / no double"))
     print(model_take.line("  take / drop"))
-    print(f"{generated - started:.0f} s to generate, {time.perf_counter() - generated:.0f} s to judge")
+    print(f"{time.perf_counter() - started:.0f} s in all")
 
 
 if __name__ == "__main__":

@@ -168,6 +168,7 @@ class Game(ABC, Generic[S]):
     zero_sum: ClassVar[bool] = True
     max_utility: ClassVar[float] = 1.0  # |returns| never exceeds this
     max_length: ClassVar[int | None] = None  # the most plies a game can last, where bounded
+    resignation_levels: ClassVar[tuple[str, ...]] = ()  # resigning for less than the match (`resign_levels`)
 
     @property
     def name(self) -> str:
@@ -352,6 +353,22 @@ class Game(ABC, Generic[S]):
     def table_move(self, state: S) -> TableChoice | None:
         """The best move by the game's endgame tables, where they hold `state` and every reply; else None."""
         return None
+
+    def resign_levels(self, state: S) -> tuple[str, ...]:
+        """What a seat may offer to resign in `state` short of the whole match, for the opponent to
+        accept or decline (backgammon: ``"single"``, ``"gammon"``, ``"backgammon"``, each times the
+        cube); () where none is open now, and always in games without them (`resignation_levels`)."""
+        return ()
+
+    def resign_move(self, state: S, seat: Seat, level: str) -> Move:
+        """The move that records `seat`'s accepted resignation at `level` (one of `resign_levels`):
+        applied like any move, so the record replays it; it ends the game on the board."""
+        raise ValueError(f"{self.id} has no resignation levels")
+
+    def resignation_terms(self, state: S, seat: Seat, level: str) -> tuple[int, str]:
+        """What `seat`'s resignation at `level` would pay were it accepted now: the points, and how they
+        are counted (``"resigned a gammon: 2 points x cube 2 = 4"``)."""
+        raise ValueError(f"{self.id} has no resignation levels")
 
     def claimable_draw(self, state: S) -> str | None:
         """Why a player may claim a draw in `state` now (chess: "threefold repetition"), or None.

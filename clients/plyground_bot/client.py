@@ -343,11 +343,12 @@ class BotClient:
         await socket.send(json.dumps(frame))
 
     async def _answer_offer(self, socket: ClientConnection, match: _Match, offer: JSON | None) -> None:
-        """A draw offer or takeback request waiting for this seat: the agent's `on_offer`, else declined."""
+        """A draw offer, takeback request or resignation offer waiting for this seat: the agent's
+        ``on_offer(offer, state)`` (the position the offer was made in), else declined."""
         if not offer or match.seat not in offer.get("awaiting", []):
             return
         decide = getattr(self.agent, "on_offer", None)
-        accept = bool(await decide(offer)) if decide is not None else False
+        accept = bool(await decide(offer, match.state)) if decide is not None else False
         await socket.send(json.dumps({"type": "accept" if accept else "decline"}))
 
     # --- HTTP -----------------------------------------------------------------------------

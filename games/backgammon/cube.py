@@ -10,6 +10,9 @@ The rules (`games.backgammon.rules` applies them as moves):
 - A game pays the cube's value times 1 (single game), 2 (gammon) or 3 (backgammon).  Under the
   Jacoby rule (money games, an option) gammons and backgammons count as single games until a
   double has been taken.
+- A seat may offer to resign a single game, a gammon or a backgammon (`RESIGN_LEVELS`), at any
+  time in a game; the other seat accepts (the game ends: it pays that times the cube, the Jacoby
+  rule applied, and in a match no more than the winner needed) or declines (play goes on).
 - A match to N points adds each game's points to the winner's score until one seat has N.  The
   game after a seat first reaches N - 1 is the Crawford game: no doubling in it.  After it the
   cube is back in play.
@@ -62,6 +65,27 @@ def game_points(rules: CubeRules, multiplier: int, cube: int, owner: Seat) -> in
     if rules.jacoby and owner == CENTRED:
         multiplier = 1
     return multiplier * cube
+
+
+RESIGN_LEVELS: Final = {"single": 1, "gammon": 2, "backgammon": 3}  # what a resignation offers to lose
+RESIGNED: Final = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+
+def resigned_points(rules: CubeRules, multiplier: int, cube: int, owner: Seat, needed: int) -> tuple[int, int, str]:
+    """What a resignation at `multiplier` pays: (the multiplier counted, the points, how they were
+    counted), e.g. ``(2, 4, "resigned a gammon: 2 points x cube 2 = 4")``.  `needed`: the points the
+    winner needed to win the match (0 in a money game): a resignation pays no more."""
+    counted = game_points(rules, multiplier, 1, owner)
+    reason = f"resigned {RESIGNED[multiplier]}"
+    if not rules.cube:
+        return counted, counted, reason
+    points = counted * cube
+    single = " (Jacoby rule: counted single)" if counted < multiplier else ""
+    reason += f": {counted} point{'s' * (counted > 1)}{single} x cube {cube} = {points}"
+    if needed and points > needed:
+        points = needed
+        reason += f", {needed} of them to win the match"
+    return counted, points, reason
 
 
 def next_crawford(stage: int, score: tuple[int, int], match_to: int) -> int:

@@ -29,6 +29,11 @@ Moves (canonical text, always in the mover's own numbering):
   ``"drop"`` there).  Where the seat on roll may not double, the dice follow at once, as
   without the cube.  In a match, the finished game's position stays until the next game's
   opening roll, which starts it with the score updated.
+- A resignation the opponent accepted is recorded as a move of the resigning seat,
+  ``"seat 1 resigns a gammon"`` (``a single game``, ``a backgammon``; `games.backgammon.cube`):
+  it ends the game, whoever was to move.  It is never among the legal moves: a seat offers it
+  and the other accepts it outside the game (the server's resignation offers), and
+  `Backgammon.resign_move` writes it.
 - Input may word a play any correct way (segments in any order, ``24/18/15``,
   ``8/2*(2)``, hits unmarked, ``Bar/22``): `Backgammon.canonical_move` reads it as the
   canonical string (`games.backgammon.notation`), which is what is stored and shown.
@@ -74,6 +79,8 @@ With the cube, also::
      "crawford": null|"game"|"after",  # this is the Crawford game, or it has been played
      "result": null | {"winner": 0, "points": 4, "reason": "gammon"}  # the game just finished
 
+After an accepted resignation, also ``"resigned": {"seat": 1, "level": "gammon"}``.
+
 ``from_json`` reads every field except ``to_move``, ``pips`` and ``result``.
 """
 
@@ -97,11 +104,14 @@ from games.backgammon.cube import (
     DROP,
     MAX_CUBE,
     NO_CUBE,
+    RESIGN_LEVELS,
+    RESIGNED,
     ROLL,
     TAKE,
     CubeRules,
     game_points,
     next_crawford,
+    resigned_points,
 )
 from games.backgammon.evaluation import HEURISTIC_LIMIT, Probabilities, equity, side_probabilities
 from games.backgammon.met import match_equity
@@ -128,6 +138,8 @@ ROLLS: tuple[tuple[Move, float], ...] = tuple(
 )
 ROLL_DICE: dict[Move, tuple[int, int]] = {m: (int(m[5]), int(m[7])) for m, _ in ROLLS}
 OPENING_DICE: dict[Move, tuple[int, int]] = {m: (int(m[5]), int(m[7])) for m, _ in OPENING_ROLLS}
+RESIGNATION = re.compile(r"^seat ([01]) resigns (a single game|a gammon|a backgammon)$")
+LEVEL_OF_RESIGNED = {RESIGNED[multiplier]: level for level, multiplier in RESIGN_LEVELS.items()}
 SEGMENT = re.compile(r"^(bar|\d{1,2})(\*?)(?:/(\d{1,2})\*?)*/(off|\d{1,2})(\*?)(?:\(([1-4])\))?$")
 
 
@@ -139,7 +151,7 @@ class BackgammonState:
     The cube (`games.backgammon.cube`; constant in a game without it): its `cube` value and
     `owner` (`CENTRED` or a seat), `cube_action` this turn so far ("", ``"roll"``, ``"double"``
     pending an answer, ``"drop"`` ending the game), the match `score` before this game and its
-    `crawford` stage."""
+    `crawford` stage.  `resigned`: (the seat that resigned, 1, 2 or 3) after an accepted resignation."""
 
     points: tuple[int, ...] = START
     bar: tuple[int, int] = (0, 0)
@@ -152,6 +164,7 @@ class BackgammonState:
     cube_action: Move = ""
     score: tuple[int, int] = (0, 0)
     crawford: int = BEFORE_CRAWFORD
+    resigned: tuple[int, ...] = ()
 
 
 def sides(state: BackgammonState, seat: Seat) -> tuple[Side, Side]:
@@ -326,8 +339,9 @@ def _won(state: BackgammonState) -> Seat | None:
 
 
 def finished(state: BackgammonState) -> bool:
-    """The game on the board is over: a seat has borne off all its checkers, or a double was dropped."""
-    return state.cube_action == DROP or _won(state) is not None
+    """The game on the board is over: a seat has borne off all its checkers, a double was dropped, or
+    a resignation accepted."""
+    return state.cube_action == DROP or bool(state.resigned) or _won(state) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +359,11 @@ def game_result(state: BackgammonState, rules: CubeRules = NO_CUBE) -> GameResul
     """The result of the finished game in `state` under `rules`."""
     if state.cube_action == DROP:
         return GameResult(state.turn, 1, state.cube, "double dropped")
+    if state.resigned:
+        seat, multiplier = state.resigned
+        needed = rules.match_to - state.score[1 - seat] if rules.match_to else 0
+        counted, points, reason = resigned_points(rules, multiplier, state.cube, state.owner, needed)
+        return GameResult(1 - seat, counted, points, reason)
     winner = _won(state)
     if winner is None:
         raise ValueError("the game is not over")
@@ -367,6 +386,7 @@ class Backgammon(Game[BackgammonState]):
     num_players = 2
     has_chance = True
     max_utility = 3.0
+    resignation_levels = tuple(RESIGN_LEVELS)
 
     def __init__(self, rules: CubeRules = NO_CUBE) -> None:
         self.rules = rules
@@ -433,9 +453,12 @@ class Backgammon(Game[BackgammonState]):
 
     def apply(self, state: BackgammonState, move: Move) -> BackgammonState:
         if state.dice:
-            return legal_plays(state)[move]
+            play = legal_plays(state).get(move)
+            return play if play is not None else _resigned(state, move)
         if move in CUBE_MOVES:
             return _cube_move(state, move)
+        if move.startswith("seat "):
+            return _resigned(state, move)
         if state.turn == NO_TURN:
             a, b = OPENING_DICE[move]
             return replace(state, turn=0 if a > b else 1, dice=(max(a, b), min(a, b)), ply=1)
@@ -515,6 +538,29 @@ class Backgammon(Game[BackgammonState]):
         result = game_result(state, self.rules)
         return state.score[result.winner] + result.points >= self.rules.match_to
 
+    def move_notation(self, state: BackgammonState, move: Move) -> str:
+        """A play as it is written; an accepted resignation as players say it (``resigns a gammon``)."""
+        if move.startswith("seat "):
+            found = RESIGNATION.match(move)
+            return f"resigns {found[2]}" if found else move
+        return move
+
+    # --- resignations ----------------------------------------------------------
+    def resign_levels(self, state: BackgammonState) -> tuple[str, ...]:
+        """A single game, a gammon or a backgammon, at any time during a game (`games.backgammon.cube`)."""
+        if state.turn == NO_TURN or finished(state):
+            return ()
+        return self.resignation_levels
+
+    def resign_move(self, state: BackgammonState, seat: Seat, level: str) -> Move:
+        if level not in self.resign_levels(state) or seat not in (0, 1):
+            raise ValueError(f"no resignation of {level!r} by seat {seat} here")
+        return f"seat {seat} resigns {RESIGNED[RESIGN_LEVELS[level]]}"
+
+    def resignation_terms(self, state: BackgammonState, seat: Seat, level: str) -> tuple[int, str]:
+        result = game_result(self.apply(state, self.resign_move(state, seat, level)), self.rules)
+        return result.points, result.reason
+
     def outcome(self, state: BackgammonState) -> Outcome:
         if not self.is_terminal(state):
             raise ValueError("the game is not over")
@@ -526,7 +572,9 @@ class Backgammon(Game[BackgammonState]):
             return Outcome(tuple(returns), result.winner, result.reason, (result.winner, loser))
         points = [0, 0]
         points[result.winner], points[loser] = result.points, -result.points
-        reason = result.reason if result.reason == "double dropped" else f"{result.reason} at cube {state.cube}"
+        reason = result.reason
+        if not state.resigned and reason != "double dropped":
+            reason = f"{result.reason} at cube {state.cube}"
         if self.rules.match_to:
             score = list(state.score)
             score[result.winner] += result.points
@@ -537,7 +585,7 @@ class Backgammon(Game[BackgammonState]):
         return state.ply
 
     def key(self, state: BackgammonState) -> tuple[Any, ...]:
-        board = (state.points, state.bar, state.off, state.turn, state.dice)
+        board = (state.points, state.bar, state.off, state.turn, state.dice, *state.resigned)
         if not self.rules.cube:
             return board
         return (*board, state.cube, state.owner, state.cube_action, state.score, state.crawford)
@@ -556,6 +604,8 @@ class Backgammon(Game[BackgammonState]):
         }
         if self.rules.cube:
             data.update(cube_json(state, self.rules))
+        if state.resigned:
+            data["resigned"] = {"seat": state.resigned[0], "level": LEVEL_NAMES[state.resigned[1]]}
         return data
 
     def from_json(self, data: dict[str, Any]) -> BackgammonState:
@@ -589,6 +639,8 @@ class Backgammon(Game[BackgammonState]):
         state = BackgammonState(
             tuple(points), (bar[0], bar[1]), (off[0], off[1]), NO_TURN if turn is None else turn, tuple(dice), ply
         )
+        if "resigned" in data:
+            state = replace(state, resigned=_resigned_from_json(data["resigned"]), dice=())
         return cube_from_json(state, data, self.rules) if self.rules.cube else state
 
     # --- search hooks ------------------------------------------------------
@@ -721,6 +773,25 @@ def _after_play(child: BackgammonState, seat: Seat) -> Probabilities:
         return Probabilities(1.0, float(multiplier >= 2), float(multiplier == 3), 0.0, 0.0)
     me, theirs = sides(child, seat)
     return side_probabilities(me, _own_numbering(theirs), False)
+
+
+LEVEL_NAMES = {multiplier: level for level, multiplier in RESIGN_LEVELS.items()}
+
+
+def _resigned(state: BackgammonState, move: Move) -> BackgammonState:
+    """`state` after the accepted resignation `move` (``"seat 1 resigns a gammon"``): the game over,
+    dice and a pending double cleared, so that a match's next game follows with the opening roll."""
+    found = RESIGNATION.match(move)
+    if found is None or state.turn == NO_TURN or finished(state):
+        raise KeyError(move)
+    seat, multiplier = int(found[1]), RESIGN_LEVELS[LEVEL_OF_RESIGNED[found[2]]]
+    return replace(state, dice=(), cube_action="", ply=state.ply + 1, resigned=(seat, multiplier))
+
+
+def _resigned_from_json(data: object) -> tuple[int, int]:
+    if not isinstance(data, dict) or data.get("seat") not in (0, 1) or data.get("level") not in RESIGN_LEVELS:
+        raise ValueError('resigned is {"seat": 0 or 1, "level": "single", "gammon" or "backgammon"}')
+    return (int(data["seat"]), RESIGN_LEVELS[data["level"]])
 
 
 def _cube_move(state: BackgammonState, move: Move) -> BackgammonState:

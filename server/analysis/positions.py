@@ -115,15 +115,22 @@ def search_position(
 def positions_to_search(
     game_id: str, moves: list[tuple[int, int, str]], options: dict[str, Any] | None = None
 ) -> list[dict[str, Any]]:
-    """The position before each move by a seat, with that move (chance events are not judged)."""
+    """The position before each move by a seat, with that move (chance events are not judged, nor
+    moves agreed rather than chosen: `_chosen`)."""
     game = registry.get(game_id).with_options(options or {})
     state = game.initial_state()
     found = []
     for ply, seat, move in moves:
-        if seat != CHANCE:
+        if _chosen(game, state, seat, move):
             found.append({"ply": ply, "seat": seat, "move": move, "state": game.to_json(state)})
         state = game.apply(state, move)
     return found
+
+
+def _chosen(game: Game[Any], state: Any, seat: int, move: str) -> bool:
+    """A seat's choice among the legal moves: what the analysis judges.  Not a chance event, nor an
+    accepted resignation (backgammon's, for points), which both sides agreed on outside the turn."""
+    return seat != CHANCE and move in game.legal_moves(state)
 
 
 def ply_results(
@@ -146,7 +153,7 @@ def ply_results(
         after = game.apply(state, move)
         if seat == CHANCE:
             roll = move
-        else:
+        elif _chosen(game, state, seat, move):
             decisions.append((ply, seat, move, state, after, roll))
             roll = None
         state = after

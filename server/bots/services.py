@@ -19,14 +19,14 @@ from django.db import models, transaction
 from django.utils import timezone
 
 import ai
-from games import CHANCE
+from games import CHANCE, registry
 from server.bots import adaptive
 from server.bots.models import AdaptiveStrength, BotTurnRecord
 from server.bots.turn import BotTurn, ThinkingReporter, compute_move
 from server.matches import broadcast, frames
 from server.matches.errors import MatchError
-from server.matches.models import Match, Seat
-from server.matches.services import submit_move
+from server.matches.models import Match, MatchEvent, Seat
+from server.matches.services import match_resign_offer, submit_move
 
 log = logging.getLogger("plyground.bots")
 
@@ -164,7 +164,36 @@ def bot_turn_finish(turn: BotTurn, stats: dict[str, Any]) -> bool:
     except MatchError as exc:
         log.info("bot move for match %s ply %s dropped: %s", turn.match_id, turn.ply, exc.message)
         return False
+    if registry.get(turn.game).resignation_levels:
+        bot_resigns_if_lost(turn.match_id, turn.seat)
     return True
+
+
+def bot_resigns_if_lost(match_id: int, seat: int) -> None:
+    """After its move, a bot whose game is lost offers a person its resignation (`ai.resign`: the
+    smallest level the person should accept), once a match: a person who declines it, or plays on,
+    wants the game played out.  Nor to bots, house bots or bot accounts: their games measure strength."""
+    match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE, offer__isnull=True).first()
+    if match is None:
+        return
+    game = match.rules()
+    people = match.seats.filter(kind=Seat.Kind.HUMAN, player__bot_owner__isnull=True).exclude(index=seat)
+    if not game.resignation_levels or not people.exists() or _declined_before(match_id, seat):
+        return
+    level = ai.resignation_to_offer(game, game.from_json(match.state), seat)
+    if level is None:
+        return
+    try:
+        match_resign_offer(match_id, seat, level)
+    except MatchError as exc:  # a move or an offer came first
+        log.info("bot resignation in match %s not offered: %s", match_id, exc.message)
+
+
+def _declined_before(match_id: int, seat: int) -> bool:
+    answers = MatchEvent.objects.filter(
+        match_id=match_id, frame__type="offer_answered", frame__kind="resign", frame__seat=seat
+    ).exclude(frame__by=seat)
+    return answers.exists()
 
 
 def bot_turn_run(match_id: int, ply: int, token: str = "") -> bool:

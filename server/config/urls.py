@@ -27,6 +27,7 @@ from server.matches.api import (
     MatchPgnView,
     MatchPositionsView,
     MatchRecordView,
+    MatchResignOfferView,
     MatchResignView,
     MatchResumeView,
 )
@@ -77,6 +78,7 @@ api = [
     path("matches/<id:match_id>/join/", MatchJoinView.as_view(), name="match-join"),
     path("matches/<id:match_id>/positions/", MatchPositionsView.as_view(), name="match-positions"),
     path("matches/<id:match_id>/resign/", MatchResignView.as_view(), name="match-resign"),
+    path("matches/<id:match_id>/resign-offer/", MatchResignOfferView.as_view(), name="match-resign-offer"),
     path("matches/<id:match_id>/claim-draw/", MatchClaimDrawView.as_view(), name="match-claim-draw"),
     path("matches/<id:match_id>/ratings/", MatchRatingsView.as_view(), name="match-ratings"),
     path("matches/<id:match_id>/pgn/", MatchPgnView.as_view(), name="match-pgn"),

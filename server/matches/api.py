@@ -50,6 +50,7 @@ def game_entry(game: Game[Any]) -> dict[str, Any]:
         "stylesheet": game.spec.stylesheet,
         "seats": [seat.to_json(i) for i, seat in enumerate(game.spec.seats)],
         "options": [option_json(option) for option in game.spec.options],
+        "resignation_levels": list(game.resignation_levels),
     }
 
 
@@ -117,6 +118,10 @@ class MatchCreateSerializer(serializers.Serializer[Any]):
         clock = data.get("clock")
         data["clock"] = services.Clock(clock["minutes"], clock["increment"]) if clock else None
         return data
+
+
+class ResignOfferSerializer(serializers.Serializer[Any]):
+    level = serializers.ChoiceField(choices=["single", "gammon", "backgammon"])
 
 
 class JoinSerializer(serializers.Serializer[Any]):
@@ -280,6 +285,21 @@ class MatchResignView(APIView):
     @extend_schema(request=None, responses={200: MatchSerializer, **errors(401, 403, 404, 409)})
     def post(self, request: Request, match_id: int) -> Response:
         return seat_action(request, match_id, services.match_resign)
+
+
+class MatchResignOfferView(APIView):
+    """``POST /api/matches/{id}/resign-offer/`` with ``{"level": "single" | "gammon" | "backgammon"}``:
+    the caller's seat offers to resign the game on the board for that many points (backgammon)."""
+
+    @extend_schema(request=ResignOfferSerializer, responses={200: MatchSerializer, **errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, match_id: int) -> Response:
+        data = request.data if isinstance(request.data, dict) else {}
+        extra = sorted(k for k in data if k != "level")
+        if extra or not isinstance(data.get("level"), str):
+            detail = 'the body is {"level": "single" | "gammon" | "backgammon"}'
+            return Response({"detail": detail, "code": "bad_message"}, status=400)
+        level = data["level"]
+        return seat_action(request, match_id, lambda match, seat: services.match_resign_offer(match, seat, level))
 
 
 class MatchResumeView(APIView):

@@ -30,8 +30,8 @@ from server.realtime.frames_at_once import FramesWrittenAtOnce, frame_text
 
 CLOSE_NOT_FOUND = 4404
 FRAME_TYPES = (
-    "move, resign, sync, takeback_request, draw_offer, claim_draw, accept, decline, rematch_offer, rematch_accept, "
-    "rematch_decline, chat"
+    "move, resign, resign_offer, sync, takeback_request, draw_offer, claim_draw, accept, decline, rematch_offer, "
+    "rematch_accept, rematch_decline, chat"
 )
 
 
@@ -173,6 +173,7 @@ class MatchConsumer(
         handler = {
             "move": self.on_move,
             "resign": self.on_resign,
+            "resign_offer": self.on_resign_offer,
             "sync": self.on_sync,
             "takeback_request": self.on_takeback_request,
             "draw_offer": self.on_draw_offer,
@@ -200,6 +201,12 @@ class MatchConsumer(
     async def on_resign(self, content: dict[str, Any]) -> None:
         player_id = self.player.pk if self.player else None
         await database_sync_to_async(_resign)(self.match_id, player_id)
+
+    async def on_resign_offer(self, content: dict[str, Any]) -> None:
+        extra = sorted(k for k in content if k not in ("type", "level"))
+        if extra:
+            raise BadMessage(f"a resign_offer frame has only a level (got {', '.join(extra)[:80]})")
+        await database_sync_to_async(_resign_offer)(self.match_id, self.player_id, content.get("level"))
 
     async def on_takeback_request(self, content: dict[str, Any]) -> None:
         _no_fields(content)
@@ -350,6 +357,10 @@ _move_on_its_thread = database_sync_to_async(_move)
 
 def _resign(match_id: int, player_id: int | None) -> None:
     services.match_resign(match_id, _seat_for(match_id, player_id))
+
+
+def _resign_offer(match_id: int, player_id: int | None, level: Any) -> None:
+    services.match_resign_offer(match_id, _seat_for(match_id, player_id), level)
 
 
 def _offer(match_id: int, player_id: int | None, kind: str) -> None:

@@ -121,7 +121,7 @@ def takeback(
 
 
 def offer(offer: JSON) -> Frame:
-    """A takeback request or a draw offer now waits for the others' answers."""
+    """A takeback request, a draw offer or a resignation offer now waits for the others' answers."""
     return {"type": "offer", "offer": offer}
 
 

@@ -39,6 +39,10 @@ class GameSerializer(serializers.Serializer[Any]):
     board = serializers.CharField(help_text="the browser module that draws the board, e.g. connect4.js")
     stylesheet = serializers.CharField(help_text="the board's stylesheet under css/, e.g. games/connect4.css")
     seats = GameSeatSerializer(many=True)
+    resignation_levels = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='what a seat may offer to resign short of the match (backgammon: "single", "gammon", "backgammon")',
+    )
 
 
 class SeatBotProfileSerializer(serializers.Serializer[Any]):

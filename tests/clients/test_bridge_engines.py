@@ -180,3 +180,29 @@ def test_a_position_the_bridge_cannot_read_resigns_rather_than_ending_the_match_
     with pytest.raises(Resign, match="unreadable position"):
         run(ask())
     assert "no position to give the engine: resigning" in caplog.text
+
+
+def test_gnubg_weighs_a_resignation_offer_by_its_cubeful_equity():
+    """A lost race with the bridge's side winning a gammon: a single game declined, a gammon accepted;
+    an even opening: a single game accepted."""
+    game = registry.get("backgammon").with_options({"cube": True})
+    state = game.to_json(game.apply(game.initial_state(), "open 3-1"))  # seat 0 to play 3-1
+
+    async def answers() -> list[bool]:
+        bg = gnubg.GnubgEngine(engine_command("gnubg"))
+        agent = BridgeAgent(bg, "backgammon")
+        try:
+            offers = [
+                ({"kind": "resign", "seat": 1, "level": "single", "points": 1}, position),
+                ({"kind": "resign", "seat": 1, "level": "gammon", "points": 2}, position),
+                ({"kind": "resign", "seat": 1, "level": "single", "points": 1}, state),
+                ({"kind": "draw", "seat": 1}, state),
+            ]
+            return [await agent.on_offer(offer, where) for offer, where in offers]
+        finally:
+            await bg.stop()
+
+    points = [0] * 24
+    points[0], points[18] = 1, -15  # seat 0: one checker on its 1-point, 14 off; seat 1: all on its 6-point
+    position = {**state, "points": points, "off": [14, 0], "bar": [0, 0], "dice": [], "turn": 0}
+    assert run(answers()) == [False, True, True, False]

@@ -79,3 +79,18 @@ def _inputs(ply):
         state = game.apply(state, move)
     assert game.to_move(state) != CHANCE
     return game.cube_inputs(state, look_ahead=FAST["time_budget_ms"] >= ai.cube.LOOK_AHEAD_MIN_BUDGET_MS)
+
+
+def test_an_accepted_resignation_is_agreed_not_chosen_and_is_not_judged():
+    game, moves = played_game({"cube": True}, ["open 1-2", "play"])
+    state = game.initial_state()
+    for _, _, move in moves:
+        state = game.apply(state, move)
+    assert game.to_move(state) == 0
+    moves.append((2, 1, game.resign_move(state, 1, "gammon")))  # seat 1 resigns while seat 0 is to move
+    searched = [
+        positions.search_position(game.id, p["state"], FAST, p["move"], {"cube": True})
+        for p in positions.positions_to_search(game.id, moves, {"cube": True})
+    ]
+    plies = positions.ply_results(game.id, moves, searched, {"cube": True})
+    assert [p["ply"] for p in plies] == [1]  # the play is judged; the resignation neither valued nor classed

@@ -40,7 +40,9 @@ def test_catalogue_and_bots_disclose_ai():
             {"index": 1, "name": "orange (diamond)", "colour": "orange", "mark": "disc"},
         ],
         "options": [],
+        "resignation_levels": [],
     }
+    assert games["backgammon"]["resignation_levels"] == ["single", "gammon", "backgammon"]
     assert [s["name"] for s in games["othello"]["seats"]] == ["black", "white"]
     bots = APIClient().get("/api/bots/?game=connect4").json()
     assert len(bots) >= 3 and all(b["is_ai"] is True and b["game"] == "connect4" for b in bots)

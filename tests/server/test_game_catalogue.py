@@ -83,6 +83,7 @@ def test_a_registered_game_is_in_the_catalogue_with_its_spec(take_away):
             {"index": 1, "name": "second", "colour": "orange", "mark": "disc"},
         ],
         "options": [],  # it declares none (backgammon's cube is one: GameSpec.options)
+        "resignation_levels": [],
     }
 
 

@@ -18,7 +18,7 @@ import shutil
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from plyground_bot.client import BotClient, Challenge, GameResult, Resign, Turn
 
@@ -157,6 +157,20 @@ class BridgeAgent:
 
     async def on_challenge(self, challenge: Challenge) -> bool | str:
         return True if challenge.game == self.game else "game"
+
+    async def on_offer(self, offer: dict[str, Any], state: dict[str, Any]) -> bool:
+        """An offer to this bot: a resignation the engine weighs where it can (`answer_resignation`);
+        draws and takebacks are declined."""
+        answer = getattr(self.engine, "answer_resignation", None)
+        if offer.get("kind") != "resign" or answer is None:
+            return False
+        async with self._lock:
+            try:
+                await self._ready()
+                return bool(await answer(offer, state, UNTIMED_LIMIT_S))
+            except (EngineError, ValueError, KeyError, TypeError) as exc:
+                log.error("an offer the engine could not weigh (%s): declined", exc)
+                return False
 
     async def on_turn(self, turn: Turn) -> str:
         if turn.game != self.game:

@@ -14,6 +14,11 @@ gnubg's wording and the site's canonical one (``24/18*/15 13/11``) never have to
 Cube decisions (matches with the cube, money or to N points): before rolling, ``double`` when
 gnubg's double/take and double/drop equities both beat not doubling, else ``roll``; facing a
 double, ``take`` when taking leaves the doubler no more than dropping would, else ``drop``.
+
+Resignation offers (``resign_offer``, a single game, a gammon or a backgammon): accepted when the
+offer, in units of the cube, is at least the position's cubeful equity for the bridge's side by
+gnubg (the side on roll's best of not doubling and doubling, as for a cube decision; before its
+roll, even where the dice are out).
 """
 
 from __future__ import annotations
@@ -183,6 +188,19 @@ def cube_answer(legal: Sequence[str], no_double: float, double_take: float, doub
     return "take" if double_take <= double_drop else "drop"
 
 
+def position_equity(no_double: float, double_take: float, double_drop: float) -> float:
+    """The side on roll's cubeful equity from gnubg's cube equities: it doubles when that is better."""
+    return max(no_double, min(double_take, double_drop))
+
+
+def accepts_resignation(offer: dict[str, Any], state: dict[str, Any], seat: int, roller_equity: float) -> bool:
+    """Whether `seat`, offered `offer` (its ``points`` for the whole cube), should accept: the offer per
+    unit of the cube at least what the position is worth to it (`roller_equity` is the side on roll's)."""
+    cube = int((state.get("cube") or {"value": 1})["value"])
+    worth = roller_equity if state["turn"] == seat else -roller_equity
+    return float(offer["points"]) / cube >= worth
+
+
 class GnubgEngine:
     """gnubg with the request script loaded: ``move`` and ``cube`` requests, one line each."""
 
@@ -226,6 +244,14 @@ class GnubgEngine:
         cube = cube_words(state, turn.seat, jacoby)
         words = await self.ask(f"move {board} {high} {low} {self.plies} {self.noise} {cube}", limit_s)
         return site_play(state, turn.seat, steps_of(words), legal)
+
+    async def answer_resignation(self, offer: dict[str, Any], state: dict[str, Any], limit_s: float) -> bool:
+        """Whether the bridge's side (the one the offer waits for) accepts the resignation `offer`."""
+        seat, roller = 1 - int(offer["seat"]), int(state["turn"])
+        board = ",".join(map(str, gnubg_board(*sides(state, roller))))
+        words = await self.ask(f"cube {board} {self.plies} {cube_words(state, roller, False)}", limit_s)
+        no_double, double_take, double_drop = (float(w) for w in words)
+        return accepts_resignation(offer, state, seat, position_equity(no_double, double_take, double_drop))
 
     async def stop(self) -> None:
         if self.process.alive:

@@ -3,6 +3,7 @@
 - `lifecycle`: creating a match, joining it, starting it; `require_seat`.
 - `moves`: `submit_move`, the one path every move takes, human or bot; dice.
 - `offers`: takebacks, takeback requests and draw offers, and their answers; draw claims.
+- `resignations`: resigning a game for points (backgammon's single game, gammon, backgammon).
 - `clocks`: time controls, flagging a seat whose time ran out, aborting a match with no first move.
 - `presence`: which seated people have a socket open.
 - `endings`: results, resigning, aborting; abandoned, adjourned and expired matches.
@@ -31,6 +32,7 @@ from server.matches.services.presence import (
     seat_presence,
     socket_arrived,
 )
+from server.matches.services.resignations import match_resign_offer
 
 __all__ = [
     "Clock",
@@ -49,6 +51,7 @@ __all__ = [
     "match_log",
     "match_offer",
     "match_resign",
+    "match_resign_offer",
     "match_resume",
     "match_takeback",
     "person_presence",

@@ -224,6 +224,17 @@ def _store_move(
     return stored
 
 
+def store_agreed_move(
+    match: Match, game: Game[Any], seats: dict[int, Seat], seat: int, move: str, new_state: State
+) -> Move:
+    """A move the players agreed on outside the turn order (an accepted resignation: `resignations`),
+    under the match's lock: stored and sent as any move of `seat`, then the dice that are due."""
+    notation = game.move_notation(game.from_json(match.state), move)
+    stored = _store_move(match, game, seats, seat, move, new_state, None, MoveTiming(think_ms=0), notation)
+    play_chance(match, game, new_state, seats)
+    return stored
+
+
 def _with_hint(match: Match, seat: int, stats: dict[str, Any] | None) -> dict[str, Any] | None:
     """`stats` with the hint `seat` was given for this ply, if any (the latest): a move carries
     the hint its player saw, so exports show it.  Part of the insert, not a write after it:

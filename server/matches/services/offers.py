@@ -1,5 +1,6 @@
 """Takebacks, offers and claims: against bots a takeback is granted at once; between people a
-takeback request or a draw offer waits for the others' answers; a draw the rules allow
+takeback request or a draw offer waits for the others' answers (so does a resignation offer,
+`resignations`, answered here too); a draw the rules allow
 (chess: threefold repetition, the 50-move rule) is claimed without asking anyone (docs/wire.md)."""
 
 from __future__ import annotations
@@ -90,6 +91,11 @@ def match_answer(match_id: int, seat: int, accept: bool) -> Match:
     if accept and not awaiting:
         if offer["kind"] == "takeback":
             _take_back(match, offer["seat"])
+        elif offer["kind"] == "resign":
+            # Imported here: an accepted resignation is stored as a move, and moves cancel offers.
+            from server.matches.services.resignations import resignation_accepted
+
+            resignation_accepted(match, None, offer)
         else:
             finish(match, drawn(match.seats.count(), "draw agreed"))
     match.save()

@@ -50,6 +50,20 @@ CASES = [
     ("move", dict(MOVED, fallback=None, clock=CLOCK)),
     ("takeback", dict(seat=0, ply=6, state={}, to_move=0, legal_moves=["1"], clock=CLOCK)),
     ("offer", dict(offer={"kind": "draw", "seat": 0, "ply": 20, "awaiting": [1]})),
+    (
+        "offer",
+        dict(
+            offer={
+                "kind": "resign",
+                "seat": 1,
+                "ply": 31,
+                "awaiting": [0],
+                "level": "gammon",
+                "points": 4,
+                "says": "resigned a gammon: 2 points x cube 2 = 4",
+            }
+        ),
+    ),  # fmt: skip
     ("offer_answered", dict(kind="draw", seat=0, by=1, accepted=True, offer=None)),
     ("offer_answered", dict(kind="takeback", seat=0, by=1, accepted=False, offer=None, cancelled="a move was played")),
     ("game_over", dict(result={"returns": [], "winner": None, "reason": "nobody joined", "ranking": []}, status="x")),
@@ -131,7 +145,7 @@ def test_client_frames_are_the_ones_the_consumers_take():
     match_socket = documented("Match socket: client → server")
     assert set(match_socket) == set(FRAME_TYPES.split(", "))
     for kind, examples in match_socket.items():
-        fields = {"move": ["type", "move", "ply"], "chat": ["type", "text"]}
+        fields = {"move": ["type", "move", "ply"], "chat": ["type", "text"], "resign_offer": ["type", "level"]}
         assert examples == [fields.get(kind, ["type"])]
     lobby_socket = documented("Lobby socket: client → server")
     assert set(lobby_socket) == set(LOBBY_FRAME_TYPES.split(", "))
