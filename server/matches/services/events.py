@@ -65,8 +65,9 @@ def save_changes(match: Match) -> None:
 def _columns(match: Match) -> dict[str, Any]:
     values = match.__dict__  # a field's value is its instance's attribute: read straight
     snapshot: dict[str, Any] = {name: values[name] for name in _PLAIN_COLUMNS}
+    texts = rows.json_as_read(match)
     for name in _JSON_COLUMNS:
-        snapshot[name] = _Snapshot(values[name])
+        snapshot[name] = _Snapshot(values[name], texts.get(name))
     return snapshot
 
 
@@ -81,16 +82,18 @@ _JSON_COLUMNS = tuple(f.attname for f in Match._meta.concrete_fields if isinstan
 class _Snapshot:
     """A JSON column's value as read, and what it was then, untouched by later changes in place.
 
-    Kept as its JSON text, which `json.dumps` writes in C.  Copied item by item in Python, a
+    Kept as its JSON text, which `json.dumps` writes in C (or as read).  Copied item by item in Python, a
     position twice a move was the largest share of a move's CPU in the service.  Equal texts
     are equal values; a dict whose keys changed order only writes the same value again.
     """
 
     __slots__ = ("value", "text")
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: Any, text: str | None = None) -> None:
+        """`text`: the value's JSON as the database gave it, if known (`rows.json_as_read`): not
+        written out again (the position, every move)."""
         self.value = value
-        self.text = _text(value)
+        self.text = text if text is not None and isinstance(value, dict | list) else _text(value)
 
 
 def _json_changed(read: _Snapshot, now: Any) -> bool:
@@ -111,7 +114,7 @@ def _text(value: Any) -> Any:
 def record(match: Match, frame: dict[str, Any]) -> None:
     """Give `frame` the next version, store it, and broadcast it after commit."""
     match.v += 1
-    event = MatchEvent(match=match, v=match.v, frame=frame)
+    event = rows.new(MatchEvent, match=match, v=match.v, frame=frame)
     rows.insert(event)
     kept = settings.MATCH_EVENTS_KEPT
     if match.v % 50 == 0 and match.v > kept:

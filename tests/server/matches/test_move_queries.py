@@ -8,6 +8,8 @@ loaded that a person is to move).  docs/scaling.md, "The path of a move".
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -37,8 +39,16 @@ def _sql_of(capture_on_commit, submit, *args) -> list[str]:
 
 
 def _statements(sql: list[str]) -> list[str]:
-    """Each statement of the queries, those sent together in one round trip apart."""
-    return [statement for query in sql for statement in query.split(";\n")]
+    """Each statement of the queries, those sent together in one round trip apart, and the
+    writes of one statement (PostgreSQL's `WITH`, `rows.together`) apart too."""
+    return [part for query in sql for statement in query.split(";\n") for part in _writes(statement)]
+
+
+def _writes(statement: str) -> list[str]:
+    if not statement.startswith("WITH w0 AS ("):
+        return [statement]
+    body = statement[len("WITH w0 AS (") : statement.rindex(") SELECT (SELECT")]
+    return [re.sub(r" RETURNING [^,]*$", "", part) for part in re.split(r"\), w\d+ AS \(", body)]
 
 
 def test_a_move_between_two_people_costs_a_fixed_number_of_queries(alice, bob, django_capture_on_commit_callbacks):
@@ -47,6 +57,8 @@ def test_a_move_between_two_people_costs_a_fixed_number_of_queries(alice, bob, d
         sql = _sql_of(django_capture_on_commit_callbacks, services.submit_move, match.pk, ply % 2, column, ply)
         assert len(sql) == queries_a_move(), "\n".join(sql)
         assert len(_statements(sql)) == 6, "\n".join(sql)  # savepoint, read, three writes, release
+        if connection.vendor == "postgresql":  # the three writes: one statement
+            assert sum(q.startswith("WITH w0 AS (INSERT") for q in sql) == 1, "\n".join(sql)
     assert Move.objects.filter(match=match).count() == 4
 
 
@@ -81,6 +93,25 @@ def test_a_move_writes_only_the_columns_it_changed(alice, bob, django_capture_on
         assert column in assigned
     for column in ('"game"', '"created_at"', '"clock"', '"source"', '"rated"'):
         assert column not in assigned
+
+
+def test_a_move_leaves_the_json_it_did_not_change_unwritten(alice, bob, django_capture_on_commit_callbacks):
+    """The match's JSON columns as read are compared with what they hold at the end, not
+    written again unchanged: a clocked move writes the time left, not the time control, nor
+    an offer it leaves standing."""
+    match = human_match("connect4", alice, bob)
+    Match.objects.filter(pk=match.pk).update(
+        clock={"initial_ms": 60000, "increment_ms": 2000},
+        clock_ms=[59000, 58000],
+        offer={"seat": 0, "kind": "draw", "awaiting": [1]},  # the mover's own offer stands
+    )
+    sql = _sql_of(django_capture_on_commit_callbacks, services.submit_move, match.pk, 0, "4", 0)
+    (update,) = [q for q in _statements(sql) if q.startswith('UPDATE "matches_match"')]
+    assigned = update.split(" SET ", 1)[1].split(" WHERE ", 1)[0]
+    assert '"clock_ms"' in assigned, assigned
+    assert not any(f'"{column}"' in assigned for column in ("clock", "offer", "options", "result")), assigned
+    match.refresh_from_db()
+    assert match.clock == {"initial_ms": 60000, "increment_ms": 2000} and match.offer["awaiting"] == [1]
 
 
 def test_a_change_made_in_place_is_saved_too(alice, bob):
