@@ -134,9 +134,7 @@ def select_for_update_with(model: type[M], pk: Any, children: type[C], order_by:
         return None, []
     width = len(model._meta.concrete_fields)
     # The parent's columns come again on every child's row: converted once, from the first.
-    first = found[0][:width]
-    parent = _instance(model, alias, _converted(first, converters, connection))
-    parent._json_as_read = {name: first[i] for i, name in _json_columns(model)}  # type: ignore[attr-defined]  # not a field
+    parent = _instance(model, alias, _converted(found[0][:width], converters, connection))
     kids = []
     for row in found:
         if row[width] is None:  # no children: the parent came once, the children's columns null
@@ -145,27 +143,6 @@ def select_for_update_with(model: type[M], pk: Any, children: type[C], order_by:
         key.set_cached_value(kid, parent)  # its key's column is the parent's already: the object joins it
         kids.append(kid)
     return parent, kids
-
-
-def json_as_read(obj: Model) -> dict[str, Any]:
-    """The texts of `obj`'s JSON columns as the database gave them (by attribute name), for a row
-    `select_for_update_with` read; {} for others.  A value that is a dict or a list is the same
-    as when it was read if `json.dumps` writes it as this text (PostgreSQL writes a `jsonb`
-    as `json.dumps` does; where it does not, the value only looks changed)."""
-    return getattr(obj, "_json_as_read", {})
-
-
-# Per model: its JSON columns' indexes among its concrete fields, and attribute names.
-_json_columns_of: dict[type[Model], tuple[tuple[int, str], ...]] = {}
-
-
-def _json_columns(model: type[Model]) -> tuple[tuple[int, str], ...]:
-    found = _json_columns_of.get(model)
-    if found is None:
-        fields = model._meta.concrete_fields
-        found = tuple((i, f.attname) for i, f in enumerate(fields) if isinstance(f, models.JSONField))
-        _json_columns_of[model] = found
-    return found
 
 
 def _instance(model: type[M], alias: str, values: Sequence[Any]) -> M:
@@ -242,17 +219,18 @@ def insert(obj: Model) -> None:
     alias = router.db_for_write(model, instance=obj)
     connection = connections[alias]
     _send(pre_save, obj, alias, created=None)
-    statement = _cached(connection, ("insert", model), _build_insert)
-    values = _values(obj, statement.columns, connection, add=True)
-    auto = model._meta.auto_field
+    sql, fields = _cached(connection, ("insert", model), _build_insert)
+    values = _values(obj, fields, connection, add=True)
 
-    def inserted(key: Any) -> None:
+    def inserted(cursor: Any) -> None:
+        auto = model._meta.auto_field
         if auto is not None:
+            key = cursor.fetchone()[0]
             obj.pk = key if type(key) is int else auto.to_python(key)
         obj._state.adding, obj._state.db = False, alias
         _send(post_save, obj, alias, created=True)
 
-    _write(connection, _Write(statement, values, inserted))
+    _write(connection, _Write(sql, values, inserted))
 
 
 def update(obj: Model, attnames: Sequence[str]) -> None:
@@ -260,40 +238,24 @@ def update(obj: Model, attnames: Sequence[str]) -> None:
     model = type(obj)
     alias = router.db_for_write(model, instance=obj)
     connection = connections[alias]
-    statement = _cached(connection, ("update", model, tuple(attnames)), _build_update)
+    sql, fields = _cached(connection, ("update", model, tuple(attnames)), _build_update)
     _send(pre_save, obj, alias, created=None, update_fields=frozenset(attnames))
-    values = _values(obj, statement.columns, connection, add=False)
+    values = _values(obj, fields, connection, add=False)
 
-    def updated(count: Any) -> None:
-        if count == 0:
+    def updated(cursor: Any) -> None:
+        if cursor.rowcount == 0:
             raise DatabaseError("Save with update_fields did not affect any rows.")
         obj._state.db = alias
         _send(post_save, obj, alias, created=False, update_fields=frozenset(attnames))
 
-    _write(connection, _Write(statement, [*values, obj.pk], updated, row=obj.pk))
-
-
-@dataclass(frozen=True)
-class _Statement:
-    """An insert or an update of one row, built once per model (and columns, for an update)."""
-
-    sql: str
-    columns: list[_Column]
-    table: str
-    keyed: bool  # an insert returning its row's key (else: its row count matters)
-    returning: str  # `sql` with a result of one column `k`, for a part of `_one_statement`
+    _write(connection, _Write(sql, [*values, obj.pk], updated))
 
 
 @dataclass(frozen=True)
 class _Write:
-    statement: _Statement
+    sql: str
     params: list[Any]
-    done: Callable[[Any], None]  # given the inserted row's key, or the rows updated: checks, post_save
-    row: Any = None  # an update's row (its key)
-
-    @property
-    def sql(self) -> str:
-        return self.statement.sql
+    done: Callable[[Any], None]  # given the cursor on the statement's result: keys, checks, post_save
 
 
 @contextmanager
@@ -487,12 +449,7 @@ def _direct(connection: Any, cursor: Any) -> Any:
 
 def _send_now(connection: Any, write: _Write) -> None:
     cursor = _execute(connection, kept_cursor(connection), write.sql, write.params)
-    write.done(_result(write, cursor))
-
-
-def _result(write: _Write, cursor: Any) -> Any:
-    """What `write.done` is given, from the cursor on the write's own result."""
-    return cursor.fetchone()[0] if write.statement.keyed else cursor.rowcount
+    write.done(cursor)
 
 
 def _send_waiting_first(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
@@ -514,56 +471,15 @@ def _send_waiting(connection: Any, *, commit: bool = False) -> None:
             _send_now(connection, write)
         return
     cursor = kept_cursor(connection)
-    commit = commit and not connection.needs_rollback  # else the block rolls back
-    one = _one_statement(writes) if len(writes) > 1 else None
-    if one is not None:  # the writes as one statement: each row's result in one row
-        prepare, text = _by_name(connection, cursor, one)
-        cursor = _execute_text(
-            connection, cursor, text + (";\nCOMMIT" if commit else ""), [p for w in writes for p in w.params], prepare
-        )
-        for write, result in zip(writes, cursor.fetchone(), strict=True):
-            write.done(result)
-        return
     named = [_by_name(connection, cursor, w.sql) for w in writes]
+    commit = commit and not connection.needs_rollback  # else the block rolls back
     sql = ";\n".join(text for _, text in named) + (";\nCOMMIT" if commit else "")
     prepare = list({statement.name: statement for found, _ in named for statement in found}.values())
     cursor = _execute_text(connection, cursor, sql, [p for w in writes for p in w.params], prepare)
     for index, write in enumerate(writes):
         if index:
             cursor.nextset()
-        write.done(_result(write, cursor))
-
-
-def _one_statement(writes: Sequence[_Write]) -> str | None:
-    """`writes` as one statement (PostgreSQL's data-modifying `WITH`), or None where that could
-    differ from sending them one after the other.
-
-    The parts of one statement all see the database as it was before it, and each row is
-    written once: so no part may update a row another part writes (a row inserted in the same
-    statement, or updated twice).  A move's writes (its row, its event, the match) qualify:
-    PostgreSQL then parses, plans and runs one statement instead of three, and the client reads
-    one result.
-    """
-    inserted = {w.statement.table for w in writes if w.row is None}
-    updated = [(w.statement.table, w.row) for w in writes if w.row is not None]
-    if len(set(updated)) != len(updated) or any(table in inserted for table, _ in updated):
-        return None
-    key = tuple(w.sql for w in writes)
-    sql = _one_statements.get(key)
-    if sql is None:
-        parts = ", ".join(f"w{i} AS ({w.statement.returning})" for i, w in enumerate(writes))
-        picks = ", ".join(
-            f"(SELECT k FROM w{i})" if w.statement.keyed else f"(SELECT count(*) FROM w{i})"
-            for i, w in enumerate(writes)
-        )
-        sql = f"WITH {parts} SELECT {picks}"
-        if len(_one_statements) < 1000:  # a few shapes in practice: each kept
-            _one_statements[key] = sql
-    return sql
-
-
-# Per sequence of writes' statements: their one statement.
-_one_statements: dict[tuple[str, ...], str] = {}
+        write.done(cursor)
 
 
 @dataclass(frozen=True)
@@ -727,20 +643,16 @@ def _converted(
     return values
 
 
-def _build_insert(connection: Any, model: type[Model]) -> _Statement:
+def _build_insert(connection: Any, model: type[Model]) -> tuple[str, list[_Column]]:
     q = connection.ops.quote_name
     auto = model._meta.auto_field
     fields = [f for f in model._meta.concrete_fields if f is not auto]
     columns = [q(f.column) for f in fields]
-    table = model._meta.db_table
-    sql = f"INSERT INTO {q(table)} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
-    if auto is None:
-        return _Statement(sql, [_Column.of(f) for f in fields], table, False, f"{sql} RETURNING 1 AS k")
-    returning = f"{sql} RETURNING {q(auto.column)}"
-    return _Statement(returning, [_Column.of(f) for f in fields], table, True, f"{returning} AS k")
+    sql = f"INSERT INTO {q(model._meta.db_table)} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
+    return (sql if auto is None else f"{sql} RETURNING {q(auto.column)}"), [_Column.of(f) for f in fields]
 
 
-def _build_update(connection: Any, model: type[Model], attnames: tuple[str, ...]) -> _Statement:
+def _build_update(connection: Any, model: type[Model], attnames: tuple[str, ...]) -> tuple[str, list[_Column]]:
     q = connection.ops.quote_name
     by_attname = {f.attname: f for f in model._meta.concrete_fields}  # `match_id` is the field `match`
     unknown = [name for name in attnames if name not in by_attname]
@@ -748,9 +660,8 @@ def _build_update(connection: Any, model: type[Model], attnames: tuple[str, ...]
         raise ValueError(f"{model.__name__} has no field {unknown[0]!r}")
     fields = [by_attname[name] for name in attnames]
     assignments = ", ".join(f"{q(f.column)} = %s" for f in fields)
-    table = model._meta.db_table
-    sql = f"UPDATE {q(table)} SET {assignments} WHERE {q(model._meta.pk.column)} = %s"
-    return _Statement(sql, [_Column.of(f) for f in fields], table, False, f"{sql} RETURNING 1 AS k")
+    sql = f"UPDATE {q(model._meta.db_table)} SET {assignments} WHERE {q(model._meta.pk.column)} = %s"
+    return sql, [_Column.of(f) for f in fields]
 
 
 @dataclass(frozen=True)

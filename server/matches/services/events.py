@@ -65,9 +65,8 @@ def save_changes(match: Match) -> None:
 def _columns(match: Match) -> dict[str, Any]:
     values = match.__dict__  # a field's value is its instance's attribute: read straight
     snapshot: dict[str, Any] = {name: values[name] for name in _PLAIN_COLUMNS}
-    texts = rows.json_as_read(match)
     for name in _JSON_COLUMNS:
-        snapshot[name] = _Snapshot(values[name], texts.get(name))
+        snapshot[name] = _Snapshot(values[name])
     return snapshot
 
 
@@ -82,18 +81,16 @@ _JSON_COLUMNS = tuple(f.attname for f in Match._meta.concrete_fields if isinstan
 class _Snapshot:
     """A JSON column's value as read, and what it was then, untouched by later changes in place.
 
-    Kept as its JSON text, which `json.dumps` writes in C (or as read).  Copied item by item in Python, a
+    Kept as its JSON text, which `json.dumps` writes in C.  Copied item by item in Python, a
     position twice a move was the largest share of a move's CPU in the service.  Equal texts
     are equal values; a dict whose keys changed order only writes the same value again.
     """
 
     __slots__ = ("value", "text")
 
-    def __init__(self, value: Any, text: str | None = None) -> None:
-        """`text`: the value's JSON as the database gave it, if known (`rows.json_as_read`): not
-        written out again (the position, every move)."""
+    def __init__(self, value: Any) -> None:
         self.value = value
-        self.text = text if text is not None and isinstance(value, dict | list) else _text(value)
+        self.text = _text(value)
 
 
 def _json_changed(read: _Snapshot, now: Any) -> bool:
