@@ -31,6 +31,7 @@ from django.db import DatabaseError, connections, models, router, transaction
 from django.db.models import Field, Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, post_save, pre_init, pre_save
+from django.dispatch.dispatcher import NO_RECEIVERS
 
 M = TypeVar("M", bound=Model)
 C = TypeVar("C", bound=Model)
@@ -153,7 +154,7 @@ def _instance(model: type[M], alias: str, values: Sequence[Any]) -> M:
     attributes by `attname` (what `__init__` leaves in `__dict__`), so they are set at once;
     a model with init receivers (an `ImageField`'s dimensions) takes the constructor.
     """
-    if pre_init.has_listeners(model) or post_init.has_listeners(model):
+    if _listened(pre_init, model) or _listened(post_init, model):
         return model.from_db(alias, [f.attname for f in model._meta.concrete_fields], values)
     obj = model.__new__(model)
     obj.__dict__.update(zip(_attnames(model), values, strict=True))
@@ -173,6 +174,45 @@ def _attnames(model: type[Model]) -> tuple[str, ...]:
     return names
 
 
+def new(model: type[M], **values: Any) -> M:
+    """`model(**values)`, a row to insert, without `Model.__init__` (as `_instance` reads one).
+
+    `values` name fields (a key by its name, given its row, or by its attribute name, given the
+    row's key); every other field takes its default.  A model with init receivers takes the
+    constructor.
+    """
+    if _listened(pre_init, model) or _listened(post_init, model):
+        return model(**values)
+    obj = model.__new__(model)
+    obj._state = ModelState()
+    attributes = obj.__dict__
+    for name, attname, field in _fields_of(model):
+        if name in values:
+            value = values.pop(name)
+            if attname != name:  # a key given its row: the key's column, and the row cached
+                field.set_cached_value(obj, value)
+                value = None if value is None else value.pk
+        elif attname in values:
+            value = values.pop(attname)
+        else:
+            value = field.get_default()
+        attributes[attname] = value
+    if values:
+        raise TypeError(f"{model.__name__} has no field {next(iter(values))!r}")
+    return obj
+
+
+# Per model: its concrete fields' names, attribute names and fields, in column order.
+_fields_by_model: dict[type[Model], tuple[tuple[str, str, Any], ...]] = {}
+
+
+def _fields_of(model: type[Model]) -> tuple[tuple[str, str, Any], ...]:
+    found = _fields_by_model.get(model)
+    if found is None:
+        found = _fields_by_model[model] = tuple((f.name, f.attname, f) for f in model._meta.concrete_fields)
+    return found
+
+
 def insert(obj: Model) -> None:
     """Insert `obj` as a new row (every concrete field but an automatic key) and set its key."""
     model = type(obj)
@@ -183,8 +223,10 @@ def insert(obj: Model) -> None:
     values = _values(obj, fields, connection, add=True)
 
     def inserted(cursor: Any) -> None:
-        if model._meta.auto_field is not None:
-            obj.pk = model._meta.auto_field.to_python(cursor.fetchone()[0])
+        auto = model._meta.auto_field
+        if auto is not None:
+            key = cursor.fetchone()[0]
+            obj.pk = key if type(key) is int else auto.to_python(key)
         obj._state.adding, obj._state.db = False, alias
         _send(post_save, obj, alias, created=True)
 
@@ -680,7 +722,15 @@ _INTEGER_FIELDS = (
 
 def _send(signal: Any, obj: Model, alias: str, *, created: bool | None, update_fields: Any = None) -> None:
     """The model's save signal, as `save()` sends it (only when something listens: most models have no receiver)."""
-    if not signal.has_listeners(type(obj)):
+    if not _listened(signal, type(obj)):
         return
     extra = {} if created is None else {"created": created}
     signal.send(sender=type(obj), instance=obj, raw=False, using=alias, update_fields=update_fields, **extra)
+
+
+def _listened(signal: Any, model: type[Model]) -> bool:
+    """`signal.has_listeners(model)`, answered from the signal's own cache of the model's
+    receivers when it holds that there are none (the usual answer: eleven asks a move)."""
+    if signal.sender_receivers_cache.get(model) is NO_RECEIVERS:
+        return False
+    return bool(signal.has_listeners(model))

@@ -261,6 +261,16 @@ def test_writes_together_go_in_one_round_trip_where_the_database_can(match):
     assert Match.objects.get(pk=match.pk).ply == 2
 
 
+def test_a_new_row_is_the_constructors(match):
+    """`rows.new` gives the instance `Model(...)` gives: every field set or defaulted, the key's row cached."""
+    made = rows.new(Move, match=match, ply=3, seat=1, move="4", stats={"depth": 2})
+    built = Move(match=match, ply=3, seat=1, move="4", stats={"depth": 2})
+    assert _fields(made) == _fields(built) and made._state.adding and made.match is match
+    assert _fields(rows.new(Move, match_id=match.pk, ply=3, seat=1, move="4", stats={"depth": 2})) == _fields(built)
+    with pytest.raises(TypeError, match="no field 'colour'"):
+        rows.new(Move, match=match, colour="red")
+
+
 def test_a_query_inside_sees_the_writes_made_before_it(match):
     with transaction.atomic(), rows.together():
         rows.insert(_move(match, 0))

@@ -111,7 +111,7 @@ def _text(value: Any) -> Any:
 def record(match: Match, frame: dict[str, Any]) -> None:
     """Give `frame` the next version, store it, and broadcast it after commit."""
     match.v += 1
-    event = MatchEvent(match=match, v=match.v, frame=frame)
+    event = rows.new(MatchEvent, match=match, v=match.v, frame=frame)
     rows.insert(event)
     kept = settings.MATCH_EVENTS_KEPT
     if match.v % 50 == 0 and match.v > kept:

@@ -179,7 +179,8 @@ def _store_move(
     think_ms = int((now - match.turn_started_at).total_seconds() * 1000) if match.turn_started_at else 0
     if timing.think_ms is not None:  # a bot's search time: its wait for a worker is not charged
         think_ms = timing.think_ms
-    stored = Move(
+    stored = rows.new(
+        Move,
         match=match,
         ply=match.ply,
         seat=seat,

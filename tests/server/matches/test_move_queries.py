@@ -83,6 +83,25 @@ def test_a_move_writes_only_the_columns_it_changed(alice, bob, django_capture_on
         assert column not in assigned
 
 
+def test_a_move_leaves_the_json_it_did_not_change_unwritten(alice, bob, django_capture_on_commit_callbacks):
+    """The match's JSON columns as read are compared with what they hold at the end, not
+    written again unchanged: a clocked move writes the time left, not the time control, nor
+    an offer it leaves standing."""
+    match = human_match("connect4", alice, bob)
+    Match.objects.filter(pk=match.pk).update(
+        clock={"initial_ms": 60000, "increment_ms": 2000},
+        clock_ms=[59000, 58000],
+        offer={"seat": 0, "kind": "draw", "awaiting": [1]},  # the mover's own offer stands
+    )
+    sql = _sql_of(django_capture_on_commit_callbacks, services.submit_move, match.pk, 0, "4", 0)
+    (update,) = [q for q in _statements(sql) if q.startswith('UPDATE "matches_match"')]
+    assigned = update.split(" SET ", 1)[1].split(" WHERE ", 1)[0]
+    assert '"clock_ms"' in assigned, assigned
+    assert not any(f'"{column}"' in assigned for column in ("clock", "offer", "options", "result")), assigned
+    match.refresh_from_db()
+    assert match.clock == {"initial_ms": 60000, "increment_ms": 2000} and match.offer["awaiting"] == [1]
+
+
 def test_a_change_made_in_place_is_saved_too(alice, bob):
     match = human_match("connect4", alice, bob)
     with transaction.atomic():
