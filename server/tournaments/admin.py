@@ -28,7 +28,7 @@ class TournamentForm(forms.ModelForm[Tournament]):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if self.instance.pk is None and not self.errors:
+        if self.instance._state.adding and not self.errors:  # a new one: checked as the API checks it
             try:
                 services.check_request(
                     services.TournamentRequest(

@@ -66,7 +66,7 @@ def tournaments_json(status: str | None = None) -> list[dict[str, Any]]:
     )
     if status:
         rows = rows.filter(status=status)
-    order = {Tournament.Status.RUNNING: 0, Tournament.Status.SCHEDULED: 1}
+    order: dict[str, int] = {Tournament.Status.RUNNING: 0, Tournament.Status.SCHEDULED: 1}
     listed = sorted(
         rows[:LIST_LIMIT] if status else rows.order_by("-starts_at")[: LIST_LIMIT * 2],
         key=lambda t: (order.get(t.status, 2), t.starts_at.timestamp() * (1 if t.status == "scheduled" else -1)),
