@@ -25,7 +25,13 @@ def entrant_json(entrant: Entrant) -> dict[str, Any]:
             "name": profile.name,
             "kind": "bot",
             "is_ai": True,
-            "profile": {"slug": profile.slug, "name": profile.name, "level": profile.level, "is_ai": True},
+            "profile": {
+                "slug": profile.slug,
+                "name": profile.name,
+                "level": profile.level,
+                "algorithm": profile.algorithm,
+                "is_ai": True,
+            },
         }
     else:
         assert entrant.player is not None  # the check constraint: a player or a house bot
