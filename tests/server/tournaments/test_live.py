@@ -110,3 +110,18 @@ def test_a_short_arena_runs_to_its_end_unattended():
         assert [row["points"] for row in final["standings"]] == sorted(
             (row["points"] for row in final["standings"]), reverse=True
         )
+
+
+def test_embedded_mode_runs_tournaments_without_beat():
+    """`make run` without Redis: no beat, so the web process ticks (server/tournaments/watch.py)."""
+    with LiveStack(embedded=True, extra_env={"TOURNAMENT_TICK_MS": TICK_MS}) as stack:
+        assert "embedded mode" in stack.server_log()
+        bots = ",".join(LADDER[:4])
+        tournament_id = create(
+            stack, "--kind", "swiss", "--game", "tictactoe", "--rounds", "2", "--house-bots", bots, "--starts-in", "1"
+        )
+        asyncio.run(watch_until_finished(stack, tournament_id))
+        final = stack.api("GET", f"/api/tournaments/{tournament_id}/")
+        assert final["status"] == "finished" and final["round"] == 2
+        assert sum(row["points"] for row in final["standings"]) == 4
+        assert "celery beat" not in stack.server_log()
