@@ -46,6 +46,11 @@ class TournamentForm(forms.ModelForm[Tournament]):
                 )
             except MatchError as exc:
                 raise ValidationError(exc.message) from exc
+        bots = data.get("house_bots") or []
+        if bots and data.get("entry") == Tournament.Entry.PEOPLE:
+            raise ValidationError("this tournament is for people: bots never take a person's place")
+        if wrong := [b.name for b in bots if b.game != data.get("game")]:
+            raise ValidationError(f"{', '.join(wrong)} play another game than this tournament's")
         return data
 
 
