@@ -21,6 +21,7 @@ from server.http.openapi import errors
 from server.matches.api import error_response
 from server.matches.errors import MatchError
 from server.players.auth import acting_player, acting_player_or_bot
+from server.players.throttles import PlayerRateThrottle
 from server.tournaments import selectors, services
 from server.tournaments.errors import NoSuchTournament
 from server.tournaments.models import Tournament
@@ -111,7 +112,18 @@ class EntrantSerializer(serializers.Serializer[Any]):
 TOURNAMENT_ID = OpenApiParameter("tournament_id", int, OpenApiParameter.PATH)
 
 
-class TournamentListView(APIView):
+class TournamentThrottle(PlayerRateThrottle):
+    """Creating, joining and leaving, per player: each change is sent to every watcher of the tournament."""
+
+    scope = "tournament"
+
+
+class Throttled(APIView):
+    def get_throttles(self) -> list[Any]:
+        return [TournamentThrottle()] if self.request.method == "POST" else []
+
+
+class TournamentListView(Throttled):
     """``GET``: the tournaments.  ``POST``: create one (a person with an account, a cap each)."""
 
     @extend_schema(
@@ -150,11 +162,11 @@ class TournamentDetailView(APIView):
         return Response(detail)
 
 
-class TournamentJoinView(APIView):
+class TournamentJoinView(Throttled):
     """``POST``: enter (a person with an account, or a bot account through its own token)."""
 
     @extend_schema(
-        parameters=[TOURNAMENT_ID], request=None, responses={200: EntrantSerializer, **errors(401, 403, 404, 409)}
+        parameters=[TOURNAMENT_ID], request=None, responses={200: EntrantSerializer, **errors(401, 403, 404, 409, 429)}
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         player = acting_player_or_bot(request)
@@ -165,13 +177,13 @@ class TournamentJoinView(APIView):
         return Response(selectors.entrant_json(entrant))
 
 
-class TournamentWithdrawView(APIView):
+class TournamentWithdrawView(Throttled):
     """``POST``: leave (before the start the entry is gone; after it, no more games, results stand)."""
 
     @extend_schema(
         parameters=[TOURNAMENT_ID],
         request=None,
-        responses={200: EntrantSerializer, 204: None, **errors(401, 404, 409)},
+        responses={200: EntrantSerializer, 204: None, **errors(401, 404, 409, 429)},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         player = acting_player_or_bot(request)

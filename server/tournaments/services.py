@@ -166,15 +166,15 @@ def house_bot_add(tournament_id: int, profile: BotProfile) -> Entrant:
 def _enter(tournament: Tournament, existing: Entrant | None, new: Callable[[], Entrant]) -> Entrant:
     if not tournament.takes_entrants:
         raise TournamentClosed(f"the tournament is {tournament.status}: it takes no entrants now")
+    if existing is not None and not existing.withdrawn:
+        return existing  # joining twice changes nothing
+    if tournament.entrants.filter(withdrawn=False).count() >= tournament.max_entrants:
+        raise TournamentFull(f"the tournament has its {tournament.max_entrants} entrants")
     if existing is not None:
-        if not existing.withdrawn:
-            return existing  # joining twice changes nothing
         existing.withdrawn = False  # an arena's entrant comes back (before a start, a withdrawal leaves no row)
         existing.save(update_fields=["withdrawn"])
         announce.after_commit(tournament.pk)
         return existing
-    if tournament.entrants.filter(withdrawn=False).count() >= tournament.max_entrants:
-        raise TournamentFull(f"the tournament has its {tournament.max_entrants} entrants")
     entrant = new()
     entrant.tournament = tournament
     entrant.save()

@@ -395,6 +395,7 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "analysis": "10/hour",  # analyses started, per player (asking for an existing one is free)
     "tokens": "20/hour",  # tokens created or rotated, per player
     "export_estimate": "60/minute",  # export size estimates (a page asks as its filters change), per player
+    "tournament": "30/minute",  # tournaments created, joined or left, per player (each change is sent to every watcher)
     "signup": "20/hour",  # sign-up forms posted, per client address
     "password_reset": "10/hour",  # password-reset forms posted, per client address
     "email_change": "10/hour",  # new addresses asked for on the account page (each mails one), per client address

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -16,6 +17,12 @@ from tests.server.conftest import with_account
 from tests.server.tournaments.support import tick_at, tournament
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttles():
+    """A fresh database hands out the same player ids again: earlier tests' counts are not this one's."""
+    cache.clear()
 
 
 def client_of(token: str) -> APIClient:
@@ -145,3 +152,9 @@ def test_the_schema_lists_the_endpoints(person):
     schema = person.get("/api/schema/?format=json").json()
     for path in ("/api/tournaments/", "/api/tournaments/{tournament_id}/", "/api/tournaments/{tournament_id}/join/"):
         assert path in schema["paths"], path
+
+
+def test_joining_and_leaving_is_throttled(person):
+    t = tournament("swiss")
+    answers = [person.post(f"/api/tournaments/{t.pk}/{verb}/").status_code for verb in ("join", "withdraw") * 16]
+    assert answers[:30] == [200, 204] * 15 and answers[30] == 429, answers
