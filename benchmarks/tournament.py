@@ -12,7 +12,7 @@ watches the tournament's socket until it has finished, then reads the pairings a
 
 - games played, and every pairing scored, every match over (finished or aborted);
 - round robin and Swiss: the pause from a round's last game's end to the next round's pairing
-  (the end of a match pairs at once; the tick is the safety net);
+  (the end of a match pairs at once; the tick is the safety net), and the rematches;
 - arena: games per entrant, the wait of an entrant between two games, the games under way at
   the end time and how long after it the tournament finished, and that nobody played two
   games at once.
@@ -108,6 +108,8 @@ def report(stack: LiveStack, tournament_id: int) -> None:
             first_pair = min(when(x[4]) for x in rows if x[0] == r)
             pauses.append((first_pair - last_end).total_seconds())
         print(f"round's last end -> next round paired: {percentiles(pauses)}")
+        pairs = [frozenset((r[1], r[2])) for r in games]
+        print(f"rematches: {len(pairs) - len(set(pairs))}")
     else:
         ends_at = parse(detail["ends_at"])
         assert ends_at is not None
