@@ -110,11 +110,12 @@ def _finish(tournament: Tournament, now: datetime, done: TickResult) -> None:
 def _advance(tournament: Tournament, now: datetime, done: TickResult) -> None:
     """Record what ended; then pair what may be paired, or finish."""
     pending = list(Pairing.objects.filter(tournament=tournament, white_score__isnull=True).select_related("match"))
-    for pairing in pending:
-        if pairing.match is not None and pairing.match.is_over:
-            _record(pairing, pairing.match, now)
-            done.recorded += 1
-    if done.recorded:
+    ended = [p for p in pending if p.match is not None and p.match.is_over]
+    for pairing in ended:
+        assert pairing.match is not None
+        _record(pairing, pairing.match, now)
+    done.recorded += len(ended)
+    if ended:
         announce.after_commit(tournament.pk)
     still_playing = [p for p in pending if not p.done]
     if tournament.kind == Tournament.Kind.ARENA:

@@ -73,6 +73,12 @@ def test_a_tournament_created_joined_and_started_live(new_page, plyground, scree
     screenshot(phone, "tournament-phone")
     screenshot(desktop, "tournament-desktop")
 
+    desktop.goto("/tournaments/")  # the list shows it running, linked
+    row = desktop.get_by_test_id(f"tournament-{tid}")
+    expect(row).to_contain_text("Under way")
+    expect(row.locator("a")).to_have_attribute("href", f"/tournaments/{tid}/")
+    expect(desktop.get_by_test_id("create-form")).to_have_count(0)  # a guest is asked to sign up instead
+
     phone.get_by_test_id("pairing").locator("a").click()  # the game is an ordinary match
     phone.wait_for_url(re.compile(r"/matches/\d+/$"))
     expect(phone.locator("#match-room")).to_have_attribute("data-ready", "true")
