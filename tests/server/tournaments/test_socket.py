@@ -6,8 +6,12 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from server.agents.services import bot_account_create
+from server.bots.models import BotProfile
 from server.config.asgi import application
+from server.players.models import ApiToken
 from server.tournaments import services
+from server.tournaments.models import Pairing
 from tests.server.tournaments.support import people, tick_at, tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layer")]
@@ -59,3 +63,24 @@ async def test_sync_bad_frames_and_unknown_tournaments():
     assert (await missing.connect())[0]
     closed = await missing.receive_output(timeout=5)
     assert closed == {"type": "websocket.close", "code": 4404, "reason": "no tournament 999999"}
+
+
+async def test_a_bot_account_hears_its_tournament_game_start_on_its_event_stream():
+    @database_sync_to_async
+    def entered_bot() -> tuple[int, str]:
+        owner = people(1)[0]
+        bot = bot_account_create(owner, "Quokka")
+        t = tournament("swiss", entry="bots", rounds=1)
+        services.tournament_join(t.pk, bot)
+        services.house_bot_add(t.pk, BotProfile.objects.get(slug="tictactoe-random"))
+        return t.pk, ApiToken.issue(bot)
+
+    tid, token = await entered_bot()
+    events = WebsocketCommunicator(application, f"/ws/agents/?token={token}", headers=[(b"host", b"127.0.0.1")])
+    assert (await events.connect())[0]
+    await database_sync_to_async(tick_at)()
+    while (frame := await events.receive_json_from(timeout=5))["type"] != "game_start":
+        pass
+    pairing = await database_sync_to_async(lambda: Pairing.objects.get(tournament_id=tid))()
+    assert frame["match"] == pairing.match_id and frame["game"] == "tictactoe"
+    await events.disconnect()
