@@ -16,7 +16,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import registry
 from server.http.openapi import errors
 from server.matches.api import error_response
 from server.matches.errors import MatchError
@@ -26,14 +25,20 @@ from server.tournaments import selectors, services
 from server.tournaments.errors import NoSuchTournament
 from server.tournaments.models import Tournament
 
+# The schema's enums (settings' ENUM_NAME_OVERRIDES name them).
+KINDS = list(Tournament.Kind.values)
+STATUSES = list(Tournament.Status.values)
+ENTRIES = list(Tournament.Entry.values)
+ENTRANT_KINDS = ["human", "agent", "bot"]
+
 
 class TournamentRequestSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=80)
-    kind = serializers.ChoiceField(choices=Tournament.Kind.values)
-    game = serializers.ChoiceField(choices=[], help_text="a registered game of two (GET /api/games/)")
+    kind = serializers.ChoiceField(choices=KINDS)
+    game = serializers.CharField(max_length=40, help_text="a registered game of two (GET /api/games/)")
     clock = serializers.ChoiceField(choices=[], help_text="one of the site's time controls, minutes+seconds")
     starts_at = serializers.DateTimeField(help_text="ISO 8601; now or later, within TOURNAMENT_MAX_DAYS_AHEAD")
-    entry = serializers.ChoiceField(choices=Tournament.Entry.values, default=Tournament.Entry.PEOPLE)
+    entry = serializers.ChoiceField(choices=ENTRIES, default=Tournament.Entry.PEOPLE)
     rated = serializers.BooleanField(default=True)
     rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, help_text="Swiss only")
     minutes = serializers.IntegerField(required=False, allow_null=True, min_value=1, help_text="arena only")
@@ -41,7 +46,6 @@ class TournamentRequestSerializer(serializers.Serializer[Any]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [g for g in registry.ids() if registry.get(g).num_players == 2]  # type: ignore[attr-defined]  # a ChoiceField
         self.fields["clock"].choices = list(settings.TOURNAMENT_TIME_CONTROLS)  # type: ignore[attr-defined]  # a ChoiceField
 
     def to_request(self) -> services.TournamentRequest:
@@ -65,13 +69,13 @@ class TournamentSerializer(serializers.Serializer[Any]):
 
     id = serializers.IntegerField()
     name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=Tournament.Kind.values)
+    kind = serializers.ChoiceField(choices=KINDS)
     game = serializers.CharField()
     game_name = serializers.CharField()
     clock = serializers.CharField()
-    entry = serializers.ChoiceField(choices=Tournament.Entry.values)
+    entry = serializers.ChoiceField(choices=ENTRIES)
     rated = serializers.BooleanField()
-    status = serializers.ChoiceField(choices=Tournament.Status.values)
+    status = serializers.ChoiceField(choices=STATUSES)
     starts_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     ends_at = serializers.DateTimeField(allow_null=True, help_text="arena: no pairing from then on")
@@ -103,7 +107,7 @@ class TournamentDetailSerializer(TournamentSerializer):
 class EntrantSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["human", "agent", "bot"])
+    kind = serializers.ChoiceField(choices=ENTRANT_KINDS)
     is_ai = serializers.BooleanField()
     rating = serializers.IntegerField()
     withdrawn = serializers.BooleanField()
@@ -127,7 +131,7 @@ class TournamentListView(Throttled):
     """``GET``: the tournaments.  ``POST``: create one (a person with an account, a cap each)."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=Tournament.Status.values, required=False)],
+        parameters=[OpenApiParameter("status", str, enum=STATUSES, required=False)],
         responses={200: TournamentSerializer(many=True), **errors(400)},
     )
     def get(self, request: Request) -> Response:

@@ -152,6 +152,10 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "server.matches.models.Match.Status",
         "AnalysisStatusEnum": "server.analysis.models.Analysis.Status",
         "BotTurnStatusEnum": ["queued", "thinking"],
+        "TournamentKindEnum": "server.tournaments.api.KINDS",
+        "TournamentStatusEnum": "server.tournaments.api.STATUSES",
+        "TournamentEntryEnum": "server.tournaments.api.ENTRIES",
+        "EntrantKindEnum": "server.tournaments.api.ENTRANT_KINDS",
     },
 }
 # Where to report a security problem (docs/security.md): an address or a URL the operator
