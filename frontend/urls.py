@@ -27,5 +27,7 @@ urlpatterns = [
     path("matches/<int:match_id>/analysis/", views.analysis_page, name="analysis"),
     path("bots/<slug:slug>/", views.bot_page, name="bot"),
     path("leaderboards/", views.leaderboards_page, name="leaderboards"),
+    path("tournaments/", views.tournaments_page, name="tournaments"),
+    path("tournaments/<int:tournament_id>/", views.tournament_page, name="tournament"),
     *account_views_urls,
 ]

@@ -76,3 +76,20 @@ def leaderboards_page(request: HttpRequest) -> HttpResponse:
         "frontend/leaderboards.html",
         {"player": player, "page": page, "boards": leaderboards(), "active_days": settings.LEADERBOARD_ACTIVE_DAYS},
     )
+
+
+@ensure_csrf_cookie
+def tournaments_page(request: HttpRequest) -> HttpResponse:
+    """The tournaments: running, scheduled, ended; the form that creates one (docs/tournaments.md)."""
+    games = [{"id": g.id, "name": g.name} for g in registry.all() if g.num_players == 2]
+    return _render(
+        request,
+        "frontend/tournaments.html",
+        {"page": "tournaments", "games": games, "clocks": list(settings.TOURNAMENT_TIME_CONTROLS)},
+    )
+
+
+@ensure_csrf_cookie
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """One tournament: standings, crosstable, pairings, live over its socket."""
+    return _render(request, "frontend/tournament.html", {"page": "tournament", "tournament_id": tournament_id})

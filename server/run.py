@@ -2,7 +2,7 @@
 
 With Redis reachable at ``REDIS_URL`` (default ``redis://127.0.0.1:6379/0``), or a
 ``redis-server`` binary on the PATH to start one, it runs the full stack: daphne, a
-Celery worker and the Redis channel layer.  Otherwise it runs the embedded mode of
+Celery worker, Celery beat (the tournament tick) and the Redis channel layer.  Otherwise it runs the embedded mode of
 docs/design.md §4 and says so.
 
 It supervises what it starts: a child that exits is started again, with a growing pause
@@ -210,6 +210,27 @@ def reserved_worker_argv(env: dict[str, str]) -> list[str] | None:
     return [*argv[:3], "--reserved", *argv[3:]]
 
 
+def beat_argv() -> list[str]:
+    """Celery beat: sends the periodic tasks of settings' ``CELERY_BEAT_SCHEDULE`` (the tournament tick).
+
+    Its schedule lives in memory (``celery.beat:Scheduler``): nothing to write or clean up, and a
+    tick missed while it restarts is simply the next one.  One beat per installation: two would
+    only tick twice as often, which the tick allows (it is idempotent under row locks).
+    """
+    return [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "server.config",
+        "beat",
+        "--loglevel",
+        "INFO",
+        "--scheduler",
+        "celery.beat:Scheduler",
+    ]
+
+
 def install_stop_handlers(stop: Callable[[], None]) -> None:
     """Ctrl-C, SIGTERM and SIGHUP stop the stack (set explicitly: a background start may ignore SIGINT)."""
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -248,10 +269,11 @@ def main(argv: list[str] | None = None) -> int:
         daphne = [sys.executable, "-m", "server.asgi_server", "-b", args.host, "-p", str(args.port)]
         if full:
             env["REDIS_URL"] = redis_url
-            log.info("full stack: daphne, the Celery workers and the Redis channel layer at %s", redis_url)
+            log.info("full stack: daphne, the Celery workers and beat, and the Redis channel layer at %s", redis_url)
             stack.spawn("celery worker", worker_argv(env), env)
             if (reserved := reserved_worker_argv(env)) is not None:
                 stack.spawn("reserved celery worker", reserved, env)
+            stack.spawn("celery beat", beat_argv(), env)
         else:
             env.pop("REDIS_URL", None)
             log.warning(

@@ -17,7 +17,7 @@ import yaml
 
 from tests.support import ROOT
 
-LONG_RUNNING = {"postgres", "redis", "web", "proxy", "worker", "worker-reserved"}
+LONG_RUNNING = {"postgres", "redis", "web", "proxy", "worker", "worker-reserved", "beat"}
 ONE_SHOT = {"migrate"}
 
 
@@ -49,6 +49,11 @@ def test_each_command_exists(compose):
     assert worker[:3] == ["celery", "-A", "server.config"]
     reserved = compose["services"]["worker-reserved"]["command"]
     assert reserved[:4] == ["python", "-m", "server.worker", "--reserved"], "people's turns and hints only"
+    beat = compose["services"]["beat"]["command"]
+    assert beat[:4] == ["celery", "-A", "server.config", "beat"], "the tournament tick's sender"
+    from django.conf import settings
+
+    assert "tournaments.tick" in {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     import server.config
 
     assert server.config.celery_app.main == "plyground"

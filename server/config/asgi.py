@@ -28,6 +28,8 @@ from server.matches.watch import start_match_watch  # noqa: E402
 from server.players.ws_auth import PlayerWebSocketMiddleware  # noqa: E402
 from server.realtime.origins import BrowserOriginValidator  # noqa: E402
 from server.realtime.socket_caps import SocketCapMiddleware  # noqa: E402
+from server.tournaments.routing import websocket_urlpatterns as tournament_ws  # noqa: E402
+from server.tournaments.watch import start_tournament_watch  # noqa: E402
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):
@@ -41,7 +43,8 @@ class NoSuchSocket(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         await self.accept()
         await self.close(
-            code=CLOSE_NOT_FOUND, reason="no socket here: they are /ws/lobby/, /ws/matches/{id}/ and /ws/agents/"
+            code=CLOSE_NOT_FOUND,
+            reason="no socket here: they are /ws/lobby/, /ws/matches/{id}/, /ws/agents/ and /ws/tournaments/{id}/",
         )
 
 
@@ -57,7 +60,7 @@ router = ProtocolTypeRouter(
                 SessionMiddlewareStack(
                     PlayerWebSocketMiddleware(
                         SocketCapMiddleware(
-                            URLRouter(match_ws + lobby_ws + agent_ws + unknown_ws)  # type: ignore[arg-type]  # Channels' URLRouter takes Django's URL patterns holding ASGI apps
+                            URLRouter(match_ws + lobby_ws + agent_ws + tournament_ws + unknown_ws)  # type: ignore[arg-type]  # Channels' URLRouter takes Django's URL patterns holding ASGI apps
                         )
                     )
                 ),
@@ -75,6 +78,7 @@ async def application(scope: Scope, receive: ASGIReceiveCallable, send: ASGISend
     start_analysis_watch()
     start_match_watch()
     start_heartbeat()
+    start_tournament_watch()
     return await router(scope, receive, send)
 
 

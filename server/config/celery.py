@@ -8,4 +8,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.config.settings.dev")
 
 app = Celery("plyground")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["server.bots", "server.analysis"])
+app.autodiscover_tasks(["server.bots", "server.analysis", "server.tournaments"])

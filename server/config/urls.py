@@ -37,6 +37,12 @@ from server.players.profiles_api import HistoryView, ProfileView
 from server.players.tokens_api import TokenDetailView, TokenListView, TokenRotateView
 from server.ratings.api import LeaderboardView, MatchRatingsView, PlayerRatingsView
 from server.research.api import ExportEstimateView, GamesExportView, MovesExportView
+from server.tournaments.api import (
+    TournamentDetailView,
+    TournamentJoinView,
+    TournamentListView,
+    TournamentWithdrawView,
+)
 
 # Ids in paths fit a BigAutoField: a larger number is a 404, never an overflow in the database.
 register_converter(IdConverter, "id")
@@ -89,6 +95,10 @@ api = [
     path("exports/games.jsonl", GamesExportView.as_view(), name="export-games"),
     path("exports/moves.csv", MovesExportView.as_view(), name="export-moves"),
     path("exports/estimate/", ExportEstimateView.as_view(), name="export-estimate"),
+    path("tournaments/", TournamentListView.as_view(), name="tournaments"),
+    path("tournaments/<id:tournament_id>/", TournamentDetailView.as_view(), name="tournament-detail"),
+    path("tournaments/<id:tournament_id>/join/", TournamentJoinView.as_view(), name="tournament-join"),
+    path("tournaments/<id:tournament_id>/withdraw/", TournamentWithdrawView.as_view(), name="tournament-withdraw"),
 ]
 
 urlpatterns = [

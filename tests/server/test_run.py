@@ -56,8 +56,9 @@ def test_the_reserved_worker_takes_only_peoples_turns_and_hints_unless_turned_of
 def test_stopping_server_run_ends_every_process_of_its_stack(sig):
     with LiveStack() as stack:
         pids = stack.processes()
-        # server.run, daphne, the worker and its two pool processes, the reserved worker and its one
-        assert stack.proc.pid in pids and len(pids) >= 7 and len(worker_pids(stack)) == 5, pids
+        # server.run, daphne, the worker and its two pool processes, the reserved worker and its one, beat
+        assert stack.proc.pid in pids and len(pids) >= 8 and len(worker_pids(stack)) == 5, pids
+        assert any(" beat " in cmdline(pid) for pid in pids), "Celery beat sends the tournament tick"
         os.kill(stack.proc.pid, sig)
         assert wait_until(lambda: not stack_processes(stack.stack_id), timeout=10), [
             cmdline(pid) for pid in stack.processes()

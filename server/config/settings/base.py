@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "server.ratings",
     "server.chat",
     "server.agents",
+    "server.tournaments",
     "frontend",
 ]
 
@@ -151,6 +152,10 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "server.matches.models.Match.Status",
         "AnalysisStatusEnum": "server.analysis.models.Analysis.Status",
         "BotTurnStatusEnum": ["queued", "thinking"],
+        "TournamentKindEnum": "server.tournaments.api.KINDS",
+        "TournamentStatusEnum": "server.tournaments.api.STATUSES",
+        "TournamentEntryEnum": "server.tournaments.api.ENTRIES",
+        "EntrantKindEnum": "server.tournaments.api.ENTRANT_KINDS",
     },
 }
 # Where to report a security problem (docs/security.md): an address or a URL the operator
@@ -215,6 +220,8 @@ CELERY_TASK_QUEUES = [
 CELERY_TASK_ROUTES = {
     "bots.bot_move": {"queue": f"{CELERY_TASK_DEFAULT_QUEUE}.bots"},  # a match's source may pick another
     "analysis.analyse_position": {"queue": f"{CELERY_TASK_DEFAULT_QUEUE}.analysis"},
+    # Milliseconds of work that people may be waiting on (their next pairing): beside their bot turns.
+    "tournaments.tick": {"queue": f"{CELERY_TASK_DEFAULT_QUEUE}.bots"},
 }
 # Redelivery, on purpose.  Every task is idempotent (a bot turn for a ply already played, an
 # analysis step already done: nothing happens), so delivering twice only costs time, and
@@ -240,6 +247,25 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 BOT_REQUEUE_MS = int(os.environ.get("BOT_REQUEUE_MS", "15000"))
 BOT_QUEUE_CAP_MS = int(os.environ.get("BOT_QUEUE_CAP_MS", "60000"))
 BOT_TASK_EXPIRES_MS = 600_000
+# --- Tournaments (server/tournaments, docs/tournaments.md) -------------------------------
+# Celery beat sends the tick every TOURNAMENT_TICK_MS in the full stack (server/run.py,
+# docker-compose.yml); in embedded mode (no Redis, no beat) the web process ticks itself.
+TOURNAMENT_TICK_MS = int(os.environ.get("TOURNAMENT_TICK_MS", "5000"))
+TOURNAMENT_TICK_IN_WEB = EMBEDDED
+CELERY_BEAT_SCHEDULE = {
+    "tournaments-tick": {
+        "task": "tournaments.tick",
+        "schedule": TOURNAMENT_TICK_MS / 1000,
+        "options": {"expires": TOURNAMENT_TICK_MS / 1000},  # a tick nobody took in time is replaced by the next
+    }
+}
+# The site's time controls (the lobby's), what a tournament may choose.
+TOURNAMENT_TIME_CONTROLS = ("1+0", "3+2", "5+3", "10+5", "30+20")
+TOURNAMENT_OPEN_PER_PERSON = 2  # scheduled or running tournaments a person may have created
+TOURNAMENT_MAX_ENTRANTS = 64
+TOURNAMENT_MAX_ROUNDS = 15  # Swiss rounds; a round robin has entrants - 1, so at most this many + 1 entrants
+TOURNAMENT_MAX_ARENA_MINUTES = 180
+TOURNAMENT_MAX_DAYS_AHEAD = 30
 # --- end of Celery queues ------------------------------------------------------------
 
 # --- Bots -----------------------------------------------------------------------
@@ -374,6 +400,7 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "tokens": "20/hour",  # tokens created or rotated, per player
     "bot_games": "30/minute",  # games against house bots asked by one bot account (docs/bots.md)
     "export_estimate": "60/minute",  # export size estimates (a page asks as its filters change), per player
+    "tournament": "30/minute",  # tournaments created, joined or left, per player (each change is sent to every watcher)
     "signup": "20/hour",  # sign-up forms posted, per client address
     "password_reset": "10/hour",  # password-reset forms posted, per client address
     "email_change": "10/hour",  # new addresses asked for on the account page (each mails one), per client address

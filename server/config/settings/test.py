@@ -25,3 +25,4 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     import tempfile
 
     DATABASES["default"]["TEST"] = {"NAME": f"{tempfile.gettempdir()}/plyground-test-{os.getpid()}.sqlite3"}  # noqa: F405
+TOURNAMENT_TICK_IN_WEB = False  # tests call server.tournaments.rounds.tick() themselves
