@@ -105,7 +105,7 @@ class TournamentDetailSerializer(TournamentSerializer):
 
 
 class EntrantSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(allow_null=True, help_text="null once an entry withdrawn before the start is gone")
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=ENTRANT_KINDS)
     is_ai = serializers.BooleanField()
@@ -187,7 +187,7 @@ class TournamentWithdrawView(Throttled):
     @extend_schema(
         parameters=[TOURNAMENT_ID],
         request=None,
-        responses={200: EntrantSerializer, 204: None, **errors(401, 404, 409, 429)},
+        responses={200: EntrantSerializer, **errors(401, 404, 409, 429)},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         player = acting_player_or_bot(request)
@@ -195,6 +195,4 @@ class TournamentWithdrawView(Throttled):
             entrant = services.tournament_withdraw(tournament_id, player)
         except MatchError as exc:
             return error_response(exc)
-        if entrant is None:
-            return Response(status=status.HTTP_204_NO_CONTENT)
         return Response(selectors.entrant_json(entrant))

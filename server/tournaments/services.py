@@ -183,7 +183,7 @@ def _enter(tournament: Tournament, existing: Entrant | None, new: Callable[[], E
 
 
 @transaction.atomic
-def tournament_withdraw(tournament_id: int, player: Player) -> Entrant | None:
+def tournament_withdraw(tournament_id: int, player: Player) -> Entrant:
     """`player` leaves: before the start their entry is gone; after it they are paired no more,
     and their results stand (a game under way is played out or lost on the clock)."""
     tournament = locked(tournament_id)
@@ -193,14 +193,15 @@ def tournament_withdraw(tournament_id: int, player: Player) -> Entrant | None:
     return withdraw(tournament, entrant)
 
 
-def withdraw(tournament: Tournament, entrant: Entrant) -> Entrant | None:
-    """Under the tournament's lock: the entrant leaves (gone before the start, withdrawn after)."""
+def withdraw(tournament: Tournament, entrant: Entrant) -> Entrant:
+    """Under the tournament's lock: the entrant leaves, marked withdrawn; before the start its
+    entry is deleted too (the instance returned has no id then)."""
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         raise TournamentClosed(f"the tournament is {tournament.status}")
     announce.after_commit(tournament.pk)
+    entrant.withdrawn = True
     if tournament.status == Tournament.Status.SCHEDULED:
         entrant.delete()
-        return None
-    entrant.withdrawn = True
-    entrant.save(update_fields=["withdrawn"])
+    else:
+        entrant.save(update_fields=["withdrawn"])
     return entrant

@@ -230,7 +230,8 @@ def test_a_person_may_have_two_open_tournaments():
 
 def test_withdrawing_before_the_start_removes_the_entry_and_after_it_stops_pairing(django_capture_on_commit_callbacks):
     t, (a, b, c) = entered("arena", 3)
-    assert services.tournament_withdraw(t.pk, c) is None
+    gone = services.tournament_withdraw(t.pk, c)
+    assert gone.withdrawn and gone.pk is None
     assert t.entrants.count() == 2
     tick_at()
     (game,) = running(t)
