@@ -30,20 +30,7 @@ class TournamentForm(forms.ModelForm[Tournament]):
         data = super().clean() or {}
         if self.instance._state.adding and not self.errors:  # a new one: checked as the API checks it
             try:
-                services.check_request(
-                    services.TournamentRequest(
-                        name=data["name"],
-                        kind=data["kind"],
-                        game=data["game"],
-                        clock=data["clock"],
-                        starts_at=data["starts_at"],
-                        entry=data["entry"],
-                        rated=data["rated"],
-                        rounds=data.get("rounds"),
-                        minutes=data.get("minutes"),
-                        max_entrants=data["max_entrants"],
-                    )
-                )
+                services.check_request(services.TournamentRequest.from_form(data))
             except MatchError as exc:
                 raise ValidationError(exc.message) from exc
         bots = data.get("house_bots") or []

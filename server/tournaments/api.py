@@ -49,19 +49,7 @@ class TournamentRequestSerializer(serializers.Serializer[Any]):
         self.fields["clock"].choices = list(settings.TOURNAMENT_TIME_CONTROLS)  # type: ignore[attr-defined]  # a ChoiceField
 
     def to_request(self) -> services.TournamentRequest:
-        data = self.validated_data
-        return services.TournamentRequest(
-            name=data["name"],
-            kind=data["kind"],
-            game=data["game"],
-            clock=data["clock"],
-            starts_at=data["starts_at"],
-            entry=data["entry"],
-            rated=data["rated"],
-            rounds=data.get("rounds"),
-            minutes=data.get("minutes"),
-            max_entrants=data["max_entrants"],
-        )
+        return services.TournamentRequest.from_form(self.validated_data)
 
 
 class TournamentSerializer(serializers.Serializer[Any]):

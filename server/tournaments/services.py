@@ -6,9 +6,10 @@ Every write to a tournament's entrants takes the tournament's row lock, as the t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -45,6 +46,22 @@ class TournamentRequest:
     rounds: int | None = None  # Swiss
     minutes: int | None = None  # arena
     max_entrants: int = 16
+
+    @classmethod
+    def from_form(cls, data: Mapping[str, Any]) -> TournamentRequest:
+        """The request a validated form (the API's serializer, the admin's form) describes."""
+        return cls(
+            name=data["name"],
+            kind=data["kind"],
+            game=data["game"],
+            clock=data["clock"],
+            starts_at=data["starts_at"],
+            entry=data["entry"],
+            rated=data["rated"],
+            rounds=data.get("rounds"),
+            minutes=data.get("minutes"),
+            max_entrants=data["max_entrants"],
+        )
 
 
 def max_entrants_of(kind: str) -> int:
