@@ -51,7 +51,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @ensure_csrf_cookie
 def match_room(request: HttpRequest, match_id: int) -> HttpResponse:
-    return _render(request, "frontend/match.html", {"page": "match", "match_id": match_id})
+    from server.tournaments.selectors import tournament_of_match
+
+    page = {"page": "match", "match_id": match_id, "tournament": tournament_of_match(match_id)}
+    return _render(request, "frontend/match.html", page)
 
 
 @ensure_csrf_cookie

@@ -116,6 +116,22 @@ def tournament_json(tournament_id: int) -> dict[str, Any] | None:
     }
 
 
+def tournament_of_match(match_id: int) -> dict[str, Any] | None:
+    """The tournament a match is a game of, and its round (None in an arena), for its room."""
+    pairing = Pairing.objects.filter(match_id=match_id).select_related("tournament").first()
+    if pairing is None:
+        return None
+    tournament = pairing.tournament
+    arena = tournament.kind == Tournament.Kind.ARENA
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "round": None if arena else pairing.round,
+        "rounds": None if arena else tournament.rounds,
+        "url": f"/tournaments/{tournament.pk}/",
+    }
+
+
 def _current(tournament: Tournament, pairings: list[Pairing]) -> list[Pairing]:
     """What is being played: the round under way (round robin, Swiss), or the games under way and
     the latest ended ones (arena)."""

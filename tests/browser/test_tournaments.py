@@ -82,3 +82,7 @@ def test_a_tournament_created_joined_and_started_live(new_page, plyground, scree
     phone.get_by_test_id("pairing").locator("a").click()  # the game is an ordinary match
     phone.wait_for_url(re.compile(r"/matches/\d+/$"))
     expect(phone.locator("#match-room")).to_have_attribute("data-ready", "true")
+    expect(phone.get_by_test_id("match-tournament")).to_contain_text(f"A game of {name} cup, round 1 of 2")
+    phone.get_by_test_id("match-tournament").locator("a").click()  # and back to the tournament
+    phone.wait_for_url(re.compile(rf"/tournaments/{tid}/$"))
+    no_sideways_scroll(phone)

@@ -14,7 +14,7 @@ from server.players.models import ApiToken
 from server.players.services import player_create_guest_with_token
 from server.tournaments.models import Entrant, Tournament
 from tests.server.conftest import with_account
-from tests.server.tournaments.support import tick_at, tournament
+from tests.server.tournaments.support import entered, running, tick_at, tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -160,3 +160,14 @@ def test_joining_and_leaving_is_throttled(person):
     t = tournament("swiss")
     answers = [person.post(f"/api/tournaments/{t.pk}/{verb}/").status_code for verb in ("join", "withdraw") * 16]
     assert answers[:30] == [200, 200] * 15 and answers[30] == 429, answers
+
+
+def test_a_tournament_game_s_room_names_its_tournament_and_round(client):
+    t, _ = entered("swiss", 2)
+    tick_at()
+    (pairing,) = running(t)
+    page = client.get(f"/matches/{pairing.match_id}/").content.decode()
+    assert f'<a href="/tournaments/{t.pk}/">{t.name}</a>' in page
+    assert "round 1 of 3" in page
+    other = client.get("/matches/999999/").content.decode()  # not a tournament's: nothing said
+    assert 'data-testid="match-tournament"' not in other
