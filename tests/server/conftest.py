@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import uuid
+import warnings
 
 import psycopg
 import pytest
@@ -20,7 +21,7 @@ from tests.support import REDIS_TEST_URL
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup):
+def django_db_setup(django_db_setup, django_db_blocker):
     """The test database, whose end waits for the connections kept by the sockets' database
     threads and Channels' own thread to close: PostgreSQL will not drop a database that
     sessions are using, and pytest-django only warns, leaving it behind."""
@@ -29,6 +30,26 @@ def django_db_setup(django_db_setup):
 
     router.application_mapping["websocket"].close_connections()
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+    with django_db_blocker.unblock():
+        _end_leftover_sessions()
+
+
+def _end_leftover_sessions() -> None:
+    """On PostgreSQL, end the sessions some other thread still keeps on the test database, so that
+    it can be dropped; say how many, so the leak is seen. (A thread that finished a bot's turn
+    after its test had ended was seen keeping one, once in a CI run.)"""
+    connection = connections["default"]
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        (ended,) = cursor.fetchone()
+    connection.close()
+    if ended:
+        warnings.warn(f"{ended} database session(s) left open by other threads were ended", stacklevel=1)
 
 
 @pytest.fixture(autouse=True)
