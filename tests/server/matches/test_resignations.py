@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from server.agents.services import bot_account_create
 from server.bots.models import BotProfile
 from server.bots.services import bot_resigns_if_lost
-from server.matches import services
+from server.matches import presence, services
 from server.matches.errors import BadMessage, NoOffer, NotSeated, OfferPending
 from server.matches.models import Match, MatchEvent, Move
 from server.players.models import Player
@@ -205,6 +205,7 @@ async def test_over_the_socket_an_offer_is_the_offerers_own_and_a_watcher_cannot
     assert over["result"]["winner"] == 0 and over["result"]["reason"] == "resigned a gammon"
     for comm in sockets:
         await comm.disconnect()
+    await presence.settled()  # the seats' offline writes finish on this test's loop, not after it
 
 
 def lost_by_the_bot(player) -> Match:
