@@ -225,7 +225,7 @@ def beat_argv() -> list[str]:
         "server.config",
         "beat",
         "--loglevel",
-        "INFO",
+        "WARNING",  # at INFO it writes a line for every tick it sends
         "--scheduler",
         "celery.beat:Scheduler",
     ]
