@@ -371,9 +371,13 @@ def test_a_block_that_opens_the_transaction_commits_with_its_writes(match):
     seen = []
 
     def on_commit() -> None:
-        with connections.create_connection("default").cursor() as other:  # not this transaction's
-            other.execute("SELECT count(*) FROM matches_move WHERE match_id = %s", [match.pk])
-            seen.append(other.fetchone()[0])
+        other = connections.create_connection("default")  # not this transaction's
+        try:
+            with other.cursor() as cursor:
+                cursor.execute("SELECT count(*) FROM matches_move WHERE match_id = %s", [match.pk])
+                seen.append(cursor.fetchone()[0])
+        finally:
+            other.close()  # else its session outlives the test and the test database cannot be dropped
 
     connection.ensure_connection()
     raw, commands = connection.connection, []
