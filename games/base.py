@@ -365,6 +365,13 @@ class Game(ABC, Generic[S]):
         applied like any move, so the record replays it; it ends the game on the board."""
         raise ValueError(f"{self.id} has no resignation levels")
 
+    def stake_value(self, state: S, seat: Seat) -> float:
+        """What `state` is worth to `seat` in what the seat is playing for, where that is more than
+        this game's points (backgammon in a match: the chance of winning the match, every result
+        weighed by the score it leaves); the evaluation by default.  Resignations are weighed by it
+        (`ai.resign`), a finished game by its result."""
+        return self.evaluate(state, seat)
+
     def resignation_terms(self, state: S, seat: Seat, level: str) -> tuple[int, str]:
         """What `seat`'s resignation at `level` would pay were it accepted now: the points, and how they
         are counted (``"resigned a gammon: 2 points x cube 2 = 4"``)."""

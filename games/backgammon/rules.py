@@ -672,20 +672,47 @@ class Backgammon(Game[BackgammonState]):
             match=self._match_equities(state) if self.rules.match_to else None, looked_ahead=looked_ahead,
         )  # fmt: skip
 
+    def stake_value(self, state: BackgammonState, seat: Seat) -> float:
+        """In a match, `seat`'s chance of winning it: each result of this game (single, gammon,
+        backgammon, at the cube's value, the cube dead) weighed by the evaluation's probabilities
+        and valued by the score it leaves (`games.backgammon.met`); a finished game by its result.
+        Elsewhere the evaluation (points)."""
+        if not self.rules.match_to:
+            return self.evaluate(state, seat)
+        if finished(state):
+            result = game_result(state, self.rules)
+            return self._match_chance_after(state, seat, result.points if result.winner == seat else -result.points)
+        me, theirs = sides(state, seat)
+        op = _own_numbering(theirs)
+        if state.turn == NO_TURN:  # before the opening roll either side may start
+            chances = [side_probabilities(me, op, True), side_probabilities(me, op, False)]
+        else:
+            chances = [side_probabilities(me, op, state.turn == seat)]
+        return sum(self._match_chance_played_on(state, seat, p) for p in chances) / len(chances)
+
+    def _match_chance_played_on(self, state: BackgammonState, seat: Seat, p: Probabilities) -> float:
+        """`seat`'s match-winning chance over the results `p` gives this game, at the cube's value."""
+        exactly = (
+            (p.win - p.win_gammon, 1), (p.win_gammon - p.win_backgammon, 2), (p.win_backgammon, 3),
+            (1 - p.win - p.lose_gammon, -1), (p.lose_gammon - p.lose_backgammon, -2), (p.lose_backgammon, -3),
+        )  # fmt: skip
+        return sum(chance * self._match_chance_after(state, seat, m * state.cube) for chance, m in exactly)
+
+    def _match_chance_after(self, state: BackgammonState, seat: Seat, points: int) -> float:
+        """`seat`'s match-winning chance once this game has paid it `points` (negative: lost them)."""
+        score = list(state.score)
+        score[seat if points > 0 else 1 - seat] += abs(points)
+        match_to = self.rules.match_to
+        played = next_crawford(state.crawford, (score[0], score[1]), match_to) == AFTER_CRAWFORD
+        return match_equity(match_to - score[seat], match_to - score[1 - seat], played)
+
     def _match_equities(self, state: BackgammonState) -> MatchEquities:
         """The seat on roll's match-winning chances after each result of this game (`games.backgammon.met`),
         the Crawford rule applied to the score it leaves."""
-        roller, match_to = state.turn, self.rules.match_to
-
-        def after(points: int) -> float:  # points won by the roller (negative: lost)
-            score = list(state.score)
-            score[roller if points > 0 else 1 - roller] += abs(points)
-            played = next_crawford(state.crawford, (score[0], score[1]), match_to) == AFTER_CRAWFORD
-            return match_equity(match_to - score[roller], match_to - score[1 - roller], played)
 
         def results(cube: int) -> tuple[float, float, float, float, float, float]:
-            won = [after(m * cube) for m in (1, 2, 3)]
-            lost = [after(-m * cube) for m in (1, 2, 3)]
+            won = [self._match_chance_after(state, state.turn, m * cube) for m in (1, 2, 3)]
+            lost = [self._match_chance_after(state, state.turn, -m * cube) for m in (1, 2, 3)]
             return won[0], won[1], won[2], lost[0], lost[1], lost[2]
 
         return MatchEquities(results(state.cube), results(2 * state.cube))

@@ -3,6 +3,8 @@ one only when its game is lost, at the smallest level the other side should acce
 
 from __future__ import annotations
 
+import pytest
+
 from ai import accepts_resignation, resignation_to_offer
 from games import registry
 from games.backgammon import Backgammon, BackgammonState
@@ -47,3 +49,36 @@ def test_a_game_still_open_is_not_resigned_and_a_single_game_offered_is_taken_wh
 def test_games_without_levels_never_resign_this_way():
     tictactoe = registry.get("tictactoe")
     assert resignation_to_offer(tictactoe, tictactoe.initial_state(), 0) is None
+
+
+def in_a_match(state: BackgammonState, score: tuple[int, int], match_to: int = 3) -> tuple[Backgammon, BackgammonState]:
+    """The game of a match to `match_to` at `score`, the Crawford game behind it."""
+    from dataclasses import replace
+
+    from games.backgammon.cube import AFTER_CRAWFORD
+
+    game = GAME.configured({"cube": True, "jacoby": False, "match_to": match_to})
+    return game, replace(state, score=score, crawford=AFTER_CRAWFORD)  # type: ignore[return-value]
+
+
+def test_in_a_match_a_single_game_that_wins_the_match_is_accepted_however_likely_a_gammon():
+    # Seat 1 is certain to be gammoned (seat 0 declines a single game for money, above); at 2-2 in a
+    # match to 3 a single game wins seat 0 the match as surely as the gammon.
+    game, state = in_a_match(lost_race(0), (2, 2))
+    assert accepts_resignation(game, state, 1, "single")
+    assert resignation_to_offer(game, state, 1) == "single"  # the smallest level the winner should take
+
+
+def test_in_a_match_the_gammon_is_still_asked_for_where_it_is_worth_more():
+    # At 0-0 in a match to 3 a gammon (2 points) leaves seat 0 one point away, a single game two.
+    game, state = in_a_match(lost_race(0), (0, 0))
+    assert not accepts_resignation(game, state, 1, "single")
+    assert accepts_resignation(game, state, 1, "gammon")
+    assert resignation_to_offer(game, state, 1) == "gammon"
+
+
+def test_a_match_values_positions_as_chances_of_winning_it():
+    game, state = in_a_match(lost_race(1), (1, 0))
+    assert game.stake_value(state, 0) + game.stake_value(state, 1) == pytest.approx(1.0)
+    assert 0.0 <= game.stake_value(state, 1) < 0.5 < game.stake_value(state, 0) <= 1.0
+    assert GAME.stake_value(state, 0) == GAME.evaluate(state, 0)  # money play: the evaluation
