@@ -372,6 +372,13 @@ class Game(ABC, Generic[S]):
         (`ai.resign`), a finished game by its result."""
         return self.evaluate(state, seat)
 
+    def resign_match_move(self, state: S, seat: Seat) -> Move | None:
+        """The move that records `seat`'s plain resignation, unasked, where the game counts it for
+        points (backgammon: the most the opponent could win, a backgammon times the cube, or in a
+        match to N the match); applied like any move, it ends the match.  None where resigning is a
+        forfeit of the match (every other game, and between two games)."""
+        return None
+
     def resignation_terms(self, state: S, seat: Seat, level: str) -> tuple[int, str]:
         """What `seat`'s resignation at `level` would pay were it accepted now: the points, and how they
         are counted (``"resigned a gammon: 2 points x cube 2 = 4"``)."""

@@ -13,6 +13,11 @@ The rules (`games.backgammon.rules` applies them as moves):
 - A seat may offer to resign a single game, a gammon or a backgammon (`RESIGN_LEVELS`), at any
   time in a game; the other seat accepts (the game ends: it pays that times the cube, the Jacoby
   rule applied, and in a match no more than the winner needed) or declines (play goes on).
+- A plain resignation, unasked, concedes the most the opponent could win, so it needs no answer: in
+  a single or money game a backgammon times the cube (the Jacoby rule applied), what gnubg's and
+  FIBS's ``resign backgammon`` pays; in a match to N points the match (`WHOLE_MATCH`: the winner is
+  credited the points it still needed).  gnubg and FIBS resign games only; a site's match must
+  also be one a player can stop, and a resignation for less is the offer above.
 - A match to N points adds each game's points to the winner's score until one seat has N.  The
   game after a seat first reaches N - 1 is the Crawford game: no doubling in it.  After it the
   cube is back in play.
@@ -68,13 +73,19 @@ def game_points(rules: CubeRules, multiplier: int, cube: int, owner: Seat) -> in
 
 
 RESIGN_LEVELS: Final = {"single": 1, "gammon": 2, "backgammon": 3}  # what a resignation offers to lose
-RESIGNED: Final = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+BACKGAMMON_MULTIPLIER: Final = RESIGN_LEVELS["backgammon"]  # the most a game pays, times the cube
+WHOLE_MATCH: Final = 0  # in place of the multiplier: a match to N resigned whole (a plain resignation)
+RESIGNED: Final = {1: "a single game", 2: "a gammon", 3: "a backgammon", WHOLE_MATCH: "the match"}
 
 
 def resigned_points(rules: CubeRules, multiplier: int, cube: int, owner: Seat, needed: int) -> tuple[int, int, str]:
     """What a resignation at `multiplier` pays: (the multiplier counted, the points, how they were
     counted), e.g. ``(2, 4, "resigned a gammon: 2 points x cube 2 = 4")``.  `needed`: the points the
-    winner needed to win the match (0 in a money game): a resignation pays no more."""
+    winner needed to win the match (0 in a money game): a resignation pays no more.  The whole match
+    (`WHOLE_MATCH`) pays exactly that, its game on the board counted a backgammon."""
+    if multiplier == WHOLE_MATCH:
+        points = f"{needed} point{'s' * (needed > 1)}"
+        return BACKGAMMON_MULTIPLIER, needed, f"resigned the match: the {points} the winner needed"
     counted = game_points(rules, multiplier, 1, owner)
     reason = f"resigned {RESIGNED[multiplier]}"
     if not rules.cube:

@@ -33,7 +33,9 @@ Moves (canonical text, always in the mover's own numbering):
   ``"seat 1 resigns a gammon"`` (``a single game``, ``a backgammon``; `games.backgammon.cube`):
   it ends the game, whoever was to move.  It is never among the legal moves: a seat offers it
   and the other accepts it outside the game (the server's resignation offers), and
-  `Backgammon.resign_move` writes it.
+  `Backgammon.resign_move` writes it.  A plain resignation needs no answer (it concedes the most the
+  opponent could win) and is recorded the same way by `Backgammon.resign_match_move`: ``"seat 1
+  resigns a backgammon"`` in a single or money game, ``"seat 1 resigns the match"`` in a match to N.
 - Input may word a play any correct way (segments in any order, ``24/18/15``,
   ``8/2*(2)``, hits unmarked, ``Bar/22``): `Backgammon.canonical_move` reads it as the
   canonical string (`games.backgammon.notation`), which is what is stored and shown.
@@ -79,7 +81,8 @@ With the cube, also::
      "crawford": null|"game"|"after",  # this is the Crawford game, or it has been played
      "result": null | {"winner": 0, "points": 4, "reason": "gammon"}  # the game just finished
 
-After an accepted resignation, also ``"resigned": {"seat": 1, "level": "gammon"}``.
+After an accepted resignation, also ``"resigned": {"seat": 1, "level": "gammon"}`` (``"match"``: a
+match to N resigned whole).
 
 ``from_json`` reads every field except ``to_move``, ``pips`` and ``result``.
 """
@@ -96,6 +99,7 @@ from typing import Any, TypeAlias
 
 from games.backgammon.cube import (
     AFTER_CRAWFORD,
+    BACKGAMMON_MULTIPLIER,
     BEFORE_CRAWFORD,
     CENTRED,
     CRAWFORD_GAME,
@@ -108,6 +112,7 @@ from games.backgammon.cube import (
     RESIGNED,
     ROLL,
     TAKE,
+    WHOLE_MATCH,
     CubeRules,
     game_points,
     next_crawford,
@@ -138,8 +143,10 @@ ROLLS: tuple[tuple[Move, float], ...] = tuple(
 )
 ROLL_DICE: dict[Move, tuple[int, int]] = {m: (int(m[5]), int(m[7])) for m, _ in ROLLS}
 OPENING_DICE: dict[Move, tuple[int, int]] = {m: (int(m[5]), int(m[7])) for m, _ in OPENING_ROLLS}
-RESIGNATION = re.compile(r"^seat ([01]) resigns (a single game|a gammon|a backgammon)$")
-LEVEL_OF_RESIGNED = {RESIGNED[multiplier]: level for level, multiplier in RESIGN_LEVELS.items()}
+RESIGNATION = re.compile(r"^seat ([01]) resigns (a single game|a gammon|a backgammon|the match)$")
+MATCH_LEVEL = "match"  # the resigned level of a match to N resigned whole (`WHOLE_MATCH`)
+RESIGNED_LEVELS = {**RESIGN_LEVELS, MATCH_LEVEL: WHOLE_MATCH}  # every level a state may record
+LEVEL_OF_RESIGNED = {RESIGNED[multiplier]: level for level, multiplier in RESIGNED_LEVELS.items()}
 SEGMENT = re.compile(r"^(bar|\d{1,2})(\*?)(?:/(\d{1,2})\*?)*/(off|\d{1,2})(\*?)(?:\(([1-4])\))?$")
 
 
@@ -151,7 +158,8 @@ class BackgammonState:
     The cube (`games.backgammon.cube`; constant in a game without it): its `cube` value and
     `owner` (`CENTRED` or a seat), `cube_action` this turn so far ("", ``"roll"``, ``"double"``
     pending an answer, ``"drop"`` ending the game), the match `score` before this game and its
-    `crawford` stage.  `resigned`: (the seat that resigned, 1, 2 or 3) after an accepted resignation."""
+    `crawford` stage.  `resigned`: (the seat that resigned, 1, 2 or 3; `WHOLE_MATCH` for the match)
+    after a resignation."""
 
     points: tuple[int, ...] = START
     bar: tuple[int, int] = (0, 0)
@@ -454,11 +462,11 @@ class Backgammon(Game[BackgammonState]):
     def apply(self, state: BackgammonState, move: Move) -> BackgammonState:
         if state.dice:
             play = legal_plays(state).get(move)
-            return play if play is not None else _resigned(state, move)
+            return play if play is not None else _resigned(state, move, self.rules)
         if move in CUBE_MOVES:
             return _cube_move(state, move)
         if move.startswith("seat "):
-            return _resigned(state, move)
+            return _resigned(state, move, self.rules)
         if state.turn == NO_TURN:
             a, b = OPENING_DICE[move]
             return replace(state, turn=0 if a > b else 1, dice=(max(a, b), min(a, b)), ply=1)
@@ -557,6 +565,13 @@ class Backgammon(Game[BackgammonState]):
             raise ValueError(f"no resignation of {level!r} by seat {seat} here")
         return f"seat {seat} resigns {RESIGNED[RESIGN_LEVELS[level]]}"
 
+    def resign_match_move(self, state: BackgammonState, seat: Seat) -> Move | None:
+        """A plain resignation concedes the most the opponent could win (`games.backgammon.cube`): a
+        backgammon times the cube in a single or money game, the whole match in a match to N."""
+        if state.turn == NO_TURN or finished(state) or seat not in (0, 1):
+            return None
+        return f"seat {seat} resigns {RESIGNED[WHOLE_MATCH if self.rules.match_to else BACKGAMMON_MULTIPLIER]}"
+
     def resignation_terms(self, state: BackgammonState, seat: Seat, level: str) -> tuple[int, str]:
         result = game_result(self.apply(state, self.resign_move(state, seat, level)), self.rules)
         return result.points, result.reason
@@ -640,7 +655,7 @@ class Backgammon(Game[BackgammonState]):
             tuple(points), (bar[0], bar[1]), (off[0], off[1]), NO_TURN if turn is None else turn, tuple(dice), ply
         )
         if "resigned" in data:
-            state = replace(state, resigned=_resigned_from_json(data["resigned"]), dice=())
+            state = replace(state, resigned=_resigned_from_json(data["resigned"], self.rules), dice=())
         return cube_from_json(state, data, self.rules) if self.rules.cube else state
 
     # --- search hooks ------------------------------------------------------
@@ -802,23 +817,27 @@ def _after_play(child: BackgammonState, seat: Seat) -> Probabilities:
     return side_probabilities(me, _own_numbering(theirs), False)
 
 
-LEVEL_NAMES = {multiplier: level for level, multiplier in RESIGN_LEVELS.items()}
+LEVEL_NAMES = {multiplier: level for level, multiplier in RESIGNED_LEVELS.items()}
 
 
-def _resigned(state: BackgammonState, move: Move) -> BackgammonState:
-    """`state` after the accepted resignation `move` (``"seat 1 resigns a gammon"``): the game over,
-    dice and a pending double cleared, so that a match's next game follows with the opening roll."""
+def _resigned(state: BackgammonState, move: Move, rules: CubeRules) -> BackgammonState:
+    """`state` after the resignation `move` (``"seat 1 resigns a gammon"``): the game over, dice and a
+    pending double cleared, so that a match's next game follows with the opening roll.  The match is
+    resigned whole only in a match to N."""
     found = RESIGNATION.match(move)
     if found is None or state.turn == NO_TURN or finished(state):
         raise KeyError(move)
-    seat, multiplier = int(found[1]), RESIGN_LEVELS[LEVEL_OF_RESIGNED[found[2]]]
+    seat, multiplier = int(found[1]), RESIGNED_LEVELS[LEVEL_OF_RESIGNED[found[2]]]
+    if multiplier == WHOLE_MATCH and not rules.match_to:
+        raise KeyError(move)
     return replace(state, dice=(), cube_action="", ply=state.ply + 1, resigned=(seat, multiplier))
 
 
-def _resigned_from_json(data: object) -> tuple[int, int]:
-    if not isinstance(data, dict) or data.get("seat") not in (0, 1) or data.get("level") not in RESIGN_LEVELS:
-        raise ValueError('resigned is {"seat": 0 or 1, "level": "single", "gammon" or "backgammon"}')
-    return (int(data["seat"]), RESIGN_LEVELS[data["level"]])
+def _resigned_from_json(data: object, rules: CubeRules) -> tuple[int, int]:
+    levels = RESIGNED_LEVELS if rules.match_to else RESIGN_LEVELS
+    if not isinstance(data, dict) or data.get("seat") not in (0, 1) or data.get("level") not in levels:
+        raise ValueError(f'resigned is {{"seat": 0 or 1, "level": one of {", ".join(levels)}}}')
+    return (int(data["seat"]), levels[data["level"]])
 
 
 def _cube_move(state: BackgammonState, move: Move) -> BackgammonState:

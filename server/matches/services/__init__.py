@@ -3,10 +3,11 @@
 - `lifecycle`: creating a match, joining it, starting it; `require_seat`.
 - `moves`: `submit_move`, the one path every move takes, human or bot; dice.
 - `offers`: takebacks, takeback requests and draw offers, and their answers; draw claims.
-- `resignations`: resigning a game for points (backgammon's single game, gammon, backgammon).
+- `resignations`: resigning the match (for points where the game counts them); offering to resign a
+  game for points (backgammon's single game, gammon, backgammon).
 - `clocks`: time controls, flagging a seat whose time ran out, aborting a match with no first move.
 - `presence`: which seated people have a socket open.
-- `endings`: results, resigning, aborting; abandoned, adjourned and expired matches.
+- `endings`: results, forfeits, aborting; abandoned, adjourned and expired matches.
 - `events`: the event log and its versions, the row lock, what is sent after commit.
 
 Callers use this package (`services.submit_move`); the modules are its parts.
@@ -18,7 +19,6 @@ from server.matches.services.endings import (
     adjourn_gone_matches,
     expire_open_matches,
     match_abort,
-    match_resign,
     match_resume,
 )
 from server.matches.services.events import match_log
@@ -32,7 +32,7 @@ from server.matches.services.presence import (
     seat_presence,
     socket_arrived,
 )
-from server.matches.services.resignations import match_resign_offer
+from server.matches.services.resignations import match_resign, match_resign_offer
 
 __all__ = [
     "Clock",

@@ -1,5 +1,5 @@
-"""How a match ends: a result, a resignation, a forfeit, an abort; and the lobby's rules for
-matches nobody plays any more (abandoned, adjourned and resumed, expired; docs/lobby.md).
+"""How a match ends: a result, a forfeit (a resignation: `resignations.match_resign`), an abort; and
+the lobby's rules for matches nobody plays any more (abandoned, adjourned and resumed, expired; docs/lobby.md).
 
 Every result is a `games.base.Outcome`, stored and sent as its `to_json()` through `_end`,
 the one place a match stops.
@@ -76,19 +76,6 @@ def abort(match: Match, reason: str, now: datetime | None = None) -> None:
 
 
 # --- asked for by a seat or an admin --------------------------------------------------
-
-
-@transaction.atomic
-def match_resign(match_id: int, seat: int) -> Match:
-    match = locked(match_id)
-    if match.is_over:
-        raise GameOver("the match is over")
-    if match.status == Match.Status.WAITING:
-        abort(match, "abandoned before it started")
-    else:
-        forfeit(match, seat, "resigned")
-    match.save()
-    return match
 
 
 @transaction.atomic

@@ -1,12 +1,17 @@
-"""Resignations for points: in backgammon a seat offers to resign a single game, a gammon or a
-backgammon (times the cube; in a match no more than the winner needs), and the opponent accepts or
-declines (docs/wire.md, "resign_offer").
+"""Resignations: a seat resigns the match (`match_resign`), or in backgammon offers to resign a single
+game, a gammon or a backgammon (times the cube; in a match no more than the winner needs), and the
+opponent accepts or declines (docs/wire.md, "resign_offer").
+
+A plain resignation forfeits the match, except where the game counts it for points
+(`Game.resign_match_move`): backgammon's concedes the most the opponent could win (a backgammon times
+the cube, or in a match to N the match), so it needs no answer and is stored as a move of the
+resigning seat, as an accepted offer is, its result saying how the points were counted.
 
 The offer waits in `Match.offer` (kind ``"resign"``) like a draw offer, and any move cancels it
 (`offers.cancel_offer_on_move`: the position it was made in is gone).  A bot answers at once, by
 its evaluation (`ai.resign`).  An accepted resignation is stored as a move of the resigning seat
 (`Game.resign_move`), so the record replays it: it ends the game, and in a match the next game
-follows as after any other.  Resigning the whole match is `endings.match_resign`.
+follows as after any other.
 """
 
 from __future__ import annotations
@@ -19,8 +24,31 @@ from ai import accepts_resignation
 from server.matches import frames
 from server.matches.errors import BadMessage, GameOver, NotYourTurn, OfferNotAllowed, OfferPending
 from server.matches.models import Match, Seat
+from server.matches.services.endings import abort, forfeit
 from server.matches.services.events import locked_with_seats, record
 from server.matches.services.moves import store_agreed_move
+
+
+@transaction.atomic
+def match_resign(match_id: int, seat: int) -> Match:
+    """`seat` resigns: before the start the match is aborted; else it is lost, for the points the game
+    counts where it counts them (`Game.resign_match_move`), by forfeit elsewhere."""
+    match, seats = locked_with_seats(match_id)
+    if match.is_over:
+        raise GameOver("the match is over")
+    if match.status == Match.Status.WAITING:
+        abort(match, "abandoned before it started")
+    else:
+        game = match.rules()
+        state = game.from_json(match.state)
+        move = game.resign_match_move(state, seat)
+        if move is None:
+            forfeit(match, seat, "resigned")
+        else:
+            match.offer = None  # whatever was waiting: the match ends with this move
+            store_agreed_move(match, game, seats, seat, move, game.apply(state, move))
+    match.save()
+    return match
 
 
 @transaction.atomic

@@ -88,3 +88,45 @@ def test_a_pending_double_can_be_answered_by_resigning():
     assert game.to_move(state) == 1 and "gammon" in game.resign_levels(state)
     ended = game.apply(state, game.resign_move(state, 1, "gammon"))
     assert game.outcome(ended).points == (2, -2)  # at the cube before the double: it was not taken
+
+
+@pytest.mark.parametrize(
+    ("options", "cube", "owner", "move", "points", "says"),
+    [
+        ({}, 1, CENTRED, "seat 1 resigns a backgammon", (), "resigned a backgammon"),
+        ({"cube": True}, 2, 0, "seat 1 resigns a backgammon", (6, -6), "resigned a backgammon: 3 points x cube 2 = 6"),
+        ({"cube": True, "jacoby": True}, 1, CENTRED, "seat 1 resigns a backgammon", (1, -1),
+         "resigned a backgammon: 1 point (Jacoby rule: counted single) x cube 1 = 1"),
+        ({"cube": True, "jacoby": True}, 4, 0, "seat 1 resigns a backgammon", (12, -12),
+         "resigned a backgammon: 3 points x cube 4 = 12"),
+    ],
+)  # fmt: skip
+def test_a_plain_resignation_concedes_a_backgammon_times_the_cube(options, cube, owner, move, points, says):
+    game = rules(**options)
+    state = replace(opened(game), cube=cube, owner=owner)
+    assert game.resign_match_move(state, 1) == move == game.resign_move(state, 1, "backgammon")
+    outcome = game.outcome(game.apply(state, move))
+    assert outcome.winner == 0 and outcome.points == points and outcome.reason == says
+
+
+def test_in_a_match_a_plain_resignation_resigns_the_match_for_the_points_the_winner_needed():
+    game = rules(match_to=7)
+    state = replace(opened(game), score=(2, 3), cube=2, owner=1)
+    move = game.resign_match_move(state, 1)
+    assert move == "seat 1 resigns the match" and move not in game.legal_moves(state)
+    assert game.move_notation(state, move) == "resigns the match"
+    ended = game.apply(state, move)
+    assert game.is_terminal(ended)  # a backgammon at cube 2 would pay 5 of 6: the match, whatever the cube
+    outcome = game.outcome(ended)
+    assert outcome.winner == 0 and outcome.points == (5, -5) and outcome.returns == (3.0, -3.0)
+    assert outcome.reason == "resigned the match: the 5 points the winner needed: match won 7-3"
+    data = game.to_json(ended)
+    assert data["resigned"] == {"seat": 1, "level": "match"} and game.from_json(data) == ended
+    # Only a match to N is resigned whole; nothing is resigned before the opening roll.
+    money = rules(cube=True)
+    with pytest.raises(ValueError, match="resigned is"):
+        money.from_json({**money.to_json(opened(money)), "resigned": {"seat": 1, "level": "match"}})
+    with pytest.raises(IllegalMove):
+        money.play(opened(money), "seat 1 resigns the match")
+    assert game.resign_match_move(game.initial_state(), 0) is None
+    assert registry.get("connect4").resign_match_move(registry.get("connect4").initial_state(), 0) is None

@@ -84,6 +84,49 @@ def test_a_gammon_resigned_at_cube_two_pays_four_and_the_record_says_so(token_cl
     assert exported["result"]["reason"] == "resigned a gammon: 2 points x cube 2 = 4"
 
 
+def test_a_plain_resign_over_the_api_concedes_a_backgammon_at_the_cube_and_the_export_has_the_points(token_client):
+    match_id, bob = joined(token_client, {"cube": True})
+    match = Match.objects.get(pk=match_id)
+    match.state = {**match.state, "cube": {"value": 2, "owner": 0, "action": None}}
+    match.save()
+    assert offer(bob, match_id, "single").status_code == 200  # waiting: the resignation ends it unanswered
+    resigned = bob.post(f"/api/matches/{match_id}/resign/", format="json")
+    assert resigned.status_code == 200, resigned.json()
+    says = "resigned a backgammon: 3 points x cube 2 = 6"
+    body = resigned.json()
+    assert body["status"] == "finished" and body["offer"] is None
+    assert body["result"]["winner"] == 0 and body["result"]["points"] == [6, -6] and body["result"]["reason"] == says
+    last = Move.objects.filter(match_id=match_id).order_by("-ply").first()
+    assert last.seat == 1 and last.move == "seat 1 resigns a backgammon" and last.notation == "resigns a backgammon"
+    over = frames_of(match_id, "game_over")[-1]
+    assert over["result"]["points"] == [6, -6] and over["result"]["reason"] == says
+    Player.objects.update(consent_research=True)
+    exported = next(game_records(ExportFilters()))
+    assert exported["result"]["points"] == [6, -6] and exported["result"]["reason"] == says
+    assert exported["moves"][-1]["move"] == "seat 1 resigns a backgammon"
+
+
+def test_a_plain_resign_in_a_match_resigns_it_for_the_points_the_winner_needed(token_client):
+    match_id, bob = joined(token_client, {"match_to": 5})
+    services.match_resign_offer(match_id, 1, "single")
+    services.match_answer(match_id, 0, True)  # 1-0, the next game under way
+    services.match_resign(match_id, 0)
+    match = Match.objects.get(pk=match_id)
+    assert match.status == Match.Status.FINISHED and match.result["winner"] == 1
+    assert match.result["points"] == [-5, 5]
+    assert match.result["reason"] == "resigned the match: the 5 points the winner needed: match won 5-1"
+    assert match.state["resigned"] == {"seat": 0, "level": "match"}
+
+
+def test_a_plain_resign_elsewhere_is_a_forfeit_without_points(token_client):
+    connect4 = token_client.post("/api/matches/", {"game": "connect4", "seats": HUMANS}, format="json").json()["id"]
+    bob, _ = player_create_guest_with_token("Bob")
+    services.match_join(connect4, bob)
+    result = token_client.post(f"/api/matches/{connect4}/resign/", format="json").json()["result"]
+    assert result["winner"] == 1 and result["reason"] == "resigned" and "points" not in result
+    assert not Move.objects.filter(match_id=connect4, seat=0).exists()
+
+
 def test_a_declined_offer_lets_play_go_on_and_a_move_cancels_the_next(token_client):
     match_id, bob = joined(token_client)
     assert offer(bob, match_id, "single").status_code == 200

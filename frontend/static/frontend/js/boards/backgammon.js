@@ -42,7 +42,8 @@ export const name = "Backgammon";
 export const help =
   "Click (or drag) one of your checkers, then one of the highlighted points: each die is played on its own. " +
   "Undo (Backspace) takes a step back; Confirm (Enter) sends the play. Keyboard: arrow keys move between the " +
-  "checkers you can move, Enter picks one and then its target.";
+  "checkers you can move, Enter picks one and then its target. Resign concedes at once the most your opponent " +
+  "could win: a backgammon times the cube (in a match, the match); Resign for points… offers less, if they accept.";
 
 /**
  * `move` as the viewer reads it: plays are written in the mover's numbering, and a player
