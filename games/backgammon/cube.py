@@ -84,8 +84,8 @@ def resigned_points(rules: CubeRules, multiplier: int, cube: int, owner: Seat, n
     winner needed to win the match (0 in a money game): a resignation pays no more.  The whole match
     (`WHOLE_MATCH`) pays exactly that, its game on the board counted a backgammon."""
     if multiplier == WHOLE_MATCH:
-        points = f"{needed} point{'s' * (needed > 1)}"
-        return BACKGAMMON_MULTIPLIER, needed, f"resigned the match: the {points} the winner needed"
+        needs = f"{needed} point{'s' * (needed > 1)}"
+        return BACKGAMMON_MULTIPLIER, needed, f"resigned the match: the {needs} the winner needed"
     counted = game_points(rules, multiplier, 1, owner)
     reason = f"resigned {RESIGNED[multiplier]}"
     if not rules.cube:

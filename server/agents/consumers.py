@@ -19,21 +19,26 @@ from server.agents.events import events_group
 from server.db.db_threads import NoDatabaseHopPerMessage
 from server.http.converters import MAX_ID
 from server.matches import frames as match_frames
-from server.matches.consumers import RATE_LIMITED, RateLimiter, parse_frame
 from server.matches.errors import BadMessage, MatchError
 from server.players.conduct import BotConduct
 from server.players.models import Player
 from server.players.selectors import player_json
 from server.players.ws_auth import CredentialWatch, scope_player
 from server.realtime.channel_layer import join_groups, leave_groups
+from server.realtime.client_frames import RateLimiter, ReadsClientFrames
 from server.realtime.failures import DisconnectsWhenItFails
 
 CLOSE_NOT_A_BOT = 4403
-FRAME_TYPES = "accept, decline, sync"
+FRAME_TYPES = ", ".join(frames.CLIENT_FRAMES)
 
 
 class AgentEventsConsumer(
-    DisconnectsWhenItFails, CredentialWatch, BotConduct, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer
+    DisconnectsWhenItFails,
+    CredentialWatch,
+    BotConduct,
+    NoDatabaseHopPerMessage,
+    ReadsClientFrames,
+    AsyncJsonWebsocketConsumer,
 ):
     async def connect(self) -> None:
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
@@ -61,18 +66,19 @@ class AgentEventsConsumer(
             await leave_groups(self.channel_layer, self.joined, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        if self.signed_out or not hasattr(self, "bot"):
-            return
-        if not self.limiter.allow():  # every frame counts, good or bad
-            await self.send_json(RATE_LIMITED)
-            await self.bot_refused()
-            return
+        if hasattr(self, "bot"):  # not a bot's socket: it is closing, nothing is read
+            await super().receive(text_data, bytes_data, **kwargs)
+
+    async def frame_refused(self, frame: dict[str, Any]) -> None:
+        await self.send_json(frame)
+        await self.bot_refused()  # refused frames are strikes (server/players/conduct.py)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """One parsed frame (`receive` counted it against the rate limit)."""
         try:
-            content = parse_frame(text_data, bytes_data)
             await self.handle(content)
         except MatchError as exc:
-            await self.send_json(match_frames.error(exc.code, exc.message))
-            await self.bot_refused()
+            await self.frame_refused(match_frames.error(exc.code, exc.message))
 
     async def handle(self, content: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None

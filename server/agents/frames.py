@@ -11,6 +11,8 @@ from typing import Any
 Frame = dict[str, Any]
 JSON = dict[str, Any]
 
+CLIENT_FRAMES: tuple[str, ...] = ("accept", "decline", "sync")  # what a bot's program sends (docs/bots.md)
+
 
 def hello(bot: JSON, limits: JSON) -> Frame:
     """First on every (re)connect: who the token plays as, and the limits it plays under."""

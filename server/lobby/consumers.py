@@ -20,7 +20,6 @@ from server.db.db_threads import NoDatabaseHopPerMessage
 from server.lobby import online
 from server.lobby.selectors import lobby_json
 from server.matches import broadcast, frames, presence
-from server.matches.consumers import RATE_LIMITED, RateLimiter, parse_frame
 from server.matches.errors import BadMessage, MatchError
 from server.pairing import services as pairing
 from server.pairing.selectors import seeks_json
@@ -28,16 +27,25 @@ from server.players.models import Player
 from server.players.services import player_seen
 from server.players.ws_auth import CredentialWatch, scope_player
 from server.realtime.channel_layer import join_groups, leave_groups
+from server.realtime.client_frames import RateLimiter, ReadsClientFrames
 from server.realtime.failures import DisconnectsWhenItFails
 from server.realtime.frames_at_once import FramesWrittenAtOnce, frame_text
 
-FRAME_TYPES = "sync, seek, seek_cancel, seek_accept"
+FRAME_TYPES = ", ".join(frames.LOBBY_CLIENT_FRAMES)
 SEEK_SHAPE = 'a seek is {"type": "seek", "game": "connect4", "clock": "5+3" or null, "rated": true, "range": 200}'
 
 
 class LobbyConsumer(
-    DisconnectsWhenItFails, CredentialWatch, FramesWrittenAtOnce, NoDatabaseHopPerMessage, AsyncJsonWebsocketConsumer
+    DisconnectsWhenItFails,
+    CredentialWatch,
+    FramesWrittenAtOnce,
+    NoDatabaseHopPerMessage,
+    ReadsClientFrames,
+    AsyncJsonWebsocketConsumer,
 ):
+    # Each frame a client sends (`frames.LOBBY_CLIENT_FRAMES`), by the method that handles it.
+    HANDLERS = {"sync": "on_sync", "seek": "on_seek", "seek_cancel": "on_seek_cancel", "seek_accept": "on_seek_accept"}
+
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
@@ -68,18 +76,14 @@ class LobbyConsumer(
             await database_sync_to_async(pairing.seek_left)(self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """One parsed frame (`receive` counted it against the rate limit)."""
         kind = content.get("type") if isinstance(content, dict) else None
-        handler = {
-            "sync": self.on_sync,
-            "seek": self.on_seek,
-            "seek_cancel": self.on_seek_cancel,
-            "seek_accept": self.on_seek_accept,
-        }.get(kind)  # type: ignore[arg-type]  # a missing or odd type finds no handler
-        if handler is None:
+        name = self.HANDLERS.get(kind) if isinstance(kind, str) else None
+        if name is None:
             await self.send_json(frames.error("bad_message", f"the lobby takes {FRAME_TYPES}"))
             return
         try:
-            await handler(content)
+            await getattr(self, name)(content)
         except MatchError as exc:
             await self.send_json(frames.error(exc.code, exc.message))
 
@@ -112,20 +116,6 @@ class LobbyConsumer(
         if player is None:
             raise BadMessage("open the site in a browser first: seeks are made by a person")
         return player
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        """Every frame counts against the rate limit, then is parsed within bounds (as on the match socket)."""
-        if self.signed_out:  # closing: nothing more is read from a client whose credential ended
-            return
-        if not self.limiter.allow():
-            await self.send_json(RATE_LIMITED)
-            return
-        try:
-            content = parse_frame(text_data, bytes_data)
-        except BadMessage as exc:
-            await self.send_json(frames.error(exc.code, exc.message))
-            return
-        await self.receive_json(content)
 
     async def frame_send(self, event: dict[str, Any]) -> None:
         """A frame of the lobby's groups, when it was not written as it came (`FramesWrittenAtOnce`)."""

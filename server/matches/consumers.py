@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
-from collections import deque
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs
@@ -17,7 +15,6 @@ from server.chat import selectors as chat_selectors
 from server.chat.services import chat_post
 from server.db.db_threads import NoDatabaseHopPerMessage
 from server.http.converters import MAX_ID
-from server.http.parsers import MAX_FRAME_BYTES, BadJSON, loads_bounded
 from server.matches import broadcast, frames, heartbeat, presence, selectors, services
 from server.matches.errors import BadMessage, MatchError, NotFound
 from server.matches.move_stats import checked_stats
@@ -25,48 +22,12 @@ from server.matches.services import rematch
 from server.players.conduct import BotConduct
 from server.players.ws_auth import CredentialWatch, scope_player
 from server.realtime.channel_layer import join_groups, leave_groups
+from server.realtime.client_frames import RateLimiter, ReadsClientFrames
 from server.realtime.failures import DisconnectsWhenItFails
 from server.realtime.frames_at_once import FramesWrittenAtOnce, frame_text
 
 CLOSE_NOT_FOUND = 4404
-FRAME_TYPES = (
-    "move, resign, resign_offer, sync, takeback_request, draw_offer, claim_draw, accept, decline, rematch_offer, "
-    "rematch_accept, rematch_decline, chat"
-)
-
-
-class RateLimiter:
-    """At most `limit` frames in any `window` seconds.
-
-    Every socket (match and lobby) counts every frame a client sends, whatever it holds:
-    frames that are not JSON, or too large, cost as much as good ones.
-    """
-
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit, self.window = limit, window
-        self.times: deque[float] = deque()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        while self.times and now - self.times[0] > self.window:
-            self.times.popleft()
-        if len(self.times) >= self.limit:
-            return False
-        self.times.append(now)
-        return True
-
-
-RATE_LIMITED = frames.error("rate_limited", "too many frames: slow down")
-
-
-def parse_frame(text_data: str | None, bytes_data: bytes | None) -> Any:
-    """A client's frame as JSON, within `MAX_FRAME_BYTES` and the nesting bound; BadMessage otherwise."""
-    if text_data is None:
-        raise BadMessage('frames are text: JSON objects such as {"type": "sync"}')
-    try:
-        return loads_bounded(text_data, max_bytes=MAX_FRAME_BYTES)
-    except BadJSON as exc:
-        raise BadMessage(f'frames are JSON objects such as {{"type": "sync"}}: {exc}'[:200]) from None
+FRAME_TYPES = ", ".join(frames.CLIENT_FRAMES)
 
 
 class MatchConsumer(
@@ -75,8 +36,26 @@ class MatchConsumer(
     BotConduct,
     FramesWrittenAtOnce,
     NoDatabaseHopPerMessage,
+    ReadsClientFrames,
     AsyncJsonWebsocketConsumer,
 ):
+    # Each frame a client sends (`frames.CLIENT_FRAMES`), by the method that handles it.
+    HANDLERS: Mapping[str, str] = {
+        "move": "on_move",
+        "resign": "on_resign",
+        "resign_offer": "on_resign_offer",
+        "sync": "on_sync",
+        "takeback_request": "on_takeback_request",
+        "draw_offer": "on_draw_offer",
+        "claim_draw": "on_claim_draw",
+        "accept": "on_answer",
+        "decline": "on_answer",
+        "rematch_offer": "on_rematch",
+        "rematch_accept": "on_rematch",
+        "rematch_decline": "on_rematch",
+        "chat": "on_chat",
+    }
+
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -145,51 +124,27 @@ class MatchConsumer(
             if getattr(self, "rematch_pending", False) and (self.match_id, seat) not in presence.here():
                 rematch.rematch_leaving(self.match_id, seat)  # off after a grace, unless a reload
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        if self.signed_out:  # closing: what the client sent after its credential ended is not played
-            return
-        try:
-            content = parse_frame(text_data, bytes_data)
-        except BadMessage as exc:
-            if not self.limiter.allow():
-                await self.send_rate_limited()
-                return
-            await self.send_error(exc)
-            return
-        # Moves have a budget of their own, so a player's moves at any human speed (premoves
-        # included) never wait behind their syncs and offers, nor are eaten by them
-        # (docs/design.md §6.2).  Every other frame, good or bad, shares one.
-        limiter = self.move_limiter if _is_move(content) else self.limiter
-        if not limiter.allow():
-            await self.send_rate_limited()
-            return
-        await self.receive_json(content)
+    def limiter_for(self, content: Any) -> RateLimiter:
+        """Moves have a budget of their own, so a player's moves at any human speed (premoves
+        included) never wait behind their syncs and offers, nor are eaten by them
+        (docs/design.md §6.2).  Every other frame, good or bad, shares one."""
+        return self.move_limiter if _is_move(content) else self.limiter
+
+    async def frame_refused(self, frame: dict[str, Any]) -> None:
+        await self.send_json(frame)
+        await self.bot_refused()  # a bot account's refused frames are strikes (server/players/conduct.py)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """One parsed frame (`receive` counted it against the rate limit)."""
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             await self.send_error(BadMessage("a frame is a JSON object with a string 'type'"))
             return
-        handler = {
-            "move": self.on_move,
-            "resign": self.on_resign,
-            "resign_offer": self.on_resign_offer,
-            "sync": self.on_sync,
-            "takeback_request": self.on_takeback_request,
-            "draw_offer": self.on_draw_offer,
-            "claim_draw": self.on_claim_draw,
-            "accept": self.on_answer,
-            "decline": self.on_answer,
-            "rematch_offer": self.on_rematch,
-            "rematch_accept": self.on_rematch,
-            "rematch_decline": self.on_rematch,
-            "chat": self.on_chat,
-        }.get(content["type"])
-        if handler is None:
+        name = self.HANDLERS.get(content["type"])
+        if name is None:
             await self.send_error(BadMessage(f"unknown frame type {content['type'][:40]!r}: use one of {FRAME_TYPES}"))
             return
         try:
-            await handler(content)
+            await getattr(self, name)(content)
         except MatchError as exc:
             await self.send_error(exc)
 
@@ -246,12 +201,7 @@ class MatchConsumer(
         await self.send_frame(frame)
 
     async def send_error(self, exc: MatchError) -> None:
-        await self.send_json(frames.error(exc.code, exc.message))
-        await self.bot_refused()  # a bot account's refused frames are strikes (server/players/conduct.py)
-
-    async def send_rate_limited(self) -> None:
-        await self.send_json(RATE_LIMITED)
-        await self.bot_refused()
+        await self.frame_refused(frames.error(exc.code, exc.message))
 
     async def frame_send(self, event: dict[str, Any]) -> None:
         """A frame broadcast to the match's groups (after a commit), when it was not written as

@@ -16,6 +16,25 @@ from typing import Any
 Frame = dict[str, Any]
 JSON = dict[str, Any]
 
+# What a client sends (docs/wire.md, "client → server"): the match socket's frames and the lobby
+# socket's, each handled by its consumer (`HANDLERS`); the fuzzing tests send every one of them.
+CLIENT_FRAMES: tuple[str, ...] = (
+    "move",
+    "resign",
+    "resign_offer",
+    "sync",
+    "takeback_request",
+    "draw_offer",
+    "claim_draw",
+    "accept",
+    "decline",
+    "rematch_offer",
+    "rematch_accept",
+    "rematch_decline",
+    "chat",
+)
+LOBBY_CLIENT_FRAMES: tuple[str, ...] = ("sync", "seek", "seek_cancel", "seek_accept")
+
 
 # --- the match socket: the whole match --------------------------------------------------
 

@@ -13,9 +13,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from server.matches import broadcast
-from server.matches.consumers import CLOSE_NOT_FOUND, RATE_LIMITED, RateLimiter, parse_frame
-from server.matches.errors import BadMessage
+from server.matches.consumers import CLOSE_NOT_FOUND
 from server.realtime.channel_layer import join_groups, leave_groups
+from server.realtime.client_frames import RateLimiter, ReadsClientFrames
 from server.realtime.failures import DisconnectsWhenItFails
 from server.realtime.frames_at_once import frame_text
 from server.tournaments import frames
@@ -23,7 +23,7 @@ from server.tournaments.announce import tournament_group
 from server.tournaments.selectors import tournament_json
 
 
-class TournamentConsumer(DisconnectsWhenItFails, AsyncJsonWebsocketConsumer):
+class TournamentConsumer(DisconnectsWhenItFails, ReadsClientFrames, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         broadcast.remember_server_loop()
         self.limiter = RateLimiter(*settings.SOCKET_RATE_LIMIT)
@@ -42,16 +42,9 @@ class TournamentConsumer(DisconnectsWhenItFails, AsyncJsonWebsocketConsumer):
         if getattr(self, "joined", False):
             await leave_groups(self.channel_layer, [tournament_group(self.tournament_id)], self.channel_name)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        if not self.limiter.allow():
-            await self.send_json(RATE_LIMITED)
-            return
-        try:
-            content = parse_frame(text_data, bytes_data)
-        except BadMessage as exc:
-            await self.send_json(frames.error(exc.code, exc.message))
-            return
-        if not isinstance(content, dict) or content.get("type") != "sync":
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """One parsed frame (`receive` counted it against the rate limit): `sync` is the only one."""
+        if not isinstance(content, dict) or content.get("type") not in frames.CLIENT_FRAMES:
             await self.send_json(frames.error("bad_message", 'the tournament socket takes {"type": "sync"} only'))
             return
         detail = await database_sync_to_async(tournament_json)(self.tournament_id)

@@ -14,6 +14,8 @@ from typing import Any
 Frame = dict[str, Any]
 JSON = dict[str, Any]
 
+CLIENT_FRAMES: tuple[str, ...] = ("sync",)  # what a client sends: the whole tournament again
+
 
 def tournament(detail: JSON) -> Frame:
     """The whole tournament: its settings, standings, crosstable and current pairings."""

@@ -23,9 +23,11 @@ import server.bots.fair_share  # noqa: F401 - the fair share's refusals
 import server.chat.errors  # noqa: F401 - and the chat's
 import server.pairing.errors  # noqa: F401 - and quick pairing's
 from server.lobby.consumers import FRAME_TYPES as LOBBY_FRAME_TYPES
+from server.lobby.consumers import LobbyConsumer
 from server.matches import frames, selectors, services
-from server.matches.consumers import FRAME_TYPES, RATE_LIMITED
+from server.matches.consumers import FRAME_TYPES, MatchConsumer
 from server.matches.errors import MatchError
+from server.realtime.client_frames import RATE_LIMITED
 
 WIRE = Path(__file__).resolve().parents[3] / "docs" / "wire.md"
 CLOCK = {"initial_ms": 300000, "increment_ms": 2000, "remaining_ms": [300000, 300000], "running": 1, "elapsed_ms": 0}
@@ -151,6 +153,14 @@ def test_client_frames_are_the_ones_the_consumers_take():
     assert set(lobby_socket) == set(LOBBY_FRAME_TYPES.split(", "))
     assert lobby_socket["seek"] == [["type", "game", "clock", "rated", "range"]]
     assert lobby_socket["seek_accept"] == [["type", "id"]]
+
+
+def test_each_client_frame_of_the_frames_module_has_its_handler():
+    """The consumers take exactly the frames `server.matches.frames` lists (the fuzzing tests send those)."""
+    for consumer, kinds in ((MatchConsumer, frames.CLIENT_FRAMES), (LobbyConsumer, frames.LOBBY_CLIENT_FRAMES)):
+        assert set(consumer.HANDLERS) == set(kinds) and len(kinds) == len(set(kinds))
+        for name in consumer.HANDLERS.values():
+            assert callable(getattr(consumer, name)), name
 
 
 def _codes(cls: type[MatchError]) -> set[str]:
