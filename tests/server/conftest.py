@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import uuid
 import warnings
 
@@ -8,11 +9,12 @@ import pytest
 import redis
 from asgiref.sync import SyncToAsync
 from django.db import connections, transaction
+from pytest_asyncio import is_async_test
 from rest_framework.test import APIClient
 
 from server.bots.models import BotProfile
 from server.bots.seed import seed_profiles
-from server.matches import presence_store, services
+from server.matches import presence, presence_store, services
 from server.players.models import Player
 from server.players.services import player_create_guest, player_create_guest_with_token
 from server.realtime.channel_layer import redis_channel_layer
@@ -72,6 +74,30 @@ def nobody_present():
     written (tests/server/matches/test_connect_queries.py after tests/server/ratings)."""
     yield
     presence_store._stores.clear()
+
+
+@pytest.fixture(autouse=True)
+def sockets_settle(request):
+    """After a test on an event loop (a socket test), the offline writes of its sockets finish on
+    that loop (`presence.settled`), whether or not the test waited for them: one left for later
+    runs after its loop has closed, on Channels' thread, and once kept a CI run from ending.  A
+    test that is not a coroutine opens no socket of its own: it costs nothing.
+
+    The writes need what the test's sockets had (its settings, its channel layer, its database):
+    those are set up first, so that they are taken down after the writes have finished."""
+    if not is_async_test(request.node):
+        return
+    for needed in ("settings", "channel_layer"):
+        if needed in request.fixturenames:
+            request.getfixturevalue(needed)
+    request.getfixturevalue("_presence_settled")
+
+
+@pytest.fixture
+async def _presence_settled():
+    yield
+    await asyncio.sleep(0)  # the ended sockets' callbacks run (they start the writes)
+    await presence.settled()  # nothing to wait for when the test opened no socket
 
 
 def _transactional(request) -> bool:
