@@ -20,8 +20,9 @@ SOCKETS = 20
 
 async def lobby_socket(token: str) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(application, f"/ws/lobby/?token={token}", headers=HEADERS)
-    assert (await comm.connect())[0]
-    assert (await comm.receive_json_from())["type"] == "lobby"
+    # Twenty at once: on a loaded machine a socket may take longer than the default second to open.
+    assert (await comm.connect(timeout=15))[0]
+    assert (await comm.receive_json_from(timeout=15))["type"] == "lobby"
     return comm
 
 
