@@ -43,6 +43,7 @@ from botplay import ProfileBot, ladder
 from gnubg_bridge import PRESETS, Gnubg
 from logistic_evaluation import logistic_evaluate
 
+import games.backgammon.evaluation as race
 import games.backgammon.rules as rules
 from games.backgammon import BACKGAMMON, BackgammonState
 
@@ -52,6 +53,16 @@ def evaluation(name: str) -> Iterator[None]:
     """Backgammon's evaluation swapped for the named one while the bot thinks."""
     if name == "new":
         yield
+        return
+    if name == "normal-race":  # the race model before the bear-off database: normals even for a side all home
+        kept_home, kept_rolls = race._home_board, rules.bear_off_rolls
+        race._home_board, rules.bear_off_rolls = (lambda side: None), (lambda state, seat: 0.0)  # type: ignore[assignment]
+        rules._evaluate.cache_clear()
+        try:
+            yield
+        finally:
+            race._home_board, rules.bear_off_rolls = kept_home, kept_rolls  # type: ignore[assignment]
+            rules._evaluate.cache_clear()
         return
     kept = rules._evaluate
     rules._evaluate = logistic_evaluate  # type: ignore[assignment]
@@ -144,7 +155,7 @@ def summary(games: list[dict[str, Any]]) -> None:
         print(f"| {preset} | {name} | {line.row()} |")
     for preset in PRESETS:
         new = lines.get((preset, "new"))
-        for other in ("logistic",):
+        for other in ("logistic", "normal-race"):
             old = lines.get((preset, other))
             if old is None or new is None:
                 continue
@@ -172,7 +183,8 @@ def main() -> None:
     parser.add_argument(
         "--evaluations",
         default="new",
-        help="any of new (the game's, as it stands), logistic (the contact model before the network)",
+        help="any of new (the game's, as it stands), logistic (the contact model before the network), "
+        "normal-race (races by normals alone, without the bear-off database)",
     )
     parser.add_argument("--part", default="0/1", help="i/n: play only the pairs whose index is i modulo n")
     parser.add_argument("--level", type=int, default=5, help="the seeded backgammon level that plays (default 5)")
@@ -190,8 +202,8 @@ def main() -> None:
         return
     if "," in args.log:
         parser.error("--log names one file when playing")
-    if unknown := set(args.evaluations.split(",")) - {"new", "logistic"}:
-        parser.error(f"unknown evaluations: {', '.join(sorted(unknown))} (new, logistic)")
+    if unknown := set(args.evaluations.split(",")) - {"new", "logistic", "normal-race"}:
+        parser.error(f"unknown evaluations: {', '.join(sorted(unknown))} (new, logistic, normal-race)")
     spec = dict(ladder("backgammon")[args.level])
     if args.max_depth is not None:
         spec["max_depth"] = args.max_depth

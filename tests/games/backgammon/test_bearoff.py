@@ -7,8 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from games.backgammon import bearoff
+from games.backgammon import BACKGAMMON, bearoff, legal_plays
 from games.backgammon.bearoff import POSITIONS, ROLLS, WIDTH, after_roll, boards, database, index
+from games.backgammon.rules import bear_off_rolls
 
 # From `bearoffdump /usr/share/gnubg/gnubg_os0.bd -n N` (gnubg 1.07): P(k rolls) in %, from k = 0.
 GNUBG_OFF = {
@@ -101,3 +102,23 @@ def test_the_file_round_trips() -> None:
     assert np.abs(off - db.off).max() < 1e-4 and np.abs(first - db.first).max() < 1e-4
     with pytest.raises(ValueError, match="not a bear-off database"):
         bearoff.decode(b"something else")
+
+
+def test_among_plays_valued_alike_the_bots_bear_off_with_the_fewest_rolls_expected() -> None:
+    # Seat 1 bears its last checker off next roll whatever it rolls: every play of seat 0 loses a
+    # single game, and the bots' order (what a search keeps of equal values) puts first the play
+    # that leaves the fewest rolls.
+    state = BACKGAMMON.from_json(
+        {
+            "points": [0] * 5 + [3] + [0] * 17 + [-1],
+            "bar": [0, 0],
+            "off": [12, 14],
+            "turn": 0,
+            "dice": [5, 1],
+            "ply": 40,
+        }
+    )
+    plays = legal_plays(state)
+    assert len(plays) > 1 and len({BACKGAMMON.evaluate(child, 0) for child in plays.values()}) == 1
+    rolls = {move: bear_off_rolls(child, 0) for move, child in plays.items()}
+    assert rolls[BACKGAMMON.order_moves(state, list(plays))[0]] == min(rolls.values()) < max(rolls.values())
