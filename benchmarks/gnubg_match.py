@@ -54,14 +54,15 @@ def evaluation(name: str) -> Iterator[None]:
     if name == "new":
         yield
         return
-    if name == "normal-race":  # the race model before the bear-off database: normals even for a side all home
-        kept_home, kept_rolls = race._home_board, rules.bear_off_rolls
-        race._home_board, rules.bear_off_rolls = (lambda side: None), (lambda state, seat: 0.0)  # type: ignore[assignment]
+    if name == "normal-race":  # the race model before the bear-off database
+        kept = race._rolls_to_finish, race._rolls_to_save_gammon, rules.bear_off_rolls
+        race._rolls_to_finish, race._rolls_to_save_gammon = pip_count_finish, pip_count_save_gammon
+        rules.bear_off_rolls = lambda state, seat: 0.0
         rules._evaluate.cache_clear()
         try:
             yield
         finally:
-            race._home_board, rules.bear_off_rolls = kept_home, kept_rolls  # type: ignore[assignment]
+            race._rolls_to_finish, race._rolls_to_save_gammon, rules.bear_off_rolls = kept
             rules._evaluate.cache_clear()
         return
     kept = rules._evaluate
@@ -70,6 +71,20 @@ def evaluation(name: str) -> Iterator[None]:
         yield
     finally:
         rules._evaluate = kept
+
+
+def pip_count_finish(side: race.Side) -> race.AtLeast:
+    """The race model before the bear-off database: a normal of the effective pip count (pips and 1.5 a
+    checker, no fewer rolls than checkers / 2.33), variance pips x 18.47 / 8.17^3."""
+    left = race.CHECKERS - side[race.OFF]
+    pips = sum(p * n for p, n in enumerate(side))
+    mean = max((pips + 1.5 * left) / race.ROLL_PIPS, left / (7 / 3))
+    return race._normal(mean, pips * race.ROLL_VARIANCE_PER_PIP + race.VARIANCE_FLOOR)
+
+
+def pip_count_save_gammon(side: race.Side) -> race.AtLeast:
+    outside = sum((p - 6) * side[p] for p in range(7, 26))
+    return race._normal(outside / race.ROLL_PIPS + 1, outside * race.ROLL_VARIANCE_PER_PIP + race.VARIANCE_FLOOR)
 
 
 def play_game(gnubg: Gnubg, bot: ProfileBot, preset: str, bot_seat: int, dice_seed: int, name: str) -> dict[str, Any]:

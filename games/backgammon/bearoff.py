@@ -163,31 +163,49 @@ def decode(data: bytes) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64
 
 
 class Database:
-    """The two tables, by board; with cumulative sums for the race's sums."""
+    """The two tables, by board, kept as P(at least k rolls) in single precision (14 MB in all),
+    what the race's sums use; each table's means and variances beside them."""
 
     def __init__(self, off: npt.NDArray[np.float64], first: npt.NDArray[np.float64]) -> None:
-        self.off = off
-        self.first = first
-        self.off_means = off @ np.arange(WIDTH)
+        rolls = np.arange(WIDTH)
+        self.off_means = off @ rolls
+        self.off_vars = off @ rolls**2 - self.off_means**2
+        self.first_means = first @ rolls
+        self.first_vars = first @ rolls**2 - self.first_means**2
         self.off_at_least = _at_least(off)
         self.first_at_least = _at_least(first)
 
+    @property
+    def off(self) -> npt.NDArray[np.float64]:
+        """[board, k] = P(bearing every checker off takes exactly k rolls)."""
+        return _exactly(self.off_at_least)
+
+    @property
+    def first(self) -> npt.NDArray[np.float64]:
+        """[board, k] = P(the first checker comes off at roll k); at roll 0 when one is off already."""
+        return _exactly(self.first_at_least)
+
     def rolls(self, home: Home) -> Distribution:
         """P(bearing every checker of `home` off takes exactly k rolls), k = 0 .. 31."""
-        return np.asarray(self.off[index(home)], dtype=np.float64)
+        return _exactly(self.off_at_least[index(home)])
 
     def first_off(self, home: Home) -> Distribution:
         """P(the first checker of `home` comes off at roll k); at roll 0 when one is off already."""
-        return np.asarray(self.first[index(home)], dtype=np.float64)
+        return _exactly(self.first_at_least[index(home)])
 
     def expected_rolls(self, home: Home) -> float:
         return float(self.off_means[index(home)])
 
 
-def _at_least(table: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def _at_least(table: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
     """[board, k] = P(at least k rolls): 1 minus the cumulative sum before k."""
-    below = np.cumsum(table, axis=1) - table
-    return np.asarray(1.0 - below, dtype=np.float64)
+    return np.asarray(1.0 - (np.cumsum(table, axis=-1) - table), dtype=np.float32)
+
+
+def _exactly(at_least: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    wide = at_least.astype(np.float64)
+    beyond = np.zeros((*wide.shape[:-1], 1))
+    return np.asarray(wide - np.concatenate((wide[..., 1:], beyond), axis=-1), dtype=np.float64)
 
 
 @functools.cache
