@@ -712,6 +712,9 @@ class Backgammon(Game[BackgammonState]):
         if not state.dice:
             return list(moves)
         plays = legal_plays(state)
+        me, theirs = sides(state, state.turn)
+        if not race_started(me, _own_numbering(theirs)):
+            return sorted(moves, key=lambda m: -self.evaluate(plays[m], state.turn))
         return sorted(moves, key=lambda m: (-self.evaluate(plays[m], state.turn), bear_off_rolls(plays[m], state.turn)))
 
     def rollout_move(self, state: BackgammonState, rng: random.Random) -> Move:
