@@ -11,7 +11,11 @@ double or not and take or drop; ours come from `ai.cube` on the evaluation's cub
 probabilities (what every bot but the random mover plays).  Printed: agreement for each
 decision with its 95 % interval (Wilson), what gnubg's equities say the disagreements
 cost (in units of the cube, per decision and in all), and for comparison the same model
-on gnubg's own 0-ply probabilities (what is left when our evaluation is taken out).
+on gnubg's own 0-ply probabilities (what is left when our evaluation is taken out), and for
+the race positions among them our 0-ply P(win) against gnubg 0-ply's and how many of their
+decisions agree.  ``--judged FILE`` keeps the judged positions; with ``--reevaluate`` our side
+is computed again by the evaluation as it stands (gnubg's verdicts kept), so a change of the
+evaluation is measured on the same positions.
 
     .venv/bin/python benchmarks/bg_cube.py --positions 200 --seed 1
 

@@ -163,7 +163,7 @@ def _home_board(side: Side) -> bearoff.Home | None:
     return None if any(side[7:]) else side[1:7]
 
 
-def _table(at_least: npt.NDArray[np.float64]) -> AtLeast:
+def _table(at_least: npt.NDArray[np.float32]) -> AtLeast:
     return np.concatenate((at_least, _BEYOND))
 
 
@@ -204,9 +204,10 @@ def _rolls_to_save_gammon(side: Side) -> AtLeast:
 def _brought_home(side: Side) -> tuple[int, int]:
     """A side not yet home as the database's board with every outside checker on the 6-point (its
     row), and the pips those checkers have to come (`outside`): its count is estimated as a normal
-    of the board's mean and variance plus those of covering `outside` pips.  Against gnubg's race
-    chances this is 4 to 16 times closer than a normal of the effective pip count (pips + 1.5 a
-    checker, benchmarks/README.md)."""
+    of the board's mean and variance plus those of covering `outside` pips.  On the 400 races of
+    tests/data, P(win) is off gnubg 0-ply's by 0.002 on average this way, by 0.026 with normals of
+    the effective pip count (pips + 1.5 a checker) for both sides, by 0.007 with those for the
+    sides not home only (biased: a side home exactly against another's rough normal)."""
     outside = sum((p - 6) * side[p] for p in range(7, 26))
     board = (*side[1:6], side[6] + sum(side[7:26]))
     return bearoff.index(board), outside
