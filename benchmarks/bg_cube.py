@@ -11,7 +11,11 @@ double or not and take or drop; ours come from `ai.cube` on the evaluation's cub
 probabilities (what every bot but the random mover plays).  Printed: agreement for each
 decision with its 95 % interval (Wilson), what gnubg's equities say the disagreements
 cost (in units of the cube, per decision and in all), and for comparison the same model
-on gnubg's own 0-ply probabilities (what is left when our evaluation is taken out).
+on gnubg's own 0-ply probabilities (what is left when our evaluation is taken out), and for
+the race positions among them our 0-ply P(win) against gnubg 0-ply's and how many of their
+decisions agree.  ``--judged FILE`` keeps the judged positions; with ``--reevaluate`` our side
+is computed again by the evaluation as it stands (gnubg's verdicts kept), so a change of the
+evaluation is measured on the same positions.
 
     .venv/bin/python benchmarks/bg_cube.py --positions 200 --seed 1
 
@@ -26,7 +30,7 @@ import math
 import random
 import sys
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ai import cube  # noqa: E402
 from benchmarks.gnubg_bridge import CubeEquities, Gnubg, Outputs  # noqa: E402
 from games import registry  # noqa: E402
-from games.backgammon import CENTRED, DOUBLE, TAKE, Backgammon, BackgammonState  # noqa: E402
+from games.backgammon import CENTRED, DOUBLE, TAKE, Backgammon, BackgammonState, sides  # noqa: E402
+from games.backgammon.evaluation import race_probabilities, race_started  # noqa: E402
 from games.base import CHANCE, CubeInputs  # noqa: E402
 
 CONSIDERED = (0.60, 0.95)  # the roller's cubeless chances of winning where a double is considered
@@ -156,6 +161,37 @@ def load_or_judge(path: str, wanted: int, seed: int, plies: int, look_ahead: boo
     return found
 
 
+def ours_again(item: Judged, look_ahead: bool) -> Judged:
+    """`item` with our inputs from the evaluation as it is now."""
+    offer = GAME.cube_inputs(item.state, look_ahead)
+    answer = GAME.cube_inputs(GAME.apply(item.state, DOUBLE), look_ahead)
+    assert offer is not None and answer is not None
+    return replace(item, offer=offer, answer=answer)
+
+
+@dataclass
+class Races:
+    """Our race positions' P(win) against gnubg 0-ply's: ours from the position itself (0-ply)."""
+
+    errors: list[float] = field(default_factory=list)
+    agreed: list[int] = field(default_factory=list)  # of the two decisions, how many agree with gnubg's
+
+    def add(self, item: Judged, agreed: int) -> None:
+        me, theirs = sides(item.state, item.state.turn)
+        op = (theirs[0], *theirs[24:0:-1], theirs[25])  # in its own numbering
+        if race_started(me, op):
+            self.errors.append(abs(race_probabilities(me, op, True).win - item.outputs.win))
+            self.agreed.append(agreed)
+
+    def line(self) -> str:
+        n = len(self.errors)
+        if not n:
+            return "races: none"
+        return (f"races: {n} positions, our 0-ply P(win) off gnubg 0-ply's by {sum(self.errors) / n:.4f} "
+                f"on average, by > 0.12 in {sum(e > 0.12 for e in self.errors)}; "
+                f"decisions agreed {sum(self.agreed)} of {2 * n}")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=200)
@@ -179,6 +215,11 @@ def main() -> None:
         default="",
         help="a JSON file of the judged positions: read if it exists (the model judged again in seconds), else written",
     )
+    parser.add_argument(
+        "--reevaluate",
+        action="store_true",
+        help="with --judged: our probabilities computed again by the evaluation as it is now (gnubg's kept)",
+    )
     args = parser.parse_args()
     look_ahead = not args.no_look_ahead
     others = [float(x) for x in args.efficiencies.split(",") if x]
@@ -188,6 +229,9 @@ def main() -> None:
     verdicts = {"double": 0, "no double": 0, "too good": 0, "take": 0, "drop": 0}
     started = time.perf_counter()
     found = load_or_judge(args.judged, args.positions, args.seed, args.plies, look_ahead)
+    if args.reevaluate:
+        found = [ours_again(item, look_ahead) for item in found]
+    races = Races()
     for item in found:
         judge, state = item.judge, item.state
         too_good = judge.no_double > judge.double_drop
@@ -208,6 +252,7 @@ def main() -> None:
             double_cost(judge, not judge.double),
         )
         model_take.add((cube.decide(gnubg_inputs(state, item.outputs, False)).move == TAKE) == judge.take, take_cost)
+        races.add(item, (doubles == judge.double) + (takes == judge.take))
         if args.verbose and (doubles != judge.double or takes != judge.take):
             print(f"  {GAME.to_json(state)}\n    gnubg {judge}; ours double={doubles} take={takes}; {item.offer}")
     print(f"ours {'one roll ahead' if look_ahead else 'from the position itself (0-ply)'}; "
@@ -223,6 +268,7 @@ def main() -> None:
     print("the same model on gnubg's 0-ply probabilities:")
     print(model_double.line("  double / no double"))
     print(model_take.line("  take / drop"))
+    print(races.line())
     print(f"{time.perf_counter() - started:.0f} s in all")
 
 

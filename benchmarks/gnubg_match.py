@@ -43,6 +43,7 @@ from botplay import ProfileBot, ladder
 from gnubg_bridge import PRESETS, Gnubg
 from logistic_evaluation import logistic_evaluate
 
+import games.backgammon.evaluation as race
 import games.backgammon.rules as rules
 from games.backgammon import BACKGAMMON, BackgammonState
 
@@ -53,12 +54,37 @@ def evaluation(name: str) -> Iterator[None]:
     if name == "new":
         yield
         return
+    if name == "normal-race":  # the race model before the bear-off database
+        kept = race._rolls_to_finish, race._rolls_to_save_gammon, rules.bear_off_rolls
+        race._rolls_to_finish, race._rolls_to_save_gammon = pip_count_finish, pip_count_save_gammon
+        rules.bear_off_rolls = lambda state, seat: 0.0
+        rules._evaluate.cache_clear()
+        try:
+            yield
+        finally:
+            race._rolls_to_finish, race._rolls_to_save_gammon, rules.bear_off_rolls = kept
+            rules._evaluate.cache_clear()
+        return
     kept = rules._evaluate
     rules._evaluate = logistic_evaluate  # type: ignore[assignment]
     try:
         yield
     finally:
         rules._evaluate = kept
+
+
+def pip_count_finish(side: race.Side) -> race.AtLeast:
+    """The race model before the bear-off database: a normal of the effective pip count (pips and 1.5 a
+    checker, no fewer rolls than checkers / 2.33), variance pips x 18.47 / 8.17^3."""
+    left = race.CHECKERS - side[race.OFF]
+    pips = sum(p * n for p, n in enumerate(side))
+    mean = max((pips + 1.5 * left) / race.ROLL_PIPS, left / (7 / 3))
+    return race._normal(mean, pips * race.ROLL_VARIANCE_PER_PIP + race.VARIANCE_FLOOR)
+
+
+def pip_count_save_gammon(side: race.Side) -> race.AtLeast:
+    outside = sum((p - 6) * side[p] for p in range(7, 26))
+    return race._normal(outside / race.ROLL_PIPS + 1, outside * race.ROLL_VARIANCE_PER_PIP + race.VARIANCE_FLOOR)
 
 
 def play_game(gnubg: Gnubg, bot: ProfileBot, preset: str, bot_seat: int, dice_seed: int, name: str) -> dict[str, Any]:
@@ -144,7 +170,7 @@ def summary(games: list[dict[str, Any]]) -> None:
         print(f"| {preset} | {name} | {line.row()} |")
     for preset in PRESETS:
         new = lines.get((preset, "new"))
-        for other in ("logistic",):
+        for other in ("logistic", "normal-race"):
             old = lines.get((preset, other))
             if old is None or new is None:
                 continue
@@ -172,7 +198,8 @@ def main() -> None:
     parser.add_argument(
         "--evaluations",
         default="new",
-        help="any of new (the game's, as it stands), logistic (the contact model before the network)",
+        help="any of new (the game's, as it stands), logistic (the contact model before the network), "
+        "normal-race (races by normals alone, without the bear-off database)",
     )
     parser.add_argument("--part", default="0/1", help="i/n: play only the pairs whose index is i modulo n")
     parser.add_argument("--level", type=int, default=5, help="the seeded backgammon level that plays (default 5)")
@@ -190,8 +217,8 @@ def main() -> None:
         return
     if "," in args.log:
         parser.error("--log names one file when playing")
-    if unknown := set(args.evaluations.split(",")) - {"new", "logistic"}:
-        parser.error(f"unknown evaluations: {', '.join(sorted(unknown))} (new, logistic)")
+    if unknown := set(args.evaluations.split(",")) - {"new", "logistic", "normal-race"}:
+        parser.error(f"unknown evaluations: {', '.join(sorted(unknown))} (new, logistic, normal-race)")
     spec = dict(ladder("backgammon")[args.level])
     if args.max_depth is not None:
         spec["max_depth"] = args.max_depth

@@ -97,6 +97,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, TypeAlias
 
+from games.backgammon.bearoff import database
 from games.backgammon.cube import (
     AFTER_CRAWFORD,
     BACKGAMMON_MULTIPLIER,
@@ -118,7 +119,7 @@ from games.backgammon.cube import (
     next_crawford,
     resigned_points,
 )
-from games.backgammon.evaluation import HEURISTIC_LIMIT, Probabilities, equity, side_probabilities
+from games.backgammon.evaluation import HEURISTIC_LIMIT, Probabilities, equity, race_started, side_probabilities
 from games.backgammon.met import match_equity
 from games.backgammon.spec import ID, SPEC
 from games.base import CHANCE, CubeInputs, Game, IllegalMove, MatchEquities, Move, Outcome, PartsNode, Seat
@@ -747,10 +748,16 @@ class Backgammon(Game[BackgammonState]):
         return None
 
     def order_moves(self, state: BackgammonState, moves: Sequence[Move]) -> list[Move]:
+        """Plays best first by the evaluation; among plays it values alike (a race decided either way),
+        the bear-off that leaves the fewest rolls expected (`bear_off_rolls`): a search keeps the first
+        of equal values."""
         if not state.dice:
             return list(moves)
         plays = legal_plays(state)
-        return sorted(moves, key=lambda m: -self.evaluate(plays[m], state.turn))
+        me, theirs = sides(state, state.turn)
+        if not race_started(me, _own_numbering(theirs)):
+            return sorted(moves, key=lambda m: -self.evaluate(plays[m], state.turn))
+        return sorted(moves, key=lambda m: (-self.evaluate(plays[m], state.turn), bear_off_rolls(plays[m], state.turn)))
 
     def rollout_move(self, state: BackgammonState, rng: random.Random) -> Move:
         """Dice by their odds; plays greedily by the evaluation, with some randomness; never doubles,
@@ -953,6 +960,15 @@ def _quick(state: BackgammonState, seat: Seat) -> float:
     blots = sum(1 for p in range(1, 25) if me[p] == 1)
     made = sum(1 for p in range(1, 25) if me[p] >= 2)
     return 0.5 * op[BAR] + 0.2 * made - 0.15 * blots + 0.3 * me[OFF] - pip_count(me) / 200
+
+
+def bear_off_rolls(state: BackgammonState, seat: Seat) -> float:
+    """The rolls `seat` expects to need to bear off (`games.backgammon.bearoff`) when racing with every
+    checker home; 0 otherwise."""
+    me, theirs = sides(state, seat)
+    if any(me[7:]) or not race_started(me, _own_numbering(theirs)):
+        return 0.0
+    return database().expected_rolls(me[1:7])
 
 
 def _is_count(value: object, low: int) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from dataclasses import astuple
+from dataclasses import astuple, replace
 from pathlib import Path
 
 import pytest
@@ -292,8 +292,30 @@ def test_the_race_model_against_gnubg() -> None:
     """Where the race model stands (a network as for contact is the next step, bg_net.py --kind race)."""
     assert all(race_started(tuple(r), tuple(o)) for r, o, _ in GNUBG_RACES)
     mean = mean_errors(GNUBG_RACES, lambda roller, other: race_probabilities(roller, other, True))
-    # Here, in equity: 0.083 (win 0.026); before a finish on the next roll was settled: 0.084.
-    assert mean[5] < 0.09 and mean[0] < 0.03
+    # Here, in equity: 0.018 (win 0.002); normals of the effective pip count (before the bear-off
+    # database): 0.083 (0.026); the database for sides home and those normals for the others: 0.030.
+    assert mean[5] < 0.025 and mean[0] < 0.005
+
+
+def test_a_race_with_both_sides_home_is_exactly_gnubgs() -> None:
+    """gnubg's 0-ply bears off by the same one-sided database (`games.backgammon.bearoff`)."""
+    home = [(r, o, out) for r, o, out in GNUBG_RACES if not any(r[7:]) and not any(o[7:])]
+    assert len(home) > 100
+    assert max(mean_errors(home, lambda roller, other: race_probabilities(roller, other, True))) < 1e-3
+
+
+def test_a_bear_off_race_counts_every_roll() -> None:
+    # One checker on my 6-point: 27 of 36 rolls take it off (a 6, a sum of 6 or more, 2-2 and up).
+    state = position({6: 1}, {24: 1, 23: 1}, turn=0)  # seat 1: a checker on its 1- and 2-points
+    p = probabilities(state, 0)
+    assert p.win == pytest.approx(27 / 36, abs=1e-4) and p.win_gammon == 0
+    # Seat 1 on roll bears off its 1 and 2 with every roll.
+    assert probabilities(replace(state, turn=1), 0).win == pytest.approx(0, abs=1e-9)
+    # All 15 of seat 1 on its 6-point, none off: my gammon is my finishing before its first checker is off.
+    gammon = probabilities(position({1: 2}, {19: 15}, turn=1), 0)
+    # It rolls first and saves the gammon with 17 rolls (a 6, 5-1, 4-2, 3-3 or 2-2: a higher die bears off
+    # from the highest point only), else I finish first.
+    assert gammon.win == 1 and gammon.win_gammon == pytest.approx(19 / 36, abs=1e-4)
 
 
 @pytest.mark.parametrize(
@@ -302,7 +324,7 @@ def test_the_race_model_against_gnubg() -> None:
      ({1: 3}, False), ({1: 1, 9: 1}, False)],
 )  # fmt: skip
 def test_a_finish_on_the_next_roll_is_settled(left: dict[int, int], certain: bool) -> None:
-    state = position(left, {20: 15}, turn=0)  # seat 1: none off
+    state = position(left, {20: 14, 14: 1}, turn=0)  # seat 1: none off, one not home (an estimate, not exact)
     p = probabilities(state, 0)
     assert (p.win == 1) is certain
     if certain:
