@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Generic
 
-from ai import endgame, traps
+from ai import endgame, progress, traps
 from ai.budget import Deadline, Timeout, collector_paused
 from ai.deepening import by_value, deepen
 from ai.evaluation import Evaluator
@@ -524,6 +524,7 @@ def _engine_search(engine: SearchEngine, state: S, config: SearchConfig, deadlin
     """The game's own engine: its move, value, depth, nodes and line, with the stats this search reports."""
     max_depth = min(config.max_depth or MAX_PLY, MAX_PLY)
     found = engine.search(state, SCALE, deadline.at, max_depth)
+    progress.report(found.depth, found.nodes)  # once, at the end: the engine runs without the interpreter
     result = SearchResult(
         move=found.move,
         value=to_utility(found.score),

@@ -655,6 +655,7 @@ typedef struct {
     int pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
     int root_first; /* the root move searched first (the last iteration's best) */
+    int busy;       /* a search runs (without the GIL): another thread must use another Engine */
 } Engine;
 
 /* Ordering and pruning values: victims by PeSTO's larger value, attackers by type. */
@@ -960,8 +961,8 @@ static PyObject *Engine_search(Engine *self, PyObject *args, PyObject *kwds) {
     unsigned long long max_nodes = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "UO|OiK", kwlist, &fen, &history, &deadline, &max_depth, &max_nodes))
         return NULL;
-    if (!self->table) {
-        PyErr_SetString(PyExc_RuntimeError, "Engine not initialised");
+    if (!self->table || self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, self->busy ? "this Engine is searching in another thread" : "Engine not initialised");
         return NULL;
     }
     Board *b = &self->b;
@@ -979,7 +980,6 @@ static PyObject *Engine_search(Engine *self, PyObject *args, PyObject *kwds) {
     self->keys[self->nkeys++] = b->key;
     if (max_depth < 1) max_depth = 1;
     if (max_depth > MAX_PLY - 16) max_depth = MAX_PLY - 16;
-    memset(self->table, 0, (self->mask + 1) * sizeof(Entry));
     memset(self->killers, 0, sizeof self->killers);
     memset(self->history, 0, sizeof self->history);
     self->max_nodes = max_nodes ? self->nodes + max_nodes : 0;
@@ -989,6 +989,9 @@ static PyObject *Engine_search(Engine *self, PyObject *args, PyObject *kwds) {
     int moves[MAX_MOVES], n = legal_moves(b, moves);
     int best = n ? moves[0] : NO_MOVE, score = 0, reached = 0, pv[MAX_PLY + 1], pv_len = n ? 1 : 0;
     pv[0] = best;
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS /* the search reads no Python object */
+    memset(self->table, 0, (self->mask + 1) * sizeof(Entry));
     for (int depth = 1; n && depth <= max_depth; depth++) {
         int s = negamax(self, depth, -INF, INF, 0, 0);
         if (self->stopped) {
@@ -1012,6 +1015,8 @@ static PyObject *Engine_search(Engine *self, PyObject *args, PyObject *kwds) {
         check_time(self);
         if (self->stopped) break;
     }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
     if (!n) Py_RETURN_NONE;
     char text[6];
     move_uci(best, text);

@@ -16,6 +16,7 @@ answers None: the Python search of `ai.alphabeta` with the game's hooks runs ins
 
 from __future__ import annotations
 
+import threading
 from types import ModuleType
 from typing import Any, Final
 
@@ -44,12 +45,13 @@ def to_scale(centipawns: int, scale: ScoreScale, max_utility: float = 1.0) -> fl
 
 
 class ChessEngine:
-    """`games.hooks.SearchEngine` on the compiled search; one table, made at the first search."""
+    """`games.hooks.SearchEngine` on the compiled search: one engine and table a thread, made at its
+    first search (the search runs without the GIL, so threads search at once, each on its own)."""
 
     name = "chess-engine"
 
     def __init__(self) -> None:
-        self._engine: Any = None
+        self._local = threading.local()
 
     def supports(self, game: Game[Any], state: Any) -> bool:
         return compiled is not None
@@ -58,9 +60,9 @@ class ChessEngine:
         self, state: Any, scale: ScoreScale, deadline: float | None, max_depth: int, max_nodes: int = 0
     ) -> EngineResult:
         assert compiled is not None
-        if self._engine is None:
-            self._engine = compiled.Engine(TABLE_BITS)
-        engine = self._engine
+        engine = getattr(self._local, "engine", None)
+        if engine is None:
+            engine = self._local.engine = compiled.Engine(TABLE_BITS)
         engine.nodes = 0
         found = engine.search(state.board.fen(), state.history, deadline, max_depth, max_nodes)
         if found is None:

@@ -154,3 +154,13 @@ def test_unbuilt_the_master_runs_the_python_search(monkeypatch):
     result = ai.choose_move(CHESS, state, config, deadline=Deadline(time.monotonic() + 3600))
     assert result.move in CHESS.legal_moves(state) and result.depth == 2 and result.nodes > 0
     assert result.stats.get("kernel") != "chess-engine"
+
+
+def test_threads_search_at_once_each_on_its_own_engine():
+    from concurrent.futures import ThreadPoolExecutor
+
+    states = [CHESS.initial_state(), CHESS.from_fen(PERFT[1][0])]
+    with ThreadPoolExecutor(2) as pool:
+        found = list(pool.map(lambda s: engine.ENGINE.search(s, ai.scores.SCALE, None, 5), states * 2))
+    for state, result in zip(states * 2, found, strict=True):
+        assert result.move in CHESS.legal_moves(state) and result.depth == 5
