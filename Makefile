@@ -10,7 +10,7 @@ export PORT
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: pyproject.toml setup.py games/connect4/_solver.c games/othello/_endgame.c games/_kernel.h | $(BIN)/python
+$(VENV)/.installed: pyproject.toml setup.py games/connect4/_solver.c games/othello/_endgame.c games/chess/_engine.c games/_kernel.h | $(BIN)/python
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@

@@ -17,7 +17,9 @@
 
 Options: `AlphaBetaOptions` (``fast``: a game that offers a search kernel on its own
 encoding is searched with it, `ai.kernel_search`, with the same results; it needs ``ordering``
-and ``pvs``).
+and ``pvs``.  ``engine``: a game that offers a whole search engine of its own,
+`Game.search_engine`, is searched by it instead, with its own evaluation, ordering and
+pruning; where it has none, this search runs with the other options).
 """
 
 from __future__ import annotations
@@ -27,17 +29,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Generic
 
-from ai import endgame, traps
+from ai import endgame, progress, traps
 from ai.budget import Deadline, Timeout, collector_paused
 from ai.deepening import by_value, deepen
 from ai.evaluation import Evaluator
 from ai.kernel_search import KernelAlphaBeta
-from ai.scores import COMPLETE, DECISIVE, INF, MAX_PLY, NULL_WIDTH, WIN
+from ai.scores import COMPLETE, DECISIVE, INF, MAX_PLY, NULL_WIDTH, SCALE, WIN
 from ai.searcher import Capability, Searcher
 from ai.tt import EXACT, LOWER, UPPER, TranspositionTable
 from ai.types import SearchConfig, SearchOptions, SearchResult
 from ai.weakening import is_weakened, weaken
 from games.base import Game, Move, S, Seat
+from games.hooks import SearchEngine
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class AlphaBetaOptions(SearchOptions):
     ordering: bool = True  # killer moves and the history heuristic
     pvs: bool = True  # principal variation search (null windows after the first move)
     fast: bool = True  # a game's own search kernel where it has one, with the same results
+    engine: bool = False  # a game's own search engine where it has one (`Game.search_engine`), in place of this search
     opening_book: bool = False  # a book move where the game has a book (proven, or weighted by practice)
     tablebases: bool = False  # the endgame tables' best move where the game has tables holding the position
     exact_endgame: int | None = None  # solve exactly once this many stones are on the board
@@ -445,6 +449,9 @@ def _search(
     game: Game[S], state: S, config: SearchConfig, deadline: Deadline, rng: random.Random, exact_root: bool
 ) -> SearchResult:
     options = config.options.carried_to(AlphaBetaOptions)
+    engine = game.search_engine() if options.engine and not exact_root else None
+    if engine is not None and engine.supports(game, state):
+        return _engine_search(engine, state, config, deadline)
     tt = TranspositionTable(options.tt_size) if options.tt else None
     searcher: AlphaBeta[S] | KernelAlphaBeta[S]
     pruning = options.null_move or options.lmr or options.delta_pruning or options.see_pruning
@@ -510,6 +517,26 @@ def _search(
     if tt is not None:
         result.stats["tt_hit_rate"] = round(tt.hits / tt.probes, 4) if tt.probes else 0.0
         _DISCARDED.append(tt)
+    return result
+
+
+def _engine_search(engine: SearchEngine, state: S, config: SearchConfig, deadline: Deadline) -> SearchResult:
+    """The game's own engine: its move, value, depth, nodes and line, with the stats this search reports."""
+    max_depth = min(config.max_depth or MAX_PLY, MAX_PLY)
+    found = engine.search(state, SCALE, deadline.at, max_depth)
+    progress.report(found.depth, found.nodes)  # once, at the end: the engine runs without the interpreter
+    result = SearchResult(
+        move=found.move,
+        value=to_utility(found.score),
+        depth=found.depth,
+        nodes=found.nodes,
+        pv=list(found.pv) or [found.move],
+        algorithm="alphabeta",
+    )
+    result.stats["score"] = round(found.score, 6)
+    if is_decisive(found.score):
+        result.stats["plies_to_end"] = plies_to_end(found.score)
+    result.stats["kernel"] = engine.name
     return result
 
 

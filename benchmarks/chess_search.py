@@ -1,7 +1,7 @@
 """Chess search, each refinement measured: nodes and time to depth, and Bratko-Kopec solved.
 
     .venv/bin/python benchmarks/chess_search.py [--depth 4] [--bk-ms 1000,5000] [--skip-features] [--skip-bk]
-                                                [--check-evasions]
+                                                [--check-evasions] [--engine]
 
 Part 1, time to depth: every configuration searches the same middle-game positions to
 ``--depth`` plies (a budget too long to matter), one after the other in this process, so
@@ -20,6 +20,13 @@ refinement) runs at the first budget for comparison.
 cProfile, each function's own time (``tottime``) summed by where its code lives: python-chess,
 the game's evaluation, the rest of the chess package (the Game API over python-chess), the
 search (``ai/``), and everything else; so a faster engine starts where the time is.
+
+``--engine`` (alone): the Master's Python search (the settings of "all") and the compiled
+engine (`games.chess.engine`, what the Master runs where it is built) on the middle games,
+one position after the other in alternating order: nodes, CPU seconds and nodes per CPU
+second to ``--depth``, then each at ``--engine-ms`` a position; and Bratko-Kopec solved by
+the engine at the first ``--bk-ms`` budget.  The two count nodes alike (one a position
+entered, quiescence included); their trees differ (the engine prunes more).
 
 ``--check-evasions`` (alone): the Master's settings with quiescence as it is (a side in
 check searches every evasion, never stands pat) and as it was (standing pat in check,
@@ -199,6 +206,46 @@ def check_evasions(depth: int, bk_ms: int) -> None:
     print(f"({load()} at the end)")
 
 
+def engine_against_python(depth: int, ms: int, bk_ms: int) -> None:
+    """The Python search and the compiled engine, alternating, under the same load."""
+    game = registry.get("chess")
+    states = [game.from_fen(fen) for _, fen in MIDDLE_GAMES]
+    runs = {"Python search": ALL, "compiled engine": {**ALL, "engine": True}}
+    print(f"## The compiled engine against the Python search, {len(states)} middle games; {load()}")
+    print("| search | limit | nodes | CPU s | nodes per CPU s | mean depth | moves |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for limit in (f"depth {depth}", f"{ms} ms"):
+        totals = {label: [0, 0.0, 0, []] for label in runs}
+        for state in states:
+            for label, options in runs.items():
+                if limit.startswith("depth"):
+                    config = ai.SearchConfig(max_depth=depth, time_budget_ms=LONG_BUDGET_MS, seed=1, options=options)
+                else:
+                    config = ai.SearchConfig(time_budget_ms=ms, seed=1, options=options)
+                started = time.process_time()
+                result = ai.choose_move(game, state, config)
+                row = totals[label]
+                row[0] += result.nodes
+                row[1] += time.process_time() - started
+                row[2] += result.depth
+                row[3].append(result.move)
+        for label, (nodes, cpu, depths, moves) in totals.items():
+            figures = f"{nodes:,} | {cpu:.2f} | {nodes / max(cpu, 1e-9):,.0f} | {depths / len(states):.1f}"
+            print(f"| {label} | {limit} | {figures} | {' '.join(moves)} |", flush=True)
+    positions = bratko_kopec_positions()
+    solved, depths = 0, []
+    for _, fen, best in positions:
+        config = ai.SearchConfig(time_budget_ms=bk_ms, seed=1, options=runs["compiled engine"])
+        result = ai.choose_move(game, game.from_fen(fen), config)
+        solved += result.move in best
+        depths.append(result.depth)
+    print(
+        f"\nBratko-Kopec, compiled engine at {bk_ms} ms: {solved}/{len(positions)}, mean depth "
+        f"{sum(depths) / len(depths):.1f}"
+    )
+    print(f"({load()} at the end)")
+
+
 AREAS = (  # (label, a path fragment of the code's file), the first that matches
     ("python-chess", "site-packages/chess/"),
     ("the evaluation (games/chess/evaluation.py)", "games/chess/evaluation.py"),
@@ -245,11 +292,16 @@ def main() -> None:
     parser.add_argument("--skip-features", action="store_true")
     parser.add_argument("--skip-bk", action="store_true")
     parser.add_argument("--check-evasions", action="store_true", help="only quiescence in check, before and after")
+    parser.add_argument("--engine", action="store_true", help="only the compiled engine against the Python search")
+    parser.add_argument("--engine-ms", type=int, default=1000, help="with --engine: the budget a position")
     parser.add_argument("--where-time-goes", action="store_true", help="only the Master's time by code, profiled")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, python-chess {chess.__version__}, {os.cpu_count()} cores\n")
     if args.where_time_goes:
         where_time_goes(args.depth)
+        return
+    if args.engine:
+        engine_against_python(args.depth, args.engine_ms, int(args.bk_ms.split(",")[0]))
         return
     if args.check_evasions:
         check_evasions(args.depth, int(args.bk_ms.split(",")[0]))

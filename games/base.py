@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeGuard, TypeVar
 
 if TYPE_CHECKING:
-    from games.hooks import Playout, SearchKernel, Solver
+    from games.hooks import Playout, SearchEngine, SearchKernel, Solver
     from games.records import GameRecord, PlayedMatch
     from games.spec import GameSpec
 
@@ -326,6 +326,10 @@ class Game(ABC, Generic[S]):
 
     def search_kernel(self) -> SearchKernel | None:
         """Alpha-beta's negamax on the game's encoding, node for node the generic one; or None."""
+        return None
+
+    def search_engine(self) -> SearchEngine | None:
+        """A whole alpha-beta search on the game's own encoding and evaluation (compiled), or None."""
         return None
 
     def new_solver(self) -> Solver | None:

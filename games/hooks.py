@@ -8,7 +8,9 @@ none:
 - `Game.fast_playout()` -> `Playout`: a whole MCTS rollout in one call;
 - `Game.new_solver()` -> `Solver`: exact values (endgames, ``ai.solve``);
 - `Game.opening_move(state)`: a proven book move;
-- `Game.search_kernel()` -> `SearchKernel`: alpha-beta's negamax on the game's encoding.
+- `Game.search_kernel()` -> `SearchKernel`: alpha-beta's negamax on the game's encoding;
+- `Game.search_engine()` -> `SearchEngine`: a whole alpha-beta search of the game's own
+  (its evaluation, ordering and pruning), what ``AlphaBetaOptions.engine`` asks for.
 
 Games never import ``ai``: what a kernel needs from the searcher that drives it (its
 tables, its clock, its score scale, its evaluation weights) comes in a `KernelSetup`,
@@ -153,4 +155,32 @@ class SearchKernel(Protocol):
 
     def move_text(self, state: Any, code: int) -> Move | None:
         """The move string of a move code stored in the table, or None if not legal in `state`."""
+        ...
+
+
+@dataclass(frozen=True)
+class EngineResult:
+    """What a `SearchEngine` found: scores on the searcher's `ScoreScale` for the seat to move."""
+
+    move: Move
+    score: float  # a heuristic value in (-max_utility, max_utility), or a proven one beyond `scale.decisive`
+    depth: int  # the deepest iteration finished (0: none; the move is the first one ordered)
+    nodes: int
+    pv: list[Move]  # the expected line, `move` first
+
+
+class SearchEngine(Protocol):
+    """A game's complete alpha-beta search (iterative deepening to a depth or a deadline)."""
+
+    name: str  # recorded in the search's stats
+
+    def supports(self, game: Game[Any], state: Any) -> bool:
+        """True where the engine searches this game and position (an unchanged evaluation, say)."""
+        ...
+
+    def search(
+        self, state: Any, scale: ScoreScale, deadline: float | None, max_depth: int, max_nodes: int = 0
+    ) -> EngineResult:
+        """The best move of `state` (two or more legal moves): `deadline` a time.monotonic() instant
+        or None, `max_nodes` a cap on nodes (0: none)."""
         ...

@@ -1,4 +1,5 @@
-"""Chess: the rules (`rules`, on python-chess), the catalogue entry (`spec`).  See `rules` for the notation."""
+"""Chess: the rules (`rules`, on python-chess), the catalogue entry (`spec`), the compiled search
+(`engine`).  See `rules` for the notation."""
 
 from games.chess.record import pgn_game
 from games.chess.rules import (

@@ -49,9 +49,10 @@ import chess.pgn
 import chess.polyglot
 
 from games.base import BookChoice, Game, IllegalMove, Move, Outcome, Seat, TableChoice
-from games.chess import evaluation, search, tables
+from games.chess import engine, evaluation, search, tables
 from games.chess.record import match_pgn, pgn_game
 from games.chess.spec import ID, SPEC
+from games.hooks import SearchEngine
 from games.records import GameRecord, PlayedMatch
 
 PositionKey: TypeAlias = tuple[int, int, int, int, int, int, int, int, bool, int, int | None]
@@ -436,6 +437,10 @@ class Chess(Game[ChessState]):
         if self.is_terminal(state):
             return None
         return tables.table_move(state.board, self.order_moves(state, self.legal_moves(state)))
+
+    def search_engine(self) -> SearchEngine | None:
+        """The compiled search (`games.chess.engine`) where it is built and the evaluation is PeSTO's."""
+        return engine.ENGINE if type(self).evaluate is Chess.evaluate else None
 
     def rollout_move(self, state: ChessState, rng: random.Random) -> Move:
         """A capture half the time one is on offer, else any legal move."""

@@ -1,7 +1,8 @@
 """Chess: display name, seats, board module and seeded bot ladder (docs/design.md §2).
 
 The ladder runs the generic alpha-beta on PeSTO's evaluation (`games.chess.evaluation`)
-with quiescence on captures; the Master adds the chess refinements of `ai.alphabeta`.
+with quiescence on captures; the Master runs the compiled engine (`games.chess.engine`, the
+same evaluation), or where it is not built the chess refinements of `ai.alphabeta`.
 The Advanced and Master levels play from an opening book and the Master from endgame
 tables where the system has them (`games.chess.tables`); without them they search.
 Levels 1-3 search to a fixed depth, so their strength does not depend on the machine.
@@ -18,7 +19,9 @@ ID = "chess"
 # the Advanced level's make quiescence cheaper (they prune and order captures only);
 # the Master's add the forward pruning and extension that let it search deeper.
 QUIESCENCE_SEARCH = {"delta_pruning": True, "see_pruning": True, "tactical_first": True}
-MASTER_SEARCH = {**QUIESCENCE_SEARCH, "check_extension": True, "null_move": True, "lmr": True}
+# The Master runs the compiled engine (`games.chess.engine`) where it is built, the same
+# refinements in C; these options are the Python search it falls back to.
+MASTER_SEARCH = {**QUIESCENCE_SEARCH, "check_extension": True, "null_move": True, "lmr": True, "engine": True}
 # Files the system may provide (`games.chess.tables`; Debian's gnuchess-book and gaviotatb):
 # the Advanced and Master levels open from the book, the Master ends from the tables.
 BOOK = {"opening_book": True}
@@ -45,9 +48,10 @@ SPEC = GameSpec(
          "deep as a second and a half allows, captures searched to quiet positions, losing ones skipped.",
          search_options={**QUIESCENCE_SEARCH, **BOOK}),
     bot(ID, 5, "Grandmaster Gambit", "alphabeta", 3000, "Plays known openings from a book, then "
-         "alpha-beta for three seconds with what chess engines use: null-move pruning, late-move "
-         "reductions, check extensions, and captures searched to quiet positions, losing ones skipped; "
-         "with three pieces left it plays perfectly from endgame tables.",
+         "three seconds of a compiled alpha-beta engine, over a million positions a second, with what chess "
+         "engines use: a transposition table, null-move pruning, late-move reductions, check extensions, "
+         "and captures searched to quiet positions, losing ones skipped; with three pieces left it plays "
+         "perfectly from endgame tables.",
          search_options={**MASTER_SEARCH, **BOOK, **TABLES}),
     adaptive_bot(ID, "Coach Check", "alphabeta", 1000, max_depth=3),
     ),
