@@ -55,6 +55,7 @@ class AlphaBetaOptions(SearchOptions):
     opening_book: bool = False  # a book move where the game has a book (proven, or weighted by practice)
     tablebases: bool = False  # the endgame tables' best move where the game has tables holding the position
     exact_endgame: int | None = None  # solve exactly once this many stones are on the board
+    evaluation: str | None = None  # one of the game's named evaluations (`Game.evaluation`) instead of `evaluate`
     trap_model: str | None = None  # among equal moves, the one an opponent so modelled is likeliest to get wrong
     # Chess-style refinements, each off by default (other searches stay node for node the same);
     # they read the optional Game hooks `in_check`, `null_move`, `is_tactical`, `capture_gain`, `exchange_value`,
@@ -458,12 +459,14 @@ def _search(
     refined = pruning or options.check_extension or options.tactical_first or not options.quiescence
     kernel = game.search_kernel() if options.fast and options.ordering and options.pvs and not refined else None
     if kernel is not None and kernel.supports(game, state):
-        searcher = KernelAlphaBeta(game, kernel, deadline, Evaluator(game, config.style), tt, use_tt=tt is not None)
+        searcher = KernelAlphaBeta(
+            game, kernel, deadline, Evaluator(game, config.style, options.evaluation), tt, use_tt=tt is not None
+        )
     else:
         searcher = AlphaBeta(
             game,
             deadline,
-            Evaluator(game, config.style),
+            Evaluator(game, config.style, options.evaluation),
             tt,
             use_tt=tt is not None,
             use_ordering=options.ordering,

@@ -7,6 +7,9 @@ than the opponent's, a defensive one the reverse.  Every game also gets a draw
 contempt: an aggressive bot scores a draw a little below zero (it plays on for the
 win), a defensive one a little above (it takes the safe half point).
 
+A game may offer other evaluations by name (`Game.evaluation`: a stronger but costlier one for
+its top bot, say); ``evaluation`` picks one instead of ``evaluate``, with the balanced style.
+
 >>> from games import registry
 >>> game = registry.get("connect4")
 >>> ev = Evaluator(game, "aggressive")
@@ -38,10 +41,19 @@ class Evaluator(Generic[S]):
 
     game: Game[S]
     style: str = "balanced"
+    evaluation: str | None = None  # one of the game's named evaluations (`Game.evaluation`), not `evaluate`
 
     def __post_init__(self) -> None:
         if self.style not in STYLE_WEIGHTS:
             raise ValueError(f"unknown style {self.style!r}; known: {', '.join(STYLE_WEIGHTS)}")
+        self._evaluate: Callable[[S, Seat], float] = self.game.evaluate
+        if self.evaluation is not None:
+            named = self.game.evaluation(self.evaluation)
+            if named is None:
+                raise ValueError(f"{self.game.id} has no evaluation named {self.evaluation!r}")
+            if self.style != "balanced":
+                raise ValueError(f"the evaluation {self.evaluation!r} plays the balanced style only")
+            self._evaluate = named
         self.mine_weight, self.theirs_weight = STYLE_WEIGHTS[self.style]
         self.limit = 0.95 * self.game.max_utility
         self.draw_value = STYLE_CONTEMPT[self.style] * self.game.max_utility
@@ -51,7 +63,7 @@ class Evaluator(Generic[S]):
 
     def __call__(self, state: S, seat: Seat) -> float:
         if self._terms is None:
-            return self.game.evaluate(state, seat)
+            return self._evaluate(state, seat)
         mine, theirs = self._terms(state, seat)
         value = self.mine_weight * mine - self.theirs_weight * theirs
         return max(-self.limit, min(self.limit, value))

@@ -27,10 +27,15 @@ TINY_BUDGET_MS: Final = 5  # per search: enough to reach every code path a real 
 
 
 def build(games: Iterable[Game[Any]]) -> None:
-    """Build `games`' fast paths now, rather than inside the first search's budget."""
+    """Build `games`' fast paths and the named evaluations their ladders use now, rather than inside
+    the first search's budget."""
     for game in games:
         game.search_kernel()
         game.fast_playout()
+        for seed in game.spec.ladder:
+            named = (seed.settings.get("search_options") or {}).get("evaluation")
+            if isinstance(named, str):
+                game.evaluation(named)
 
 
 def warm_up(games: Iterable[Game[Any]] | None = None) -> dict[str, float]:

@@ -272,6 +272,10 @@ class Game(ABC, Generic[S]):
         """Heuristic value for `seat` in (-max_utility, max_utility); 0 if unknown."""
         return 0.0
 
+    def evaluation(self, name: str) -> Callable[[S, Seat], float] | None:
+        """Another evaluation, on `evaluate`'s scale, that a bot's search options may name; None if unknown."""
+        return None
+
     def order_moves(self, state: S, moves: Sequence[Move]) -> list[Move]:
         """Moves most likely good first; the default keeps the given order."""
         return list(moves)

@@ -54,7 +54,7 @@ JSON (``to_json``), for the browser and the database::
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -433,6 +433,14 @@ class Othello(Game[OthelloState]):
             0.35 * discs + 0.25 * corners + 0.25 * stability + 0.05 * mobility + 0.10 * parity
         )
         return max(-0.95, min(0.95, score))
+
+    def evaluation(self, name: str) -> Callable[[OthelloState, Seat], float] | None:
+        """``"patterns"``: the fitted pattern evaluation (`games.othello.patterns`), the Master's."""
+        if name != "patterns":
+            return None
+        from games.othello.patterns import evaluate  # its tables are built on first use
+
+        return evaluate
 
     def rollout_move(self, state: OthelloState, rng: random.Random) -> Move:
         """Corners when offered, never an X- or C-square next to an empty corner if avoidable."""
