@@ -15,7 +15,7 @@ SPEC = GameSpec(
     seats=(SeatSpec("black", "black", mark="plain"), SeatSpec("white", "white", mark="plain")),
     chances=WinningChances(slope=8.09),  # fitted by benchmarks/calibrate_chances.py (README)
     ladder=(
-    # --- othello: alpha-beta on a mobility/corner evaluation (the Master's: fitted patterns late); MCTS low ---
+    # --- othello: alpha-beta with a mobility/corner evaluation; MCTS low on the ladder ---
     random_bot(ID),
     bot(ID, 1, "Pebble", "alphabeta", 200, "Greedy: looks one move ahead, likes flipping "
          "many discs, and often plays on a whim.", max_depth=1, slip_rate=0.5, style="aggressive"),
@@ -24,10 +24,9 @@ SPEC = GameSpec(
     bot(ID, 3, "Onyx", "alphabeta", 700, "Looks three moves ahead and values corners.", max_depth=3),
     bot(ID, 4, "Jade", "alphabeta", 1000, "Alpha-beta four moves deep on mobility, corners, "
          "stability and parity.", max_depth=4),
-    bot(ID, 5, "Obsidian", "alphabeta", 2000, "Alpha-beta as deep as two seconds allow; from 24 empty "
-         "squares it judges positions by edge, corner and diagonal patterns fitted to solved games, and from "
-         "18 on it solves the game exactly when it can: then it plays perfectly.",
-         search_options={"exact_endgame": EXACT_FROM_PLY, "evaluation": "patterns"}),
+    bot(ID, 5, "Obsidian", "alphabeta", 2000, "Alpha-beta as deep as two seconds allow, and from 18 "
+         "empty squares on solves the game exactly when it can: then it plays perfectly.",
+         search_options={"exact_endgame": EXACT_FROM_PLY}),
     adaptive_bot(ID, "Coach Disc", "alphabeta", 500, max_depth=4),
     ),
 )  # fmt: skip

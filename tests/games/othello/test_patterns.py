@@ -117,12 +117,10 @@ def test_the_patterns_predict_solved_positions_better_than_the_hand_written_eval
     assert correlation(patterns, exact) > correlation(hand, exact) + 0.03
 
 
-def test_the_master_names_the_pattern_evaluation_and_other_games_are_untouched() -> None:
-    master = next(seed for seed in OTHELLO.spec.ladder if seed.level == 5 and not seed.settings.get("adaptive"))
-    assert master.settings["search_options"]["evaluation"] == "patterns"
-    assert all(
-        "evaluation" not in (s.settings.get("search_options") or {}) for s in OTHELLO.spec.ladder if s is not master
-    )
+def test_a_profile_may_name_the_pattern_evaluation_and_other_games_are_untouched() -> None:
+    # No seeded profile names it yet: Obsidian takes it once its rating is measured with it
+    # (its 60 % against itself without, benchmarks/README.md, is within the noise).
+    assert all("evaluation" not in (s.settings.get("search_options") or {}) for s in OTHELLO.spec.ladder)
     state = random_positions(30, seed=17)[-1]
     assert Evaluator(OTHELLO, evaluation="patterns")(state, 0) == pt.evaluate(state, 0)
     assert Evaluator(OTHELLO)(state, 0) == OTHELLO.evaluate(state, 0)
