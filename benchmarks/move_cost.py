@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> None:
     def socket_call(match_id: int, player_id: int, move: str, ply: int):
         close_old_connections()  # as Channels' database_sync_to_async does around each call
         try:
-            return timed(_move, match_id, player_id, move, ply)
+            return timed(_move, match_id, player_id, move, ply, None)
         finally:
             close_old_connections()
 

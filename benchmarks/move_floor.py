@@ -216,7 +216,7 @@ def run(args: argparse.Namespace) -> None:
         return time.perf_counter() - t0, time.thread_time() - c0, on_cpu_s(backend) - b0
 
     paths = {
-        "now": as_a_socket_calls(lambda copy, player_id, move: _move(copy.match_id, player_id, move, copy.ply)),
+        "now": as_a_socket_calls(lambda copy, player_id, move: _move(copy.match_id, player_id, move, copy.ply, None)),
         "locked": as_a_socket_calls(locked_move),
         "floor": as_a_socket_calls(floor_move),
     }

@@ -20,7 +20,6 @@ inside `together()` go in one round trip.
 from __future__ import annotations
 
 import hashlib
-import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -36,10 +35,6 @@ from django.dispatch.dispatcher import NO_RECEIVERS
 M = TypeVar("M", bound=Model)
 C = TypeVar("C", bound=Model)
 
-# Per connection (converters are bound to its backend), per statement: the SQL and, for reads,
-# each column's converters.
-_built: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
-
 
 @dataclass(frozen=True)
 class _Kept:
@@ -48,8 +43,28 @@ class _Kept:
     cursor: Any
 
 
-# Per connection: the cursor these statements run on, kept between them.
-_kept: weakref.WeakKeyDictionary[Any, _Kept] = weakref.WeakKeyDictionary()
+class _Held:
+    """What this module keeps for one of Django's connections (one a thread and alias), kept on
+    the connection itself: one attribute read a statement where five weak maps keyed by the
+    connection were a dozen lookups, a move."""
+
+    __slots__ = ("built", "kept", "session", "begin", "waiting")
+
+    def __init__(self) -> None:
+        # Per statement: the SQL and, for reads, each column's converters (bound to the backend).
+        self.built: dict[tuple[Any, ...], Any] = {}
+        self.kept: _Kept | None = None  # the cursor these statements run on, kept between them
+        self.session: _Session | None = None  # the statements prepared in its current session
+        self.begin: Any = None  # inside `_own_transaction`: the driver's connection whose BEGIN is owed
+        self.waiting: list[_Write] | None = None  # inside `together()`: the writes not yet sent
+
+
+def _held(connection: Any) -> _Held:
+    try:
+        return connection._plyground_rows  # type: ignore[no-any-return]  # set below, always a _Held
+    except AttributeError:
+        held = connection._plyground_rows = _Held()
+        return held
 
 
 def kept_cursor(connection: Any) -> Any:
@@ -65,10 +80,10 @@ def kept_cursor(connection: Any) -> Any:
     """
     connection.close_if_health_check_failed()
     connection.ensure_connection()
-    kept = _kept.get(connection)
+    held = _held(connection)
+    kept = held.kept
     if kept is None or kept.raw is not connection.connection or kept.logged != connection.queries_logged:
-        kept = _Kept(connection.connection, connection.queries_logged, connection.cursor())
-        _kept[connection] = kept
+        kept = held.kept = _Kept(connection.connection, connection.queries_logged, connection.cursor())
     return kept.cursor
 
 
@@ -301,7 +316,7 @@ def _own_transaction(connection: Any) -> Iterator[None]:
     connection.commit_on_exit, connection.needs_rollback = True, False
     connection.autocommit, connection.in_atomic_block = False, True
     connection.atomic_blocks.append(transaction.Atomic(connection.alias, savepoint=True, durable=False))
-    _begin_pending[connection] = connection.connection
+    _held(connection).begin = connection.connection
     try:
         yield
     except BaseException:
@@ -315,7 +330,8 @@ def _end_transaction(connection: Any, *, commit: bool) -> None:
     roll back what reached the database, then run or drop the `on_commit` hooks."""
     connection.atomic_blocks.pop()
     connection.in_atomic_block = False
-    owed = _begin_pending.pop(connection, None) is not None  # nothing reached the database
+    held = _held(connection)
+    owed, held.begin = held.begin is not None, None  # owed: nothing reached the database
     commit = commit and not connection.needs_rollback
     try:
         if not owed and not connection.closed_in_transaction:
@@ -353,13 +369,10 @@ def _finish(connection: Any, commit: bool) -> None:
         raise
 
 
-# Per connection, inside `_own_transaction`: the driver's connection whose BEGIN is still to be sent.
-_begin_pending: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
-
-
 def _begin(connection: Any) -> str:
     """The BEGIN to put before the next statement on `connection` ("" if none is owed)."""
-    raw = _begin_pending.pop(connection, None)
+    held = _held(connection)
+    raw, held.begin = held.begin, None
     return "BEGIN;\n" if raw is not None and raw is connection.connection else ""
 
 
@@ -380,24 +393,21 @@ def together(using: str = "default", *, commit: bool = False) -> Iterator[None]:
     last writes, where they go in one query text.
     """
     connection = connections[using]
-    if _waiting.get(connection) is not None:  # within another block: that one sends them
+    held = _held(connection)
+    if held.waiting is not None:  # within another block: that one sends them
         yield
         return
-    _waiting[connection] = []
+    held.waiting = []
     try:
         with connection.execute_wrapper(_send_waiting_first):
             yield
             _send_waiting(connection, commit=commit)
     finally:
-        del _waiting[connection]
-
-
-# Per connection, inside `together()`: the writes not yet sent.
-_waiting: weakref.WeakKeyDictionary[Any, list[_Write]] = weakref.WeakKeyDictionary()
+        held.waiting = None
 
 
 def _write(connection: Any, write: _Write) -> None:
-    waiting = _waiting.get(connection)
+    waiting = _held(connection).waiting
     if waiting is None:
         _send_now(connection, write)
     else:
@@ -461,7 +471,7 @@ def _send_waiting_first(execute: Callable[..., Any], sql: str, params: Any, many
 
 
 def _send_waiting(connection: Any, *, commit: bool = False) -> None:
-    waiting = _waiting.get(connection)
+    waiting = _held(connection).waiting
     if not waiting:
         return
     writes, waiting[:] = list(waiting), []  # emptied first: the sends below pass the wrapper too
@@ -510,10 +520,6 @@ class _Session:
     names: set[str] | None  # None: not known (a query text that prepared some failed)
 
 
-# Per connection: the statements prepared in its current session.
-_sessions: weakref.WeakKeyDictionary[Any, _Session] = weakref.WeakKeyDictionary()
-
-
 def _by_name(connection: Any, cursor: Any, sql: str) -> tuple[list[_Prepared], str]:
     """The text that runs `sql`, and what must be prepared before it in the same query text: on
     PostgreSQL, ``EXECUTE`` of the statement prepared in this connection's session (with its
@@ -539,9 +545,10 @@ def _by_name(connection: Any, cursor: Any, sql: str) -> tuple[list[_Prepared], s
 def _session(connection: Any, cursor: Any) -> _Session:
     """What is prepared in `connection`'s session: nothing in a new one; after a query text that
     prepared some failed, what the session itself lists (its BEGIN, if owed, goes with it)."""
-    session = _sessions.get(connection)
+    held = _held(connection)
+    session = held.session
     if session is None or session.raw is not connection.connection:
-        session = _sessions[connection] = _Session(connection.connection, set())
+        session = held.session = _Session(connection.connection, set())
     if session.names is None:
         _send_waiting(connection)  # the writes waiting go first, with the BEGIN if it is owed
         begin = _begin(connection)
@@ -554,8 +561,10 @@ def _session(connection: Any, cursor: Any) -> _Session:
 
 def _prepared_now(connection: Any, prepared: Sequence[_Prepared], *, ran: bool) -> None:
     """Note the statements a query text prepared (`ran`: it succeeded; else which did is not known)."""
-    session = _sessions.get(connection)
-    if not prepared or session is None or session.names is None:
+    if not prepared:
+        return
+    session = _held(connection).session
+    if session is None or session.names is None:
         return
     if ran:
         session.names.update(statement.name for statement in prepared)
@@ -570,10 +579,11 @@ def several_statements_at_once(connection: Any) -> bool:
 
 
 def _cached(connection: Any, key: tuple[Any, ...], build: Callable[..., Any]) -> Any:
-    statements = _built.setdefault(connection, {})
-    if key not in statements:
-        statements[key] = build(connection, *key[1:])
-    return statements[key]
+    statements = _held(connection).built
+    found = statements.get(key)
+    if found is None:
+        found = statements[key] = build(connection, *key[1:])
+    return found
 
 
 def _build_select(

@@ -7,7 +7,7 @@ from django.dispatch import Signal
 
 # Sent after commit whenever a live match has a new seat to move.
 # kwargs: match_id, ply, seat
-turn_started = Signal()
+turn_started = Signal(use_caching=True)  # sent every move: its receivers looked up once per sender
 
 # Sent after commit when a match ends (finished or aborted).  kwargs: match_id
 match_finished = Signal()

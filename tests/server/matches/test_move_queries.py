@@ -110,3 +110,23 @@ def test_a_change_made_in_place_is_saved_too(alice, bob):
         save_changes(held)
     match.refresh_from_db()
     assert match.state["marker"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_in_its_own_transaction_is_two_round_trips_on_postgresql(alice, bob):
+    """As a socket's move runs (no transaction around it): on PostgreSQL the BEGIN rides with
+    the locked read and the COMMIT with the three writes, two query texts in all; on SQLite the
+    BEGIN, the read, each write and the COMMIT go alone."""
+    match = human_match("connect4", alice, bob)
+    postgresql = connection.vendor == "postgresql"
+    for ply, column in enumerate("4433"):
+        with CaptureQueriesContext(connection) as captured:
+            services.submit_move(match.pk, ply % 2, column, ply)
+        sql = as_statements([q["sql"] for q in captured.captured_queries])
+        assert len(sql) == (2 if postgresql else 6), "\n".join(sql)
+        if postgresql:
+            read, writes = sql
+            assert read.startswith("BEGIN;") and writes.endswith("COMMIT"), "\n".join(sql)
+            assert len(_statements([writes])) == 4, writes  # the move, its event, the match, COMMIT
+    match.refresh_from_db()
+    assert match.ply == 4
