@@ -168,8 +168,9 @@ def test_a_backgammon_match_is_analysed_decision_by_decision(alice, bob, setting
     match = play_first_legal_moves(human_match("backgammon", alice, bob), 6)
     services.match_resign(match.pk, match.to_move if match.to_move in (0, 1) else 0)
     moves = stored_moves(match)
-    decisions = [(ply, seat, move) for ply, seat, move in moves if seat != CHANCE]
-    assert len(decisions) == 6 and len(moves) > 6  # dice are moves of their own
+    assert "resigns" in moves[-1][2]  # stored as the resigning seat's move, not judged (agreed, not chosen)
+    decisions = [(ply, seat, move) for ply, seat, move in moves[:-1] if seat != CHANCE]
+    assert len(decisions) == 6 and len(moves) > 7  # dice are moves of their own
 
     analysis, _ = analysis_request(match.pk, alice)
     analysis.refresh_from_db()
