@@ -182,23 +182,27 @@ def _normal(mean: float, variance: float) -> AtLeast:
 def _rolls_to_finish(side: Side) -> AtLeast:
     """The rolls `side` needs to bear off every checker: exact from the bear-off database
     (`games.backgammon.bearoff`) once all are home, else `_brought_home`'s estimate."""
-    home = _home_board(side)
     db = bearoff.database()
-    if home is not None:
-        return _table(db.off_at_least[bearoff.index(home)])
-    row, outside = _brought_home(side)
-    return _normal(db.off_means[row] + outside / ROLL_PIPS, db.off_vars[row] + outside * ROLL_VARIANCE_PER_PIP)
+    return _rolls_from(side, db.off_at_least, db.off_means, db.off_vars)
 
 
 def _rolls_to_save_gammon(side: Side) -> AtLeast:
     """The rolls `side` needs to bring every checker home and bear one off: exact from the
     database's first-off counts when all 15 are home, else `_brought_home`'s estimate."""
-    home = _home_board(side)
     db = bearoff.database()
+    return _rolls_from(side, db.first_at_least, db.first_means, db.first_vars)
+
+
+def _rolls_from(
+    side: Side, at_least: npt.NDArray[np.float32], means: npt.NDArray[np.float64], variances: npt.NDArray[np.float64]
+) -> AtLeast:
+    """One of the database's counts for `side`: its home board's row, or a side not yet home
+    estimated from its gathered board's mean and variance plus the rolls to bring the rest in."""
+    home = _home_board(side)
     if home is not None:
-        return _table(db.first_at_least[bearoff.index(home)])
+        return _table(at_least[bearoff.index(home)])
     row, outside = _brought_home(side)
-    return _normal(db.first_means[row] + outside / ROLL_PIPS, db.first_vars[row] + outside * ROLL_VARIANCE_PER_PIP)
+    return _normal(means[row] + outside / ROLL_PIPS, variances[row] + outside * ROLL_VARIANCE_PER_PIP)
 
 
 def _brought_home(side: Side) -> tuple[int, int]:
