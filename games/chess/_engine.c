@@ -60,134 +60,10 @@ static const int DIR_RANK[8] = {1, 0, 1, 1, -1, 0, -1, -1};
 static u64 Z_PIECE[12][64], Z_CASTLE[16], Z_EP[8], Z_SIDE;
 static int CASTLE_MASK[64];
 static int MG[12][64], EG[12][64]; /* value + bonus, white positive, black negative */
-static const int PHASE_WEIGHT[6] = {0, 1, 1, 2, 4, 0};
-/* PeSTO's tables as games/chess/evaluation.py prints them: rank 8 first, files a..h, white's side. */
-static const int MG_VALUE[6] = {82, 337, 365, 477, 1025, 0};
-static const int EG_VALUE[6] = {94, 281, 297, 512, 936, 0};
-static const int MG_TABLE[6][64] = {
-    { /* pawn */
-           0,    0,    0,    0,    0,    0,    0,    0,
-          98,  134,   61,   95,   68,  126,   34,  -11,
-          -6,    7,   26,   31,   65,   56,   25,  -20,
-         -14,   13,    6,   21,   23,   12,   17,  -23,
-         -27,   -2,   -5,   12,   17,    6,   10,  -25,
-         -26,   -4,   -4,  -10,    3,    3,   33,  -12,
-         -35,   -1,  -20,  -23,  -15,   24,   38,  -22,
-           0,    0,    0,    0,    0,    0,    0,    0,
-    },
-    { /* knight */
-        -167,  -89,  -34,  -49,   61,  -97,  -15, -107,
-         -73,  -41,   72,   36,   23,   62,    7,  -17,
-         -47,   60,   37,   65,   84,  129,   73,   44,
-          -9,   17,   19,   53,   37,   69,   18,   22,
-         -13,    4,   16,   13,   28,   19,   21,   -8,
-         -23,   -9,   12,   10,   19,   17,   25,  -16,
-         -29,  -53,  -12,   -3,   -1,   18,  -14,  -19,
-        -105,  -21,  -58,  -33,  -17,  -28,  -19,  -23,
-    },
-    { /* bishop */
-         -29,    4,  -82,  -37,  -25,  -42,    7,   -8,
-         -26,   16,  -18,  -13,   30,   59,   18,  -47,
-         -16,   37,   43,   40,   35,   50,   37,   -2,
-          -4,    5,   19,   50,   37,   37,    7,   -2,
-          -6,   13,   13,   26,   34,   12,   10,    4,
-           0,   15,   15,   15,   14,   27,   18,   10,
-           4,   15,   16,    0,    7,   21,   33,    1,
-         -33,   -3,  -14,  -21,  -13,  -12,  -39,  -21,
-    },
-    { /* rook */
-          32,   42,   32,   51,   63,    9,   31,   43,
-          27,   32,   58,   62,   80,   67,   26,   44,
-          -5,   19,   26,   36,   17,   45,   61,   16,
-         -24,  -11,    7,   26,   24,   35,   -8,  -20,
-         -36,  -26,  -12,   -1,    9,   -7,    6,  -23,
-         -45,  -25,  -16,  -17,    3,    0,   -5,  -33,
-         -44,  -16,  -20,   -9,   -1,   11,   -6,  -71,
-         -19,  -13,    1,   17,   16,    7,  -37,  -26,
-    },
-    { /* queen */
-         -28,    0,   29,   12,   59,   44,   43,   45,
-         -24,  -39,   -5,    1,  -16,   57,   28,   54,
-         -13,  -17,    7,    8,   29,   56,   47,   57,
-         -27,  -27,  -16,  -16,   -1,   17,   -2,    1,
-          -9,  -26,   -9,  -10,   -2,   -4,    3,   -3,
-         -14,    2,  -11,   -2,   -5,    2,   14,    5,
-         -35,   -8,   11,    2,    8,   15,   -3,    1,
-          -1,  -18,   -9,   10,  -15,  -25,  -31,  -50,
-    },
-    { /* king */
-         -65,   23,   16,  -15,  -56,  -34,    2,   13,
-          29,   -1,  -20,   -7,   -8,   -4,  -38,  -29,
-          -9,   24,    2,  -16,  -20,    6,   22,  -22,
-         -17,  -20,  -12,  -27,  -30,  -25,  -14,  -36,
-         -49,   -1,  -27,  -39,  -46,  -44,  -33,  -51,
-         -14,  -14,  -22,  -46,  -44,  -30,  -15,  -27,
-           1,    7,   -8,  -64,  -43,  -16,    9,    8,
-         -15,   36,   12,  -54,    8,  -28,   24,   14,
-    },
-};
-static const int EG_TABLE[6][64] = {
-    { /* pawn */
-           0,    0,    0,    0,    0,    0,    0,    0,
-         178,  173,  158,  134,  147,  132,  165,  187,
-          94,  100,   85,   67,   56,   53,   82,   84,
-          32,   24,   13,    5,   -2,    4,   17,   17,
-          13,    9,   -3,   -7,   -7,   -8,    3,   -1,
-           4,    7,   -6,    1,    0,   -5,   -1,   -8,
-          13,    8,    8,   10,   13,    0,    2,   -7,
-           0,    0,    0,    0,    0,    0,    0,    0,
-    },
-    { /* knight */
-         -58,  -38,  -13,  -28,  -31,  -27,  -63,  -99,
-         -25,   -8,  -25,   -2,   -9,  -25,  -24,  -52,
-         -24,  -20,   10,    9,   -1,   -9,  -19,  -41,
-         -17,    3,   22,   22,   22,   11,    8,  -18,
-         -18,   -6,   16,   25,   16,   17,    4,  -18,
-         -23,   -3,   -1,   15,   10,   -3,  -20,  -22,
-         -42,  -20,  -10,   -5,   -2,  -20,  -23,  -44,
-         -29,  -51,  -23,  -15,  -22,  -18,  -50,  -64,
-    },
-    { /* bishop */
-         -14,  -21,  -11,   -8,   -7,   -9,  -17,  -24,
-          -8,   -4,    7,  -12,   -3,  -13,   -4,  -14,
-           2,   -8,    0,   -1,   -2,    6,    0,    4,
-          -3,    9,   12,    9,   14,   10,    3,    2,
-          -6,    3,   13,   19,    7,   10,   -3,   -9,
-         -12,   -3,    8,   10,   13,    3,   -7,  -15,
-         -14,  -18,   -7,   -1,    4,   -9,  -15,  -27,
-         -23,   -9,  -23,   -5,   -9,  -16,   -5,  -17,
-    },
-    { /* rook */
-          13,   10,   18,   15,   12,   12,    8,    5,
-          11,   13,   13,   11,   -3,    3,    8,    3,
-           7,    7,    7,    5,    4,   -3,   -5,   -3,
-           4,    3,   13,    1,    2,    1,   -1,    2,
-           3,    5,    8,    4,   -5,   -6,   -8,  -11,
-          -4,    0,   -5,   -1,   -7,  -12,   -8,  -16,
-          -6,   -6,    0,    2,   -9,   -9,  -11,   -3,
-          -9,    2,    3,   -1,   -5,  -13,    4,  -20,
-    },
-    { /* queen */
-          -9,   22,   22,   27,   27,   19,   10,   20,
-         -17,   20,   32,   41,   58,   25,   30,    0,
-         -20,    6,    9,   49,   47,   35,   19,    9,
-           3,   22,   24,   45,   57,   40,   57,   36,
-         -18,   28,   19,   47,   31,   34,   39,   23,
-         -16,  -27,   15,    6,    9,   17,   10,    5,
-         -22,  -23,  -30,  -16,  -16,  -23,  -36,  -32,
-         -33,  -28,  -22,  -43,   -5,  -32,  -20,  -41,
-    },
-    { /* king */
-         -74,  -35,  -18,  -18,  -11,   15,    4,  -17,
-         -12,   17,   14,   17,   17,   38,   23,   11,
-          10,   17,   23,   15,   20,   45,   44,   13,
-          -8,   22,   24,   27,   26,   33,   26,    3,
-         -18,   -4,   21,   24,   27,   23,    9,  -11,
-         -19,   -3,   11,   21,   23,   16,    7,   -9,
-         -27,  -11,    4,   13,   14,    4,   -5,  -17,
-         -53,  -34,  -21,  -11,  -28,  -14,  -24,  -43,
-    },
-};
+/* PeSTO's tapered tables, set once from games/chess/evaluation.py (`set_evaluation`, called by
+   games/chess/engine.py as it loads): the one copy of their values is the Python module's. */
+static int PHASE_WEIGHT[6];
+static int evaluation_set = 0;
 
 static u64 splitmix(u64 *s) {
     u64 z = (*s += 0x9e3779b97f4a7c15ULL);
@@ -243,14 +119,6 @@ static void init_tables(void) {
     for (int i = 0; i < 16; i++) Z_CASTLE[i] = i ? splitmix(&seed) : 0;
     for (int i = 0; i < 8; i++) Z_EP[i] = splitmix(&seed);
     Z_SIDE = splitmix(&seed);
-    for (int t = 0; t < 6; t++)
-        for (int sq = 0; sq < 64; sq++) {
-            /* the printed tables put a8 first: a white piece on sq reads entry sq ^ 56, a black one sq */
-            MG[PIECE(t, WHITE)][sq] = MG_VALUE[t] + MG_TABLE[t][sq ^ 56];
-            EG[PIECE(t, WHITE)][sq] = EG_VALUE[t] + EG_TABLE[t][sq ^ 56];
-            MG[PIECE(t, BLACK)][sq] = -(MG_VALUE[t] + MG_TABLE[t][sq]);
-            EG[PIECE(t, BLACK)][sq] = -(EG_VALUE[t] + EG_TABLE[t][sq]);
-        }
 }
 
 static inline u64 ray_attacks(int d, int sq, u64 occ) {
@@ -955,6 +823,7 @@ static void Engine_dealloc(Engine *self) {
 }
 
 static PyObject *Engine_search(Engine *self, PyObject *args, PyObject *kwds) {
+    if (!evaluation_set) return PyErr_Format(PyExc_RuntimeError, "set_evaluation() first");
     static char *kwlist[] = {"fen", "history", "deadline", "max_depth", "max_nodes", NULL};
     PyObject *fen, *history, *deadline = Py_None;
     int max_depth = 64;
@@ -1072,6 +941,7 @@ static PyObject *py_legal_moves(PyObject *Py_UNUSED(module), PyObject *fen) {
 
 static PyObject *py_evaluate(PyObject *Py_UNUSED(module), PyObject *fen) {
     Board b;
+    if (!evaluation_set) return PyErr_Format(PyExc_RuntimeError, "set_evaluation() first");
     if (!PyUnicode_Check(fen)) return PyErr_Format(PyExc_TypeError, "a FEN is a str");
     if (board_from(fen, &b) < 0) return NULL;
     return PyLong_FromLong(evaluate_white(&b));
@@ -1104,7 +974,62 @@ static PyObject *py_see(PyObject *Py_UNUSED(module), PyObject *args) {
     return PyErr_Format(PyExc_ValueError, "%s is not legal here", uci);
 }
 
+/* `count` ints of the sequence `seq` into `out`; -1 with an exception when it is not that. */
+static int read_ints(PyObject *seq, int *out, Py_ssize_t count) {
+    PyObject *fast = PySequence_Fast(seq, "a sequence of ints");
+    if (fast == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != count) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%zd ints expected", count);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* A table of 12 rows (2 * piece type + colour, white 0) of 64 squares (a1 = 0) into `out`. */
+static int read_table(PyObject *rows, int out[12][64]) {
+    PyObject *fast = PySequence_Fast(rows, "12 rows of 64 ints");
+    if (fast == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != 12) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "12 rows expected");
+        return -1;
+    }
+    for (int row = 0; row < 12; row++)
+        if (read_ints(PySequence_Fast_GET_ITEM(fast, row), out[PIECE(row / 2, row % 2)], 64) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *py_set_evaluation(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *mg, *eg, *phase;
+    int mg_table[12][64], eg_table[12][64], weights[6];
+    if (!PyArg_ParseTuple(args, "OOO", &mg, &eg, &phase)) return NULL;
+    if (read_table(mg, mg_table) < 0 || read_table(eg, eg_table) < 0 || read_ints(phase, weights, 6) < 0)
+        return NULL;
+    memcpy(MG, mg_table, sizeof MG);
+    memcpy(EG, eg_table, sizeof EG);
+    memcpy(PHASE_WEIGHT, weights, sizeof PHASE_WEIGHT);
+    evaluation_set = 1;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+    {"set_evaluation", py_set_evaluation, METH_VARARGS,
+     "set_evaluation(mg, eg, phase_weight): PeSTO's tables, 12 rows (2 * piece type + colour, white 0) "
+     "of 64 squares (a1 = 0), signed for the colour, middlegame and endgame; the phase's weight of each type."},
     {"perft", py_perft, METH_VARARGS, "perft(fen, depth): leaves of the legal move tree that deep."},
     {"legal_moves", py_legal_moves, METH_O, "legal_moves(fen): the legal moves, UCI."},
     {"evaluate", py_evaluate, METH_O, "evaluate(fen): PeSTO's tapered score, centipawns from white's side."},
