@@ -9,7 +9,7 @@ check extension.  It scores positions with PeSTO's tables, handed over from
 history too) and the 50-move rule as draws.  About 30 times as many nodes a second as the
 Python search over python-chess (`benchmarks/chess_search.py --engine`).
 
-``AlphaBetaOptions.engine`` asks for it (the Master and the Advanced level do); where the
+``AlphaBetaOptions.engine`` asks for it (the Master does); where the
 extension is not built (no C compiler at install), `ENGINE` is None and `Chess.search_engine`
 answers None: the Python search of `ai.alphabeta` with the game's hooks runs instead.
 """
