@@ -21,14 +21,16 @@ def play_to_my_cube_decision(page: Page) -> None:
             return
         if page.locator('[data-testid="bg-notice"]').is_visible():  # a forced play, made for us
             ply = page.locator("#match-room").get_attribute("data-ply")
-            page.wait_for_function(f"() => document.getElementById('match-room').dataset.ply !== '{ply}'")
+            page.wait_for_function(
+                f"() => document.getElementById('match-room').dataset.ply !== '{ply}'", timeout=30000
+            )
             continue
         while page.locator("#board .movable").count():
             page.locator("#board .movable").first.click()
             page.locator("#board .target").first.click()
+        ply = page.locator("#match-room").get_attribute("data-ply")  # before the play: its answer may be quick
         page.locator(CONFIRM).click()
-        ply = page.locator("#match-room").get_attribute("data-ply")
-        page.wait_for_function(f"() => document.getElementById('match-room').dataset.ply !== '{ply}'")
+        page.wait_for_function(f"() => document.getElementById('match-room').dataset.ply !== '{ply}'", timeout=30000)
     raise AssertionError("no cube decision came")
 
 
