@@ -256,7 +256,10 @@ def play_chance(match: Match, game: Game[Any], state: State, seats: dict[int, Se
 
     With the match's `seats` (by index) the announcement says whether a bot is to move.
     """
-    while match.status == Match.Status.ACTIVE and not game.is_terminal(state) and game.to_move(state) == CHANCE:
+    rolls = game.has_chance  # a game without dice never has chance to move: nothing to ask of its state
+    while (
+        rolls and match.status == Match.Status.ACTIVE and not game.is_terminal(state) and game.to_move(state) == CHANCE
+    ):
         outcomes, weights = zip(*game.chance_outcomes(state), strict=True)
         roll = _dice.choices(outcomes, weights)[0]
         notation = game.move_notation(state, roll)
