@@ -123,7 +123,7 @@ def record(match: Match, frame: dict[str, Any]) -> None:
     if match.v % 50 == 0 and match.v > kept:
         MatchEvent.objects.filter(match=match, v__lte=match.v - kept).delete()
     group, out = broadcast.match_group(match.pk), event.as_frame()
-    transaction.on_commit(lambda: broadcast.send_to_group(group, out))
+    rows.on_commit(lambda: broadcast.send_to_group(group, out))
 
 
 def record_state(match: Match) -> None:
@@ -168,4 +168,4 @@ def announce_turn(match: Match, *, bot: bool | None = None) -> None:
     does not know, and a listener looks).
     """
     match_id, ply, seat = match.pk, match.ply, match.to_move
-    transaction.on_commit(lambda: turn_started.send(sender=Match, match_id=match_id, ply=ply, seat=seat, bot=bot))
+    rows.on_commit(lambda: turn_started.send(sender=Match, match_id=match_id, ply=ply, seat=seat, bot=bot))
