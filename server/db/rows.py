@@ -83,14 +83,20 @@ def kept_cursor(connection: Any) -> Any:
     reads its results before the next statement, so one cursor serves them all; it is the
     connection's thread's, as the connection is.
     """
-    if not connection.health_check_done:  # else it was checked in this request already
-        connection.close_if_health_check_failed()
+    _check_health(connection)
     connection.ensure_connection()
     held = _held(connection)
     kept = held.kept
     if kept is None or kept.raw is not connection.connection or kept.logged != connection.queries_logged:
         kept = held.kept = _Kept(connection.connection, connection.queries_logged, connection.cursor())
     return kept.cursor
+
+
+def _check_health(connection: Any) -> None:
+    """`close_if_health_check_failed()`, not called where it would return at once (checks off,
+    or made already in this request): three calls a move."""
+    if connection.health_check_enabled and not connection.health_check_done:
+        connection.close_if_health_check_failed()
 
 
 def select(
@@ -339,7 +345,7 @@ def _may_own_transaction(connection: Any) -> bool:
     or the driver's)."""
     if connection.in_atomic_block or not several_statements_at_once(connection):
         return False
-    connection.close_if_health_check_failed()
+    _check_health(connection)
     return bool(connection.get_autocommit()) and connection.connection.pgconn.transaction_status == _IDLE
 
 
@@ -525,7 +531,7 @@ def _execute_text(connection: Any, cursor: Any, sql: str, params: list[Any], pre
     if direct is not None:
         _send_waiting(connection)  # what `together`'s wrapper does before any other statement
     begin = _begin(connection)
-    head = begin + "".join(f"{statement.prepare};\n" for statement in prepare)
+    head = begin + "".join(f"{statement.prepare};\n" for statement in prepare) if prepare else begin
     try:
         if direct is None:
             cursor.execute(head + sql, params)
@@ -537,7 +543,8 @@ def _execute_text(connection: Any, cursor: Any, sql: str, params: list[Any], pre
     except Exception:
         _prepared_now(connection, prepare, ran=False)
         raise
-    _prepared_now(connection, prepare, ran=True)
+    if prepare:
+        _prepared_now(connection, prepare, ran=True)
     for _ in range(bool(begin) + len(prepare)):
         cursor.nextset()
     return cursor
@@ -545,7 +552,8 @@ def _execute_text(connection: Any, cursor: Any, sql: str, params: list[Any], pre
 
 def _direct(connection: Any, cursor: Any) -> Any:
     """The driver's cursor under Django's `cursor`, where nothing would see the difference."""
-    if connection.queries_logged or any(w is not _send_waiting_first for w in connection.execute_wrappers):
+    wrappers = connection.execute_wrappers
+    if (wrappers and (len(wrappers) > 1 or wrappers[0] is not _send_waiting_first)) or connection.queries_logged:
         return None
     return cursor.cursor
 
