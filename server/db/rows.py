@@ -81,10 +81,12 @@ def kept_cursor(connection: Any) -> Any:
     when the connection is not the one it was made on (closed and opened again, or replaced
     after a failed health check), or when Django starts or stops recording queries.  Each use
     reads its results before the next statement, so one cursor serves them all; it is the
-    connection's thread's, as the connection is.
+    connection's thread's, as the connection is.  `ensure_connection` (with its refusal to run
+    under an event loop) is asked only when there is no connection to use.
     """
     _check_health(connection)
-    connection.ensure_connection()
+    if connection.connection is None:
+        connection.ensure_connection()
     held = _held(connection)
     kept = held.kept
     if kept is None or kept.raw is not connection.connection or kept.logged != connection.queries_logged:
