@@ -20,9 +20,13 @@ inside `together()` go in one round trip.
 from __future__ import annotations
 
 import hashlib
+import json
+import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
+from dataclasses import field as default_of
+from datetime import datetime
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -31,6 +35,7 @@ from django.db.models import Field, Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, post_save, pre_init, pre_save
 from django.dispatch.dispatcher import NO_RECEIVERS
+from django.utils import timezone
 
 M = TypeVar("M", bound=Model)
 C = TypeVar("C", bound=Model)
@@ -55,7 +60,7 @@ class _Held:
         self.built: dict[tuple[Any, ...], Any] = {}
         self.kept: _Kept | None = None  # the cursor these statements run on, kept between them
         self.session: _Session | None = None  # the statements prepared in its current session
-        self.begin: Any = None  # inside `_own_transaction`: the driver's connection whose BEGIN is owed
+        self.begin: Any = None  # inside `_OwnTransaction`: the driver's connection whose BEGIN is owed
         self.waiting: list[_Write] | None = None  # inside `together()`: the writes not yet sent
 
 
@@ -76,15 +81,24 @@ def kept_cursor(connection: Any) -> Any:
     when the connection is not the one it was made on (closed and opened again, or replaced
     after a failed health check), or when Django starts or stops recording queries.  Each use
     reads its results before the next statement, so one cursor serves them all; it is the
-    connection's thread's, as the connection is.
+    connection's thread's, as the connection is.  `ensure_connection` (with its refusal to run
+    under an event loop) is asked only when there is no connection to use.
     """
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
+    _check_health(connection)
+    if connection.connection is None:
+        connection.ensure_connection()
     held = _held(connection)
     kept = held.kept
     if kept is None or kept.raw is not connection.connection or kept.logged != connection.queries_logged:
         kept = held.kept = _Kept(connection.connection, connection.queries_logged, connection.cursor())
     return kept.cursor
+
+
+def _check_health(connection: Any) -> None:
+    """`close_if_health_check_failed()`, not called where it would return at once (checks off,
+    or made already in this request): three calls a move."""
+    if connection.health_check_enabled and not connection.health_check_done:
+        connection.close_if_health_check_failed()
 
 
 def select(
@@ -104,7 +118,7 @@ def select(
     first write instead).
     """
     alias = router.db_for_read(model)
-    connection = connections[alias]
+    connection = _connection(alias)
     sql, converters = _cached(connection, ("select", model, column, order_by, lock, related), _build_select)
     cursor = _execute(connection, kept_cursor(connection), sql, [value])
     found = [_converted(row, converters, connection) for row in cursor.fetchall()]
@@ -139,7 +153,7 @@ def select_for_update_with(model: type[M], pk: Any, children: type[C], order_by:
     key = next(f for f in children._meta.concrete_fields if f.is_relation and f.related_model is model)
     assert isinstance(key, models.ForeignKey)  # a concrete relation to one row: a key
     alias = router.db_for_read(model)
-    connection = connections[alias]
+    connection = _connection(alias)
     sql, converters, child_converters = _cached(
         connection, ("with", model, children, key.name, order_by), _build_select_with
     )
@@ -200,39 +214,65 @@ def new(model: type[M], **values: Any) -> M:
         return model(**values)
     obj = model.__new__(model)
     obj._state = ModelState()
+    made = _made_of(model)
     attributes = obj.__dict__
-    for name, attname, field in _fields_of(model):
-        if name in values:
-            value = values.pop(name)
-            if attname != name:  # a key given its row: the key's column, and the row cached
-                field.set_cached_value(obj, value)
-                value = None if value is None else value.pk
-        elif attname in values:
-            value = values.pop(attname)
-        else:
-            value = field.get_default()
+    attributes.update(made.constant)  # the defaults no value replaces below are set already
+    for attname, field in made.called:
+        if attname not in values:
+            attributes[attname] = field.get_default()
+    by_name = made.by_name
+    for name, value in values.items():
+        found = by_name.get(name)
+        if found is None:
+            raise TypeError(f"{model.__name__} has no field {name!r}")
+        attname, field = found
+        if attname != name:  # a key given its row: the key's column, and the row cached
+            field.set_cached_value(obj, value)
+            value = None if value is None else value.pk
         attributes[attname] = value
-    if values:
-        raise TypeError(f"{model.__name__} has no field {next(iter(values))!r}")
     return obj
 
 
-# Per model: its concrete fields' names, attribute names and fields, in column order.
-_fields_by_model: dict[type[Model], tuple[tuple[str, str, Any], ...]] = {}
+@dataclass(frozen=True)
+class _Made:
+    """What `new` needs of a model, gathered once: the defaults that are constants (immutable
+    values, set as they are), the fields whose default is made afresh for each row (a callable:
+    `dict`, `timezone.now`), and each field by its name and its attribute name."""
+
+    constant: dict[str, Any]
+    called: tuple[tuple[str, Any], ...]
+    by_name: dict[str, tuple[str, Any]]
 
 
-def _fields_of(model: type[Model]) -> tuple[tuple[str, str, Any], ...]:
-    found = _fields_by_model.get(model)
-    if found is None:
-        found = _fields_by_model[model] = tuple((f.name, f.attname, f) for f in model._meta.concrete_fields)
-    return found
+_made: dict[type[Model], _Made] = {}
+
+
+def _made_of(model: type[Model]) -> _Made:
+    made = _made.get(model)
+    if made is None:
+        constant, called, by_name = {}, [], {}
+        for field in model._meta.concrete_fields:
+            by_name[field.name] = by_name[field.attname] = (field.attname, field)
+            if field.has_default() and callable(field.default):
+                called.append((field.attname, field))
+                continue
+            value = field.get_default()
+            if isinstance(value, _IMMUTABLE):
+                constant[field.attname] = value
+            else:
+                called.append((field.attname, field))
+        made = _made[model] = _Made(constant, tuple(called), by_name)
+    return made
+
+
+_IMMUTABLE = (type(None), bool, int, float, str, bytes, tuple, frozenset)
 
 
 def insert(obj: Model) -> None:
     """Insert `obj` as a new row (every concrete field but an automatic key) and set its key."""
     model = type(obj)
     alias = router.db_for_write(model, instance=obj)
-    connection = connections[alias]
+    connection = _connection(alias)
     _send(pre_save, obj, alias, created=None)
     sql, fields = _cached(connection, ("insert", model), _build_insert)
     values = _values(obj, fields, connection, add=True)
@@ -241,7 +281,11 @@ def insert(obj: Model) -> None:
         auto = model._meta.auto_field
         if auto is not None:
             key = cursor.fetchone()[0]
-            obj.pk = key if type(key) is int else auto.to_python(key)
+            key = key if type(key) is int else auto.to_python(key)
+            if model._meta.parents:
+                obj.pk = key  # the parents' links too
+            else:
+                obj.__dict__[auto.attname] = key
         obj._state.adding, obj._state.db = False, alias
         _send(post_save, obj, alias, created=True)
 
@@ -252,7 +296,7 @@ def update(obj: Model, attnames: Sequence[str]) -> None:
     """Write `attnames` (fields' attribute names) of `obj` to its row, as `save(update_fields=...)`."""
     model = type(obj)
     alias = router.db_for_write(model, instance=obj)
-    connection = connections[alias]
+    connection = _connection(alias)
     sql, fields = _cached(connection, ("update", model, tuple(attnames)), _build_update)
     _send(pre_save, obj, alias, created=None, update_fields=frozenset(attnames))
     values = _values(obj, fields, connection, add=False)
@@ -266,18 +310,21 @@ def update(obj: Model, attnames: Sequence[str]) -> None:
     _write(connection, _Write(sql, [*values, obj.pk], updated))
 
 
-@dataclass(frozen=True)
 class _Write:
-    sql: str
-    params: list[Any]
-    done: Callable[[Any], None]  # given the cursor on the statement's result: keys, checks, post_save
+    """A statement waiting in `together()`: its text, its values, and what to do with its result
+    (`done`, given the cursor on it: keys, checks, `post_save`).  A plain class with slots:
+    a frozen dataclass sets each attribute through `object.__setattr__`, three writes a move."""
+
+    __slots__ = ("sql", "params", "done")
+
+    def __init__(self, sql: str, params: list[Any], done: Callable[[Any], None]) -> None:
+        self.sql, self.params, self.done = sql, params, done
 
 
-@contextmanager
-def atomic(using: str = "default") -> Iterator[None]:
+def atomic(using: str = "default") -> AbstractContextManager[None]:
     """`transaction.atomic()` whose writes go as `together()` sends them.
 
-    Where the block opens the transaction itself on PostgreSQL, it owns it (`_own_transaction`):
+    Where the block opens the transaction itself on PostgreSQL, it owns it (`_OwnTransaction`):
     the transaction costs no round trip of its own, its BEGIN in the same query text as its first
     statement and its COMMIT in the same query text as its last writes (a move: two round trips
     instead of four).  Inside a caller's transaction it is a savepoint, and the caller commits;
@@ -285,10 +332,13 @@ def atomic(using: str = "default") -> Iterator[None]:
     """
     connection = connections[using]
     if not _may_own_transaction(connection):
-        with transaction.atomic(using=using), together(using):
-            yield
-        return
-    with _own_transaction(connection), together(using, commit=True):
+        return _atomic_together(connection)
+    return _OwnTransaction(connection)
+
+
+@contextmanager
+def _atomic_together(connection: Any) -> Iterator[None]:
+    with transaction.atomic(using=connection.alias), _together(connection):
         yield
 
 
@@ -297,13 +347,13 @@ def _may_own_transaction(connection: Any) -> bool:
     or the driver's)."""
     if connection.in_atomic_block or not several_statements_at_once(connection):
         return False
-    connection.close_if_health_check_failed()
+    _check_health(connection)
     return bool(connection.get_autocommit()) and connection.connection.pgconn.transaction_status == _IDLE
 
 
-@contextmanager
-def _own_transaction(connection: Any) -> Iterator[None]:
-    """An outermost `transaction.atomic()` on PostgreSQL, without its cost.
+class _OwnTransaction:
+    """An outermost `transaction.atomic()` on PostgreSQL, without its cost, its writes sent
+    together with its COMMIT (`together(commit=True)` inside it).
 
     Django's block turns the driver's autocommit off and on again (a lock and a wait in psycopg
     each time) and commits by asking the driver; here the driver stays in autocommit and the
@@ -311,22 +361,48 @@ def _own_transaction(connection: Any) -> Iterator[None]:
     COMMIT with the writes (`together`), ROLLBACK when the block fails.  Django's connection is
     told what its own block tells it (in a block, not in autocommit), so that everything inside
     behaves as in `transaction.atomic()`: an inner block is a savepoint, `on_commit` waits for
-    the commit (and is dropped with a rollback), `select_for_update` is allowed.
+    the commit (and is dropped with a rollback), `select_for_update` is allowed.  One object
+    with its own enter and exit: the three generator blocks it replaces (the transaction,
+    `together`, Django's `execute_wrapper`) were a few percent of a move's CPU.
     """
-    connection.commit_on_exit, connection.needs_rollback = True, False
-    connection.autocommit, connection.in_atomic_block = False, True
-    connection.atomic_blocks.append(transaction.Atomic(connection.alias, savepoint=True, durable=False))
-    _held(connection).begin = connection.connection
-    try:
-        yield
-    except BaseException:
-        _end_transaction(connection, commit=False)
-        raise
-    _end_transaction(connection, commit=True)
+
+    __slots__ = ("connection", "held", "outer")
+
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
+        self.held: _Held | None = None  # set when this block holds the writes (no `together` around it)
+        self.outer: Any = None  # the enclosing `together()` block's connection on this thread
+
+    def __enter__(self) -> None:
+        connection = self.connection
+        connection.commit_on_exit, connection.needs_rollback = True, False
+        connection.autocommit, connection.in_atomic_block = False, True
+        connection.atomic_blocks.append(transaction.Atomic(connection.alias, savepoint=True, durable=False))
+        held = _held(connection)
+        held.begin = connection.connection
+        if held.waiting is None:  # else an enclosing `together()` sends them
+            held.waiting, self.held = [], held
+            self.outer, _this_thread.together = getattr(_this_thread, "together", None), connection
+            connection.execute_wrappers.append(_send_waiting_first)
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        connection, held = self.connection, self.held
+        try:
+            if held is not None:
+                try:
+                    if kind is None:
+                        _send_waiting(connection, commit=True)
+                finally:
+                    connection.execute_wrappers.pop()
+                    held.waiting, _this_thread.together = None, self.outer
+        except BaseException:
+            _end_transaction(connection, commit=False)
+            raise
+        _end_transaction(connection, commit=kind is None)
 
 
 def _end_transaction(connection: Any, *, commit: bool) -> None:
-    """End `_own_transaction`'s block: commit (unless an inner block asked for a rollback) or
+    """End `_OwnTransaction`'s block: commit (unless an inner block asked for a rollback) or
     roll back what reached the database, then run or drop the `on_commit` hooks."""
     connection.atomic_blocks.pop()
     connection.in_atomic_block = False
@@ -392,18 +468,43 @@ def together(using: str = "default", *, commit: bool = False) -> Iterator[None]:
     Meant inside `transaction.atomic()`; `commit` (`atomic`'s) ends the transaction with the
     last writes, where they go in one query text.
     """
-    connection = connections[using]
+    with _together(connections[using], commit=commit):
+        yield
+
+
+@contextmanager
+def _together(connection: Any, *, commit: bool = False) -> Iterator[None]:
     held = _held(connection)
     if held.waiting is not None:  # within another block: that one sends them
         yield
         return
     held.waiting = []
+    outer, _this_thread.together = getattr(_this_thread, "together", None), connection
     try:
         with connection.execute_wrapper(_send_waiting_first):
             yield
             _send_waiting(connection, commit=commit)
     finally:
-        held.waiting = None
+        held.waiting, _this_thread.together = None, outer
+
+
+# The connection of the `together()` block this thread is in, if any: the statements inside
+# take it from here rather than from `connections`, whose lookup (asgiref's `Local`, several
+# calls deep) was ten a move.
+_this_thread = threading.local()
+
+
+def on_commit(func: Callable[[], Any], using: str = "default") -> None:
+    """`transaction.on_commit(func, using)`, the connection taken as `_connection` takes it."""
+    _connection(using).on_commit(func)
+
+
+def _connection(alias: str) -> Any:
+    """`connections[alias]`, the enclosing `together()` block's when it is that alias's."""
+    connection = getattr(_this_thread, "together", None)
+    if connection is not None and connection.alias == alias:
+        return connection
+    return connections[alias]
 
 
 def _write(connection: Any, write: _Write) -> None:
@@ -432,7 +533,7 @@ def _execute_text(connection: Any, cursor: Any, sql: str, params: list[Any], pre
     if direct is not None:
         _send_waiting(connection)  # what `together`'s wrapper does before any other statement
     begin = _begin(connection)
-    head = begin + "".join(f"{statement.prepare};\n" for statement in prepare)
+    head = begin + "".join(f"{statement.prepare};\n" for statement in prepare) if prepare else begin
     try:
         if direct is None:
             cursor.execute(head + sql, params)
@@ -444,7 +545,8 @@ def _execute_text(connection: Any, cursor: Any, sql: str, params: list[Any], pre
     except Exception:
         _prepared_now(connection, prepare, ran=False)
         raise
-    _prepared_now(connection, prepare, ran=True)
+    if prepare:
+        _prepared_now(connection, prepare, ran=True)
     for _ in range(bool(begin) + len(prepare)):
         cursor.nextset()
     return cursor
@@ -452,7 +554,8 @@ def _execute_text(connection: Any, cursor: Any, sql: str, params: list[Any], pre
 
 def _direct(connection: Any, cursor: Any) -> Any:
     """The driver's cursor under Django's `cursor`, where nothing would see the difference."""
-    if connection.queries_logged or any(w is not _send_waiting_first for w in connection.execute_wrappers):
+    wrappers = connection.execute_wrappers
+    if (wrappers and (len(wrappers) > 1 or wrappers[0] is not _send_waiting_first)) or connection.queries_logged:
         return None
     return cursor.cursor
 
@@ -481,15 +584,32 @@ def _send_waiting(connection: Any, *, commit: bool = False) -> None:
             _send_now(connection, write)
         return
     cursor = kept_cursor(connection)
-    named = [_by_name(connection, cursor, w.sql) for w in writes]
     commit = commit and not connection.needs_rollback  # else the block rolls back
-    sql = ";\n".join(text for _, text in named) + (";\nCOMMIT" if commit else "")
-    prepare = list({statement.name: statement for found, _ in named for statement in found}.values())
+    sql, prepare = _joined(connection, cursor, tuple(w.sql for w in writes), commit)
     cursor = _execute_text(connection, cursor, sql, [p for w in writes for p in w.params], prepare)
     for index, write in enumerate(writes):
         if index:
             cursor.nextset()
         write.done(cursor)
+
+
+def _joined(connection: Any, cursor: Any, statements: tuple[str, ...], commit: bool) -> tuple[str, list[_Prepared]]:
+    """The query text that runs `statements` (and COMMIT) in one round trip, and what must be
+    prepared first in it.  Once all are prepared in the session the text is the same every
+    time (a move's three writes): kept with the session, made once."""
+    key = (statements, commit, settings.DATABASE_PREPARED_STATEMENTS)
+    session = _held(connection).session
+    if session is not None and session.raw is connection.connection and session.names is not None:
+        found = session.joined.get(key)
+        if found is not None:
+            return found, []
+    named = [_by_name(connection, cursor, sql) for sql in statements]
+    sql = ";\n".join(text for _, text in named) + (";\nCOMMIT" if commit else "")
+    prepare = list({statement.name: statement for found, _ in named for statement in found}.values())
+    session = _held(connection).session
+    if not prepare and session is not None:  # by name, or not prepared at all (the setting is in the key)
+        session.joined[key] = sql
+    return sql, prepare
 
 
 @dataclass(frozen=True)
@@ -518,6 +638,7 @@ _prepared_texts: dict[str, _Prepared] = {}
 class _Session:
     raw: Any  # the driver's connection the statements were prepared on
     names: set[str] | None  # None: not known (a query text that prepared some failed)
+    joined: dict[tuple[Any, ...], str] = default_of(default_factory=dict)  # `_joined`'s texts, all prepared
 
 
 def _by_name(connection: Any, cursor: Any, sql: str) -> tuple[list[_Prepared], str]:
@@ -570,6 +691,7 @@ def _prepared_now(connection: Any, prepared: Sequence[_Prepared], *, ran: bool) 
         session.names.update(statement.name for statement in prepared)
     else:
         session.names = None
+        session.joined.clear()
 
 
 def several_statements_at_once(connection: Any) -> bool:
@@ -659,7 +781,7 @@ def _build_insert(connection: Any, model: type[Model]) -> tuple[str, list[_Colum
     fields = [f for f in model._meta.concrete_fields if f is not auto]
     columns = [q(f.column) for f in fields]
     sql = f"INSERT INTO {q(model._meta.db_table)} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
-    return (sql if auto is None else f"{sql} RETURNING {q(auto.column)}"), [_Column.of(f) for f in fields]
+    return (sql if auto is None else f"{sql} RETURNING {q(auto.column)}"), [_Column.of(f, connection) for f in fields]
 
 
 def _build_update(connection: Any, model: type[Model], attnames: tuple[str, ...]) -> tuple[str, list[_Column]]:
@@ -671,20 +793,28 @@ def _build_update(connection: Any, model: type[Model], attnames: tuple[str, ...]
     fields = [by_attname[name] for name in attnames]
     assignments = ", ".join(f"{q(f.column)} = %s" for f in fields)
     sql = f"UPDATE {q(model._meta.db_table)} SET {assignments} WHERE {q(model._meta.pk.column)} = %s"
-    return sql, [_Column.of(f) for f in fields]
+    return sql, [_Column.of(f, connection) for f in fields]
 
 
 @dataclass(frozen=True)
 class _Column:
-    """A field written by `insert` or `update`, and the kinds of value it writes as they are."""
+    """A field written by `insert` or `update`: the kinds of value it writes as they are, and
+    how it prepares any other (`prepare(column, obj, value, add, connection)`, `value` as the
+    instance holds it, `_MISSING` when deferred)."""
 
     field: Field[Any, Any]
     attname: str
     as_is: tuple[type, ...]  # a value of exactly one of these types needs no preparing
+    prepare: Callable[[_Column, Model, Any, bool, Any], Any]
 
     @classmethod
-    def of(cls, field: Field[Any, Any]) -> _Column:
-        return cls(field, field.attname, _as_is(field))
+    def of(cls, field: Field[Any, Any], connection: Any) -> _Column:
+        kind = type(field)
+        if kind is models.JSONField and field.encoder is None:  # type: ignore[attr-defined]  # a JSONField's own
+            return cls(field, field.attname, (type(None),), _json_text)
+        if kind is models.DateTimeField and connection.vendor == "postgresql":
+            return cls(field, field.attname, (), _timestamp)
+        return cls(field, field.attname, _as_is(field), _by_field)
 
 
 def _values(obj: Model, columns: list[_Column], connection: Any, *, add: bool) -> list[Any]:
@@ -695,12 +825,39 @@ def _values(obj: Model, columns: list[_Column], connection: Any, *, add: bool) -
     for column in columns:
         value = attributes.get(column.attname, _MISSING)
         if type(value) not in column.as_is:
-            value = column.field.get_db_prep_save(column.field.pre_save(obj, add), connection)
+            value = column.prepare(column, obj, value, add, connection)
         values.append(value)
     return values
 
 
 _MISSING = object()  # a deferred field: not in the instance's attributes
+
+
+def _by_field(column: _Column, obj: Model, value: Any, add: bool, connection: Any) -> Any:
+    """As `save()` prepares a field's value."""
+    return column.field.get_db_prep_save(column.field.pre_save(obj, add), connection)
+
+
+def _json_text(column: _Column, obj: Model, value: Any, add: bool, connection: Any) -> Any:
+    """A JSONField's dict or list as its JSON text, which both backends store as it is: what
+    Django's own preparing sends (`json.dumps`), without psycopg's `Jsonb` wrapper and its
+    dumper in Python (a position and a frame a move).  PostgreSQL reads the text as the
+    column's `jsonb`.  Any other value (an expression, JSON's null) goes the field's way."""
+    if type(value) in (dict, list):
+        return json.dumps(value)
+    return _by_field(column, obj, value, add, connection)
+
+
+def _timestamp(column: _Column, obj: Model, value: Any, add: bool, connection: Any) -> Any:
+    """A DateTimeField's value on PostgreSQL: an aware datetime as it is (what the field's
+    preparing gives it back), `auto_now_add` and `auto_now` set as `pre_save` sets them."""
+    field = column.field
+    if field.auto_now or (field.auto_now_add and add):  # type: ignore[attr-defined]  # a DateTimeField's
+        value = timezone.now()
+        obj.__dict__[column.attname] = value
+    if type(value) is datetime and value.tzinfo is not None:
+        return value
+    return _by_field(column, obj, value, add, connection)
 
 
 def _as_is(field: Field[Any, Any]) -> tuple[type, ...]:
@@ -740,7 +897,8 @@ def _send(signal: Any, obj: Model, alias: str, *, created: bool | None, update_f
 
 def _listened(signal: Any, model: type[Model]) -> bool:
     """`signal.has_listeners(model)`, answered from the signal's own cache of the model's
-    receivers when it holds that there are none (the usual answer: eleven asks a move)."""
-    if signal.sender_receivers_cache.get(model) is NO_RECEIVERS:
+    receivers when it holds that there are none (the usual answer: eleven asks a move), or
+    from its list of receivers when it has none at all (init signals, `pre_save`)."""
+    if not signal.receivers or signal.sender_receivers_cache.get(model) is NO_RECEIVERS:
         return False
     return bool(signal.has_listeners(model))

@@ -70,8 +70,10 @@ class Match(models.Model):
 
     def rules(self) -> Game[Any]:
         """The game this match plays: its rules as its `options` configure them (docs/design.md §2:
-        every rules call asks this, never the registry's default game)."""
-        return registry.get(self.game).with_options(self.options or {})
+        every rules call asks this, never the registry's default game).  A game that declares no
+        options is played as registered (what `with_options({})` gives it)."""
+        game = registry.get(self.game)
+        return game.with_options(self.options) if self.options else game
 
 
 class Seat(models.Model):

@@ -66,7 +66,8 @@ def _columns(match: Match) -> dict[str, Any]:
     values = match.__dict__  # a field's value is its instance's attribute: read straight
     snapshot: dict[str, Any] = {name: values[name] for name in _PLAIN_COLUMNS}
     for name in _JSON_COLUMNS:
-        snapshot[name] = _Snapshot(values[name])
+        value = values[name]
+        snapshot[name] = None if value is None else _Snapshot(value)  # most are null: nothing to copy
     return snapshot
 
 
@@ -93,14 +94,19 @@ class _Snapshot:
         self.text = _text(value)
 
 
-def _json_changed(read: _Snapshot, now: Any) -> bool:
-    """Whether a JSON column holds another value than when it was read: another object (a
-    move's new position: not written out again to be compared), or the same one changed in place."""
+def _json_changed(read: _Snapshot | None, now: Any) -> bool:
+    """Whether a JSON column holds another value than when it was read (None: null): another
+    object (a move's new position: not written out again to be compared), or the same one
+    changed in place."""
+    if read is None:
+        return now is not None
     return now is not read.value or read.text != _text(now)
 
 
 def _text(value: Any) -> Any:
     if isinstance(value, dict | list | tuple):
+        if not value:  # the options of most games: {}
+            return "{}" if isinstance(value, dict) else "[]"
         try:
             return json.dumps(value)
         except (TypeError, ValueError):  # not plain JSON: compared as a copy of itself
@@ -117,7 +123,7 @@ def record(match: Match, frame: dict[str, Any]) -> None:
     if match.v % 50 == 0 and match.v > kept:
         MatchEvent.objects.filter(match=match, v__lte=match.v - kept).delete()
     group, out = broadcast.match_group(match.pk), event.as_frame()
-    transaction.on_commit(lambda: broadcast.send_to_group(group, out))
+    rows.on_commit(lambda: broadcast.send_to_group(group, out))
 
 
 def record_state(match: Match) -> None:
@@ -162,4 +168,4 @@ def announce_turn(match: Match, *, bot: bool | None = None) -> None:
     does not know, and a listener looks).
     """
     match_id, ply, seat = match.pk, match.ply, match.to_move
-    transaction.on_commit(lambda: turn_started.send(sender=Match, match_id=match_id, ply=ply, seat=seat, bot=bot))
+    rows.on_commit(lambda: turn_started.send(sender=Match, match_id=match_id, ply=ply, seat=seat, bot=bot))

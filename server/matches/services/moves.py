@@ -39,6 +39,9 @@ class MoveTiming:
     fallback: str = ""
 
 
+_NO_TIMING = MoveTiming()  # a person's move: from the turn's start, no queue, searched by nobody
+
+
 def submit_move(
     match_id: int,
     seat: int,
@@ -175,7 +178,7 @@ def _store_move(
 ) -> Move:
     """Store `move` (written `notation` for players, where that differs) and send its frame."""
     now = timezone.now()
-    timing = timing or MoveTiming()
+    timing = timing or _NO_TIMING
     think_ms = int((now - match.turn_started_at).total_seconds() * 1000) if match.turn_started_at else 0
     if timing.think_ms is not None:  # a bot's search time: its wait for a worker is not charged
         think_ms = timing.think_ms
@@ -256,7 +259,10 @@ def play_chance(match: Match, game: Game[Any], state: State, seats: dict[int, Se
 
     With the match's `seats` (by index) the announcement says whether a bot is to move.
     """
-    while match.status == Match.Status.ACTIVE and not game.is_terminal(state) and game.to_move(state) == CHANCE:
+    rolls = game.has_chance  # a game without dice never has chance to move: nothing to ask of its state
+    while (
+        rolls and match.status == Match.Status.ACTIVE and not game.is_terminal(state) and game.to_move(state) == CHANCE
+    ):
         outcomes, weights = zip(*game.chance_outcomes(state), strict=True)
         roll = _dice.choices(outcomes, weights)[0]
         notation = game.move_notation(state, roll)
