@@ -182,6 +182,17 @@ def load(paths: list[str], race: bool) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return np.concatenate(inputs), np.array(targets, np.float32), np.array(games), np.array(kinds)
 
 
+def cached_load(path: str, race: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`load` of one file, kept beside it (``FILE.contact.npz``) and read from there while it is newer."""
+    cache = Path(f"{path}.{'race' if race else 'contact'}.npz")
+    if cache.exists() and cache.stat().st_mtime > Path(path).stat().st_mtime:
+        with np.load(cache) as cached:
+            return cached["x"], cached["y"], cached["games"], cached["kinds"]
+    x, y, games, kinds = load([path], race)
+    np.savez(cache, x=x, y=y, games=games, kinds=kinds)
+    return x, y, games, kinds
+
+
 KINDS: Final = ("on the bar", "a side all home", "both over 130 pips", "the rest")
 
 
@@ -216,13 +227,8 @@ def report(name: str, predicted: np.ndarray, targets: np.ndarray, kinds: np.ndar
 def train(args: argparse.Namespace) -> None:
     start = time.time()
     race = args.kind == "race"
-    if args.cache and args.cache.exists():
-        with np.load(args.cache) as cached:
-            x, y, games, kinds = (cached[k] for k in ("x", "y", "games", "kinds"))
-    else:
-        x, y, games, kinds = load(args.data, race)
-        if args.cache:
-            np.savez(args.cache, x=x, y=y, games=games, kinds=kinds)
+    parts = [cached_load(path, race) if args.cache else load([path], race) for path in args.data]
+    x, y, games, kinds = (np.concatenate(arrays) for arrays in zip(*parts, strict=True))
     if args.inputs:
         x = x[:, : args.inputs]
     fit, held = games % 2 == 0, games % 2 == 1
@@ -334,7 +340,11 @@ def main() -> None:
     t.add_argument("--inputs", type=int, default=0, help="fit on the first N inputs only (0: all)")
     t.add_argument("--save", type=Path, help="also write the weights here (a candidate to compare)")
     t.add_argument("--no-reference", action="store_true", help="without the logistic (race) model's error")
-    t.add_argument("--cache", type=Path, help="an .npz of the loaded positions: read if it exists, else written")
+    t.add_argument(
+        "--cache",
+        action="store_true",
+        help="keep each file's inputs beside it (FILE.contact.npz)",
+    )
     t.add_argument("--epochs", type=int, default=30)
     t.add_argument("--batch", type=int, default=256)
     t.add_argument("--rate", type=float, default=0.002)
