@@ -1,10 +1,11 @@
 """Train backgammon's contact network on GNU Backgammon's outputs, and judge it.
 
 `collect`: positions of games gnubg plays against itself with its beginner preset's
-noise, and after each roll the play it chose and up to ``--extra`` other legal plays at
-random (a search compares every play's result, not only good ones).  Each position is
-evaluated by gnubg at 0 ply, cubeless: its five outputs are the targets.  One JSON line a
-game in ``--data``; a stopped run resumes from it.  (The same positions as
+noise (or another ``--preset``'s: expert games are nearer real play), and after each
+roll the play it chose and up to ``--extra`` other legal plays at random (a search
+compares every play's result, not only good ones).  Each position is evaluated by gnubg
+at 0 ply, cubeless: its five outputs are the targets.  One JSON line a game in
+``--data``; a stopped run resumes from it.  (The same positions as
 ``bg_fit.py``'s, from another seed.)
 
 `train`: the network of `games/backgammon/network.py` (one hidden layer, five sigmoid
@@ -229,8 +230,6 @@ def train(args: argparse.Namespace) -> None:
     race = args.kind == "race"
     parts = [cached_load(path, race) if args.cache else load([path], race) for path in args.data]
     x, y, games, kinds = (np.concatenate(arrays) for arrays in zip(*parts, strict=True))
-    if args.inputs:
-        x = x[:, : args.inputs]
     fit, held = games % 2 == 0, games % 2 == 1
     print(f"{len(x)} {args.kind} positions ({fit.sum()} to fit, {held.sum()} held out), {time.time() - start:.0f} s")
     if not race:
@@ -238,6 +237,8 @@ def train(args: argparse.Namespace) -> None:
         # Inputs only ever grow at the end: the network as it stands reads the first of them.
         current_p = forward(current, x[held][:, : current.inputs])
         report("the contact network as it stands, held out", current_p, y[held], kinds[held])
+    if args.inputs:
+        x = x[:, : args.inputs]
     mean, scale = x[fit].mean(axis=0), x[fit].std(axis=0) + 1e-3
     xs = (x - mean) / scale
     rng = np.random.default_rng(args.seed)
