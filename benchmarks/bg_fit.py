@@ -83,10 +83,11 @@ class Pool:
             gnubg.close()
 
 
-def collect_game(gnubg: Gnubg, index: int, extra: int, seed: int) -> list[Sample]:
-    """Positions after the plays of one game, with the mover's outputs from gnubg."""
+def collect_game(gnubg: Gnubg, index: int, extra: int, seed: int, preset: str = "beginner") -> list[Sample]:
+    """Positions after the plays of one game gnubg plays against itself with `preset`'s noise,
+    with the mover's outputs from gnubg."""
     rng = random.Random(seed * 100_003 + index)
-    noise = PRESETS["beginner"]["noise"]
+    noise = PRESETS[preset]["noise"]
     samples: list[Sample] = []
     state = roll(BACKGAMMON.initial_state(), rng)
     while not BACKGAMMON.is_terminal(state):

@@ -1,10 +1,11 @@
 """Train backgammon's contact network on GNU Backgammon's outputs, and judge it.
 
 `collect`: positions of games gnubg plays against itself with its beginner preset's
-noise, and after each roll the play it chose and up to ``--extra`` other legal plays at
-random (a search compares every play's result, not only good ones).  Each position is
-evaluated by gnubg at 0 ply, cubeless: its five outputs are the targets.  One JSON line a
-game in ``--data``; a stopped run resumes from it.  (The same positions as
+noise (or another ``--preset``'s: expert games are nearer real play), and after each
+roll the play it chose and up to ``--extra`` other legal plays at random (a search
+compares every play's result, not only good ones).  Each position is evaluated by gnubg
+at 0 ply, cubeless: its five outputs are the targets.  One JSON line a game in
+``--data``; a stopped run resumes from it.  (The same positions as
 ``bg_fit.py``'s, from another seed.)
 
 `train`: the network of `games/backgammon/network.py` (one hidden layer, five sigmoid
@@ -31,6 +32,7 @@ import os
 import random
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import astuple
 from pathlib import Path
@@ -39,7 +41,7 @@ from typing import Final
 import logistic_evaluation as logistic
 import numpy as np
 from bg_fit import Pool, choice_loss, collect_game, game_decisions, own_sides, vars_of
-from gnubg_bridge import Gnubg
+from gnubg_bridge import PRESETS, Gnubg
 
 from games.backgammon import BACKGAMMON
 from games.backgammon import evaluation as ev
@@ -54,14 +56,14 @@ def collect(args: argparse.Namespace) -> None:
     if os.path.exists(args.data):
         with open(args.data) as f:
             done = {json.loads(line)["game"] for line in f if line.strip()}
-    todo = [i for i in range(args.games) if i not in done]
+    todo = [i for i in range(args.first, args.first + args.games) if i not in done]
     print(f"{len(done)} games already in {args.data}; {len(todo)} to play")
     pool = Pool(args.workers)
     lock = threading.Lock()
     start = time.time()
 
     def one(index: int) -> int:
-        samples = collect_game(pool.gnubg(), index, args.extra, args.seed)
+        samples = collect_game(pool.gnubg(), index, args.extra, args.seed, args.preset)
         line = json.dumps({"game": index, "samples": [[s["me"], s["op"], s["out"]] for s in samples]})
         with lock, open(args.data, "a") as f:
             f.write(line + "\n")
@@ -146,39 +148,97 @@ def race_inputs(roller: ev.Side, other: ev.Side) -> list[float]:
     return ev.network_inputs(roller, other) + list(astuple(ev.race_probabilities(roller, other, True)))
 
 
-def load(path: str, race: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Inputs, targets (for the side to roll) and game index of every race (or contact) position."""
-    inputs, targets, games = [], [], []
-    with open(path) as f:
-        for line in f:
-            game = json.loads(line)
-            for mover, roller, out in game["samples"]:
-                mover, roller = tuple(mover), tuple(roller)
-                if ev.race_started(mover, roller) != race:
+def samples(paths: list[str]) -> Iterator[tuple[int, ev.Side, ev.Side, list[float]]]:
+    """(game, mover, roller, the mover's outputs) of every position in the files; a game number
+    is read once (files collected with other ``--first`` numbers add to one another)."""
+    seen: set[int] = set()
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                game = json.loads(line)
+                if game["game"] in seen:
                     continue
-                win, wg, wbg, lg, lbg = out  # the mover's: the roller's are the other way round
-                inputs.append((race_inputs if race else ev.network_inputs)(roller, mover))
-                targets.append((1 - win, lg, lbg, wg, wbg))
-                games.append(game["game"])
-    return np.array(inputs, np.float32), np.array(targets, np.float32), np.array(games)
+                seen.add(game["game"])
+                for mover, roller, out in game["samples"]:
+                    yield game["game"], tuple(mover), tuple(roller), out
+
+
+def load(paths: list[str], race: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Inputs, targets (for the side to roll), game index and `kind` of every race (or contact) position."""
+    inputs, targets, games, kinds = [], [], [], []
+    rows: list[list[float]] = []  # turned into float32 by the 10,000: lists of floats would take gigabytes
+    for index, mover, roller, out in samples(paths):
+        if ev.race_started(mover, roller) != race:
+            continue
+        win, wg, wbg, lg, lbg = out  # the mover's: the roller's are the other way round
+        rows.append((race_inputs if race else ev.network_inputs)(roller, mover))
+        if len(rows) == 10_000:
+            inputs.append(np.array(rows, np.float32))
+            rows = []
+        targets.append((1 - win, lg, lbg, wg, wbg))
+        games.append(index)
+        kinds.append(KINDS.index(kind(roller, mover)))
+    if rows:
+        inputs.append(np.array(rows, np.float32))
+    return np.concatenate(inputs), np.array(targets, np.float32), np.array(games), np.array(kinds)
+
+
+def cached_load(path: str, race: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`load` of one file, kept beside it (``FILE.contact.npz``) and read from there while it is newer."""
+    cache = Path(f"{path}.{'race' if race else 'contact'}.npz")
+    if cache.exists() and cache.stat().st_mtime > Path(path).stat().st_mtime:
+        with np.load(cache) as cached:
+            return cached["x"], cached["y"], cached["games"], cached["kinds"]
+    x, y, games, kinds = load([path], race)
+    np.savez(cache, x=x, y=y, games=games, kinds=kinds)
+    return x, y, games, kinds
+
+
+KINDS: Final = ("on the bar", "a side all home", "both over 130 pips", "the rest")
+
+
+def kind(roller: ev.Side, other: ev.Side) -> str:
+    """A contact position's type, for the error by type: a checker on the bar; else a side with
+    all its checkers home (bearing in or off against contact); else early (both sides more than
+    130 pips to go); else the rest of the middle game."""
+    if roller[ev.BAR] or other[ev.BAR]:
+        return KINDS[0]
+    if any(not any(side[7:25]) for side in (roller, other)):
+        return KINDS[1]
+    if min(sum(p * side[p] for p in range(1, 25)) for side in (roller, other)) > 130:
+        return KINDS[2]
+    return KINDS[3]
 
 
 def equities(p: np.ndarray) -> np.ndarray:
     return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
 
 
-def report(name: str, predicted: np.ndarray, targets: np.ndarray) -> None:
+def report(name: str, predicted: np.ndarray, targets: np.ndarray, kinds: np.ndarray | None = None) -> None:
     errors = np.abs(predicted - targets).mean(axis=0)
-    equity = np.abs(equities(predicted) - equities(targets)).mean()
-    print(f"{name}: mean |error| win, wg, wbg, lg, lbg {' '.join(f'{e:.4f}' for e in errors)}; equity {equity:.4f}")
+    equity = np.abs(equities(predicted) - equities(targets))
+    print(
+        f"{name}: mean |error| win, wg, wbg, lg, lbg {' '.join(f'{e:.4f}' for e in errors)}; equity {equity.mean():.4f}"
+    )
+    if kinds is not None:
+        print("  equity by type: " + "; ".join(f"{k} {equity[kinds == i].mean():.4f} ({(kinds == i).sum()})"
+                                              for i, k in enumerate(KINDS)))  # fmt: skip
 
 
 def train(args: argparse.Namespace) -> None:
     start = time.time()
     race = args.kind == "race"
-    x, y, games = load(args.data, race)
+    parts = [cached_load(path, race) if args.cache else load([path], race) for path in args.data]
+    x, y, games, kinds = (np.concatenate(arrays) for arrays in zip(*parts, strict=True))
     fit, held = games % 2 == 0, games % 2 == 1
     print(f"{len(x)} {args.kind} positions ({fit.sum()} to fit, {held.sum()} held out), {time.time() - start:.0f} s")
+    if not race:
+        current = Network.load(CONTACT_WEIGHTS)
+        # Inputs only ever grow at the end: the network as it stands reads the first of them.
+        current_p = forward(current, x[held][:, : current.inputs])
+        report("the contact network as it stands, held out", current_p, y[held], kinds[held])
+    if args.inputs:
+        x = x[:, : args.inputs]
     mean, scale = x[fit].mean(axis=0), x[fit].std(axis=0) + 1e-3
     xs = (x - mean) / scale
     rng = np.random.default_rng(args.seed)
@@ -210,7 +270,10 @@ def train(args: argparse.Namespace) -> None:
                 v += 0.001 * grad * grad
                 param -= rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
         held_p = 1 / (1 + np.exp(-(np.tanh(xs[held] @ w1 + b1) @ w2 + b2)))
-        report(f"epoch {epoch + 1} ({time.time() - start:.0f} s), held out", held_p, y[held])
+        last = epoch + 1 == args.epochs
+        report(
+            f"epoch {epoch + 1} ({time.time() - start:.0f} s), held out", held_p, y[held], kinds[held] if last else None
+        )
     # Fold the standardisation into the first layer: the product feeds raw inputs.
     w1_raw = (w1 / scale[:, None]).astype(np.float64)
     b1_raw = (b1 - (mean / scale) @ w1).astype(np.float64)
@@ -219,6 +282,11 @@ def train(args: argparse.Namespace) -> None:
         path = args.out if race else CONTACT_WEIGHTS
         network.save(path)
         print(f"written to {path}")
+    if args.save:
+        network.save(args.save)
+        print(f"written to {args.save}")
+    if args.no_reference:
+        return
     reference = []
     for mover, roller in held_pairs(args.data, race):
         p = logistic.side_probabilities(roller, mover, True)
@@ -227,17 +295,13 @@ def train(args: argparse.Namespace) -> None:
     report(f"{name}, held out", np.array(reference), y[held])
 
 
-def held_pairs(path: str, race: bool) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    pairs = []
-    with open(path) as f:
-        for line in f:
-            game = json.loads(line)
-            if game["game"] % 2 == 0:
-                continue
-            for mover, roller, _ in game["samples"]:
-                if ev.race_started(tuple(mover), tuple(roller)) == race:
-                    pairs.append((tuple(mover), tuple(roller)))
-    return pairs
+def held_pairs(paths: list[str], race: bool) -> list[tuple[ev.Side, ev.Side]]:
+    return [(m, r) for g, m, r, _ in samples(paths) if g % 2 == 1 and ev.race_started(m, r) == race]
+
+
+def forward(network: Network, x: np.ndarray) -> np.ndarray:
+    """The network's outputs for the rows of `x` at once."""
+    return 1 / (1 + np.exp(-(np.tanh(x @ network.w1 + network.b1) @ network.w2 + network.b2)))
 
 
 def judge(args: argparse.Namespace) -> None:
@@ -261,6 +325,8 @@ def main() -> None:
     c.add_argument("--workers", type=int, default=8, help="gnubg processes (they mostly sleep)")
     c.add_argument("--data", required=True)
     c.add_argument("--seed", type=int, default=SEED)
+    c.add_argument("--preset", choices=tuple(PRESETS), default="beginner", help="gnubg's noise in its games")
+    c.add_argument("--first", type=int, default=0, help="the first game's number (other files: other numbers)")
     r = sub.add_parser("collect-races")
     r.add_argument("--games", type=int, default=4000)
     r.add_argument("--first", type=int, default=0, help="the first playout's number (to add more)")
@@ -269,9 +335,17 @@ def main() -> None:
     r.add_argument("--data", required=True)
     r.add_argument("--seed", type=int, default=SEED)
     t = sub.add_parser("train")
-    t.add_argument("--data", required=True)
+    t.add_argument("--data", required=True, nargs="+", help="files of `collect` (and `collect-races`)")
     t.add_argument("--kind", choices=("contact", "race"), default="contact", help="which positions, which network")
     t.add_argument("--hidden", type=int, default=96)
+    t.add_argument("--inputs", type=int, default=0, help="fit on the first N inputs only (0: all)")
+    t.add_argument("--save", type=Path, help="also write the weights here (a candidate to compare)")
+    t.add_argument("--no-reference", action="store_true", help="without the logistic (race) model's error")
+    t.add_argument(
+        "--cache",
+        action="store_true",
+        help="keep each file's inputs beside it (FILE.contact.npz)",
+    )
     t.add_argument("--epochs", type=int, default=30)
     t.add_argument("--batch", type=int, default=256)
     t.add_argument("--rate", type=float, default=0.002)

@@ -32,7 +32,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +46,7 @@ from logistic_evaluation import logistic_evaluate
 import games.backgammon.evaluation as race
 import games.backgammon.rules as rules
 from games.backgammon import BACKGAMMON, BackgammonState
+from games.backgammon.network import CONTACT_WEIGHTS, Network, Outputs
 
 
 @contextmanager
@@ -65,12 +66,36 @@ def evaluation(name: str) -> Iterator[None]:
             race._rolls_to_finish, race._rolls_to_save_gammon, rules.bear_off_rolls = kept
             rules._evaluate.cache_clear()
         return
+    if name == "previous":  # the contact network of --previous-weights, reading the first of today's inputs
+        shipped = race.contact_network  # type: ignore[attr-defined]
+        previous = FirstInputs(Network.load(PREVIOUS_WEIGHTS[0]))
+        race.contact_network = lambda: previous  # type: ignore[attr-defined,assignment]
+        rules._evaluate.cache_clear()
+        try:
+            yield
+        finally:
+            race.contact_network = shipped  # type: ignore[attr-defined]
+            rules._evaluate.cache_clear()
+        return
     kept = rules._evaluate
     rules._evaluate = logistic_evaluate  # type: ignore[assignment]
     try:
         yield
     finally:
         rules._evaluate = kept
+
+
+PREVIOUS_WEIGHTS: list[Path] = [CONTACT_WEIGHTS]  # set by --previous-weights
+
+
+class FirstInputs:
+    """A network fed only the first of the evaluation's inputs (inputs are only ever added at the end)."""
+
+    def __init__(self, network: Network) -> None:
+        self.network = network
+
+    def outputs(self, inputs: Sequence[float]) -> Outputs:
+        return self.network.outputs(inputs[: self.network.inputs])
 
 
 def pip_count_finish(side: race.Side) -> race.AtLeast:
@@ -170,7 +195,7 @@ def summary(games: list[dict[str, Any]]) -> None:
         print(f"| {preset} | {name} | {line.row()} |")
     for preset in PRESETS:
         new = lines.get((preset, "new"))
-        for other in ("logistic", "normal-race"):
+        for other in ("logistic", "normal-race", "previous"):
             old = lines.get((preset, other))
             if old is None or new is None:
                 continue
@@ -199,7 +224,13 @@ def main() -> None:
         "--evaluations",
         default="new",
         help="any of new (the game's, as it stands), logistic (the contact model before the network), "
-        "normal-race (races by normals alone, without the bear-off database)",
+        "normal-race (races by normals alone, without the bear-off database), previous (--previous-weights)",
+    )
+    parser.add_argument(
+        "--previous-weights",
+        type=Path,
+        default=CONTACT_WEIGHTS,
+        help="the contact network the `previous` evaluation plays with (e.g. the weights before a refit)",
     )
     parser.add_argument("--part", default="0/1", help="i/n: play only the pairs whose index is i modulo n")
     parser.add_argument("--level", type=int, default=5, help="the seeded backgammon level that plays (default 5)")
@@ -217,8 +248,9 @@ def main() -> None:
         return
     if "," in args.log:
         parser.error("--log names one file when playing")
-    if unknown := set(args.evaluations.split(",")) - {"new", "logistic", "normal-race"}:
-        parser.error(f"unknown evaluations: {', '.join(sorted(unknown))} (new, logistic, normal-race)")
+    if unknown := set(args.evaluations.split(",")) - {"new", "logistic", "normal-race", "previous"}:
+        parser.error(f"unknown evaluations: {', '.join(sorted(unknown))} (new, logistic, normal-race, previous)")
+    PREVIOUS_WEIGHTS[0] = args.previous_weights
     spec = dict(ladder("backgammon")[args.level])
     if args.max_depth is not None:
         spec["max_depth"] = args.max_depth

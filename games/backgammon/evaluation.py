@@ -28,9 +28,11 @@ Two models:
   each side's checkers point by point and a few counts of each side (`network_inputs`:
   pips, blots, made points, primes, anchors, and the shots at a side's blots: how many
   of the opponent's 36 rolls hit one, `hitting_rolls`, and the pips they take,
-  `pips_hit`).  Its weights were fitted to GNU Backgammon's 0-ply cubeless outputs on
-  positions of its own play (``benchmarks/bg_net.py``, which prints the fit's error);
-  what the rules settle (no gammon once a checker is off...) is applied after it.
+  `pips_hit`), and the counts gnubg's own contact network reads (`blockade_features`: how
+  well each side's points contain the other's checkers, how freely its own move, its
+  timing, its anchors...).  Its weights were fitted to GNU Backgammon's 0-ply cubeless
+  outputs on positions of its own play (``benchmarks/bg_net.py``, which prints the fit's
+  error); what the rules settle (no gammon once a checker is off...) is applied after it.
 
 Both are symmetric by construction: the model is the same for either side (the network
 always speaks for the side to roll), so the equity of one seat is minus the other's.  A
@@ -107,7 +109,9 @@ def network_inputs(roller: Side, other: Side) -> list[float]:
     """The contact network's inputs: each side (in its own numbering) as TD-Gammon's units
     -- a point holds at least 1, 2, 3 checkers, then (n - 3) / 2 for the rest --, its bar
     / 2 and checkers off / 15; then each side's `side_features` (pips, blots, points,
-    primes, the shots at its blots...), which a small network would have to learn."""
+    primes, the shots at its blots...), which a small network would have to learn; then
+    each side's `blockade_features` (added last, so a network of the first inputs alone
+    still reads them as before)."""
     inputs: list[float] = []
     for side in (roller, other):
         for n in side[1:25]:
@@ -115,11 +119,13 @@ def network_inputs(roller: Side, other: Side) -> list[float]:
         inputs += (side[BAR] / 2, side[OFF] / CHECKERS)
     inputs += side_features(roller, other)
     inputs += side_features(other, roller)
+    inputs += blockade_features(roller, other)
+    inputs += blockade_features(other, roller)
     return inputs
 
 
 UNITS: Final = ((0.0, 0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0), (1.0, 1.0, 0.0, 0.0), (1.0, 1.0, 1.0, 0.0))
-NETWORK_INPUTS: Final = 2 * (24 * 4 + 2) + 2 * 13
+NETWORK_INPUTS: Final = 2 * (24 * 4 + 2) + 2 * 13 + 2 * 18
 
 
 def roller_probabilities(roller: Side, other: Side) -> Probabilities:
@@ -495,6 +501,154 @@ def side_features(me: Side, op: Side) -> tuple[float, ...]:
 
 
 SIX: Final = [True] * 6
+
+
+# --- contact: what gnubg's contact network also reads -----------------------------------
+
+
+def _escape_rolls(closed: int) -> int:
+    """Of the 36 rolls, those that carry a checker both dice's pips onto an open point through an
+    open one, when `closed` (bit d - 1: the point d pips ahead) holds what is closed ahead of it."""
+    rolls = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            if not closed >> (a + b - 1) & 1 and not (closed >> (a - 1) & 1 and closed >> (b - 1) & 1):
+                rolls += 1
+    return rolls
+
+
+ESCAPES: Final = tuple(_escape_rolls(closed) for closed in range(1 << 12))
+
+
+def _escapes(closed: int, point: int) -> int:
+    """The rolls that let the other side's checker on its point `point` (25: its bar) get past the
+    blocker's points, `closed` holding them as bit p - 1 for the blocker's own point p."""
+    return ESCAPES[(closed >> (25 - point)) & 0xFFF]
+
+
+def blockade_features(me: Side, op: Side) -> tuple[float, ...]:
+    """`me`'s counts of contact that GNU Backgammon's contact network reads beside the points
+    (its documented inputs, each side's as its own): how well my points hold the opponent's
+    checkers in (the rolls its rearmost escapes with, the least over its far points, squared
+    too), how freely mine move against its points, the pips I still have to bring past its
+    rearmost checker and those already past, my timing (the pips I can play before breaking
+    my board), my rearmost checker and anchors, my checkers' spread beyond their mean, what
+    entering against its board costs, how far apart my points are, and back-game counts."""
+    mine = sum(1 << (p - 1) for p in range(1, 25) if me[p] >= 2)
+    theirs = sum(1 << (p - 1) for p in range(1, 25) if op[p] >= 2)
+    op_back = next((p for p in range(25, 0, -1) if op[p]), 0)  # its rearmost, its numbering
+    past = 24 - op_back  # my checkers on points up to this one have passed it
+    behind = sum((p - past) * me[p] for p in range(max(past + 1, 1), 26))
+    free = sum(p * me[p] for p in range(1, past + 1))
+    back_escapes = _escapes(mine, op_back) if op_back else 36
+    held = min((_escapes(mine, n) for n in range(16, op_back + 1)), default=36)
+    contain = min(_escapes(mine, n) for n in range(16, 25))
+    mobility = sum((p - 6) * me[p] * _escapes(theirs, p) for p in range(7, 26) if me[p])
+    count = sum(me[1:26])
+    mean = -(-sum((p - 1) * me[p] for p in range(1, 26)) // count) if count else 0
+    far = [(p - 1 - mean, me[p]) for p in range(mean + 2, 26) if me[p]]
+    spread = -(-sum(d * d * n for d, n in far) // sum(n for _, n in far)) if far else 0
+    closed_home = [op[p] >= 2 for p in range(1, 7)]
+    return (
+        behind / 167,
+        free / 100,
+        back_escapes / 36,
+        (36 - held) / 36,
+        ((36 - held) / 36) ** 2,
+        (36 - contain) / 36,
+        ((36 - contain) / 36) ** 2,
+        mobility / 3600,
+        spread / 400,
+        _entering_loss(me[BAR], closed_home) / (36 * ROLL_PIPS),
+        (36 - (sum(closed_home) - 6) ** 2) / 36,
+        _timing(me, past) / 100,
+        *_anchors(me),
+        _backbone(me),
+        *_back_game(me),
+    )
+
+
+def _entering_loss(on_bar: int, closed: list[bool]) -> float:
+    """The pips of rolls lost to the opponent's closed home points, with `on_bar` to enter."""
+    if not on_bar:
+        return 0.0
+    loss = 0
+    for i in range(6):
+        for j in range(i, 6):
+            weight = 1 if i == j else 2
+            if i == j:
+                lost = 4 * (i + 1) if closed[i] else 0
+            elif closed[i] and closed[j]:
+                lost = i + j + 2
+            elif on_bar > 1 and (closed[i] or closed[j]):
+                lost = (i + 1) if closed[i] else (j + 1)
+            else:
+                lost = 0
+            loss += weight * lost
+    return loss
+
+
+def _timing(me: Side, past: int) -> int:
+    """The pips I can play before I must break my home board: checkers outside it count whole
+    (back ones beyond the opponent's reach only those over a point held), home ones only those
+    over two on a point, less what filling the home points short of two takes."""
+    pips, spare = 24 * me[BAR], me[BAR]
+    for p in range(24, max(past, 11) + 1, -1):
+        n = me[p]
+        if n and n != 2:
+            extra = n - 2 if n > 2 else 1
+            spare += extra
+            pips += (p - 1) * extra
+    for p in range(min(24, max(past, 11) + 1), 6, -1):
+        spare += me[p]
+        pips += (p - 1) * me[p]
+    for p in range(6, 0, -1):
+        n = me[p]
+        if n > 2:
+            pips += (p - 1) * (n - 2)
+            spare += n - 2
+        elif n < 2 and spare >= 2 - n:
+            pips -= (p - 1) * (2 - n)
+            spare -= 2 - n
+    return max(pips, 0)
+
+
+def _anchors(me: Side) -> tuple[float, float, float]:
+    """My rearmost checker, my rearmost point held (from it), and my most forward anchor (the
+    lowest of my points 19-24, else my highest of 13-18; 12 pips when none), in gnubg's scale."""
+    back = next((p for p in range(25, 0, -1) if me[p]), 0)
+    anchor = next((p for p in range(min(back, 24), 0, -1) if me[p] >= 2), 0)
+    forward = next((25 - p for p in range(19, anchor + 1) if me[p] >= 2), 0)
+    if not forward:
+        forward = next((25 - p for p in range(18, 12, -1) if me[p] >= 2), 0)
+    return (back - 1) / 24, (anchor - 1) / 24, forward / 6 if forward else 2.0
+
+
+def _backbone(me: Side) -> float:
+    """How far my points are from my rearmost point held: 1 less the share of them within reach
+    of it (within 6 pips wholly, to 11 less and less), weighed by that point's checkers."""
+    rearmost = weight = total = 0
+    for p in range(24, 1, -1):
+        if me[p] >= 2:
+            if not rearmost:
+                rearmost = p
+                continue
+            gap = rearmost - p
+            weight += (11 if gap <= 6 else 13 - gap if gap <= 11 else 0) * me[rearmost]
+            total += me[rearmost]
+    return 1 - weight / (total * 11) if total else 0.0
+
+
+def _back_game(me: Side) -> tuple[float, float]:
+    """A back game (two or more points held in the opponent's home board): my checkers there
+    and on the bar, less 3, / 4; a single such anchor: those checkers / 8."""
+    anchors = sum(me[p] >= 2 for p in range(19, 25))
+    back = sum(me[19:26])
+    if anchors > 1:
+        return (back - 3) / 4, 0.0
+    if anchors == 1:
+        return 0.0, back / 8
+    return 0.0, 0.0
 
 
 WIN_FEATURES: Final = (

@@ -119,10 +119,6 @@ KNOWN_MISSES = {
     "chess-blunder-f8e8.g2g4.g6g5-c3d5": "our evaluation sees part of the 0.34 Stockfish sees: not a blunder",
     "chess-good-c4b5.a2a4.b5a5-h5g4": "depth 8 gives away 0.178 (-0.53 -> -2.66, best d6e5); Stockfish: h5g4 best",
     "chess-good-f2f3.g6c2.d1d2-e8e3": "depth 8 gives away 0.053 (+1.08 -> +0.49, best c2b1): an inaccuracy",
-    "backgammon-good-roll 5-3.bar/22*/17*.roll 2-2-bar/23(2) 24/20": "our network: -0.074 -> -0.503, a blunder "
-    "(0.195); gnubg 2-ply: -0.180 for the played play, -0.415 for our network's",
-    "backgammon-good-roll 4-4.20/12 16/12(2).roll 3-3-bar/22 8/5* 7/4 7/4*": "our network: +0.581 -> +0.383, an "
-    "inaccuracy (0.079); gnubg 2-ply: +0.434 for the played play, +0.075 for our network's",
 }
 
 
