@@ -13,6 +13,7 @@ import gzip
 import json
 import random
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -215,6 +216,21 @@ def play(
         state = game.apply(state, move)
         plies += 1
     return game.returns(state), plies
+
+
+def play_capped(
+    game: Game, choose: Callable[[State, int], Move], opening_seed: int, opening_plies: int, max_plies: int
+) -> tuple[State, int]:
+    """A two-player game without dice: the first `opening_plies` moves random (from `opening_seed`),
+    then `choose(state, ply)`, until the end or `max_plies`.  Returns the last position and the plies."""
+    opening = random.Random(opening_seed)
+    state = game.initial_state()
+    plies = 0
+    while not game.is_terminal(state) and plies < max_plies:
+        move = opening.choice(game.legal_moves(state)) if plies < opening_plies else choose(state, plies)
+        state = game.apply(state, move)
+        plies += 1
+    return state, plies
 
 
 def first_place_points(returns: list[float], seat: Seat) -> float:

@@ -1,14 +1,16 @@
-"""The chess Master with its compiled engine against the Master with the Python search.
+"""The chess Master with its compiled engine against an older Master.
 
 Not in CI.  Both play the seeded Master profile (book and tables included where installed),
-one with ``engine`` on (`games.chess.engine`), one with it off (the Python search of
-`ai.alphabeta`, as before the engine), each capped at ``--ms`` a move.  Games go in pairs
-from the same random opening (``--opening-plies``), colours swapped; a game still going
-after ``--max-plies`` is scored a draw.  Printed: the engine's score with a 95 % interval
+each capped at ``--ms`` a move.  ``--against python``: the other one searches with the Python
+search of `ai.alphabeta` (``engine`` off, as before the engine).  ``--against pesto``: the
+other one searches with the engine too, its evaluation PeSTO's tables alone (every term of
+`games.chess.evaluation.TERMS` zero), as before those terms.  Games go in pairs from the same
+random opening (``--opening-plies``), colours swapped; a game still going after
+``--max-plies`` is scored a draw.  Printed: the engine Master's score with a 95 % interval
 and the Elo difference it implies; every game is appended to ``--log`` (JSON lines) and a
 run resumes from it.
 
-    .venv/bin/python benchmarks/chess_engine_match.py [--games 20] [--ms 200] [--log FILE]
+    .venv/bin/python benchmarks/chess_engine_match.py [--against python|pesto] [--games 20] [--ms 200] [--log FILE]
 """
 
 from __future__ import annotations
@@ -17,13 +19,18 @@ import argparse
 import json
 import math
 import os
-import random
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from botplay import ProfileBot, interval, ladder, read_log
+from botplay import ProfileBot, Tally, interval, ladder, play_capped, read_log
 
 from games import registry
+from games.base import Game, Move, State
+from games.chess import engine
+from games.chess.evaluation import EG_SIGNED, MG_SIGNED, PHASE_WEIGHT, TERMS
 
 
 def elo(score: float) -> float:
@@ -31,31 +38,42 @@ def elo(score: float) -> float:
     return 400 * math.log10(s / (1 - s))
 
 
-def play_one(
-    engine_bot: ProfileBot, python_bot: ProfileBot, engine_white: bool, seed: int, args: argparse.Namespace
-) -> dict:
+@dataclass
+class EvaluationBot:
+    """A bot whose compiled engine scores with `terms` (set before each of its moves: the engine's
+    evaluation is one for the whole process)."""
+
+    bot: ProfileBot
+    terms: Sequence[int]
+
+    @property
+    def tally(self) -> Tally:
+        return self.bot.tally
+
+    def move(self, game: Game[Any], state: State, seed: int, match_id: str) -> Move:
+        assert engine.compiled is not None, "the chess engine extension is not built"
+        engine.compiled.set_evaluation(MG_SIGNED, EG_SIGNED, PHASE_WEIGHT, self.terms)
+        return self.bot.move(game, state, seed, match_id)
+
+
+def play_one(engine_bot: Any, other_bot: Any, engine_white: bool, seed: int, args: argparse.Namespace) -> dict:
     game = registry.get("chess")
-    state = game.initial_state()
-    opening = random.Random(seed)
-    plies = 0
-    while not game.is_terminal(state) and plies < args.max_plies:
-        if plies < args.opening_plies:
-            move = opening.choice(game.legal_moves(state))
-        else:
-            white = state.board.turn
-            bot = engine_bot if white == engine_white else python_bot
-            move = bot.move(game, state, seed * 1000 + plies, f"match:{seed}:{engine_white}")
-        state = game.apply(state, move)
-        plies += 1
+
+    def choose(state: State, plies: int) -> Move:
+        bot = engine_bot if state.board.turn == engine_white else other_bot
+        return bot.move(game, state, seed * 1000 + plies, f"match:{seed}:{engine_white}")
+
+    state, plies = play_capped(game, choose, seed, args.opening_plies, args.max_plies)
     returns = game.returns(state) if game.is_terminal(state) else [0.0, 0.0]
     mine = returns[0 if engine_white else 1]
     score = 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
     return {"seed": seed, "engine_white": engine_white, "score": score, "plies": plies, "ms": args.ms,
-            "load": os.getloadavg()[0], "cut": not game.is_terminal(state)}  # fmt: skip
+            "against": args.against, "load": os.getloadavg()[0], "cut": not game.is_terminal(state)}  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--against", choices=("python", "pesto"), default="python", help="the other Master")
     parser.add_argument("--games", type=int, default=20, help="games (pairs of colours)")
     parser.add_argument("--ms", type=int, default=200, help="each side's budget a move")
     parser.add_argument("--opening-plies", type=int, default=6)
@@ -63,17 +81,25 @@ def main() -> None:
     parser.add_argument("--log", type=Path, default=Path("chess_engine_match.jsonl"))
     args = parser.parse_args()
     master = ladder("chess")[5]
-    python_spec = {**master, "search_options": {**master["search_options"], "engine": False}}
     engine_spec = {**master, "search_options": {**master["search_options"], "engine": True}}
-    engine_bot, python_bot = ProfileBot(engine_spec, args.ms), ProfileBot(python_spec, args.ms)
-    records = [r for r in read_log(args.log) if r.get("ms") == args.ms]
+    engine_bot: Any
+    other_bot: Any
+    if args.against == "python":
+        python_spec = {**master, "search_options": {**master["search_options"], "engine": False}}
+        engine_bot, other_bot = ProfileBot(engine_spec, args.ms), ProfileBot(python_spec, args.ms)
+        names = ("engine Master", "Python Master")
+    else:
+        engine_bot = EvaluationBot(ProfileBot(engine_spec, args.ms), TERMS)
+        other_bot = EvaluationBot(ProfileBot(engine_spec, args.ms), [0] * len(TERMS))
+        names = ("engine Master, full evaluation", "engine Master, PeSTO's tables alone")
+    records = [r for r in read_log(args.log) if r.get("ms") == args.ms and r.get("against", "python") == args.against]
     done = {(r["seed"], r["engine_white"]) for r in records}
     started = time.time()
     for seed in range(args.games // 2):
         for engine_white in (True, False):
             if (seed, engine_white) in done:
                 continue
-            record = play_one(engine_bot, python_bot, engine_white, seed, args)
+            record = play_one(engine_bot, other_bot, engine_white, seed, args)
             with args.log.open("a") as log:
                 log.write(json.dumps(record) + "\n")
             records.append(record)
@@ -84,11 +110,11 @@ def main() -> None:
     score = sum(r["score"] for r in records) / max(n, 1)
     half = interval(score, n)
     wdl = "-".join(str(sum(r["score"] == v for r in records)) for v in (1.0, 0.5, 0.0))
-    print(f"| engine Master vs Python Master | {args.ms} ms | {n} games | {score:.2f} ± {half:.2f} | {wdl} | "
+    print(f"| {names[0]} vs {names[1]} | {args.ms} ms | {n} games | {score:.2f} ± {half:.2f} | {wdl} | "
           f"{elo(score):+.0f} ({elo(score - half):+.0f} to {elo(score + half):+.0f}) Elo |")  # fmt: skip
-    for bot in (engine_bot, python_bot):
+    for name, bot in zip(names, (engine_bot, other_bot), strict=True):
         t = bot.tally
-        print(f"# {'engine' if bot is engine_bot else 'python'}: {t.moves} moves searched, mean depth "
+        print(f"# {name}: {t.moves} moves searched, mean depth "
               f"{t.depth / max(t.moves, 1):.1f}, {t.nodes / max(t.ms / 1000, 1e-9):,.0f} nodes a second")  # fmt: skip
     one, five, _ = os.getloadavg()
     print(f"# load average {one:.1f} / {five:.1f} at the end")

@@ -25,7 +25,6 @@ import argparse
 import json
 import math
 import os
-import random
 import shutil
 import sys
 import time
@@ -34,7 +33,7 @@ from typing import Any
 
 import chess
 import chess.engine
-from botplay import ProfileBot, budget_ms, interval, ladder
+from botplay import ProfileBot, budget_ms, interval, ladder, play_capped
 
 from games import registry
 from server.bots import measured, public_rating
@@ -55,21 +54,16 @@ def play_one(
 ) -> tuple[float, int, bool]:  # fmt: skip
     """One game; returns the bot's score (1, 1/2, 0), plies, and whether it was cut at max plies."""
     game = registry.get("chess")
-    state = game.initial_state()
-    opening = random.Random(opening_seed)
-    plies = 0
-    while not game.is_terminal(state) and plies < args.max_plies:
-        if plies < args.opening_plies:
-            move = opening.choice(game.legal_moves(state))
-        elif (state.board.turn == chess.WHITE) == bot_white:
-            move = bot.move(game, state, opening_seed * 1000 + plies, f"sf:{opening_seed}:{bot_white}")
-        else:
-            # A new `game` key makes python-chess send `ucinewgame` (fresh hash) at each game's first move.
-            played = engine.play(state.board, chess.engine.Limit(time=sf_ms / 1000), game=(opening_seed, bot_white))
-            assert played.move is not None
-            move = played.move.uci()
-        state = game.apply(state, move)
-        plies += 1
+
+    def choose(state: Any, plies: int) -> str:
+        if (state.board.turn == chess.WHITE) == bot_white:
+            return bot.move(game, state, opening_seed * 1000 + plies, f"sf:{opening_seed}:{bot_white}")
+        # A new `game` key makes python-chess send `ucinewgame` (fresh hash) at each game's first move.
+        played = engine.play(state.board, chess.engine.Limit(time=sf_ms / 1000), game=(opening_seed, bot_white))
+        assert played.move is not None
+        return played.move.uci()
+
+    state, plies = play_capped(game, choose, opening_seed, args.opening_plies, args.max_plies)
     if not game.is_terminal(state):
         return 0.5, plies, True
     mine = game.returns(state)[0 if bot_white else 1]

@@ -12,8 +12,10 @@
  * table, quiescence on captures and queen promotions (MVV-LVA, delta and SEE pruning),
  * killers and history, null-move pruning, reverse futility pruning, late-move reductions,
  * check extension; repetitions (against the game's history too) and the 50-move rule score
- * as draws.  Evaluation: PeSTO's tapered piece-square tables, the values of
- * games/chess/evaluation.py (the tests compare the two on many positions).
+ * as draws.  Evaluation: PeSTO's tapered piece-square tables and the terms beyond them (passed,
+ * isolated and doubled pawns, bishop pair, rooks on open files, mobility, king attack, pawn
+ * shelter and storm), the values of games/chess/evaluation.py (the tests compare the two on
+ * many positions).
  */
 #include "../_kernel.h"
 #include <stdint.h>
@@ -60,10 +62,21 @@ static const int DIR_RANK[8] = {1, 0, 1, 1, -1, 0, -1, -1};
 static u64 Z_PIECE[12][64], Z_CASTLE[16], Z_EP[8], Z_SIDE;
 static int CASTLE_MASK[64];
 static int MG[12][64], EG[12][64]; /* value + bonus, white positive, black negative */
-/* PeSTO's tapered tables, set once from games/chess/evaluation.py (`set_evaluation`, called by
+/* PeSTO's tapered tables and the other terms, set once from games/chess/evaluation.py (`set_evaluation`, called by
    games/chess/engine.py as it loads): the one copy of their values is the Python module's. */
 static int PHASE_WEIGHT[6];
+/* The terms beyond the tables, in the order of games/chess/evaluation.py's TERMS (its comments
+   say what each is and where its values come from). */
+typedef struct {
+    int passed_mg[8], passed_eg[8], passed_king_cap, free_block, free_path;
+    int isolated[2], doubled[2], bishop_pair[2], rook_semi_open[2], rook_open[2];
+    int mobility_offset[4], mobility_mg[4], mobility_eg[4], attack_units[4], attack_weight[8];
+    int shelter[8], storm[8], open_file_near_king;
+} Terms;
+#define TERM_COUNT ((int)(sizeof(Terms) / sizeof(int)))
+static Terms T;
 static int evaluation_set = 0;
+static u64 FILE_BB[8], ADJACENT[8], FRONT[2][64], PASSED_SPAN[2][64], NOT_BEHIND[2][8];
 
 static u64 splitmix(u64 *s) {
     u64 z = (*s += 0x9e3779b97f4a7c15ULL);
@@ -106,6 +119,20 @@ static void init_tables(void) {
             RAYS[d][sq] = ray;
         }
         CASTLE_MASK[sq] = 15;
+    }
+    for (int f = 0; f < 8; f++) FILE_BB[f] = 0x0101010101010101ULL << f;
+    for (int f = 0; f < 8; f++) ADJACENT[f] = (f > 0 ? FILE_BB[f - 1] : 0) | (f < 7 ? FILE_BB[f + 1] : 0);
+    for (int sq = 0; sq < 64; sq++) {
+        FRONT[WHITE][sq] = FILE_BB[sq & 7] & (sq < 63 ? ~((2ULL << sq) - 1) : 0);
+        FRONT[BLACK][sq] = FILE_BB[sq & 7] & (BIT(sq) - 1);
+        for (int c = 0; c < 2; c++) {
+            u64 f = FRONT[c][sq];
+            PASSED_SPAN[c][sq] = f | ((f << 1) & ~FILE_BB[0]) | ((f >> 1) & ~FILE_BB[7]);
+        }
+    }
+    for (int r = 0; r < 8; r++) {
+        NOT_BEHIND[WHITE][r] = ~((1ULL << (8 * r)) - 1);
+        NOT_BEHIND[BLACK][r] = r == 7 ? ~0ULL : (1ULL << (8 * r + 8)) - 1;
     }
     CASTLE_MASK[4] = 15 & ~3;   /* e1 */
     CASTLE_MASK[7] = 15 & ~1;   /* h1 */
@@ -431,7 +458,110 @@ static void move_uci(int m, char *out) {
 }
 
 /* --- evaluation ------------------------------------------------------------------------------ */
-/* PeSTO's tapered score, centipawns from white's side, rounded as Python's round() rounds. */
+static inline int distance(int a, int b) {
+    int df = abs((a & 7) - (b & 7)), dr = abs((a >> 3) - (b >> 3));
+    return df > dr ? df : dr;
+}
+static inline int min_int(int a, int b) { return a < b ? a : b; }
+
+/* The shelter and storm of `side`'s king on `king`: middlegame centipawns, positive when sound
+ * (games/chess/evaluation.py's `_shelter`). */
+static int shelter(int king, u64 own_pawns, u64 their_pawns, int side) {
+    u64 ahead = NOT_BEHIND[side][king >> 3];
+    int centre = king & 7, score = 0;
+    if (centre < 1) centre = 1;
+    if (centre > 6) centre = 6;
+    for (int f = centre - 1; f <= centre + 1; f++) {
+        u64 file = FILE_BB[f], ours = own_pawns & file & ahead, theirs = their_pawns & file & ahead;
+        if (!((own_pawns | their_pawns) & file)) score += T.open_file_near_king;
+        if (ours) {
+            int nearest = side == WHITE ? lsb(ours) : msb(ours);
+            score += T.shelter[side == WHITE ? nearest >> 3 : 7 - (nearest >> 3)];
+        } else {
+            score += T.shelter[0];
+        }
+        if (theirs) {
+            int nearest = side == WHITE ? lsb(theirs) : msb(theirs);
+            int blocker = side == WHITE ? nearest - 8 : nearest + 8;
+            if (blocker < 0 || blocker > 63 || !(own_pawns & BIT(blocker)))
+                score += T.storm[side == WHITE ? nearest >> 3 : 7 - (nearest >> 3)];
+        }
+    }
+    return score;
+}
+
+/* `side`'s terms beyond the tables, added to *mg and *eg, positive when they favour it
+ * (games/chess/evaluation.py's `_side_terms`). */
+static void side_terms(const Board *b, int side, int *mg_out, int *eg_out) {
+    int them = side ^ 1, mg = 0, eg = 0;
+    u64 own = b->occ[side], occ = all_occ(b);
+    u64 own_pawns = b->bb[PIECE(PAWN, side)], their_pawns = b->bb[PIECE(PAWN, them)];
+    int king = b->bb[PIECE(KING, side)] ? lsb(b->bb[PIECE(KING, side)]) : -1;
+    int their_king = b->bb[PIECE(KING, them)] ? lsb(b->bb[PIECE(KING, them)]) : -1;
+    for (u64 p = own_pawns; p; p &= p - 1) {
+        int sq = lsb(p);
+        if (!(own_pawns & ADJACENT[sq & 7])) {
+            mg -= T.isolated[0];
+            eg -= T.isolated[1];
+        }
+        u64 front = FRONT[side][sq];
+        if (own_pawns & front) {
+            mg -= T.doubled[0];
+            eg -= T.doubled[1];
+        } else if (!(their_pawns & PASSED_SPAN[side][sq])) {
+            int rank = side == WHITE ? sq >> 3 : 7 - (sq >> 3);
+            mg += T.passed_mg[rank];
+            eg += T.passed_eg[rank];
+            if (rank >= 3) {
+                int weight = 5 * rank - 13, block = side == WHITE ? sq + 8 : sq - 8;
+                int theirs = their_king >= 0 ? min_int(distance(their_king, block), T.passed_king_cap) : T.passed_king_cap;
+                int ours = king >= 0 ? min_int(distance(king, block), T.passed_king_cap) : T.passed_king_cap;
+                eg += 19 * theirs * weight / 8 - ours * weight;
+                if (!(occ & front)) eg += T.free_path * weight;
+                else if (!(occ & BIT(block))) eg += T.free_block * weight;
+            }
+        }
+    }
+    if (popcount(b->bb[PIECE(BISHOP, side)]) >= 2) {
+        mg += T.bishop_pair[0];
+        eg += T.bishop_pair[1];
+    }
+    for (u64 p = b->bb[PIECE(ROOK, side)]; p; p &= p - 1) {
+        u64 file = FILE_BB[lsb(p) & 7];
+        if (!(own_pawns & file)) {
+            const int *bonus = their_pawns & file ? T.rook_semi_open : T.rook_open;
+            mg += bonus[0];
+            eg += bonus[1];
+        }
+    }
+    u64 zone = their_king >= 0 ? KING_ATT[their_king] | BIT(their_king) : 0;
+    int attackers = 0, units = 0;
+    for (int t = KNIGHT; t <= QUEEN; t++) {
+        int i = t - KNIGHT;
+        for (u64 p = b->bb[PIECE(t, side)]; p; p &= p - 1) {
+            int sq = lsb(p);
+            u64 att = t == KNIGHT ? KNIGHT_ATT[sq]
+                      : t == BISHOP ? bishop_attacks(sq, occ)
+                      : t == ROOK   ? rook_attacks(sq, occ)
+                                    : bishop_attacks(sq, occ) | rook_attacks(sq, occ);
+            int mobility = popcount(att & ~own) - T.mobility_offset[i];
+            mg += T.mobility_mg[i] * mobility;
+            eg += T.mobility_eg[i] * mobility;
+            u64 hits = att & zone;
+            if (hits) {
+                attackers++;
+                units += T.attack_units[i] * popcount(hits);
+            }
+        }
+    }
+    mg += units * T.attack_weight[attackers < 7 ? attackers : 7] / 100;
+    if (their_king >= 0) mg -= shelter(their_king, their_pawns, own_pawns, them);
+    *mg_out += mg;
+    *eg_out += eg;
+}
+
+/* The tapered score, centipawns from white's side, rounded as Python's round() rounds:
+ * PeSTO's tables and the terms of `side_terms`. */
 static int evaluate_white(const Board *b) {
     int mg = 0, eg = 0, phase = 0;
     for (int pc = 0; pc < 12; pc++)
@@ -441,6 +571,11 @@ static int evaluate_white(const Board *b) {
             eg += EG[pc][sq];
             phase += PHASE_WEIGHT[TYPE_OF(pc)];
         }
+    int white_mg = 0, white_eg = 0, black_mg = 0, black_eg = 0;
+    side_terms(b, WHITE, &white_mg, &white_eg);
+    side_terms(b, BLACK, &black_mg, &black_eg);
+    mg += white_mg - black_mg;
+    eg += white_eg - black_eg;
     if (phase > 24) phase = 24;
     long n = (long)mg * phase + (long)eg * (24 - phase);
     long q = n >= 0 ? n / 24 : -((-n) / 24), r = n - q * 24; /* truncated; |r| < 24 */
@@ -1014,25 +1149,29 @@ static int read_table(PyObject *rows, int out[12][64]) {
 }
 
 static PyObject *py_set_evaluation(PyObject *Py_UNUSED(module), PyObject *args) {
-    PyObject *mg, *eg, *phase;
+    PyObject *mg, *eg, *phase, *terms;
     int mg_table[12][64], eg_table[12][64], weights[6];
-    if (!PyArg_ParseTuple(args, "OOO", &mg, &eg, &phase)) return NULL;
-    if (read_table(mg, mg_table) < 0 || read_table(eg, eg_table) < 0 || read_ints(phase, weights, 6) < 0)
+    Terms read;
+    if (!PyArg_ParseTuple(args, "OOOO", &mg, &eg, &phase, &terms)) return NULL;
+    if (read_table(mg, mg_table) < 0 || read_table(eg, eg_table) < 0 || read_ints(phase, weights, 6) < 0 ||
+        read_ints(terms, (int *)&read, TERM_COUNT) < 0)
         return NULL;
     memcpy(MG, mg_table, sizeof MG);
     memcpy(EG, eg_table, sizeof EG);
     memcpy(PHASE_WEIGHT, weights, sizeof PHASE_WEIGHT);
+    T = read;
     evaluation_set = 1;
     Py_RETURN_NONE;
 }
 
 static PyMethodDef module_methods[] = {
     {"set_evaluation", py_set_evaluation, METH_VARARGS,
-     "set_evaluation(mg, eg, phase_weight): PeSTO's tables, 12 rows (2 * piece type + colour, white 0) "
-     "of 64 squares (a1 = 0), signed for the colour, middlegame and endgame; the phase's weight of each type."},
+     "set_evaluation(mg, eg, phase_weight, terms): PeSTO's tables, 12 rows (2 * piece type + colour, white 0) "
+     "of 64 squares (a1 = 0), signed for the colour, middlegame and endgame; the phase's weight of each type; "
+     "the other terms' values, in the order of games/chess/evaluation.py's TERMS."},
     {"perft", py_perft, METH_VARARGS, "perft(fen, depth): leaves of the legal move tree that deep."},
     {"legal_moves", py_legal_moves, METH_O, "legal_moves(fen): the legal moves, UCI."},
-    {"evaluate", py_evaluate, METH_O, "evaluate(fen): PeSTO's tapered score, centipawns from white's side."},
+    {"evaluate", py_evaluate, METH_O, "evaluate(fen): the tapered score, centipawns from white's side."},
     {"key", py_key, METH_O, "key(fen): the position's Zobrist key."},
     {"history_key", py_history_key, METH_O, "history_key(position_key): the Zobrist key of a repetition key."},
     {"see", py_see, METH_VARARGS, "see(fen, uci): static exchange evaluation of a legal move, centipawns."},

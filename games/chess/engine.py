@@ -4,8 +4,8 @@
 and an alpha-beta search on it: iterative deepening, principal variation search, a
 transposition table, quiescence on captures (MVV-LVA, delta and SEE pruning), killers and
 history, null-move pruning, reverse futility and futility pruning, late-move reductions,
-check extension.  It scores positions with PeSTO's tables, handed over from
-`games.chess.evaluation` (tests compare the two), and scores repetitions (of the game's
+check extension.  It scores positions as `games.chess.evaluation` does, from the values
+handed over from it (PeSTO's tables and the other terms; tests compare the two), and scores repetitions (of the game's
 history too) and the 50-move rule as draws.  About 30 times as many nodes a second as the
 Python search over python-chess (`benchmarks/chess_search.py --engine`).
 
@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import Any, Final
 
 from games.base import Game
-from games.chess.evaluation import EG_SIGNED, MG_SIGNED, PHASE_WEIGHT, to_utility
+from games.chess.evaluation import EG_SIGNED, MG_SIGNED, PHASE_WEIGHT, TERMS, to_utility
 from games.hooks import EngineResult, ScoreScale
 
 compiled: ModuleType | None
@@ -29,8 +29,8 @@ try:
     from games.chess import _engine
 except ImportError:  # built without a C compiler: the Python search runs
     compiled = None
-else:  # the one copy of PeSTO's values is the Python evaluation's
-    _engine.set_evaluation(MG_SIGNED, EG_SIGNED, PHASE_WEIGHT)
+else:  # the one copy of the evaluation's values is the Python module's
+    _engine.set_evaluation(MG_SIGNED, EG_SIGNED, PHASE_WEIGHT, TERMS)
     compiled = _engine
 
 MATE: Final = 30_000  # the engine's mate score: a mate in p plies scores MATE - p

@@ -1,12 +1,16 @@
-"""A tapered piece-square evaluation: PeSTO's tables (Ronald Friederich's PeSTO engine,
-published on the Chess Programming Wiki, "PeSTO's Evaluation Function").
+"""A tapered evaluation: PeSTO's tables (Ronald Friederich's PeSTO engine, published on the
+Chess Programming Wiki, "PeSTO's Evaluation Function") and the classic terms they lack.
 
 Each piece scores its material plus a square bonus, once for the middlegame and once for
-the endgame; the game phase (24 with all minor and major pieces on the board, 0 with none:
-N = B = 1, R = 2, Q = 4) blends the two.  Scores are centipawns from white's side.
+the endgame; passed, isolated and doubled pawns, the bishop pair, rooks on open files,
+mobility, attacks on the king's zone and the king's pawn shelter add to the two scores
+(`structure_terms`); the game phase (24 with all minor and major pieces on the board, 0
+with none: N = B = 1, R = 2, Q = 4) blends them.  Scores are centipawns from white's side.
 
-The tables are combined with the piece values and mirrored for black once, at import;
-an evaluation is then a scan of twelve bitboards with no allocation beyond ints.
+The tables are combined with the piece values and mirrored for black once, at import; the
+terms that only pawns and kings decide are kept per pawn structure (a search meets the same
+few again and again).  The compiled engine (games/chess/_engine.c) scores the same, from the
+values here (`TERMS`); tests compare the two.
 
 >>> import chess
 >>> evaluate_board(chess.Board())
@@ -17,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 import chess
@@ -178,8 +183,217 @@ _PIECE_KEYS: Final = tuple(
 )
 
 
+# --- Terms beyond the tables -----------------------------------------------------------------
+# (middlegame, endgame) centipawns, from the published classic evaluations: Stockfish 11's
+# passed pawns (halved: PeSTO's pawn tables already pay for advanced pawns), rooks on open
+# files and isolated pawns; Fruit 2.1's mobility, bishop pair and doubled pawns; the Chess
+# Programming Wiki's king attack ("King Safety": attack units on the squares around the king,
+# scaled by how many pieces attack them); a pawn shelter and storm after Stockfish's.
+
+# A passed pawn by its rank seen from its own side (0 = first rank).
+PASSED_MG: Final = (0, 5, 8, 7, 31, 84, 138, 0)
+PASSED_EG: Final = (0, 14, 16, 20, 36, 88, 130, 0)
+# In the endgame, a passed pawn four or more ranks up gains weight w = 5 * rank - 13 times:
+# 19/8 of the enemy king's distance to the square in front of it less its own king's distance
+# (capped at 5), and FREE_BLOCK (the square in front empty) or FREE_PATH (all squares to queen).
+PASSED_KING_CAP: Final = 5
+FREE_BLOCK: Final = 2
+FREE_PATH: Final = 5
+ISOLATED: Final = (5, 15)  # a pawn with no own pawn on the files beside it
+DOUBLED: Final = (10, 20)  # a pawn with an own pawn in front of it on its file
+BISHOP_PAIR: Final = (50, 50)
+ROOK_SEMI_OPEN: Final = (21, 4)  # no own pawn on the rook's file
+ROOK_OPEN: Final = (47, 25)  # no pawn at all
+# Mobility: squares a piece attacks that hold no own piece, less the piece's usual count,
+# times its weight.  Knight, bishop, rook, queen.  Fruit's weights halved (rounded down):
+# PeSTO's tables already pay for centralised pieces, and at full weight the planted set
+# (tests/server/analysis/test_planted.py) lost two good moves that PeSTO alone finds.
+MOBILITY_OFFSET: Final = (4, 6, 7, 13)
+MOBILITY_MG: Final = (2, 2, 1, 0)
+MOBILITY_EG: Final = (2, 2, 2, 1)
+# King safety, middlegame only.  The king's zone is its square and those it attacks; each
+# enemy knight, bishop, rook or queen attacking the zone adds its units per square attacked;
+# the sum, times ATTACK_WEIGHT[number of attackers] / 100, is the penalty.
+ATTACK_UNITS: Final = (20, 20, 40, 80)
+ATTACK_WEIGHT: Final = (0, 0, 50, 75, 88, 94, 97, 99)
+# On the king's file and the two beside it (the king's file taken as b..g): the nearest own
+# pawn not behind the king, by its rank from the king's side (0: none); the nearest enemy pawn
+# there, by the same rank, when no own pawn stands just in front of it; a file with no pawn.
+SHELTER: Final = (-36, 0, -11, -24, -30, -33, -36, -36)
+STORM: Final = (0, 0, -30, -15, -5, 0, 0, 0)
+OPEN_FILE_NEAR_KING: Final = -15
+
+# All of the above in one flat sequence, the order `set_evaluation` of games/chess/_engine.c reads.
+TERMS: Final = (
+    *PASSED_MG, *PASSED_EG, PASSED_KING_CAP, FREE_BLOCK, FREE_PATH, *ISOLATED, *DOUBLED, *BISHOP_PAIR,
+    *ROOK_SEMI_OPEN, *ROOK_OPEN, *MOBILITY_OFFSET, *MOBILITY_MG, *MOBILITY_EG, *ATTACK_UNITS,
+    *ATTACK_WEIGHT, *SHELTER, *STORM, OPEN_FILE_NEAR_KING,
+)  # fmt: skip
+
+Bitboard = int
+_ADJACENT: Final = tuple(
+    (chess.BB_FILES[f - 1] if f > 0 else 0) | (chess.BB_FILES[f + 1] if f < 7 else 0) for f in range(8)
+)
+# Squares on the same file ahead of `sq`, for white [0] and black [1]; and on the three files.
+_FRONT: Final = (
+    tuple(chess.BB_FILES[sq & 7] & ~((2 << sq) - 1) for sq in chess.SQUARES),
+    tuple(chess.BB_FILES[sq & 7] & ((1 << sq) - 1) for sq in chess.SQUARES),
+)
+_PASSED_SPAN: Final = tuple(
+    tuple(
+        front | ((front << 1) & ~chess.BB_FILE_A & chess.BB_ALL) | ((front >> 1) & ~chess.BB_FILE_H) for front in fronts
+    )
+    for fronts in _FRONT
+)
+# Squares on the king's rank and ahead of it, for white [0] and black [1], by the king's rank.
+_NOT_BEHIND: Final = (
+    tuple(chess.BB_ALL & ~((1 << (8 * rank)) - 1) for rank in range(8)),
+    tuple((1 << (8 * rank + 8)) - 1 for rank in range(8)),
+)
+
+
+def _distance(a: chess.Square, b: chess.Square) -> int:
+    return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
+
+
+# A passed pawn's free-path bonus, left for the position: (sign, squares in front, the square
+# in front, weight).
+Passer = tuple[int, Bitboard, Bitboard, int]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _pawn_terms(
+    white_pawns: Bitboard, black_pawns: Bitboard, kings: tuple[int, int]
+) -> tuple[int, int, tuple[Passer, ...]]:
+    """The terms that only the pawns and kings decide, (mg, eg) from white's side, and the passed
+    pawns far enough up for a free-path bonus.  A search meets the same few pawn structures again
+    and again: they are computed once each."""
+    mg = eg = 0
+    passers: list[Passer] = []
+    for side, sign, own_pawns, their_pawns in ((0, 1, white_pawns, black_pawns), (1, -1, black_pawns, white_pawns)):
+        king, their_king = kings[side], kings[1 - side]
+        bb = own_pawns
+        while bb:
+            sq = (bb & -bb).bit_length() - 1
+            bb &= bb - 1
+            if not own_pawns & _ADJACENT[sq & 7]:
+                mg -= sign * ISOLATED[0]
+                eg -= sign * ISOLATED[1]
+            front = _FRONT[side][sq]
+            if own_pawns & front:
+                mg -= sign * DOUBLED[0]
+                eg -= sign * DOUBLED[1]
+            elif not their_pawns & _PASSED_SPAN[side][sq]:
+                rank = 7 - (sq >> 3) if side else sq >> 3
+                mg += sign * PASSED_MG[rank]
+                eg += sign * PASSED_EG[rank]
+                if rank >= 3:
+                    weight = 5 * rank - 13
+                    block = sq - 8 if side else sq + 8
+                    theirs = min(_distance(their_king, block), PASSED_KING_CAP) if their_king >= 0 else PASSED_KING_CAP
+                    ours = min(_distance(king, block), PASSED_KING_CAP) if king >= 0 else PASSED_KING_CAP
+                    eg += sign * (19 * theirs * weight // 8 - ours * weight)
+                    passers.append((sign, front, chess.BB_SQUARES[block], weight))
+        if king >= 0:  # the king's shelter, and the pawns storming it
+            mg += sign * _shelter(king, own_pawns, their_pawns, side)
+    return mg, eg, tuple(passers)
+
+
+def _shelter(king: chess.Square, own_pawns: Bitboard, their_pawns: Bitboard, side: int) -> int:
+    """The shelter and storm of the king on `king` whose pawns are `own_pawns`: mg, positive when sound."""
+    rank = king >> 3
+    ahead = _NOT_BEHIND[side][rank]
+    centre = min(max(king & 7, 1), 6)
+    score = 0
+    for f in (centre - 1, centre, centre + 1):
+        file = chess.BB_FILES[f]
+        ours = own_pawns & file & ahead
+        theirs = their_pawns & file & ahead
+        if not (own_pawns | their_pawns) & file:
+            score += OPEN_FILE_NEAR_KING
+        if ours:
+            nearest = (ours & -ours).bit_length() - 1 if side == 0 else ours.bit_length() - 1
+            score += SHELTER[nearest >> 3 if side == 0 else 7 - (nearest >> 3)]
+        else:
+            score += SHELTER[0]
+        if theirs:
+            nearest = (theirs & -theirs).bit_length() - 1 if side == 0 else theirs.bit_length() - 1
+            blocker = nearest - 8 if side == 0 else nearest + 8
+            if not 0 <= blocker < 64 or not own_pawns & chess.BB_SQUARES[blocker]:
+                score += STORM[nearest >> 3 if side == 0 else 7 - (nearest >> 3)]
+    return score
+
+
+def _piece_terms(board: chess.BaseBoard, colour: chess.Color, their_king: chess.Square) -> tuple[int, int]:
+    """`colour`'s bishop pair, rooks on open files, mobility and attack on the enemy king (mg, eg),
+    positive when they favour it."""
+    own = board.occupied_co[colour]
+    own_pawns = board.pawns & own
+    all_pawns = board.pawns
+    occupied = board.occupied
+    mg = eg = 0
+    if chess.popcount(board.bishops & own) >= 2:
+        mg += BISHOP_PAIR[0]
+        eg += BISHOP_PAIR[1]
+    zone = _ZONE[their_king] if their_king >= 0 else 0
+    attackers = units = 0
+    for index, pieces in enumerate((board.knights, board.bishops, board.rooks, board.queens)):
+        bb = pieces & own
+        while bb:
+            sq = (bb & -bb).bit_length() - 1
+            bb &= bb - 1
+            if index == 0:
+                attacks = chess.BB_KNIGHT_ATTACKS[sq]
+            else:
+                attacks = 0
+                if index != 2:
+                    attacks = chess.BB_DIAG_ATTACKS[sq][chess.BB_DIAG_MASKS[sq] & occupied]
+                if index != 1:
+                    attacks |= (
+                        chess.BB_RANK_ATTACKS[sq][chess.BB_RANK_MASKS[sq] & occupied]
+                        | chess.BB_FILE_ATTACKS[sq][chess.BB_FILE_MASKS[sq] & occupied]
+                    )
+                if index == 2:  # a rook on a file without own pawns
+                    file = chess.BB_FILES[sq & 7]
+                    if not own_pawns & file:
+                        bonus = ROOK_SEMI_OPEN if all_pawns & file else ROOK_OPEN
+                        mg += bonus[0]
+                        eg += bonus[1]
+            mobility = chess.popcount(attacks & ~own) - MOBILITY_OFFSET[index]
+            mg += MOBILITY_MG[index] * mobility
+            eg += MOBILITY_EG[index] * mobility
+            hits = attacks & zone
+            if hits:
+                attackers += 1
+                units += ATTACK_UNITS[index] * chess.popcount(hits)
+    mg += units * ATTACK_WEIGHT[min(attackers, 7)] // 100
+    return mg, eg
+
+
+_ZONE: Final = tuple(chess.BB_KING_ATTACKS[sq] | chess.BB_SQUARES[sq] for sq in chess.SQUARES)
+
+
+def structure_terms(board: chess.BaseBoard) -> tuple[int, int]:
+    """The terms beyond PeSTO's tables, (mg, eg) centipawns from white's side: passed, isolated and
+    doubled pawns, the bishop pair, rooks on open files, mobility, king attack, shelter and storm."""
+    white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
+    white_king = (board.kings & white).bit_length() - 1
+    black_king = (board.kings & black).bit_length() - 1
+    mg, eg, passers = _pawn_terms(board.pawns & white, board.pawns & black, (white_king, black_king))
+    occupied = board.occupied
+    for sign, front, block, weight in passers:
+        if not occupied & front:
+            eg += sign * FREE_PATH * weight
+        elif not occupied & block:
+            eg += sign * FREE_BLOCK * weight
+    white_mg, white_eg = _piece_terms(board, chess.WHITE, black_king)
+    black_mg, black_eg = _piece_terms(board, chess.BLACK, white_king)
+    return mg + white_mg - black_mg, eg + white_eg - black_eg
+
+
 def evaluate_board(board: chess.BaseBoard) -> Centipawns:
-    """PeSTO's tapered score of the pieces on `board`, in centipawns, positive when white is better."""
+    """The tapered score of the pieces on `board`, in centipawns, positive when white is better:
+    PeSTO's tables plus the terms of `structure_terms`."""
     mg = eg = phase = 0
     for index, piece_type, colour in _PIECE_KEYS:
         mg_table, eg_table = MG_SIGNED[index], EG_SIGNED[index]
@@ -191,6 +405,9 @@ def evaluate_board(board: chess.BaseBoard) -> Centipawns:
             mg += mg_table[sq]
             eg += eg_table[sq]
             phase += weight
+    terms_mg, terms_eg = structure_terms(board)
+    mg += terms_mg
+    eg += terms_eg
     phase = min(phase, FULL_PHASE)  # early promotions can push it past the start position's
     return round((mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE)  # round: symmetric in the colours
 

@@ -388,7 +388,8 @@ class Chess(Game[ChessState]):
 
     # --- search hooks (games/chess/evaluation.py, games/chess/search.py) ---
     def evaluate(self, state: ChessState, seat: Seat) -> float:
-        """PeSTO's tapered piece-square score for `seat` (`games.chess.evaluation`); a pawn is about 0.01."""
+        """The tapered score for `seat` (`games.chess.evaluation`: PeSTO's tables and the classic terms);
+        a pawn is about 0.01."""
         ending = self._ending_of(state)
         if ending == "checkmate":
             return -0.99 if self.to_move(state) == seat else 0.99
@@ -439,7 +440,7 @@ class Chess(Game[ChessState]):
         return tables.table_move(state.board, self.order_moves(state, self.legal_moves(state)))
 
     def search_engine(self) -> SearchEngine | None:
-        """The compiled search (`games.chess.engine`) where it is built and the evaluation is PeSTO's."""
+        """The compiled search (`games.chess.engine`) where it is built and the evaluation is this class's."""
         return engine.ENGINE if type(self).evaluate is Chess.evaluate else None
 
     def rollout_move(self, state: ChessState, rng: random.Random) -> Move:

@@ -1,6 +1,6 @@
 """Chess: display name, seats, board module and seeded bot ladder (docs/design.md §2).
 
-The ladder runs the generic alpha-beta on PeSTO's evaluation (`games.chess.evaluation`)
+The ladder runs the generic alpha-beta on the tapered evaluation (`games.chess.evaluation`)
 with quiescence on captures; the Master runs the compiled engine (`games.chess.engine`, the
 same evaluation), or where it is not built the chess refinements of `ai.alphabeta`.
 The Advanced and Master levels play from an opening book and the Master from endgame
@@ -36,7 +36,7 @@ SPEC = GameSpec(
     # scale of 10,000 centipawns a won game: PeSTO's pawn is near Stockfish's.  A pawn is 0.01.
     chances=WinningChances(slope=0.00368208 * 10_000, shown_as="pawns", unit=0.01),
     ladder=(
-    # --- chess: alpha-beta on PeSTO's evaluation, captures searched to quiet positions ---
+    # --- chess: alpha-beta on the tapered evaluation, captures searched to quiet positions ---
     random_bot(ID),
     bot(ID, 1, "Pawnstorm", "alphabeta", 200, "Looks one move ahead, grabs material and often "
          "plays on a whim.", max_depth=1, slip_rate=0.4),

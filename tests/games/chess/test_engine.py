@@ -1,6 +1,6 @@
 """The compiled chess engine (games/chess/_engine.c) against python-chess and the Python evaluation.
 
-Perft on the standard positions, legal move sets over random games, PeSTO's score on many
+Perft on the standard positions, legal move sets over random games, the evaluation on many
 positions, SEE, repetition keys; then the search: legal moves, mates found, draws by
 repetition, a node cap and a passed deadline respected, and the Master using it.
 """
@@ -67,6 +67,31 @@ def test_legal_moves_equal_python_chess_over_random_games():
 
 def test_the_evaluation_equals_the_python_one():
     for board in BOARDS:
+        assert compiled.evaluate(board.fen()) == evaluate_board(board), board.fen()
+
+
+# Positions where each term beyond the tables weighs: passed pawns with free and blocked paths
+# and kings near and far, doubled and isolated pawns, the bishop pair, rooks on open and half-open
+# files, kings castled, in the centre and stormed, and pieces on the king's zone.
+TERM_POSITIONS = [
+    "8/1P6/8/8/8/8/6k1/K7 w - - 0 1",
+    "8/8/1k6/1p6/1P6/8/5K2/8 b - - 0 1",
+    "6k1/8/3P4/3p1P2/2P5/1K6/8/8 w - - 0 1",
+    "8/2p5/2p5/2P3P1/6P1/1k6/8/4K3 w - - 0 1",
+    "r4rk1/pp3ppp/2p5/8/8/2P5/PP3PPP/R4RK1 w - - 0 1",
+    "r1bqk2r/ppp2ppp/2n5/3p4/3P4/2N5/PPP2PPP/R1BQK2R w KQkq - 0 9",
+    "r1bq1rk1/ppp2p1p/2n3p1/3p2P1/3P3P/2N5/PPP2P2/R1BQK2R w KQ - 0 14",
+    "r1b2rk1/ppp2ppp/2n5/3q4/3P2Q1/2N5/PPP2PPP/R1B1K2R w KQ - 0 12",
+    "6k1/5p1p/6pB/8/8/2Q5/5PPP/6K1 w - - 0 1",
+    "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/2KR3R b - - 0 1",
+    "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+    "3qk3/8/8/8/8/8/8/3QK3 w - - 0 1",
+]
+
+
+@pytest.mark.parametrize("fen", TERM_POSITIONS)
+def test_the_evaluation_equals_the_python_one_where_the_terms_weigh(fen):
+    for board in (chess.Board(fen), chess.Board(fen).mirror()):
         assert compiled.evaluate(board.fen()) == evaluate_board(board), board.fen()
 
 
