@@ -10,7 +10,9 @@ with none: N = B = 1, R = 2, Q = 4) blends them.  Scores are centipawns from whi
 The tables are combined with the piece values and mirrored for black once, at import; the
 terms that only pawns and kings decide are kept per pawn structure (a search meets the same
 few again and again).  The compiled engine (games/chess/_engine.c) scores the same, from the
-values here (`TERMS`); tests compare the two.
+values here (`TERMS`); tests compare the two.  The ladder below the Master scores with the
+tables alone (``terms=False``: the evaluation its ratings were measured with); the Master
+and the analysis with the terms (`Chess.evaluation("terms")`).
 
 >>> import chess
 >>> evaluate_board(chess.Board())
@@ -391,9 +393,9 @@ def structure_terms(board: chess.BaseBoard) -> tuple[int, int]:
     return mg + white_mg - black_mg, eg + white_eg - black_eg
 
 
-def evaluate_board(board: chess.BaseBoard) -> Centipawns:
+def evaluate_board(board: chess.BaseBoard, terms: bool = True) -> Centipawns:
     """The tapered score of the pieces on `board`, in centipawns, positive when white is better:
-    PeSTO's tables plus the terms of `structure_terms`."""
+    PeSTO's tables plus the terms of `structure_terms` (the tables alone without `terms`)."""
     mg = eg = phase = 0
     for index, piece_type, colour in _PIECE_KEYS:
         mg_table, eg_table = MG_SIGNED[index], EG_SIGNED[index]
@@ -405,9 +407,10 @@ def evaluate_board(board: chess.BaseBoard) -> Centipawns:
             mg += mg_table[sq]
             eg += eg_table[sq]
             phase += weight
-    terms_mg, terms_eg = structure_terms(board)
-    mg += terms_mg
-    eg += terms_eg
+    if terms:
+        terms_mg, terms_eg = structure_terms(board)
+        mg += terms_mg
+        eg += terms_eg
     phase = min(phase, FULL_PHASE)  # early promotions can push it past the start position's
     return round((mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE)  # round: symmetric in the colours
 
@@ -433,7 +436,7 @@ def to_utility(centipawns: float, max_utility: float = 1.0) -> float:
     return max(-limit, min(limit, value))
 
 
-def evaluate_for(board: chess.BaseBoard, white: bool, max_utility: float = 1.0) -> float:
+def evaluate_for(board: chess.BaseBoard, white: bool, max_utility: float = 1.0, terms: bool = True) -> float:
     """The evaluation for the side `white` says, on the Game API's scale."""
-    score = evaluate_board(board)
+    score = evaluate_board(board, terms)
     return to_utility(score if white else -score, max_utility)

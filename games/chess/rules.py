@@ -39,9 +39,10 @@ JSON (``to_json``), what the board module draws::
 
 from __future__ import annotations
 
+import functools
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
 import chess
@@ -388,14 +389,21 @@ class Chess(Game[ChessState]):
 
     # --- search hooks (games/chess/evaluation.py, games/chess/search.py) ---
     def evaluate(self, state: ChessState, seat: Seat) -> float:
-        """The tapered score for `seat` (`games.chess.evaluation`: PeSTO's tables and the classic terms);
-        a pawn is about 0.01."""
+        """PeSTO's tapered tables for `seat` (`games.chess.evaluation`), the ladder's; a pawn is about 0.01."""
+        return self._scored(state, seat, terms=False)
+
+    def evaluation(self, name: str) -> Callable[[ChessState, Seat], float] | None:
+        """``"terms"``: the tables and the classic terms (passed pawns, king safety, mobility...), the
+        Master's and the compiled engine's."""
+        return functools.partial(self._scored, terms=True) if name == "terms" else None
+
+    def _scored(self, state: ChessState, seat: Seat, terms: bool) -> float:
         ending = self._ending_of(state)
         if ending == "checkmate":
             return -0.99 if self.to_move(state) == seat else 0.99
         if ending:
             return 0.0
-        return evaluation.evaluate_for(state.board, seat == 0, self.max_utility)
+        return evaluation.evaluate_for(state.board, seat == 0, self.max_utility, terms)
 
     def in_check(self, state: ChessState) -> bool:
         return state.board.is_check()

@@ -1,8 +1,9 @@
 """Chess: display name, seats, board module and seeded bot ladder (docs/design.md §2).
 
-The ladder runs the generic alpha-beta on the tapered evaluation (`games.chess.evaluation`)
+The ladder runs the generic alpha-beta on PeSTO's tapered tables (`games.chess.evaluation`)
 with quiescence on captures; the Master runs the compiled engine (`games.chess.engine`, the
-same evaluation), or where it is not built the chess refinements of `ai.alphabeta`.
+tables and the classic terms), or where it is not built the chess refinements of
+`ai.alphabeta` on the same evaluation.
 The Advanced and Master levels play from an opening book and the Master from endgame
 tables where the system has them (`games.chess.tables`); without them they search.
 Levels 1-3 search to a fixed depth, so their strength does not depend on the machine.
@@ -21,7 +22,15 @@ ID = "chess"
 QUIESCENCE_SEARCH = {"delta_pruning": True, "see_pruning": True, "tactical_first": True}
 # The Master runs the compiled engine (`games.chess.engine`) where it is built, the same
 # refinements in C; these options are the Python search it falls back to.
-MASTER_SEARCH = {**QUIESCENCE_SEARCH, "check_extension": True, "null_move": True, "lmr": True, "engine": True}
+# Its evaluation adds the classic terms to the tables (`Chess.evaluation("terms")`, the engine's own).
+MASTER_SEARCH = {
+    **QUIESCENCE_SEARCH,
+    "check_extension": True,
+    "null_move": True,
+    "lmr": True,
+    "engine": True,
+    "evaluation": "terms",
+}
 # Files the system may provide (`games.chess.tables`; Debian's gnuchess-book and gaviotatb):
 # the Advanced and Master levels open from the book, the Master ends from the tables.
 BOOK = {"opening_book": True}
