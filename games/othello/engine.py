@@ -32,7 +32,7 @@ except ImportError:  # built without a C compiler: the Python search runs
     compiled = None
 else:  # the one copy of the weights is the Python evaluation's arrays
     _endgame.set_weights([(SHAPE_OFFSETS[shape], squares) for shape, squares in PATTERNS], WEIGHTS)
-    compiled = _endgame if hasattr(_endgame, "Engine") else None
+    compiled = _endgame
 
 WIN_BASE: Final = 10_000  # the engine's proven result: WIN_BASE + the final disc margin (a loss negative)
 SOLVE_EMPTIES: Final = 12  # from this many empty squares on, the search's positions are solved exactly
