@@ -298,7 +298,7 @@ static PyTypeObject KernelType = {
  * Scores are the mover's: the evaluation in 1/128 discs within +-HEURISTIC_LIMIT, a proven
  * result WIN_BASE + the final margin (a loss its negative, a draw 0), so any proven win ranks
  * above every heuristic value.  The clock is read every CLOCK_MASK + 1 nodes; a node cap is kept
- * exactly. */
+ * to within one node (the solver counts its last square unchecked). */
 
 #define PHASES 12
 #define PHASE_DISCS 5

@@ -6,7 +6,7 @@ weight tables are handed over once: the C search reads the same arrays; tests co
 evaluations).  Moves are ordered the table's first, then by the evaluation of the position they
 leave (near the leaves: fewest replies first); a side without a move passes; from
 `SOLVE_EMPTIES` empty squares on the exact solver of the same extension (`games.othello.endgame`)
-scores the position.  It reads the clock every few thousand nodes and keeps a node cap exactly.
+scores the position.  It reads the clock every few thousand nodes and stops within one node of a node cap.
 
 Unlike `patterns.evaluate`, the search scores every phase with the patterns (the hand-written
 evaluation is not compiled).  ``AlphaBetaOptions.engine`` asks for it; where the extension is not
