@@ -2,7 +2,8 @@
 
 Each extension is optional: without a C compiler the install still succeeds and the pure-Python
 code it speeds up runs instead (games/connect4/solver.py and games/othello/endgame.py fall back to
-their own searches; without games/chess/_engine.c the chess Master runs the Python search).
+their own searches; without games/chess/_engine.c or games/othello/_endgame.c the chess and Othello
+Masters run the Python search).
 """
 
 from setuptools import Extension, setup

@@ -5,11 +5,12 @@
 
 Each game starts from the standard position after `--opening-plies` random moves (seeded; each
 opening played twice, colours swapped), the Master (`othello-master`, its seeded settings and
-budget, `--budget-cap-ms` to cap it) against ``gtp-rhino --level N`` (its own search: GRhino
-takes no clock; its book off with ``--book 0`` so openings vary).  After every move GRhino's
-``showboard`` must show our board, disc for disc, and its ``genmove`` must be legal by our rules:
-a disagreement stops the run.  Games go to the ``--log`` as they finish and a rerun continues
-from it.  Prints each game, the score with a 95 % interval, and both sides' time a move.
+budget, `--budget-cap-ms` to cap it; `--engine` adds the compiled midgame search) against
+``gtp-rhino --level N`` (its own search: GRhino takes no clock; its book off with ``--book 0`` so
+openings vary).  After every move GRhino's ``showboard`` must show our board, disc for disc, and
+its ``genmove`` must be legal by our rules: a disagreement stops the run.  Games go to the
+``--log`` as they finish and a rerun continues from it.  Prints each game, the score with a 95 %
+interval, and both sides' time a move.
 """
 
 from __future__ import annotations
@@ -88,13 +89,15 @@ async def run(args: argparse.Namespace) -> None:
     log = Path(args.log) if args.log else None
     records = botplay.read_log(log)
     spec = botplay.ladder("othello")[5]
+    if args.engine:  # the compiled midgame search (games.othello.engine) in place of the Python one
+        spec = {**spec, "search_options": {**(spec.get("search_options") or {}), "engine": True}}
     master = botplay.ProfileBot(spec, cap_ms=args.budget_cap_ms)
     command = engine_command(f"gtp-rhino --level={args.level} --book=0")
     engine = GtpEngine(command)
     await engine.start()
     budget = botplay.budget_ms(spec, args.budget_cap_ms)
-    print(f"# {engine.name} ({' '.join(command)}) against {spec['slug']} at {budget} ms; "
-          f"{len(records)} games already in the log", flush=True)  # fmt: skip
+    print(f"# {engine.name} ({' '.join(command)}) against {spec['slug']} at {budget} ms "
+          f"({spec.get('search_options')}); {len(records)} games already in the log", flush=True)  # fmt: skip
     try:
         for index in range(len(records), args.games):
             record = await one_game(engine, master, index, args)
@@ -126,6 +129,7 @@ def main() -> None:
     parser.add_argument("--budget-cap-ms", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log", default="")
+    parser.add_argument("--engine", action="store_true", help="the Master with `engine: true` added to its options")
     args = parser.parse_args()
     asyncio.run(run(args))
 

@@ -28,10 +28,11 @@ static int read_deadline(PyObject *deadline, double *out) {
     return 0;
 }
 
-/* The getter, setter and PyGetSetDef table `TYPE_getset` of an unsigned long long `nodes` field. */
-#define NODES_ATTRIBUTE(TYPE)                                                                        \
+/* The getter, setter and PyGetSetDef table `TYPE_getset` of an unsigned long long `nodes` field
+ * (NODES_ATTRIBUTE_OF: of the field at `FIELD`, one held inside the object, say). */
+#define NODES_ATTRIBUTE_OF(TYPE, FIELD)                                                              \
     static PyObject *TYPE##_get_nodes(TYPE *self, void *Py_UNUSED(closure)) {                        \
-        return PyLong_FromUnsignedLongLong(self->nodes);                                             \
+        return PyLong_FromUnsignedLongLong(self->FIELD);                                             \
     }                                                                                                \
     static int TYPE##_set_nodes(TYPE *self, PyObject *value, void *Py_UNUSED(closure)) {             \
         if (!value) {                                                                                \
@@ -40,13 +41,14 @@ static int read_deadline(PyObject *deadline, double *out) {
         }                                                                                            \
         unsigned long long nodes = PyLong_AsUnsignedLongLong(value);                                 \
         if (nodes == (unsigned long long)-1 && PyErr_Occurred()) return -1;                          \
-        self->nodes = nodes;                                                                         \
+        self->FIELD = nodes;                                                                         \
         return 0;                                                                                    \
     }                                                                                                \
     static PyGetSetDef TYPE##_getset[] = {                                                           \
         {"nodes", (getter)TYPE##_get_nodes, (setter)TYPE##_set_nodes, "nodes searched since the last reset", NULL}, \
         {NULL, NULL, NULL, NULL, NULL},                                                              \
     };
+#define NODES_ATTRIBUTE(TYPE) NODES_ATTRIBUTE_OF(TYPE, nodes)
 
 /* The module of `def` with `type` in it under `name`; NULL with an exception on failure. */
 static PyObject *module_with_type(PyModuleDef *def, PyTypeObject *type, const char *name) {

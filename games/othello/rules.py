@@ -62,7 +62,7 @@ from games.base import Game, Move, Outcome, Seat, is_seat_index
 from games.othello.spec import ID, SPEC
 
 if TYPE_CHECKING:
-    from games.hooks import Solver
+    from games.hooks import SearchEngine, Solver
 
 Bitboard: TypeAlias = int
 Square: TypeAlias = int
@@ -393,6 +393,14 @@ class Othello(Game[OthelloState]):
         from games.othello.endgame import OthelloSolver
 
         return OthelloSolver()
+
+    def search_engine(self) -> SearchEngine | None:
+        """The compiled search (`games.othello.engine`) where it is built and the evaluation is this one."""
+        if type(self).evaluate is not Othello.evaluate:
+            return None
+        from games.othello.engine import ENGINE  # its weights are handed over on first use
+
+        return ENGINE
 
     def order_moves(self, state: OthelloState, moves: Sequence[Move]) -> list[Move]:
         return sorted(moves, key=lambda m: -SQUARE_VALUE[SQUARE_OF[m]] if m in SQUARE_OF else 0)
