@@ -8,6 +8,7 @@ import pytest
 
 from games import registry
 from games.chess.evaluation import EVALUATION_LIMIT, evaluate_board, game_phase, structure_terms
+from games.chess.spec import SPEC
 
 CHESS = registry.get("chess")
 POSITIONS = [
@@ -104,3 +105,18 @@ def test_the_terms_are_symmetric_in_the_colours(fen):
     board = chess.Board(fen)
     mg, eg = structure_terms(board)
     assert structure_terms(board.mirror()) == (-mg, -eg)
+
+
+def test_the_ladder_scores_with_the_tables_alone_and_the_master_with_the_terms():
+    # The ladder's ratings were measured on PeSTO's tables alone: `evaluate` stays that; the Master
+    # (and the analysis, which searches with its options) names the evaluation with the terms.
+    state = CHESS.from_fen("4k3/p7/3P4/8/8/8/8/4K3 w - - 0 1")
+    with_terms = CHESS.evaluation("terms")
+    assert with_terms is not None and CHESS.evaluation("unknown") is None
+    board = state.board
+    assert CHESS.evaluate(state, 0) == pytest.approx(evaluate_board(board, terms=False) / 10_000)
+    assert with_terms(state, 0) == pytest.approx(evaluate_board(board) / 10_000)
+    assert with_terms(state, 0) > CHESS.evaluate(state, 0)  # the passed pawn's bonus
+    named = {bot.slug: (bot.settings.get("search_options") or {}).get("evaluation") for bot in SPEC.ladder}
+    assert named.pop("chess-master") == "terms"
+    assert set(named.values()) == {None}
