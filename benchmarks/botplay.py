@@ -254,3 +254,31 @@ def interval(score: float, n: int) -> float:
     """Half-width of a normal 95% interval for a mean score over `n` games (0.5 used when 0 or 1)."""
     p = min(max(score, 0.05), 0.95)
     return 1.96 * (p * (1 - p) / max(n, 1)) ** 0.5
+
+
+def in_benchmarks(name: str) -> Path:
+    """`name` as given when absolute, else under benchmarks/ (where ``results/`` is)."""
+    path = Path(name)
+    return path if path.is_absolute() else Path(__file__).resolve().parent / path
+
+
+def paired_match(
+    game: Game, specs: tuple[dict[str, Any], dict[str, Any]], games: int, seed: int, cap_ms: int | None,
+    log_name: str | None, label: str, opening_plies: int = 6,
+) -> None:  # fmt: skip
+    """The first profile against the second, each random opening twice with the colours swapped;
+    each game appended to `log_name` (a stopped run resumes) and the first's score printed."""
+    log = GameLog(in_benchmarks(log_name) if log_name else None)
+    records = read_log(log.path)
+    score = sum((r["result"] + 1) / 2 for r in records)
+    for number in range(len(records), games):
+        bots = [ProfileBot(spec, cap_ms=cap_ms) for spec in specs]
+        seat = number % 2  # the first profile's seat
+        seated = bots if seat == 0 else bots[::-1]
+        opening = seed + number // 2
+        returns, _ = play(game, seated, seed=seed + number, opening_plies=opening_plies, opening_seed=opening)
+        score += (returns[seat] + 1) / 2
+        log.append({"game": number, "seat": seat, "result": returns[seat]})
+        share = score / (number + 1)
+        print(f"game {number + 1}: {returns[seat]:+.0f}; {label} {share:.1%} +- {interval(share, number + 1):.1%}",
+              flush=True)  # fmt: skip

@@ -25,6 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import botplay  # noqa: E402
+
 import ai  # noqa: E402
 from ai.budget import Deadline  # noqa: E402
 from games.othello import OTHELLO, OthelloState  # noqa: E402
@@ -46,8 +48,6 @@ def positions(count: int, seed: int) -> list[OthelloState]:
 
 
 def speed(args: argparse.Namespace) -> None:
-    import botplay
-
     master = botplay.ladder("othello")[5]
     options = {k: v for k, v in (master.get("search_options") or {}).items() if k != "exact_endgame"}
     rows = []
@@ -71,8 +71,6 @@ def speed(args: argparse.Namespace) -> None:
 
 
 def match(args: argparse.Namespace) -> None:
-    import botplay
-
     assert ENGINE is not None, "the compiled search is not built"
     seeded = dict(botplay.ladder("othello")[5])
     options = dict(seeded.get("search_options") or {})
@@ -82,25 +80,7 @@ def match(args: argparse.Namespace) -> None:
     budget = botplay.budget_ms(seeded, args.budget_cap_ms)
     print(f"# the Master with the engine ({new['search_options']}) against it without, {budget} ms a move, "
           f"{args.games} games, seed {args.seed}", flush=True)  # fmt: skip
-    log = botplay.GameLog(resolve(args.log) if args.log else None)
-    records = botplay.read_log(log.path)
-    score = sum((r["result"] + 1) / 2 for r in records)
-    for game in range(len(records), args.games):
-        bots = [botplay.ProfileBot(spec, cap_ms=args.budget_cap_ms) for spec in (new, seeded)]
-        seat = game % 2  # the engine's seat
-        seated = bots if seat == 0 else bots[::-1]
-        opening = args.seed + game // 2  # each opening twice, colours swapped
-        returns, _ = botplay.play(OTHELLO, seated, seed=args.seed + game, opening_plies=6, opening_seed=opening)
-        score += (returns[seat] + 1) / 2
-        log.append({"game": game, "seat": seat, "result": returns[seat]})
-        share = score / (game + 1)
-        margin = botplay.interval(share, game + 1)
-        print(f"game {game + 1}: {returns[seat]:+.0f}; with the engine {share:.1%} +- {margin:.1%}", flush=True)
-
-
-def resolve(name: str) -> Path:
-    path = Path(name)
-    return path if path.is_absolute() else Path(__file__).resolve().parent / path
+    botplay.paired_match(OTHELLO, (new, seeded), args.games, args.seed, args.budget_cap_ms, args.log, "with the engine")
 
 
 def main() -> None:

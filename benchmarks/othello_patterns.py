@@ -44,6 +44,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import botplay  # noqa: E402
+
 from games.othello import OTHELLO, OthelloState, move_mask  # noqa: E402
 from games.othello import patterns as pt  # noqa: E402
 from games.othello.endgame import OthelloSolver  # noqa: E402
@@ -104,7 +106,7 @@ def one_game(seed: int, solve_at: int, solver: OthelloSolver) -> list[tuple[int,
 
 
 def generate(args: argparse.Namespace) -> None:
-    out = resolve(args.out)
+    out = botplay.in_benchmarks(args.out)
     solver = OthelloSolver()
     rows: list[tuple[int, int, int, int]] = []
     started = time.perf_counter()
@@ -231,7 +233,7 @@ def later_positions(
 
 
 def fit(args: argparse.Namespace) -> None:
-    data = np.load(resolve(args.data))
+    data = np.load(botplay.in_benchmarks(args.data))
     own, opp, label = data["own"], data["opp"], data["label"].astype(np.float64)
     started = time.perf_counter()
     cols, mine, theirs = features(own, opp)
@@ -321,7 +323,7 @@ def state_of(own: int, opp: int) -> OthelloState:
 
 
 def check(args: argparse.Namespace) -> None:
-    weights = pt.load_weights(resolve(args.weights)) if args.weights else pt.WEIGHTS
+    weights = pt.load_weights(botplay.in_benchmarks(args.weights)) if args.weights else pt.WEIGHTS
     rows = held_out(args)
     print(f"held-out games of seed {args.seed}: {args.games}, {len(rows)} positions; labels: exact from "
           f"{args.solve_at} empties, the game's solved outcome before")  # fmt: skip
@@ -336,7 +338,7 @@ def check(args: argparse.Namespace) -> None:
         print(f"| {low}-{high} | {len(bucket)} | {cells} |")
     if args.solved:
         rows3 = []
-        for line in resolve(args.solved).read_text().splitlines():
+        for line in botplay.in_benchmarks(args.solved).read_text().splitlines():
             if line and not line.startswith("#"):
                 own, opp, score = line.split()
                 rows3.append((int(own, 16), int(opp, 16), int(score)))
@@ -351,13 +353,11 @@ def check(args: argparse.Namespace) -> None:
         lines = [f"{own:016x} {opp:016x} {score}" for own, opp, score in solved]
         header = (f"# benchmarks/othello_patterns.py check --fixture (seed {args.seed + 1}): mover's discs, "
                   "opponent's discs (hex bitboards, a1 = bit 0), the mover's exact final score\n")  # fmt: skip
-        resolve(args.fixture).write_text(header + "\n".join(lines) + "\n")
+        botplay.in_benchmarks(args.fixture).write_text(header + "\n".join(lines) + "\n")
         print(f"wrote {args.fixture}")
 
 
 def match(args: argparse.Namespace) -> None:
-    import botplay
-
     master = dict(botplay.ladder("othello")[5])
     options = dict(master.get("search_options") or {})
     assert options.get("evaluation") == "patterns", "the Master does not use the pattern evaluation"
@@ -365,25 +365,8 @@ def match(args: argparse.Namespace) -> None:
     budget = botplay.budget_ms(master, args.budget_cap_ms)
     print(f"# the Master ({options}) against itself with the hand-written evaluation, "
           f"{budget} ms a move, {args.games} games, seed {args.seed}", flush=True)  # fmt: skip
-    log = botplay.GameLog(resolve(args.log) if args.log else None)
-    records = botplay.read_log(log.path)
-    score = sum((r["result"] + 1) / 2 for r in records)
-    for game in range(len(records), args.games):
-        bots = [botplay.ProfileBot(spec, cap_ms=args.budget_cap_ms) for spec in (master, old)]
-        seat = game % 2  # the pattern evaluation's seat
-        seated = bots if seat == 0 else bots[::-1]
-        opening = args.seed + game // 2  # each opening twice, colours swapped
-        returns, _ = botplay.play(OTHELLO, seated, seed=args.seed + game, opening_plies=6, opening_seed=opening)
-        score += (returns[seat] + 1) / 2
-        log.append({"game": game, "seat": seat, "result": returns[seat]})
-        share = score / (game + 1)
-        margin = botplay.interval(share, game + 1)
-        print(f"game {game + 1}: {returns[seat]:+.0f}; with the patterns {share:.1%} +- {margin:.1%}", flush=True)
-
-
-def resolve(name: str) -> Path:
-    path = Path(name)
-    return path if path.is_absolute() else Path(__file__).resolve().parent / path
+    label = "with the patterns"
+    botplay.paired_match(OTHELLO, (master, old), args.games, args.seed, args.budget_cap_ms, args.log, label)
 
 
 def main() -> None:
