@@ -24,9 +24,10 @@ SPEC = GameSpec(
     bot(ID, 3, "Onyx", "alphabeta", 700, "Looks three moves ahead and values corners.", max_depth=3),
     bot(ID, 4, "Jade", "alphabeta", 1000, "Alpha-beta four moves deep on mobility, corners, "
          "stability and parity.", max_depth=4),
-    bot(ID, 5, "Obsidian", "alphabeta", 2000, "Alpha-beta as deep as two seconds allow, and from 18 "
-         "empty squares on solves the game exactly when it can: then it plays perfectly.",
-         search_options={"exact_endgame": EXACT_FROM_PLY}),
+    bot(ID, 5, "Obsidian", "alphabeta", 2000, "A compiled alpha-beta engine, two seconds a move, "
+         "eight to ten moves deep on a pattern evaluation fitted to solved games; from 18 empty squares "
+         "on it solves the game exactly when it can: then it plays perfectly.",
+         search_options={"exact_endgame": EXACT_FROM_PLY, "engine": True}),
     adaptive_bot(ID, "Coach Disc", "alphabeta", 500, max_depth=4),
     ),
 )  # fmt: skip
