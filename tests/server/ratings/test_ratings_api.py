@@ -8,6 +8,8 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from server.bots.models import BotProfile
+from server.bots.seed import seed_profiles
 from server.matches import services
 from server.players.services import player_create_guest
 from server.ratings.models import PlayerRating
@@ -128,6 +130,7 @@ def test_a_match_shows_its_peoples_ratings_and_after_a_rated_end_what_it_changed
 
 @pytest.mark.django_db(transaction=True)
 def test_a_casual_match_changes_nothing_and_a_bot_is_listed_with_its_profiles_rating(token_client):
+    seed_profiles(BotProfile)  # with their measured ratings: a database fresh from the migrations has none
     bot = {"kind": "bot", "profile": "tictactoe-random"}
     created = token_client.post("/api/matches/", {"game": "tictactoe", "seats": [HUMAN, bot]}, format="json")
     match_id = created.json()["id"]
