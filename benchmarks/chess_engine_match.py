@@ -4,13 +4,17 @@ Not in CI.  Both play the seeded Master profile (book and tables included where 
 each capped at ``--ms`` a move.  ``--against python``: the other one searches with the Python
 search of `ai.alphabeta` (``engine`` off, as before the engine).  ``--against pesto``: the
 other one searches with the engine too, its evaluation PeSTO's tables alone (every term of
-`games.chess.evaluation.TERMS` zero), as before those terms.  Games go in pairs from the same
+`games.chess.evaluation.TERMS` zero), as before those terms.  ``--against terms``: the other
+one searches with the engine and the TERMS of the JSON list ``--terms`` (the hand-set values
+the terms had before they were fitted: benchmarks/results/chess_terms_hand_set.json).  Games go in pairs from the same
 random opening (``--opening-plies``), colours swapped; a game still going after
 ``--max-plies`` is scored a draw.  Printed: the engine Master's score with a 95 % interval
 and the Elo difference it implies; every game is appended to ``--log`` (JSON lines) and a
-run resumes from it.
+run resumes from it.  Two runs may share a log, each its own seeds (``--first-seed``): each
+prints the total of the log so far.
 
-    .venv/bin/python benchmarks/chess_engine_match.py [--against python|pesto] [--games 20] [--ms 200] [--log FILE]
+    .venv/bin/python benchmarks/chess_engine_match.py [--against python|pesto|terms] [--terms FILE]
+        [--games 20] [--first-seed 0] [--ms 200] [--log FILE]
 """
 
 from __future__ import annotations
@@ -73,8 +77,11 @@ def play_one(engine_bot: Any, other_bot: Any, engine_white: bool, seed: int, arg
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--against", choices=("python", "pesto"), default="python", help="the other Master")
+    parser.add_argument("--against", choices=("python", "pesto", "terms"), default="python", help="the other Master")
     parser.add_argument("--games", type=int, default=20, help="games (pairs of colours)")
+    parser.add_argument("--terms", type=Path, default=Path(__file__).parent / "results" / "chess_terms_hand_set.json",
+                        help="with --against terms: the other Master's TERMS, a JSON list")  # fmt: skip
+    parser.add_argument("--first-seed", type=int, default=0, help="the first opening's seed")
     parser.add_argument("--ms", type=int, default=200, help="each side's budget a move")
     parser.add_argument("--opening-plies", type=int, default=6)
     parser.add_argument("--max-plies", type=int, default=240)
@@ -88,14 +95,25 @@ def main() -> None:
         python_spec = {**master, "search_options": {**master["search_options"], "engine": False}}
         engine_bot, other_bot = ProfileBot(engine_spec, args.ms), ProfileBot(python_spec, args.ms)
         names = ("engine Master", "Python Master")
-    else:
+    elif args.against == "pesto":
         engine_bot = EvaluationBot(ProfileBot(engine_spec, args.ms), TERMS)
         other_bot = EvaluationBot(ProfileBot(engine_spec, args.ms), [0] * len(TERMS))
         names = ("engine Master, full evaluation", "engine Master, PeSTO's tables alone")
-    records = [r for r in read_log(args.log) if r.get("ms") == args.ms and r.get("against", "python") == args.against]
+    else:
+        other_terms = json.loads(args.terms.read_text())
+        assert len(other_terms) == len(TERMS), f"{args.terms} holds {len(other_terms)} values, TERMS {len(TERMS)}"
+        engine_bot = EvaluationBot(ProfileBot(engine_spec, args.ms), TERMS)
+        other_bot = EvaluationBot(ProfileBot(engine_spec, args.ms), other_terms)
+        names = ("engine Master, TERMS", f"engine Master, {args.terms.name}")
+        args.against = f"terms:{args.terms.name}"
+
+    def logged() -> list[dict[str, Any]]:
+        return [r for r in read_log(args.log) if r.get("ms") == args.ms and r.get("against", "python") == args.against]
+
+    records = logged()
     done = {(r["seed"], r["engine_white"]) for r in records}
     started = time.time()
-    for seed in range(args.games // 2):
+    for seed in range(args.first_seed, args.first_seed + args.games // 2):
         for engine_white in (True, False):
             if (seed, engine_white) in done:
                 continue
@@ -106,6 +124,7 @@ def main() -> None:
             colour = "white" if engine_white else "black"
             print(f"# game {len(records)}: seed {seed}, engine {colour}, score {record['score']}, "
                   f"{record['plies']} plies, {time.time() - started:.0f} s", flush=True)  # fmt: skip
+    records = logged()
     n = len(records)
     score = sum(r["score"] for r in records) / max(n, 1)
     half = interval(score, n)

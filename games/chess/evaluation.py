@@ -186,44 +186,46 @@ _PIECE_KEYS: Final = tuple(
 
 
 # --- Terms beyond the tables -----------------------------------------------------------------
-# (middlegame, endgame) centipawns, from the published classic evaluations: Stockfish 11's
-# passed pawns (halved: PeSTO's pawn tables already pay for advanced pawns), rooks on open
-# files and isolated pawns; Fruit 2.1's mobility, bishop pair and doubled pawns; the Chess
-# Programming Wiki's king attack ("King Safety": attack units on the squares around the king,
-# scaled by how many pieces attack them); a pawn shelter and storm after Stockfish's.
+# (middlegame, endgame) centipawns.  The terms are the published classic ones: Stockfish 11's
+# passed pawns, rooks on open files and isolated pawns; Fruit 2.1's mobility, bishop pair and
+# doubled pawns; the Chess Programming Wiki's king attack ("King Safety": attack units on the
+# squares around the king, scaled by how many pieces attack them); a pawn shelter and storm
+# after Stockfish's.  Their values were fitted by benchmarks/chess_tune.py (Texel's method) on
+# 31,914 quiet positions Stockfish scored at depth 8, each value keeping its sign; not fitted
+# (not linear in their value): PASSED_KING_CAP, MOBILITY_OFFSET, ATTACK_UNITS, and the
+# 19/8 and 1 of the passed pawn's king distances.  The hand-set values before:
+# benchmarks/results/chess_terms_hand_set.json.
 
 # A passed pawn by its rank seen from its own side (0 = first rank).
-PASSED_MG: Final = (0, 5, 8, 7, 31, 84, 138, 0)
-PASSED_EG: Final = (0, 14, 16, 20, 36, 88, 130, 0)
+PASSED_MG: Final = (0, 1, 0, 13, 8, 65, 18, 0)
+PASSED_EG: Final = (0, 26, 26, 37, 46, 0, 0, 0)
 # In the endgame, a passed pawn four or more ranks up gains weight w = 5 * rank - 13 times:
 # 19/8 of the enemy king's distance to the square in front of it less its own king's distance
 # (capped at 5), and FREE_BLOCK (the square in front empty) or FREE_PATH (all squares to queen).
 PASSED_KING_CAP: Final = 5
 FREE_BLOCK: Final = 2
 FREE_PATH: Final = 5
-ISOLATED: Final = (5, 15)  # a pawn with no own pawn on the files beside it
-DOUBLED: Final = (10, 20)  # a pawn with an own pawn in front of it on its file
-BISHOP_PAIR: Final = (50, 50)
-ROOK_SEMI_OPEN: Final = (21, 4)  # no own pawn on the rook's file
-ROOK_OPEN: Final = (47, 25)  # no pawn at all
+ISOLATED: Final = (17, 2)  # a pawn with no own pawn on the files beside it
+DOUBLED: Final = (0, 29)  # a pawn with an own pawn in front of it on its file
+BISHOP_PAIR: Final = (42, 58)
+ROOK_SEMI_OPEN: Final = (16, 33)  # no own pawn on the rook's file
+ROOK_OPEN: Final = (29, 22)  # no pawn at all
 # Mobility: squares a piece attacks that hold no own piece, less the piece's usual count,
-# times its weight.  Knight, bishop, rook, queen.  Fruit's weights halved (rounded down):
-# PeSTO's tables already pay for centralised pieces, and at full weight the planted set
-# (tests/server/analysis/test_planted.py) lost two good moves that PeSTO alone finds.
+# times its weight.  Knight, bishop, rook, queen (Fruit's offsets).
 MOBILITY_OFFSET: Final = (4, 6, 7, 13)
-MOBILITY_MG: Final = (2, 2, 1, 0)
-MOBILITY_EG: Final = (2, 2, 2, 1)
+MOBILITY_MG: Final = (0, 4, 0, 0)
+MOBILITY_EG: Final = (9, 11, 5, 6)
 # King safety, middlegame only.  The king's zone is its square and those it attacks; each
 # enemy knight, bishop, rook or queen attacking the zone adds its units per square attacked;
 # the sum, times ATTACK_WEIGHT[number of attackers] / 100, is the penalty.
 ATTACK_UNITS: Final = (20, 20, 40, 80)
-ATTACK_WEIGHT: Final = (0, 0, 50, 75, 88, 94, 97, 99)
+ATTACK_WEIGHT: Final = (0, 6, 29, 35, 71, 94, 97, 99)
 # On the king's file and the two beside it (the king's file taken as b..g): the nearest own
 # pawn not behind the king, by its rank from the king's side (0: none); the nearest enemy pawn
 # there, by the same rank, when no own pawn stands just in front of it; a file with no pawn.
-SHELTER: Final = (-36, 0, -11, -24, -30, -33, -36, -36)
-STORM: Final = (0, 0, -30, -15, -5, 0, 0, 0)
-OPEN_FILE_NEAR_KING: Final = -15
+SHELTER: Final = (-30, -9, -12, -23, -17, -20, -59, -36)
+STORM: Final = (0, 0, -22, -33, -23, 0, 0, 0)
+OPEN_FILE_NEAR_KING: Final = -14
 
 # All of the above in one flat sequence, the order `set_evaluation` of games/chess/_engine.c reads.
 TERMS: Final = (
